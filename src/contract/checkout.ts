@@ -1,0 +1,137 @@
+// The checkout API (DESIGN.md section 4): what the element reads. Public, CORS open; the ref is the bearer secret.
+// The element validates every answer with these schemas, so they are zod/mini and import nothing server-side.
+import * as z from 'zod/mini';
+import { ASSET_CODES, NETWORKS } from './assets.js';
+import { email, expected, object, phone, text } from './fields.js';
+import { Address } from './payment-link.js';
+
+export const PAYMENT_STATUSES = ['awaiting_payment', 'confirming', 'underpaid', 'paid', 'expired', 'paid_late'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const LINK_STATUSES = ['active', 'paid', 'expired'] as const;
+export type LinkStatus = (typeof LINK_STATUSES)[number];
+
+/** A decimal string such as "12.5": crypto amounts and rates never travel as floats. */
+const decimal = z.string().check(z.regex(/^\d+(\.\d+)?$/, 'must be a decimal string'));
+
+export const ChainTransaction = z.object({
+  tx_hash: z.string(),
+  amount_crypto: decimal,
+  confirmations: z.int(),
+});
+export type ChainTransaction = z.infer<typeof ChainTransaction>;
+
+export const Payment = z.object({
+  payment_id: z.string(),
+  status: z.enum(PAYMENT_STATUSES),
+  /** Set on a paid payment that received more than was due. */
+  overpaid: z.boolean(),
+  asset: z.enum(ASSET_CODES),
+  network: z.enum(NETWORKS),
+  address: z.string(),
+  amount_crypto: decimal,
+  amount_vnd: z.int(),
+  /** VND per unit of the asset, locked for this quote. */
+  rate: decimal,
+  quote_expires_at: z.string(),
+  /** What the QR encodes: BIP21, EIP-681, or the bare address for TRON. */
+  payment_uri: z.string(),
+  confirmations_required: z.int(),
+  received_crypto: decimal,
+  remaining_crypto: decimal,
+  transactions: z.array(ChainTransaction),
+  /** The signed `success_url` to follow once the payment is paid; null before. */
+  success_redirect_url: z.nullable(z.string()),
+  created_at: z.string(),
+});
+export type Payment = z.infer<typeof Payment>;
+
+export const CheckoutAsset = z.object({
+  asset: z.enum(ASSET_CODES),
+  network: z.enum(NETWORKS),
+  decimals: z.int(),
+  label: z.string(),
+});
+export type CheckoutAsset = z.infer<typeof CheckoutAsset>;
+
+export const CheckoutMethod = z.object({
+  pmt_channel: z.literal('PROVIDER'),
+  pmt_method: z.literal('PROVIDER_CRYPTO'),
+  assets: z.array(CheckoutAsset),
+});
+export type CheckoutMethod = z.infer<typeof CheckoutMethod>;
+
+const Line = z.object({
+  id: z.string(),
+  name: z.string(),
+  price: z.int(),
+  quantity: z.int(),
+  image: z.optional(z.string()),
+});
+
+/** GET /api/checkout/{ref}: the customer's view of a link. Never merchant secrets. */
+export const CheckoutView = z.object({
+  payment_link_ref: z.string(),
+  status: z.enum(LINK_STATUSES),
+  expires_at: z.string(),
+  merchant_order_id: z.string(),
+  description: z.string(),
+  amount: z.int(),
+  currency: z.literal('VND'),
+  order_details: z.array(Line),
+  merchant_details: z.object({
+    name: z.optional(z.string()),
+    logo: z.optional(z.string()),
+    back_url: z.optional(z.string()),
+    promo_code: z.optional(z.string()),
+    promo_discount: z.optional(z.int()),
+    shipping_charges: z.optional(z.int()),
+  }),
+  billing_details: z.optional(
+    z.object({
+      billing_name: z.optional(z.string()),
+      billing_email: z.optional(z.string()),
+      billing_phone: z.optional(z.string()),
+      billing_address: z.optional(Address),
+    }),
+  ),
+  /** Present only when the link shows shipping details. */
+  shipping_details: z.optional(
+    z.object({
+      shipping_name: z.optional(z.string()),
+      shipping_email: z.optional(z.string()),
+      shipping_phone: z.optional(z.string()),
+      shipping_address: z.optional(Address),
+    }),
+  ),
+  show_shipping_details: z.boolean(),
+  show_back_button: z.boolean(),
+  default_guest_checkout: z.boolean(),
+  is_checkout_embed: z.boolean(),
+  methods: z.array(CheckoutMethod),
+  /** The open payment, or the last one; null before the first. */
+  payment: z.nullable(Payment),
+  /** The signed `failure_url` to follow when the customer gives up or the link expires. */
+  failure_redirect_url: z.string(),
+  /** True on the sandbox gateway: the element shows a "Sandbox" badge. */
+  sandbox: z.boolean(),
+});
+export type CheckoutView = z.infer<typeof CheckoutView>;
+
+/** The contact the customer gives (guest checkout) or confirms (billing details). */
+export const Customer = object({
+  name: z.optional(text(200)),
+  email: z.optional(email),
+  phone: z.optional(phone),
+});
+export type Customer = z.infer<typeof Customer>;
+
+/** POST /api/checkout/{ref}/payments. */
+export const OpenPaymentRequest = object({
+  pmt_channel: z.literal('PROVIDER', expected('PROVIDER')),
+  pmt_method: z.literal('PROVIDER_CRYPTO', expected('PROVIDER_CRYPTO')),
+  asset: z.enum(ASSET_CODES, expected(`one of ${ASSET_CODES.join(', ')}`)),
+  network: z.enum(NETWORKS, expected(`one of ${NETWORKS.join(', ')}`)),
+  customer: z.optional(Customer),
+});
+export type OpenPaymentRequest = z.infer<typeof OpenPaymentRequest>;

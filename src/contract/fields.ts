@@ -1,0 +1,64 @@
+// Field rules shared by every resource. The seed leaves lengths and formats open ("not shown");
+// these are the gateway's decisions, documented in docs/api.md.
+import * as z from 'zod/mini';
+
+/** Type error message that tells a missing field from a mistyped one. */
+export const expected = (what: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`),
+});
+
+/** A JSON object of known fields (unknown ones are dropped). */
+export const object = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, expected('an object'));
+
+/** A bounded piece of free text. */
+export const text = (max: number, min = 0) =>
+  z.string(expected('text')).check(
+    z.minLength(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`),
+    z.maxLength(max, `must be at most ${max} characters`),
+  );
+
+/** Whole VND (the currency has no minor unit), as a JSON number. Money is never a float. */
+export const MAX_VND = 10_000_000_000_000;
+export const vndAmount = (min: 0 | 1) =>
+  z.int(expected('a whole number of VND')).check(
+    z.gte(min, min === 1 ? 'must be at least 1 VND' : 'must not be negative'),
+    z.lte(MAX_VND, `must be at most ${MAX_VND} VND`),
+  );
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Whether a URL may be linked or followed: absolute `https:`, or `http:` on the loopback host (the sandbox).
+ * Everything else, `javascript:` and `data:` above all, is refused.
+ */
+export function isWebUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password) return false;
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+}
+
+export const webUrl = z.string(expected('a URL')).check(
+  z.maxLength(2048, 'must be at most 2048 characters'),
+  z.refine(isWebUrl, 'must be an absolute https: URL (http: only on localhost in the sandbox)'),
+);
+
+export const countryCode = z.string(expected('a two-letter country code')).check(z.regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code'));
+
+export const email = z.email(expected('an e-mail address')).check(z.maxLength(254, 'must be at most 254 characters'));
+
+export const phone = z.string(expected('a phone number')).check(z.regex(/^\+?[0-9 ()./-]{3,32}$/, 'must be a phone number of 3 to 32 digits'));
+
+/** BCP 47-style language tag as addresses carry it: `vi`, `en-US`, `vi_VN`. */
+export const locale = z.string(expected('a language code')).check(
+  z.regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$/, 'must be a language code such as vi or en-US'),
+);
+
+/** Path-safe order reference: it is also the `{order_id}` segment of the refund URLs. */
+export const orderId = z.string(expected('an order reference')).check(
+  z.regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, 'must be 1 to 64 letters, digits, _ . : or - (starting with a letter or digit)'),
+);

@@ -1,0 +1,37 @@
+// Seed 2.8-2.9: refunds.
+import * as z from 'zod/mini';
+import { expected, object, text, vndAmount } from './fields.js';
+
+export const REFUND_TYPES = ['partial', 'full'] as const;
+export const REFUND_STATUSES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** Seed 2.8. The seed shows all five fields, so all five are required. */
+export const CreateRefundRequest = object({
+  amount: vndAmount(1),
+  channel: z.literal('PROVIDER', expected('PROVIDER (the channel of the original payment)')),
+  description: text(500, 1),
+  refund_type: z.enum(REFUND_TYPES, expected('partial or full')),
+  refund_reason: text(500, 1),
+});
+export type CreateRefundRequest = z.infer<typeof CreateRefundRequest>;
+
+/** Seed 2.9 refund record. */
+export const RefundRecord = object({
+  refund_date: z.string(),
+  refund_id: z.string(),
+  psp_refund_id: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  refund_status: z.enum(REFUND_STATUSES),
+  refund_type: z.enum(REFUND_TYPES),
+  refund_reason: z.string(),
+});
+export type RefundRecord = z.infer<typeof RefundRecord>;
+
+/** Seed 2.9: `amountToRefund` is what is still refundable after the refunds listed. */
+export const RefundList = object({
+  amountToRefund: z.number(),
+  refundDetails: z.array(RefundRecord),
+});
+export type RefundList = z.infer<typeof RefundList>;

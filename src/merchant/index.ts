@@ -1,0 +1,4 @@
+// pay-checkout/merchant: what a merchant's Node server imports.
+export { MerchantClient, PayCheckoutError, type MerchantClientOptions, type RequestOptions } from './client.js';
+export { signPaymentLinkBody, signedText, verifyPaymentLinkSignature } from './signature.js';
+export type * from '../contract/index.js';

@@ -1,0 +1,22 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Database, Row, Sql } from './database.js';
+
+export async function openPglite(dataDir?: string): Promise<Database> {
+  const pg = await PGlite.create(dataDir);
+  const wrap = (runner: Pick<PGlite, 'query'>): Sql => ({
+    async query<T extends Row>(text: string, params?: readonly unknown[]) {
+      return (await runner.query<T>(text, params as unknown[])).rows;
+    },
+  });
+  return {
+    engine: 'pglite',
+    ...wrap(pg),
+    // PGlite runs one transaction at a time, so concurrent callers are serialized here.
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    async listen(channel, onPayload) {
+      const unsubscribe = await pg.listen(channel, onPayload);
+      return () => unsubscribe();
+    },
+    close: () => pg.close(),
+  };
+}

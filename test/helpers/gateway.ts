@@ -1,0 +1,90 @@
+// A real gateway for a test file: PGlite in memory, or its own schema on the PostgreSQL server of
+// TEST_DATABASE_URL (scripts/test-node.mjs sets it for the second pass). One per file, reset between tests.
+import { randomBytes } from 'node:crypto';
+import { ManualClock } from '../../src/sandbox/clock.js';
+import { loadConfig, type MerchantCredentials } from '../../src/sandbox/config.js';
+import { startGateway, type RunningGateway } from '../../src/sandbox/gateway.js';
+import { MerchantClient } from '../../src/merchant/index.js';
+import type { PaymentLinkInput } from '../../src/contract/index.js';
+
+export interface TestGateway extends RunningGateway {
+  clock: ManualClock;
+  /** The SDK, signed in as the sandbox merchant. */
+  client: MerchantClient;
+  credentials: MerchantCredentials;
+  /** Another merchant, for "not yours" cases. */
+  addMerchant(name?: string): Promise<{ credentials: MerchantCredentials; client: MerchantClient }>;
+  /** Marks a link paid through the storage layer (until a test pays it through the chain). */
+  markPaid(paymentLinkRef: string): Promise<void>;
+  /** Empties every table but merchants. */
+  reset(): Promise<void>;
+}
+
+export const storageName = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+
+export async function startTestGateway(): Promise<TestGateway> {
+  const clock = new ManualClock();
+  const config = { ...loadConfig({}), port: 0, databaseUrl: process.env.TEST_DATABASE_URL };
+  const schema = config.databaseUrl ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  const running = await startGateway(config, { clock, schema });
+  const clientFor = (credentials: MerchantCredentials) =>
+    new MerchantClient({ baseUrl: running.url, clientId: credentials.clientId, clientSecret: credentials.clientSecret, merchantKey: credentials.merchantKey });
+  const { db } = running.gateway;
+  return {
+    ...running,
+    clock,
+    credentials: config.sandboxMerchant,
+    client: clientFor(config.sandboxMerchant),
+    async addMerchant(name = 'Other Merchant') {
+      const suffix = randomBytes(6).toString('hex');
+      const credentials = { name, clientId: `client_${suffix}`, clientSecret: `secret_${suffix}`, merchantKey: `key_${suffix}` };
+      await running.gateway.merchants.upsert(credentials);
+      return { credentials, client: clientFor(credentials) };
+    },
+    async markPaid(paymentLinkRef) {
+      await db.query(`UPDATE payment_links SET status = 'paid', paid_at = $2 WHERE payment_link_ref = $1`, [paymentLinkRef, clock.now()]);
+    },
+    async reset() {
+      const tables = await db.query<{ tablename: string }>(
+        `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT IN ('merchants', 'schema_migrations')`,
+      );
+      if (tables.length) await db.query(`TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(', ')} CASCADE`);
+    },
+    async close() {
+      await running.close();
+      if (schema) {
+        const { default: pg } = await import('pg');
+        const admin = new pg.Client({ connectionString: config.databaseUrl });
+        await admin.connect();
+        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.end();
+      }
+    },
+  };
+}
+
+/** A valid link request whose amount adds up: 2 × 150,000 + 1 × 50,000 − 20,000 + 30,000 = 360,000 VND. */
+export function sampleLink(overrides: Partial<PaymentLinkInput> = {}): PaymentLinkInput {
+  return {
+    merchant_order_id: `order-${randomBytes(6).toString('hex')}`,
+    amount: 360_000,
+    currency: 'VND',
+    country_code: 'VN',
+    billing_details: {
+      billing_name: 'Nguyễn Văn An',
+      billing_email: 'an@example.com',
+      billing_phone: '+84 912 345 678',
+      billing_address: { city: 'Hà Nội', country_code: 'VN', locale: 'vi', line_1: '12 Tràng Tiền', postal_code: '100000' },
+    },
+    merchant_details: { name: 'Cà Phê Sữa Đá', promo_code: 'TET2026', promo_discount: 20_000, shipping_charges: 30_000 },
+    order_details: [
+      { id: 'sku-1', name: 'Cà phê hạt 500 g', price: 150_000, quantity: 2 },
+      { id: 'sku-2', name: 'Phin nhôm', price: 50_000, quantity: 1 },
+    ],
+    success_url: 'https://shop.example/success',
+    failure_url: 'https://shop.example/failure',
+    expiry_hours: 24,
+    description: 'Đơn hàng cà phê',
+    ...overrides,
+  };
+}
