@@ -5,3 +5,4 @@ export * from './token.js';
 export * from './problem.js';
 export * from './assets.js';
 export * from './checkout.js';
+export * from './sandbox.js';

@@ -2,3 +2,4 @@
 export { MerchantClient, PayCheckoutError, type MerchantClientOptions, type RequestOptions } from './client.js';
 export { signPaymentLinkBody, signedText, verifyPaymentLinkSignature } from './signature.js';
 export type * from '../contract/index.js';
+export { signRedirect, verifyRedirect, type RedirectParams } from './redirect.js';

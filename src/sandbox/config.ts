@@ -1,5 +1,7 @@
 // Configuration by environment (DESIGN.md section 6). The sandbox defaults are public on purpose:
 // they are printed at start and written in the README, so a tester can use them at once.
+import type { Network } from '../contract/index.js';
+import { DEFAULT_SANDBOX_SEED_HEX } from './chain/addresses.js';
 
 export interface MerchantCredentials {
   name: string;
@@ -20,6 +22,39 @@ export interface GatewayConfig {
   /** Key that seals stored client secrets. */
   dataKey: string;
   tokenTtlSeconds: number;
+  payments: PaymentSettings;
+}
+
+export interface NetworkSettings {
+  confirmations: number;
+  /** A block comes this often on its own; 0: only when mined on demand (tests). */
+  blockIntervalMs: number;
+}
+
+export interface PaymentSettings {
+  /** Seed of the HD key that one-time addresses derive from (hex). Public default: sandbox only. */
+  hdSeedHex: string;
+  /** Seed of the test wallet's keys (hex). */
+  walletSeedHex: string;
+  /** Market rates in VND per unit, as decimal strings. */
+  rates: Record<'USDT' | 'ETH' | 'BTC', string>;
+  /** The customer's rate is the market rate less this spread, in basis points. */
+  spreadBps: number;
+  /** A payment short of what is due by at most this much (basis points) counts as full. */
+  toleranceBps: number;
+  quoteTtlSeconds: number;
+  networks: Record<Network, NetworkSettings>;
+}
+
+/** The test wallet's seed: public, like every sandbox default. */
+export const SANDBOX_WALLET_SEED_HEX = '7061792d636865636b6f75742073616e64626f782074657374207761606c6574';
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got ${raw}`);
+  return value;
 }
 
 export const SANDBOX_DEFAULTS = {
@@ -44,5 +79,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     },
     dataKey: env.GATEWAY_DATA_KEY || 'pay-checkout sandbox data key',
     tokenTtlSeconds: 3600,
+    payments: {
+      hdSeedHex: env.SANDBOX_HD_SEED || DEFAULT_SANDBOX_SEED_HEX,
+      walletSeedHex: env.SANDBOX_WALLET_SEED || SANDBOX_WALLET_SEED_HEX,
+      rates: {
+        USDT: env.SANDBOX_RATE_USDT || '26350',
+        ETH: env.SANDBOX_RATE_ETH || '92000000',
+        BTC: env.SANDBOX_RATE_BTC || '2600000000',
+      },
+      spreadBps: intFrom(env, 'SANDBOX_SPREAD_BPS', 50),
+      toleranceBps: intFrom(env, 'SANDBOX_TOLERANCE_BPS', 50),
+      quoteTtlSeconds: intFrom(env, 'SANDBOX_QUOTE_TTL_SECONDS', 900),
+      networks: {
+        TRON: { confirmations: 3, blockIntervalMs: 3_000 },
+        ETHEREUM: { confirmations: 3, blockIntervalMs: 6_000 },
+        BITCOIN: { confirmations: 2, blockIntervalMs: 10_000 },
+      },
+    },
   };
 }

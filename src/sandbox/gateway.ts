@@ -1,20 +1,29 @@
 // The sandbox gateway: the seed's merchant API on Hono, over the storage of openDatabase().
-import { randomBytes } from 'node:crypto';
-import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { systemClock, type Clock } from './clock.js';
 import type { GatewayConfig } from './config.js';
 import { ProblemError, problemResponse } from './http/problem.js';
+import { sandboxRootKey } from './chain/addresses.js';
+import { checkoutRoutes } from './routes/checkout.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { paymentLinkRoutes } from './routes/payment-links.js';
 import { refundRoutes } from './routes/refunds.js';
+import { sandboxRoutes } from './routes/sandbox.js';
 import { createSealer } from './secrets.js';
+import { Chain } from './services/chain.js';
+import { chainRefunds } from './services/chain-refunds.js';
 import { Merchants, type Merchant } from './services/merchants.js';
+import { PaymentEvents } from './services/payment-events.js';
+import { Payments } from './services/payments.js';
 import { PaymentLinks } from './services/payment-links.js';
-import { Refunds, type RefundSender } from './services/refunds.js';
+import { Refunds } from './services/refunds.js';
 import { Tokens } from './services/tokens.js';
+import { TestWallet } from './services/wallet.js';
+import { Watcher } from './services/watcher.js';
 import { openDatabase, type Database } from './storage/database.js';
 
 export interface Gateway {
@@ -25,24 +34,36 @@ export interface Gateway {
   tokens: Tokens;
   paymentLinks: PaymentLinks;
   refunds: Refunds;
+  payments: Payments;
+  paymentEvents: PaymentEvents;
+  chain: Chain;
+  watcher: Watcher;
+  wallet: TestWallet;
   sandboxMerchant: Merchant;
+  close(): Promise<void>;
 }
 
 export interface GatewayOptions {
   clock?: Clock;
   /** PostgreSQL schema to work in; tests give each file its own. */
   schema?: string;
+  /** Run the watcher's timer (blocks and expiries on their own). Tests turn it off and drive the chain. */
+  watch?: boolean;
 }
-
-// Until the simulated chain carries refunds, a sandbox refund succeeds at once with a processor id.
-const instantRefunds: RefundSender = {
-  send: async () => ({ refund_status: 'SUCCESS', psp_refund_id: `0x${randomBytes(32).toString('hex')}` }),
-};
 
 export async function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
   const clock = options.clock ?? systemClock;
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.schema });
   const merchants = new Merchants(db, createSealer(config.dataKey));
+  const chain = new Chain(db, clock);
+  const paymentEvents = new PaymentEvents(db, clock);
+  const payments = new Payments(db, clock, chain, paymentEvents, merchants, config.payments, sandboxRootKey(config.payments.hdSeedHex));
+  const watcher = new Watcher(chain, payments, config.payments);
+  const wallet = new TestWallet(db, chain, watcher, config.payments.walletSeedHex);
+  const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);
+  await paymentEvents.start();
+  if ((await wallet.balances()).every((b) => b.balance === '0')) await wallet.faucet();
+  if (options.watch ?? true) watcher.start();
   return {
     config,
     db,
@@ -50,8 +71,18 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     merchants,
     tokens: new Tokens(db, clock, config.tokenTtlSeconds),
     paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl),
-    refunds: new Refunds(db, clock, instantRefunds),
-    sandboxMerchant: await merchants.upsert(config.sandboxMerchant),
+    refunds: new Refunds(db, clock, chainRefunds(payments, chain)),
+    payments,
+    paymentEvents,
+    chain,
+    watcher,
+    wallet,
+    sandboxMerchant,
+    async close() {
+      await watcher.stop();
+      await paymentEvents.stop();
+      await db.close();
+    },
   };
 }
 
@@ -66,6 +97,8 @@ export function createApp(gateway: Gateway): Hono {
   app.route('/api/v2/oauth', oauthRoutes(gateway));
   app.route('/api/paymentLink', paymentLinkRoutes(gateway));
   app.route('/api/refund', refundRoutes(gateway));
+  app.route('/api/checkout', checkoutRoutes(gateway));
+  app.route('/sandbox', sandboxRoutes(gateway));
   app.notFound((c) => problemResponse(c, new ProblemError(404, `No route for ${c.req.method} ${c.req.path}.`)));
   app.onError((error, c) => {
     if (error instanceof ProblemError) return problemResponse(c, error);
@@ -86,8 +119,8 @@ export interface RunningGateway {
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
   const gateway = await createGateway(config, options);
   const app = createApp(gateway);
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: '127.0.0.1' }, () => resolve(s));
+  const server = await new Promise<Server>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.port }, () => resolve(s as Server));
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -95,8 +128,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     gateway,
     url: `http://localhost:${port}`,
     async close() {
+      // Open event streams would hold the server open: end them first.
+      server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await gateway.db.close();
+      await gateway.close();
     },
   };
 }

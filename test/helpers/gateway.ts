@@ -14,7 +14,7 @@ export interface TestGateway extends RunningGateway {
   credentials: MerchantCredentials;
   /** Another merchant, for "not yours" cases. */
   addMerchant(name?: string): Promise<{ credentials: MerchantCredentials; client: MerchantClient }>;
-  /** Marks a link paid through the storage layer (until a test pays it through the chain). */
+  /** Pays a link in full through the real flow: open a USDT/TRON payment, the test wallet sends, blocks confirm it. */
   markPaid(paymentLinkRef: string): Promise<void>;
   /** Empties every table but merchants. */
   reset(): Promise<void>;
@@ -26,7 +26,7 @@ export async function startTestGateway(): Promise<TestGateway> {
   const clock = new ManualClock();
   const config = { ...loadConfig({}), port: 0, databaseUrl: process.env.TEST_DATABASE_URL };
   const schema = config.databaseUrl ? `test_${randomBytes(6).toString('hex')}` : undefined;
-  const running = await startGateway(config, { clock, schema });
+  const running = await startGateway(config, { clock, schema, watch: false });
   const clientFor = (credentials: MerchantCredentials) =>
     new MerchantClient({ baseUrl: running.url, clientId: credentials.clientId, clientSecret: credentials.clientSecret, merchantKey: credentials.merchantKey });
   const { db } = running.gateway;
@@ -42,11 +42,15 @@ export async function startTestGateway(): Promise<TestGateway> {
       return { credentials, client: clientFor(credentials) };
     },
     async markPaid(paymentLinkRef) {
-      await db.query(`UPDATE payment_links SET status = 'paid', paid_at = $2 WHERE payment_link_ref = $1`, [paymentLinkRef, clock.now()]);
+      const { payments, wallet, chain, watcher } = running.gateway;
+      const { payment } = await payments.open(paymentLinkRef, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' });
+      await wallet.transfer({ to: payment.address, asset: 'USDT', network: 'TRON', amount: payment.amount_crypto });
+      await db.transaction((tx) => chain.mine(tx, 'TRON', payment.confirmations_required));
+      await watcher.afterBlocks('TRON');
     },
     async reset() {
       const tables = await db.query<{ tablename: string }>(
-        `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT IN ('merchants', 'schema_migrations')`,
+        `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT IN ('merchants', 'schema_migrations', 'chain_blocks', 'chain_transactions')`,
       );
       if (tables.length) await db.query(`TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(', ')} CASCADE`);
     },

@@ -1,7 +1,7 @@
 // Merchants and their credentials: client id and secret (token endpoint), merchant key (svc_key).
 import type { MerchantCredentials } from '../config.js';
 import { randomToken, sameSecret, sha256, type Sealer } from '../secrets.js';
-import { one, type Database } from '../storage/database.js';
+import { one, type Database, type Sql } from '../storage/database.js';
 
 export interface Merchant {
   merchant_id: string;
@@ -58,8 +58,9 @@ export class Merchants {
     return { merchant_id: row.merchant_id, name: row.name, client_id: row.client_id, clientSecret: this.sealer.open(row.client_secret_sealed) };
   }
 
-  async clientSecret(merchantId: string): Promise<string> {
-    const row = await one<{ client_secret_sealed: string }>(this.db, 'SELECT client_secret_sealed FROM merchants WHERE merchant_id = $1', [merchantId]);
+  /** The client secret that keys a merchant's signatures; `sql` may be an open transaction. */
+  async clientSecret(sql: Sql, merchantId: string): Promise<string> {
+    const row = await one<{ client_secret_sealed: string }>(sql, 'SELECT client_secret_sealed FROM merchants WHERE merchant_id = $1', [merchantId]);
     if (!row) throw new Error(`no merchant ${merchantId}`);
     return this.sealer.open(row.client_secret_sealed);
   }

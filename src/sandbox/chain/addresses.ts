@@ -1,0 +1,94 @@
+// One-time receive addresses: BIP32 keys at BIP44-style paths, encoded in each network's own format
+// (TRON base58check `T…`, EIP-55 `0x…`, bech32 P2WPKH `tb1q…` on Bitcoin testnet).
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { bech32, createBase58check } from '@scure/base';
+import { HDKey } from '@scure/bip32';
+import type { Network } from '../../contract/index.js';
+
+/** The sandbox's HD seed: public on purpose, like every sandbox default. Never hold real funds at these addresses. */
+export const DEFAULT_SANDBOX_SEED_HEX = '70617920636865636b6f75742073616e64626f782068642073656564202d2d21';
+
+const base58check = createBase58check(sha256);
+const TRON_PREFIX = 0x41;
+const BITCOIN_TESTNET_HRP = 'tb';
+
+/** The account-level paths: TRON coin 195, Ethereum coin 60 (BIP44), Bitcoin testnet native segwit (BIP84, coin 1). */
+const ACCOUNT_PATH: Record<Network, string> = {
+  TRON: "m/44'/195'/0'/0",
+  ETHEREUM: "m/44'/60'/0'/0",
+  BITCOIN: "m/84'/1'/0'/0",
+};
+
+export const derivationPath = (network: Network, index: number): string => `${ACCOUNT_PATH[network]}/${index}`;
+
+/** The sandbox root key, from a hex seed or an extended private key (`xprv…`/`tprv…`). */
+export function sandboxRootKey(seedOrExtendedKey: string): HDKey {
+  if (/^[xt]prv/.test(seedOrExtendedKey)) return HDKey.fromExtendedKey(seedOrExtendedKey);
+  if (!/^([0-9a-fA-F]{2}){16,64}$/.test(seedOrExtendedKey)) throw new Error('the HD seed must be 16 to 64 bytes of hex, or an xprv');
+  return HDKey.fromMasterSeed(hexToBytes(seedOrExtendedKey));
+}
+
+// Deriving the account node once per root keeps 10,000 addresses to 10,000 child derivations.
+const accounts = new WeakMap<HDKey, Map<Network, HDKey>>();
+
+function accountNode(root: HDKey, network: Network): HDKey {
+  let byNetwork = accounts.get(root);
+  if (!byNetwork) accounts.set(root, (byNetwork = new Map()));
+  let node = byNetwork.get(network);
+  if (!node) byNetwork.set(network, (node = root.derive(ACCOUNT_PATH[network])));
+  return node;
+}
+
+export function deriveAddress(root: HDKey, network: Network, index: number): string {
+  if (!Number.isSafeInteger(index) || index < 0 || index >= 2 ** 31) throw new RangeError(`address index ${index} is out of range`);
+  const publicKey = accountNode(root, network).deriveChild(index).publicKey;
+  if (!publicKey) throw new Error('the HD key has no public key');
+  return encodeAddress(network, publicKey);
+}
+
+/** Encodes a compressed secp256k1 public key as the network's address. */
+export function encodeAddress(network: Network, compressedPublicKey: Uint8Array, hrp = BITCOIN_TESTNET_HRP): string {
+  if (network === 'BITCOIN') return bech32.encode(hrp, [0, ...bech32.toWords(ripemd160(sha256(compressedPublicKey)))]);
+  const uncompressed = secp256k1.Point.fromBytes(compressedPublicKey).toBytes(false);
+  const accountHash = keccak_256(uncompressed.subarray(1)).subarray(12);
+  if (network === 'ETHEREUM') return toChecksumAddress(`0x${bytesToHex(accountHash)}`);
+  return base58check.encode(Uint8Array.of(TRON_PREFIX, ...accountHash));
+}
+
+/** EIP-55: each hex letter is upper case where the keccak of the lower-case address has a high nibble. */
+export function toChecksumAddress(address: string): string {
+  const hex = address.slice(2).toLowerCase();
+  const hash = bytesToHex(keccak_256(utf8ToBytes(hex)));
+  let out = '0x';
+  for (let i = 0; i < hex.length; i++) out += parseInt(hash[i]!, 16) >= 8 ? hex[i]!.toUpperCase() : hex[i]!;
+  return out;
+}
+
+/** Whether `address` is well formed for the network, checksum included. */
+export function isValidAddress(network: Network, address: string): boolean {
+  switch (network) {
+    case 'ETHEREUM':
+      if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return false;
+      // EIP-55: an all-lower or all-upper address carries no checksum; a mixed-case one must match it.
+      return address.slice(2) === address.slice(2).toLowerCase() || address.slice(2) === address.slice(2).toUpperCase() || toChecksumAddress(address) === address;
+    case 'TRON':
+      try {
+        const payload = base58check.decode(address);
+        return payload.length === 21 && payload[0] === TRON_PREFIX;
+      } catch {
+        return false;
+      }
+    case 'BITCOIN':
+      try {
+        const { prefix, words } = bech32.decode(address as `${string}1${string}`);
+        const program = bech32.fromWords(words.slice(1));
+        return prefix === BITCOIN_TESTNET_HRP && words[0] === 0 && program.length === 20;
+      } catch {
+        return false;
+      }
+  }
+}

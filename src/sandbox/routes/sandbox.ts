@@ -1,0 +1,27 @@
+// Sandbox-only endpoints (DESIGN.md section 4): the test wallet and the simulated chain, so testers can
+// script every path and tests never sleep.
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { MineRequest, NETWORKS, WalletTransferRequest } from '../../contract/index.js';
+import type { Gateway } from '../gateway.js';
+import { readJsonObject } from '../http/body.js';
+import { parseWith } from '../http/problem.js';
+
+export function sandboxRoutes(gateway: Gateway): Hono {
+  const { wallet, chain, watcher, db } = gateway;
+  return new Hono()
+    .use(cors({ origin: '*', allowHeaders: ['Content-Type'] }))
+    .get('/wallet', async (c) => c.json({ addresses: wallet.addresses, balances: await wallet.balances() }))
+    .post('/wallet/faucet', async (c) => c.json({ addresses: wallet.addresses, balances: await wallet.faucet() }))
+    .post('/wallet/transfers', async (c) => c.json(await wallet.transfer(parseWith(WalletTransferRequest, await readJsonObject(c))), 201))
+    .post('/payments/:payment_id/expire-quote', async (c) => c.json(await gateway.payments.expireQuoteNow(c.req.param('payment_id'))))
+    .post('/chain/mine', async (c) => {
+      const { blocks, network } = parseWith(MineRequest, await readJsonObject(c, { optional: true }));
+      const tips: Record<string, number> = {};
+      for (const n of network ? [network] : NETWORKS) {
+        tips[n] = await db.transaction((tx) => chain.mine(tx, n, blocks));
+        await watcher.afterBlocks(n);
+      }
+      return c.json({ tips });
+    });
+}

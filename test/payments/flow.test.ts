@@ -1,0 +1,203 @@
+// The crypto payment flow over HTTP only, as the element, the test wallet and a merchant drive it.
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { Payment } from '../../src/contract/index.js';
+import { formatAtomic, parseDecimal } from '../../src/sandbox/chain/amounts.js';
+import { parsePaymentUri } from '../../src/sandbox/chain/uri.js';
+import { checkoutApi, followEvents, sandboxApi } from '../helpers/checkout.js';
+import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+
+describe(`crypto payment flow over HTTP (${storageName})`, () => {
+  let gw: TestGateway;
+  let sandbox: ReturnType<typeof sandboxApi>;
+  before(async () => {
+    gw = await startTestGateway();
+    sandbox = sandboxApi(gw.url);
+  });
+  after(() => gw.close());
+  beforeEach(() => gw.reset());
+
+  async function newLink(overrides = {}) {
+    const link = await gw.client.createPaymentLink(sampleLink(overrides));
+    return { ...link, checkout: checkoutApi(gw.url, link.payment_link_ref) };
+  }
+
+  /** What a wallet that scanned the QR sends: the address and amount of the URI, the typed amount for a bare address. */
+  async function payFromQr(payment: Payment, amount?: string) {
+    const parsed = parsePaymentUri(payment.payment_uri);
+    const decimals = payment.asset === 'ETH' ? 18 : payment.asset === 'BTC' ? 8 : 6;
+    const send = amount ?? (parsed.atomic === undefined ? payment.remaining_crypto : formatAtomic(parsed.atomic, decimals));
+    const sent = await sandbox.transfer(parsed.address, payment.asset, payment.network, send);
+    assert.equal(sent.status, 201, JSON.stringify(sent.body));
+    return sent.body.tx_hash;
+  }
+
+  it('create link → open payment → wallet pays from the URI → SSE confirming then paid → link paid → partial refund listed', async () => {
+    const { payment_link_ref: ref, checkout } = await newLink({ merchant_order_id: 'flow-1' });
+    const opened = await checkout.open('USDT', 'ETHEREUM');
+    assert.equal(opened.status, 201);
+    assert.equal(opened.body.status, 'awaiting_payment');
+    assert.match(opened.body.payment_uri, /^ethereum:0x[0-9a-fA-F]{40}@11155111\/transfer\?address=0x[0-9a-fA-F]{40}&uint256=\d+$/);
+
+    const events = followEvents(gw.url, ref);
+    try {
+      await events.next((p) => p.status === 'awaiting_payment');
+      const txHash = await payFromQr(opened.body);
+      const confirming = await events.next((p) => p.status === 'confirming');
+      assert.deepEqual(confirming.transactions.map((t) => [t.tx_hash, t.confirmations]), [[txHash, 0]]);
+      await sandbox.mine(opened.body.confirmations_required, 'ETHEREUM');
+      const paid = await events.next((p) => p.status === 'paid');
+      assert.equal(paid.remaining_crypto, '0');
+      assert.equal(paid.received_crypto, opened.body.amount_crypto);
+      assert.ok(paid.success_redirect_url?.startsWith('https://shop.example/success?'));
+      const statuses = events.seen.map((e) => e.payment.status);
+      assert.ok(statuses.indexOf('confirming') < statuses.indexOf('paid'), statuses.join());
+    } finally {
+      events.close();
+    }
+
+    assert.equal((await checkout.view()).body.status, 'paid');
+    const balanceBefore = await walletUsdtEth();
+    const refunds = await gw.client.createRefund('flow-1', {
+      amount: 100_000,
+      channel: 'PROVIDER',
+      description: 'one bag returned',
+      refund_type: 'partial',
+      refund_reason: 'damaged',
+    });
+    assert.equal(refunds.amountToRefund, 260_000);
+    assert.equal(refunds.refundDetails.length, 1);
+    const [refund] = refunds.refundDetails;
+    assert.equal(refund!.refund_status, 'SUCCESS');
+    assert.match(refund!.psp_refund_id, /^0x[0-9a-f]{64}$/);
+    // The refund went back on chain to the wallet that paid: 100,000 of 360,000 VND of the crypto amount.
+    const expected = (parseDecimal(opened.body.amount_crypto, 6) * 100_000n) / 360_000n;
+    assert.equal(await walletUsdtEth(), balanceBefore + expected);
+    assert.deepEqual((await gw.client.getRefunds('flow-1')).refundDetails, refunds.refundDetails);
+  });
+
+  async function walletUsdtEth(): Promise<bigint> {
+    const { body } = await sandbox.wallet();
+    return parseDecimal(body.balances.find((b) => b.asset === 'USDT' && b.network === 'ETHEREUM')!.balance, 6);
+  }
+
+  it('returns the open payment when opened again: one address per link, never a second', async () => {
+    const { checkout } = await newLink();
+    const first = await checkout.open('BTC', 'BITCOIN');
+    const again = await checkout.open('BTC', 'BITCOIN');
+    assert.deepEqual([first.status, again.status], [201, 200]);
+    assert.equal(again.body.payment_id, first.body.payment_id);
+    assert.equal(again.body.address, first.body.address);
+    assert.equal((await checkout.view()).body.payment?.address, first.body.address);
+    assert.match(first.body.payment_uri, /^bitcoin:tb1q[02-9ac-hj-np-z]{38,58}\?amount=\d+(\.\d{1,8})?$/);
+  });
+
+  it('asks for the rest at the same address after a partial payment, then is paid', async () => {
+    const { checkout } = await newLink();
+    const { body: payment } = await checkout.open('USDT', 'TRON');
+    assert.equal(payment.payment_uri, payment.address, 'TRON QR holds the bare address');
+    const half = formatAtomic(parseDecimal(payment.amount_crypto, 6) / 2n, 6);
+    await payFromQr(payment, half);
+    await sandbox.mine(payment.confirmations_required, 'TRON');
+    const underpaid = (await checkout.payment(payment.payment_id)).body;
+    assert.equal(underpaid.status, 'underpaid');
+    assert.equal(underpaid.address, payment.address);
+    assert.equal(parseDecimal(underpaid.remaining_crypto, 6) + parseDecimal(half, 6), parseDecimal(payment.amount_crypto, 6));
+    await payFromQr(underpaid);
+    assert.equal((await checkout.payment(payment.payment_id)).body.status, 'confirming');
+    await sandbox.mine(payment.confirmations_required, 'TRON');
+    assert.equal((await checkout.payment(payment.payment_id)).body.status, 'paid');
+    assert.equal((await checkout.view()).body.status, 'paid');
+  });
+
+  it('asks for the rest in the QR amount when the URI carries one', async () => {
+    const { checkout } = await newLink();
+    const { body: payment } = await checkout.open('ETH', 'ETHEREUM');
+    const wei = parseDecimal(payment.amount_crypto, 18);
+    const sent = wei / 3n;
+    await sandbox.transfer(payment.address, 'ETH', 'ETHEREUM', formatAtomic(sent, 18));
+    const { body: after } = await checkout.payment(payment.payment_id);
+    assert.equal(parsePaymentUri(after.payment_uri).atomic, wei - sent);
+    assert.equal(after.remaining_crypto, formatAtomic(wei - sent, 18));
+  });
+
+  it('flags an overpayment', async () => {
+    const { checkout } = await newLink();
+    const { body: payment } = await checkout.open('USDT', 'TRON');
+    await payFromQr(payment, formatAtomic(parseDecimal(payment.amount_crypto, 6) + 1_000_000n, 6));
+    await sandbox.mine(payment.confirmations_required, 'TRON');
+    const { body: paid } = await checkout.payment(payment.payment_id);
+    assert.deepEqual([paid.status, paid.overpaid], ['paid', true]);
+  });
+
+  it('expires the quote, then gives a new quote at the same address', async () => {
+    const { checkout } = await newLink();
+    const { body: payment } = await checkout.open('USDT', 'TRON');
+    const expired = await sandbox.expireQuote(payment.payment_id);
+    assert.equal(expired.body.status, 'expired');
+    gw.clock.advance(1000);
+    const requoted = await checkout.open('USDT', 'TRON');
+    assert.equal(requoted.body.payment_id, payment.payment_id);
+    assert.equal(requoted.body.address, payment.address);
+    assert.equal(requoted.body.status, 'awaiting_payment');
+    assert.ok(Date.parse(requoted.body.quote_expires_at) > Date.parse(expired.body.quote_expires_at));
+    await payFromQr(requoted.body);
+    await sandbox.mine(requoted.body.confirmations_required, 'TRON');
+    assert.equal((await checkout.payment(payment.payment_id)).body.status, 'paid');
+  });
+
+  it('holds a full payment made after the quote ran out as paid_late, and the link stays unpaid', async () => {
+    const { checkout } = await newLink();
+    const { body: payment } = await checkout.open('USDT', 'TRON');
+    await sandbox.expireQuote(payment.payment_id);
+    gw.clock.advance(1000);
+    await payFromQr(payment, payment.amount_crypto);
+    assert.equal((await checkout.payment(payment.payment_id)).body.status, 'expired');
+    await sandbox.mine(payment.confirmations_required, 'TRON');
+    assert.equal((await checkout.payment(payment.payment_id)).body.status, 'paid_late');
+    assert.equal((await checkout.view()).body.status, 'active');
+    assert.equal((await checkout.open('USDT', 'TRON')).status, 409);
+  });
+
+  it('never locks a quote past the link expiry, and refuses payments on an expired link', async () => {
+    const { checkout } = await newLink({ expiry_hours: 1 });
+    gw.clock.advance(3_600_000 - 60_000);
+    const { body: payment } = await checkout.open('USDT', 'TRON');
+    assert.equal((await checkout.view()).body.expires_at, payment.quote_expires_at);
+    gw.clock.advance(60_000);
+    assert.equal((await checkout.view()).body.status, 'expired');
+    assert.equal((await checkout.open('USDT', 'TRON')).status, 410);
+  });
+
+  it('gives a new address when the customer switches assets before paying, and refuses to once funds arrived', async () => {
+    const { checkout } = await newLink();
+    const tron = await checkout.open('USDT', 'TRON');
+    const btc = await checkout.open('BTC', 'BITCOIN');
+    assert.equal(btc.status, 201);
+    assert.notEqual(btc.body.address, tron.body.address);
+    assert.equal((await checkout.payment(tron.body.payment_id)).body.status, 'expired');
+    await payFromQr(btc.body, '0.00001');
+    assert.equal((await checkout.open('USDT', 'TRON')).status, 409);
+  });
+
+  it('quotes 1 VND and 5,000,000,000 VND in every asset as positive whole atomic amounts', async () => {
+    for (const amount of [1, 5_000_000_000]) {
+      for (const [asset, network] of [['USDT', 'TRON'], ['USDT', 'ETHEREUM'], ['ETH', 'ETHEREUM'], ['BTC', 'BITCOIN']] as const) {
+        const { checkout } = await newLink({ amount, order_details: [{ id: 'x', name: 'x', price: amount, quantity: 1 }], merchant_details: {} });
+        const { body } = await checkout.open(asset, network);
+        assert.match(body.amount_crypto, /^\d+(\.\d+)?$/);
+        assert.ok(parseDecimal(body.amount_crypto, asset === 'ETH' ? 18 : asset === 'BTC' ? 8 : 6) > 0n);
+        assert.equal(body.amount_vnd, amount);
+      }
+    }
+  });
+
+  it('answers an unknown link with 404 problem details and a bad payment request with 422 naming the field', async () => {
+    const unknown = checkoutApi(gw.url, 'pl_unknown');
+    assert.equal((await unknown.view()).status, 404);
+    const { checkout } = await newLink();
+    const bad = await checkout.open('USDT', 'BITCOIN');
+    assert.equal(bad.status, 422);
+    assert.deepEqual((bad.body as unknown as { errors: { path: string }[] }).errors.map((e) => e.path), ['network']);
+  });
+});
