@@ -34,9 +34,10 @@ function eip681Number(text: string): bigint {
   const match = /^(\d+)(?:\.(\d+))?(?:e(\d+))?$/i.exec(text);
   if (!match) throw new Error(`"${text}" is not an EIP-681 number`);
   const fraction = match[2] ?? '';
-  const exponent = Number(match[3] ?? 0);
-  if (fraction.length > exponent || exponent > 80) throw new Error(`"${text}" is not a whole number of atomic units`);
-  return BigInt(match[1]! + fraction) * 10n ** BigInt(exponent - fraction.length);
+  const exponent = BigInt(match[3] ?? 0);
+  const shift = exponent - BigInt(fraction.length);
+  if (shift < 0n || exponent > 80n) throw new Error(`"${text}" is not a whole number of atomic units`);
+  return BigInt(match[1]! + fraction) * 10n ** shift;
 }
 
 export function parsePaymentUri(text: string): ParsedPaymentUri {
@@ -68,7 +69,7 @@ function parseEip681(uri: string): ParsedPaymentUri {
   const [, target, chainId, fn, query = ''] = match;
   const params = new URLSearchParams(query);
   const chain = ASSETS.find((a) => a.network === 'ETHEREUM')!.chain_id;
-  if (chainId !== undefined && Number(chainId) !== chain) throw new Error(`chain ${chainId} is not Sepolia (${chain})`);
+  if (chainId !== undefined && chainId !== String(chain)) throw new Error(`chain ${chainId} is not Sepolia (${chain})`);
   if (fn === undefined) {
     const value = params.get('value');
     if (!isValidAddress('ETHEREUM', target!)) throw new Error('the EIP-681 target is not a valid address');

@@ -1,0 +1,89 @@
+// The event stream: the current state first, replay after Last-Event-ID, and — on PostgreSQL — a change made
+// through one gateway process streamed by another on the same database.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { after, before, describe, it } from 'node:test';
+import { checkoutApi, followEvents, sandboxApi } from '../helpers/checkout.js';
+import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+
+describe(`payment event stream (${storageName})`, () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway();
+  });
+  after(() => gw.close());
+
+  async function openPayment() {
+    const { payment_link_ref: ref } = await gw.client.createPaymentLink(sampleLink());
+    const { body: payment } = await checkoutApi(gw.url, ref).open('USDT', 'TRON');
+    return { ref, payment };
+  }
+
+  it('sends the current state on connect, then every change, and replays what came after Last-Event-ID', async () => {
+    const { ref, payment } = await openPayment();
+    const first = followEvents(gw.url, ref);
+    await first.next((p) => p.status === 'awaiting_payment');
+    await sandboxApi(gw.url).transfer(payment.address, 'USDT', 'TRON', payment.amount_crypto);
+    await first.next((p) => p.status === 'confirming');
+    first.close();
+    const [awaiting, ...rest] = first.seen;
+    assert.equal(rest.length, 1);
+
+    await sandboxApi(gw.url).mine(1, 'TRON');
+    const resumed = followEvents(gw.url, ref, { lastEventId: awaiting!.id });
+    try {
+      await resumed.next((p) => p.transactions[0]?.confirmations === 1);
+      assert.deepEqual(
+        resumed.seen.map((e) => e.payment.status),
+        ['confirming', 'confirming'],
+        'replays the missed confirming event, then the block, and not the event it already had',
+      );
+      assert.ok(resumed.seen.every((e) => Number(e.id) > Number(awaiting!.id)));
+    } finally {
+      resumed.close();
+    }
+  });
+
+  it('answers 404 for the stream of an unknown link', async () => {
+    const response = await fetch(`${gw.url}/api/checkout/pl_nope/events`);
+    assert.equal(response.status, 404);
+    assert.equal(response.headers.get('content-type'), 'application/problem+json');
+  });
+
+  if (process.env.TEST_DATABASE_URL) {
+    describe('two gateway processes on one PostgreSQL', () => {
+      let other: ChildProcess;
+      let otherUrl: string;
+      before(async () => {
+        const schema = (await gw.gateway.db.query<{ schema: string }>('SELECT current_schema() AS schema'))[0]!.schema;
+        const url = new URL(process.env.TEST_DATABASE_URL!);
+        url.searchParams.set('options', `-c search_path=${schema}`);
+        other = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts'], {
+          env: { ...process.env, PORT: '0', DATABASE_URL: url.toString() },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        let out = '';
+        other.stdout!.setEncoding('utf8');
+        while (!/on (http:\/\/\S+)/.test(out)) out += (await once(other.stdout!, 'data'))[0];
+        otherUrl = /on (http:\/\/\S+)/.exec(out)![1]!;
+      });
+      after(() => {
+        other.kill();
+      });
+
+      it('streams from one process a transfer made through the other', async () => {
+        const { ref, payment } = await openPayment();
+        const events = followEvents(otherUrl, ref);
+        try {
+          await events.next((p) => p.status === 'awaiting_payment');
+          await sandboxApi(gw.url).transfer(payment.address, 'USDT', 'TRON', payment.amount_crypto);
+          const confirming = await events.next((p) => p.status === 'confirming');
+          assert.equal(confirming.payment_id, payment.payment_id);
+        } finally {
+          events.close();
+        }
+      });
+    });
+  }
+});
