@@ -6,3 +6,4 @@ export * from './problem.js';
 export * from './assets.js';
 export * from './checkout.js';
 export * from './sandbox.js';
+export * from './merchant-read.js';

@@ -2,6 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import type {
   CreateRefundRequest,
+  PaymentLinkList,
+  PaymentLinkResource,
+  WebhookDelivery,
+  WebhookEndpoint,
   PaymentLinkInput,
   PaymentLinkResponse,
   Problem,
@@ -93,6 +97,35 @@ export class MerchantClient {
   /** Every refund of an order, and what is left to refund (seed 4.2). */
   async getRefunds(orderId: string, options: Pick<RequestOptions, 'signal'> = {}): Promise<RefundList> {
     return this.#authorized<RefundList>(`/api/refund/getDataByTransaction/${encodeURIComponent(orderId)}`, { signal: options.signal });
+  }
+
+  /** One of your payment links as it stands: status, payments with their transactions, refunds. */
+  async getPaymentLink(paymentLinkRef: string, options: Pick<RequestOptions, 'signal'> = {}): Promise<PaymentLinkResource> {
+    return this.#authorized(`/api/paymentLink/${encodeURIComponent(paymentLinkRef)}`, { signal: options.signal });
+  }
+
+  /** Your payment links for an order, newest first. */
+  async findPaymentLinks(merchantOrderId: string, options: Pick<RequestOptions, 'signal'> = {}): Promise<PaymentLinkResource[]> {
+    const list = await this.#authorized<PaymentLinkList>(`/api/paymentLink?merchant_order_id=${encodeURIComponent(merchantOrderId)}`, { signal: options.signal });
+    return list.payment_links;
+  }
+
+  /** Adds a webhook endpoint; keep its `secret` to verify deliveries with `verifyWebhook`. */
+  async addWebhookEndpoint(url: string): Promise<WebhookEndpoint> {
+    return this.#authorized('/api/webhooks/endpoints', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url }) });
+  }
+
+  async listWebhookEndpoints(): Promise<WebhookEndpoint[]> {
+    return (await this.#authorized<{ endpoints: WebhookEndpoint[] }>('/api/webhooks/endpoints', {})).endpoints;
+  }
+
+  /** An endpoint's delivery log, newest first: attempts, status codes, next retry. */
+  async getWebhookDeliveries(endpointId: string): Promise<WebhookDelivery[]> {
+    return (await this.#authorized<{ deliveries: WebhookDelivery[] }>(`/api/webhooks/endpoints/${encodeURIComponent(endpointId)}/deliveries`, {})).deliveries;
+  }
+
+  async redeliverWebhook(deliveryId: number): Promise<WebhookDelivery> {
+    return this.#authorized(`/api/webhooks/deliveries/${deliveryId}/redeliver`, { method: 'POST' });
   }
 
   async #requestToken() {

@@ -19,6 +19,9 @@ export interface GatewayConfig {
   /** Public address of the hosted checkout page; `payment_link` = `{checkoutUrl}?ref=...`. */
   checkoutUrl: string;
   sandboxMerchant: MerchantCredentials;
+  /** A webhook endpoint the sandbox merchant gets at start (more can be added through the API or the portal). */
+  sandboxWebhookUrl?: string;
+  webhookTimeoutMs: number;
   /** Key that seals stored client secrets. */
   dataKey: string;
   tokenTtlSeconds: number;
@@ -77,6 +80,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       clientSecret: env.SANDBOX_CLIENT_SECRET || SANDBOX_DEFAULTS.clientSecret,
       merchantKey: env.SANDBOX_MERCHANT_KEY || SANDBOX_DEFAULTS.merchantKey,
     },
+    sandboxWebhookUrl: env.SANDBOX_WEBHOOK_URL || undefined,
+    webhookTimeoutMs: intFrom(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
     dataKey: env.GATEWAY_DATA_KEY || 'pay-checkout sandbox data key',
     tokenTtlSeconds: 3600,
     payments: {

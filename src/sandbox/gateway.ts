@@ -13,6 +13,7 @@ import { oauthRoutes } from './routes/oauth.js';
 import { paymentLinkRoutes } from './routes/payment-links.js';
 import { refundRoutes } from './routes/refunds.js';
 import { sandboxRoutes } from './routes/sandbox.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { createSealer } from './secrets.js';
 import { Chain } from './services/chain.js';
 import { chainRefunds } from './services/chain-refunds.js';
@@ -20,10 +21,12 @@ import { Merchants, type Merchant } from './services/merchants.js';
 import { PaymentEvents } from './services/payment-events.js';
 import { Payments } from './services/payments.js';
 import { PaymentLinks } from './services/payment-links.js';
+import { LinkResources } from './services/link-resources.js';
 import { Refunds } from './services/refunds.js';
 import { Tokens } from './services/tokens.js';
 import { TestWallet } from './services/wallet.js';
 import { Watcher } from './services/watcher.js';
+import { Webhooks } from './services/webhooks.js';
 import { openDatabase, type Database } from './storage/database.js';
 
 export interface Gateway {
@@ -39,6 +42,8 @@ export interface Gateway {
   chain: Chain;
   watcher: Watcher;
   wallet: TestWallet;
+  linkResources: LinkResources;
+  webhooks: Webhooks;
   sandboxMerchant: Merchant;
   close(): Promise<void>;
 }
@@ -47,23 +52,32 @@ export interface GatewayOptions {
   clock?: Clock;
   /** PostgreSQL schema to work in; tests give each file its own. */
   schema?: string;
-  /** Run the watcher's timer (blocks and expiries on their own). Tests turn it off and drive the chain. */
+  /** Run the timers (blocks, expiries, webhook deliveries on their own). Tests turn them off and drive each step. */
   watch?: boolean;
 }
 
 export async function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
   const clock = options.clock ?? systemClock;
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.schema });
-  const merchants = new Merchants(db, createSealer(config.dataKey));
+  const sealer = createSealer(config.dataKey);
+  const merchants = new Merchants(db, sealer);
   const chain = new Chain(db, clock);
   const paymentEvents = new PaymentEvents(db, clock);
-  const payments = new Payments(db, clock, chain, paymentEvents, merchants, config.payments, sandboxRootKey(config.payments.hdSeedHex));
+  // Webhook bodies carry the link as the read API shows it, which needs the services built after them.
+  const webhooks: Webhooks = new Webhooks(db, clock, sealer, (sql, merchantId, ref) => linkResources.get(sql, merchantId, ref), config.webhookTimeoutMs);
+  const payments = new Payments(db, clock, chain, paymentEvents, merchants, config.payments, sandboxRootKey(config.payments.hdSeedHex), webhooks);
+  const refunds = new Refunds(db, clock, chainRefunds(payments, chain), webhooks);
+  const linkResources = new LinkResources(payments, refunds, config.checkoutUrl);
   const watcher = new Watcher(chain, payments, config.payments);
   const wallet = new TestWallet(db, chain, watcher, config.payments.walletSeedHex);
   const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);
+  if (config.sandboxWebhookUrl) await webhooks.ensureEndpoint(sandboxMerchant.merchant_id, config.sandboxWebhookUrl);
   await paymentEvents.start();
   if ((await wallet.balances()).every((b) => b.balance === '0')) await wallet.faucet();
-  if (options.watch ?? true) watcher.start();
+  if (options.watch ?? true) {
+    watcher.start();
+    webhooks.start();
+  }
   return {
     config,
     db,
@@ -71,7 +85,9 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     merchants,
     tokens: new Tokens(db, clock, config.tokenTtlSeconds),
     paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl),
-    refunds: new Refunds(db, clock, chainRefunds(payments, chain)),
+    refunds,
+    linkResources,
+    webhooks,
     payments,
     paymentEvents,
     chain,
@@ -80,6 +96,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     sandboxMerchant,
     async close() {
       await watcher.stop();
+      await webhooks.stop();
       await paymentEvents.stop();
       await db.close();
     },
@@ -98,6 +115,7 @@ export function createApp(gateway: Gateway): Hono {
   app.route('/api/paymentLink', paymentLinkRoutes(gateway));
   app.route('/api/refund', refundRoutes(gateway));
   app.route('/api/checkout', checkoutRoutes(gateway));
+  app.route('/api/webhooks', webhookRoutes(gateway));
   app.route('/sandbox', sandboxRoutes(gateway));
   app.notFound((c) => problemResponse(c, new ProblemError(404, `No route for ${c.req.method} ${c.req.path}.`)));
   app.onError((error, c) => {

@@ -2,7 +2,7 @@
 // TEST_DATABASE_URL (scripts/test-node.mjs sets it for the second pass). One per file, reset between tests.
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../src/sandbox/clock.js';
-import { loadConfig, type MerchantCredentials } from '../../src/sandbox/config.js';
+import { loadConfig, type GatewayConfig, type MerchantCredentials } from '../../src/sandbox/config.js';
 import { startGateway, type RunningGateway } from '../../src/sandbox/gateway.js';
 import { MerchantClient } from '../../src/merchant/index.js';
 import type { PaymentLinkInput } from '../../src/contract/index.js';
@@ -22,10 +22,19 @@ export interface TestGateway extends RunningGateway {
 
 export const storageName = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 
-export async function startTestGateway(): Promise<TestGateway> {
-  const clock = new ManualClock();
-  const config = { ...loadConfig({}), port: 0, databaseUrl: process.env.TEST_DATABASE_URL };
-  const schema = config.databaseUrl ? `test_${randomBytes(6).toString('hex')}` : undefined;
+export interface TestGatewayOptions {
+  /** Configuration over the defaults (a PGlite folder, a webhook timeout …). */
+  config?: Partial<GatewayConfig>;
+  clock?: ManualClock;
+  /** Reuse a PostgreSQL schema (a restarted gateway); it is then left in place on close. */
+  schema?: string;
+}
+
+export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
+  const clock = options.clock ?? new ManualClock();
+  const config = { ...loadConfig({}), port: 0, databaseUrl: process.env.TEST_DATABASE_URL, ...options.config };
+  const ownSchema = config.databaseUrl && !options.schema ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  const schema = options.schema ?? ownSchema;
   const running = await startGateway(config, { clock, schema, watch: false });
   const clientFor = (credentials: MerchantCredentials) =>
     new MerchantClient({ baseUrl: running.url, clientId: credentials.clientId, clientSecret: credentials.clientSecret, merchantKey: credentials.merchantKey });
@@ -56,11 +65,11 @@ export async function startTestGateway(): Promise<TestGateway> {
     },
     async close() {
       await running.close();
-      if (schema) {
+      if (ownSchema) {
         const { default: pg } = await import('pg');
         const admin = new pg.Client({ connectionString: config.databaseUrl });
         await admin.connect();
-        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.query(`DROP SCHEMA ${ownSchema} CASCADE`);
         await admin.end();
       }
     },

@@ -2,19 +2,26 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Payment } from '../../src/contract/index.js';
+import { verifyRedirect, verifyWebhook } from '../../src/merchant/index.js';
 import { formatAtomic, parseDecimal } from '../../src/sandbox/chain/amounts.js';
 import { parsePaymentUri } from '../../src/sandbox/chain/uri.js';
 import { checkoutApi, followEvents, sandboxApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { startReceiver } from '../helpers/receiver.js';
 
 describe(`crypto payment flow over HTTP (${storageName})`, () => {
   let gw: TestGateway;
   let sandbox: ReturnType<typeof sandboxApi>;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
   before(async () => {
     gw = await startTestGateway();
     sandbox = sandboxApi(gw.url);
+    receiver = await startReceiver();
   });
-  after(() => gw.close());
+  after(async () => {
+    await gw.close();
+    await receiver.stop();
+  });
   beforeEach(() => gw.reset());
 
   async function newLink(overrides = {}) {
@@ -32,7 +39,8 @@ describe(`crypto payment flow over HTTP (${storageName})`, () => {
     return sent.body.tx_hash;
   }
 
-  it('create link → open payment → wallet pays from the URI → SSE confirming then paid → link paid → partial refund listed', async () => {
+  it('create link → open payment → wallet pays from the URI → SSE confirming then paid → link paid → partial refund listed → merchant told', async () => {
+    const { secret } = await gw.client.addWebhookEndpoint(receiver.url);
     const { payment_link_ref: ref, checkout } = await newLink({ merchant_order_id: 'flow-1' });
     const opened = await checkout.open('USDT', 'ETHEREUM');
     assert.equal(opened.status, 201);
@@ -74,6 +82,19 @@ describe(`crypto payment flow over HTTP (${storageName})`, () => {
     const expected = (parseDecimal(opened.body.amount_crypto, 6) * 100_000n) / 360_000n;
     assert.equal(await walletUsdtEth(), balanceBefore + expected);
     assert.deepEqual((await gw.client.getRefunds('flow-1')).refundDetails, refunds.refundDetails);
+
+    // The merchant's server learns the truth twice over: a signed webhook, and a redirect that verifies.
+    while ((await gw.gateway.webhooks.deliverDue()) > 0);
+    const received = receiver.received.map((r) => verifyWebhook(r.body, r.signature, secret, { now: gw.clock.now() }));
+    const paidEvent = received.find((e) => e.type === 'payment.paid');
+    assert.equal(paidEvent?.payment_id, opened.body.payment_id);
+    assert.equal(paidEvent?.data.payment_link.status, 'paid');
+    const { body: paidPayment } = await checkout.payment(opened.body.payment_id);
+    assert.deepEqual(verifyRedirect(paidPayment.success_redirect_url!, gw.credentials.clientSecret), {
+      merchant_order_id: 'flow-1',
+      payment_link_ref: ref,
+      status: 'paid',
+    });
   });
 
   async function walletUsdtEth(): Promise<bigint> {

@@ -1,14 +1,25 @@
 // POST {base_url}/api/paymentLink (seed 4.3).
 import { Hono } from 'hono';
-import { PaymentLinkRequest } from '../../contract/index.js';
+import * as z from 'zod/mini';
+import { expected, PaymentLinkRequest } from '../../contract/index.js';
 import { verifyPaymentLinkSignature } from '../../merchant/signature.js';
 import type { Gateway } from '../gateway.js';
 import { readJsonObject } from '../http/body.js';
-import { parseWith, unauthorized } from '../http/problem.js';
+import { bearer, type BearerEnv } from '../http/bearer.js';
+import { parseWith, unauthorized, unprocessable } from '../http/problem.js';
 import { replayHeaders } from './replay.js';
 
-export function paymentLinkRoutes(gateway: Gateway): Hono {
-  return new Hono().post('/', async (c) => {
+const ListQuery = z.object({
+  limit: z._default(
+    z.coerce.number(expected('a whole number')).check(z.int('must be a whole number'), z.gte(1, 'must be at least 1'), z.lte(200, 'must be at most 200')),
+    50,
+  ),
+});
+
+export function paymentLinkRoutes(gateway: Gateway): Hono<BearerEnv> {
+  const { db, linkResources, tokens } = gateway;
+  return new Hono<BearerEnv>()
+    .post('/', async (c) => {
     const body = await readJsonObject(c);
     const request = parseWith(PaymentLinkRequest, body);
     const merchant = await gateway.merchants.byMerchantKey(request.svc_key);
@@ -24,5 +35,17 @@ export function paymentLinkRoutes(gateway: Gateway): Hono {
       body,
     });
     return c.json(value, 201, replayHeaders(replayed));
-  });
+    })
+    // The merchant's read of its links: Bearer, like the refund endpoints. With ?merchant_order_id, that order's
+    // links; without, the latest ones (?limit, default 50), newest first, for a transactions page.
+    .get('/', bearer(tokens), async (c) => {
+      const orderId = c.req.query('merchant_order_id');
+      if (orderId !== undefined) {
+        if (!orderId) throw unprocessable('merchant_order_id must name an order.', [{ path: 'merchant_order_id', message: 'must not be empty' }]);
+        return c.json({ payment_links: await linkResources.byOrder(db, c.get('merchantId'), orderId) });
+      }
+      const { limit } = parseWith(ListQuery, c.req.query());
+      return c.json({ payment_links: await linkResources.recent(db, c.get('merchantId'), limit) });
+    })
+    .get('/:payment_link_ref', bearer(tokens), async (c) => c.json(await linkResources.get(db, c.get('merchantId'), c.req.param('payment_link_ref'))));
 }

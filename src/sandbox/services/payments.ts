@@ -24,6 +24,7 @@ import type { Chain } from './chain.js';
 import type { Merchants } from './merchants.js';
 import type { PaymentEvents } from './payment-events.js';
 import { paymentState } from './payment-state.js';
+import type { MerchantEventSink } from './webhooks.js';
 
 interface LinkRow {
   payment_link_ref: string;
@@ -63,6 +64,7 @@ export class Payments {
     private readonly merchants: Merchants,
     private readonly settings: PaymentSettings,
     private readonly root: HDKey,
+    private readonly merchantEvents: MerchantEventSink,
   ) {}
 
   /** GET /api/checkout/{ref}: the customer's view of the link. */
@@ -163,7 +165,8 @@ export class Payments {
   /** Quotes and links whose time has run out. */
   async expireDue(): Promise<void> {
     const now = this.clock.now();
-    await this.db.query(`UPDATE payment_links SET status = 'expired' WHERE status = 'active' AND expires_at <= $1`, [now]);
+    const due = await this.db.query<{ payment_link_ref: string }>(`SELECT payment_link_ref FROM payment_links WHERE status = 'active' AND expires_at <= $1`, [now]);
+    for (const { payment_link_ref } of due) await this.db.transaction((tx) => this.link(tx, payment_link_ref, true));
     const rows = await this.db.query<{ payment_id: string }>(
       `SELECT payment_id FROM payments WHERE status IN ('awaiting_payment', 'underpaid') AND quote_expires_at <= $1`,
       [now],
@@ -193,6 +196,15 @@ export class Payments {
     });
   }
 
+  /** Every payment of a link, oldest first, as the element sees them. */
+  async ofLink(sql: Sql, ref: string): Promise<Payment[]> {
+    const link = await this.link(sql, ref, false);
+    const rows = await sql.query<PaymentRow>('SELECT * FROM payments WHERE payment_link_ref = $1 ORDER BY seq', [ref]);
+    const rendered: Payment[] = [];
+    for (const row of rows) rendered.push(await this.render(sql, row, link));
+    return rendered;
+  }
+
   /** The paid payment of a link, for refunds: where the money sits and who sent it. */
   async paidPayment(sql: Sql, ref: string): Promise<(PaymentRow & { payer: string }) | undefined> {
     const row = await one<PaymentRow>(sql, `SELECT * FROM payments WHERE payment_link_ref = $1 AND status = 'paid'`, [ref]);
@@ -218,14 +230,18 @@ export class Payments {
         next.status === 'paid' || next.status === 'paid_late' ? this.clock.now() : null,
       ]);
       if (next.status === 'paid') await this.markLinkPaid(tx, link);
+      if (next.status !== 'awaiting_payment') {
+        await this.merchantEvents.emit(tx, { merchantId: link.merchant_id, type: `payment.${next.status}`, ref: link.payment_link_ref, paymentId: row.payment_id });
+      }
     }
     await this.recordIfChanged(tx, next, link);
     return next;
   }
 
-  private async setStatus(tx: Sql, row: PaymentRow, status: PaymentStatus, link: LinkRow): Promise<void> {
+  private async setStatus(tx: Sql, row: PaymentRow, status: 'expired', link: LinkRow): Promise<void> {
     await tx.query('UPDATE payments SET status = $2 WHERE payment_id = $1', [row.payment_id, status]);
     await this.recordIfChanged(tx, { ...row, status }, link);
+    await this.merchantEvents.emit(tx, { merchantId: link.merchant_id, type: 'payment.expired', ref: link.payment_link_ref, paymentId: row.payment_id });
   }
 
   private async markLinkPaid(tx: Sql, link: LinkRow): Promise<void> {
@@ -323,8 +339,9 @@ export class Payments {
     const link = await one<LinkRow>(tx, `SELECT ${LINK_COLUMNS} FROM payment_links WHERE payment_link_ref = $1 ${lock ? 'FOR UPDATE' : ''}`, [ref]);
     if (!link) throw notFound('There is no payment link with this reference.');
     if (link.status === 'active' && link.expires_at.getTime() <= this.clock.now().getTime()) {
-      await tx.query(`UPDATE payment_links SET status = 'expired' WHERE payment_link_ref = $1 AND status = 'active'`, [ref]);
+      const expired = await tx.query(`UPDATE payment_links SET status = 'expired' WHERE payment_link_ref = $1 AND status = 'active' RETURNING 1`, [ref]);
       link.status = 'expired';
+      if (expired.length) await this.merchantEvents.emit(tx, { merchantId: link.merchant_id, type: 'payment_link.expired', ref });
     }
     return link;
   }

@@ -5,6 +5,7 @@ import { conflict, notFound, unprocessable } from '../http/problem.js';
 import { randomToken } from '../secrets.js';
 import { one, type Database, type Sql } from '../storage/database.js';
 import { idempotent, type IdempotencyScope } from './idempotency.js';
+import type { MerchantEventSink } from './webhooks.js';
 
 /** The paid link a refund is made against. */
 export interface PaidOrder {
@@ -15,7 +16,7 @@ export interface PaidOrder {
 
 /** How a refund's money moves; the outcome is stored with the refund in the same transaction. */
 export interface RefundSender {
-  send(tx: Sql, order: PaidOrder, amount: number): Promise<{ refund_status: RefundStatus; psp_refund_id: string }>;
+  send(tx: Sql, order: PaidOrder, request: CreateRefundRequest): Promise<{ refund_status: RefundStatus; psp_refund_id: string | null }>;
 }
 
 const RECORD_COLUMNS = `refund_id, COALESCE(psp_refund_id, '') AS psp_refund_id, amount, lower(currency) AS currency,
@@ -27,6 +28,7 @@ export class Refunds {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly sender: RefundSender,
+    private readonly events: MerchantEventSink,
   ) {}
 
   async list(merchantId: string, orderId: string): Promise<RefundList> {
@@ -56,12 +58,13 @@ export class Refunds {
           { path: 'amount', message: `must be at most ${left} VND, what is left to refund` },
         ]);
       }
-      const outcome = await this.sender.send(tx, order, request.amount);
+      const outcome = await this.sender.send(tx, order, request);
+      const refundId = randomToken('rf', 12);
       await tx.query(
         `INSERT INTO refunds (refund_id, payment_link_ref, amount, currency, channel, refund_status, refund_type, refund_reason, description, psp_refund_id, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
-          randomToken('rf', 12),
+          refundId,
           order.payment_link_ref,
           request.amount,
           order.currency,
@@ -74,6 +77,10 @@ export class Refunds {
           this.clock.now(),
         ],
       );
+      if (outcome.refund_status !== 'PENDING') {
+        const type = outcome.refund_status === 'SUCCESS' ? 'refund.succeeded' : 'refund.failed';
+        await this.events.emit(tx, { merchantId, type, ref: order.payment_link_ref, refundId });
+      }
       return this.refundList(tx, order);
     });
   }
@@ -91,7 +98,8 @@ export class Refunds {
     return order;
   }
 
-  private async refundList(sql: Sql, order: PaidOrder & { status: string }): Promise<RefundList> {
+  /** Every refund of a link, and what is left to refund. */
+  async refundList(sql: Sql, order: PaidOrder & { status: string }): Promise<RefundList> {
     const refundDetails = await sql.query<RefundRecord>(
       `SELECT ${RECORD_COLUMNS} FROM refunds WHERE payment_link_ref = $1 ORDER BY seq`,
       [order.payment_link_ref],

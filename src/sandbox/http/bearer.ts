@@ -1,0 +1,21 @@
+import type { MiddlewareHandler } from 'hono';
+import type { Tokens } from '../services/tokens.js';
+import { unauthorized } from './problem.js';
+
+export type BearerEnv = { Variables: { merchantId: string } };
+
+/** Bearer tokens from the token endpoint (RFC 6750): the merchant behind a live token, else 401. */
+export function bearer(tokens: Tokens): MiddlewareHandler<BearerEnv> {
+  return async (c, next) => {
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('Authorization') ?? '')?.[1];
+    if (!token) throw unauthorized('An access token is required: Authorization: Bearer <access_token>.', { 'WWW-Authenticate': 'Bearer realm="pay-checkout"' });
+    const merchantId = await tokens.merchantOf(token);
+    if (!merchantId) {
+      throw unauthorized('The access token is unknown or has expired; issue a new one.', {
+        'WWW-Authenticate': 'Bearer realm="pay-checkout", error="invalid_token"',
+      });
+    }
+    c.set('merchantId', merchantId);
+    await next();
+  };
+}

@@ -1,0 +1,33 @@
+// Webhook endpoints and their delivery logs (Bearer): what the merchant portal shows, and manual redelivery.
+import { Hono } from 'hono';
+import * as z from 'zod/mini';
+import { object, text } from '../../contract/index.js';
+import type { Gateway } from '../gateway.js';
+import { bearer, type BearerEnv } from '../http/bearer.js';
+import { readJsonObject } from '../http/body.js';
+import { badRequest, parseWith } from '../http/problem.js';
+
+const NewEndpoint = object({ url: text(2048, 1) });
+
+export function webhookRoutes(gateway: Gateway): Hono<BearerEnv> {
+  const { webhooks } = gateway;
+  return new Hono<BearerEnv>()
+    .use(bearer(gateway.tokens))
+    .get('/endpoints', async (c) => c.json({ endpoints: await webhooks.endpoints(c.get('merchantId')) }))
+    .post('/endpoints', async (c) => {
+      const { url } = parseWith(NewEndpoint, await readJsonObject(c));
+      return c.json(await webhooks.addEndpoint(c.get('merchantId'), url), 201);
+    })
+    .delete('/endpoints/:endpoint_id', async (c) => {
+      await webhooks.removeEndpoint(c.get('merchantId'), c.req.param('endpoint_id'));
+      return c.body(null, 204);
+    })
+    .get('/endpoints/:endpoint_id/deliveries', async (c) =>
+      c.json({ deliveries: await webhooks.deliveries(c.get('merchantId'), c.req.param('endpoint_id')) }),
+    )
+    .post('/deliveries/:delivery_id/redeliver', async (c) => {
+      const id = z.coerce.number().check(z.int()).safeParse(c.req.param('delivery_id'));
+      if (!id.success) throw badRequest('delivery_id must be a whole number.');
+      return c.json(await webhooks.redeliver(c.get('merchantId'), id.data));
+    });
+}

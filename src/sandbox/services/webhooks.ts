@@ -1,0 +1,266 @@
+// Webhooks (issue "merchant-side truth"): events are written in the same transaction as the change that causes
+// them (a transactional outbox), one delivery per endpoint; a worker sends due deliveries with exponential
+// backoff for three days of sandbox time. At least once, with a stable event id; in order per link; several
+// gateway processes share the work through row locks (SKIP LOCKED) and leases, so none sends a delivery
+// another is sending.
+import { createHmac } from 'node:crypto';
+import { isWebUrl, type PaymentLinkResource, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent, type WebhookEventType } from '../../contract/index.js';
+import type { Clock } from '../clock.js';
+import { notFound, unprocessable } from '../http/problem.js';
+import { randomToken, type Sealer } from '../secrets.js';
+import { one, type Database, type Sql } from '../storage/database.js';
+
+export interface MerchantEvent {
+  merchantId: string;
+  type: WebhookEventType;
+  ref: string;
+  paymentId?: string;
+  refundId?: string;
+}
+
+/** Where services announce what a merchant must hear of. */
+export interface MerchantEventSink {
+  emit(tx: Sql, event: MerchantEvent): Promise<void>;
+}
+
+export const SIGNATURE_HEADER = 'Pay-Checkout-Signature';
+
+/** Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. */
+export function webhookSignature(body: string, secret: string, timestamp: number): string {
+  return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex')}`;
+}
+
+/** Retries: 10 s, 20 s, 40 s … doubling up to an hour apart, for three days after the event. */
+const FIRST_RETRY_MS = 10_000;
+const MAX_RETRY_MS = 3_600_000;
+const GIVE_UP_AFTER_MS = 3 * 24 * 3_600_000;
+/** How long a claimed delivery is another process's to leave alone. */
+const LEASE_MS = 30_000;
+
+export const retryDelay = (attempts: number): number => Math.min(FIRST_RETRY_MS * 2 ** (attempts - 1), MAX_RETRY_MS);
+
+interface DeliveryRow {
+  delivery_id: number;
+  event_id: string;
+  type: WebhookEventType;
+  status: WebhookDelivery['status'];
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: Date | null;
+  delivered_at: Date | null;
+  created_at: Date;
+}
+
+const DELIVERY_COLUMNS = `d.delivery_id, d.event_id, e.type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at, d.delivered_at, d.created_at`;
+
+export class Webhooks implements MerchantEventSink {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<number> = Promise.resolve(0);
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly sealer: Sealer,
+    /** The link as the read API shows it; set once the services that build it exist. */
+    private readonly resource: (sql: Sql, merchantId: string, ref: string) => Promise<PaymentLinkResource>,
+    /** A receiver that has not answered by then has failed this attempt. */
+    private readonly timeoutMs = 10_000,
+  ) {}
+
+  async addEndpoint(merchantId: string, url: string): Promise<WebhookEndpoint> {
+    if (!isWebUrl(url)) {
+      throw unprocessable('A webhook endpoint must be an absolute https: URL (http: only on localhost in the sandbox).', [
+        { path: 'url', message: 'must be an absolute https: URL (http: only on localhost in the sandbox)' },
+      ]);
+    }
+    const endpoint = { endpoint_id: randomToken('we', 12), url, secret: randomToken('whsec', 24), created_at: this.clock.now() };
+    await this.db.query('INSERT INTO webhook_endpoints (endpoint_id, merchant_id, url, secret_sealed, created_at) VALUES ($1, $2, $3, $4, $5)', [
+      endpoint.endpoint_id,
+      merchantId,
+      url,
+      this.sealer.seal(endpoint.secret),
+      endpoint.created_at,
+    ]);
+    return { ...endpoint, created_at: endpoint.created_at.toISOString() };
+  }
+
+  /** The sandbox merchant's endpoint from configuration, added once. */
+  async ensureEndpoint(merchantId: string, url: string): Promise<void> {
+    const existing = await one(this.db, 'SELECT 1 FROM webhook_endpoints WHERE merchant_id = $1 AND url = $2 AND deleted_at IS NULL', [merchantId, url]);
+    if (!existing) await this.addEndpoint(merchantId, url);
+  }
+
+  async endpoints(merchantId: string): Promise<WebhookEndpoint[]> {
+    const rows = await this.db.query<{ endpoint_id: string; url: string; secret_sealed: string; created_at: Date }>(
+      'SELECT endpoint_id, url, secret_sealed, created_at FROM webhook_endpoints WHERE merchant_id = $1 AND deleted_at IS NULL ORDER BY created_at, endpoint_id',
+      [merchantId],
+    );
+    return rows.map((r) => ({ endpoint_id: r.endpoint_id, url: r.url, secret: this.sealer.open(r.secret_sealed), created_at: r.created_at.toISOString() }));
+  }
+
+  async removeEndpoint(merchantId: string, endpointId: string): Promise<void> {
+    const rows = await this.db.query('UPDATE webhook_endpoints SET deleted_at = $3 WHERE endpoint_id = $1 AND merchant_id = $2 AND deleted_at IS NULL RETURNING 1', [
+      endpointId,
+      merchantId,
+      this.clock.now(),
+    ]);
+    if (!rows.length) throw notFound('There is no such webhook endpoint.');
+  }
+
+  /** The delivery log of an endpoint, newest first. */
+  async deliveries(merchantId: string, endpointId: string): Promise<WebhookDelivery[]> {
+    await this.ownEndpoint(merchantId, endpointId);
+    const rows = await this.db.query<DeliveryRow>(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_events e USING (event_id)
+       WHERE d.endpoint_id = $1 ORDER BY d.delivery_id DESC LIMIT 200`,
+      [endpointId],
+    );
+    return rows.map(deliveryView);
+  }
+
+  /** Sends a delivery again now, whatever became of it. */
+  async redeliver(merchantId: string, deliveryId: number): Promise<WebhookDelivery> {
+    const row = await one<DeliveryRow>(
+      this.db,
+      `UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = $3, locked_until = NULL
+       FROM webhook_events e WHERE d.delivery_id = $1 AND e.event_id = d.event_id AND e.merchant_id = $2
+       RETURNING ${DELIVERY_COLUMNS}`,
+      [deliveryId, merchantId, this.clock.now()],
+    );
+    if (!row) throw notFound('There is no such webhook delivery.');
+    return deliveryView(row);
+  }
+
+  async emit(tx: Sql, event: MerchantEvent): Promise<void> {
+    const endpoints = await tx.query<{ endpoint_id: string }>('SELECT endpoint_id FROM webhook_endpoints WHERE merchant_id = $1 AND deleted_at IS NULL', [
+      event.merchantId,
+    ]);
+    if (!endpoints.length) return;
+    const now = this.clock.now();
+    const body: WebhookEvent = {
+      id: randomToken('evt', 16),
+      type: event.type,
+      created_at: now.toISOString(),
+      payment_id: event.paymentId ?? null,
+      refund_id: event.refundId ?? null,
+      data: { payment_link: await this.resource(tx, event.merchantId, event.ref) },
+    };
+    await tx.query('INSERT INTO webhook_events (event_id, merchant_id, type, payment_link_ref, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+      body.id,
+      event.merchantId,
+      event.type,
+      event.ref,
+      JSON.stringify(body),
+      now,
+    ]);
+    for (const { endpoint_id } of endpoints) {
+      await tx.query(
+        `INSERT INTO webhook_deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, created_at) VALUES ($1, $2, $3, 'pending', $4, $4)`,
+        [body.id, endpoint_id, event.ref, now],
+      );
+    }
+  }
+
+  /** Ticks every second while the gateway runs. */
+  start(intervalMs = 1000): void {
+    this.#timer = setInterval(() => void this.deliverDue().catch((error: unknown) => console.error('webhook delivery failed', error)), intervalMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#running;
+  }
+
+  /** Sends what is due (rounds never overlap in one process); resolves with how many were attempted. */
+  deliverDue(limit = 20): Promise<number> {
+    this.#running = this.#running.then(async () => {
+      const claimed = await this.claim(limit);
+      await Promise.all(claimed.map((delivery) => this.send(delivery)));
+      return claimed.length;
+    });
+    return this.#running;
+  }
+
+  /** Takes due deliveries whose earlier siblings (same endpoint, same link) are done, and leases them to this process. */
+  private async claim(limit: number) {
+    const now = this.clock.now();
+    return this.db.transaction((tx) =>
+      tx.query<{ delivery_id: number; attempts: number; url: string; secret_sealed: string; body: string; event_id: string; event_at: Date }>(
+        `WITH due AS (
+           SELECT d.delivery_id FROM webhook_deliveries d
+           WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until <= $1)
+             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key
+                             AND p.status = 'pending' AND p.delivery_id < d.delivery_id)
+           ORDER BY d.delivery_id LIMIT $2 FOR UPDATE SKIP LOCKED)
+         UPDATE webhook_deliveries d SET locked_until = $3 FROM due, webhook_endpoints w, webhook_events e
+         WHERE d.delivery_id = due.delivery_id AND w.endpoint_id = d.endpoint_id AND e.event_id = d.event_id
+         RETURNING d.delivery_id, d.attempts, w.url, w.secret_sealed, e.body, e.event_id, e.created_at AS event_at`,
+        [now, limit, new Date(now.getTime() + LEASE_MS)],
+      ),
+    );
+  }
+
+  private async send(delivery: { delivery_id: number; attempts: number; url: string; secret_sealed: string; body: string; event_id: string; event_at: Date }) {
+    const timestamp = Math.floor(this.clock.now().getTime() / 1000);
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const response = await fetch(delivery.url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'User-Agent': 'pay-checkout-webhooks/1',
+          'Pay-Checkout-Event-Id': delivery.event_id,
+          [SIGNATURE_HEADER]: webhookSignature(delivery.body, this.sealer.open(delivery.secret_sealed), timestamp),
+        },
+        body: delivery.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      statusCode = response.status;
+      await response.body?.cancel();
+      if (!response.ok) error = `answered ${response.status}`;
+    } catch (cause) {
+      error = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+    }
+    const now = this.clock.now();
+    const attempts = delivery.attempts + 1;
+    const gaveUp = now.getTime() - delivery.event_at.getTime() >= GIVE_UP_AFTER_MS;
+    const status = error === null ? 'delivered' : gaveUp ? 'failed' : 'pending';
+    await this.db.query(
+      `UPDATE webhook_deliveries SET status = $2, attempts = $3, last_status_code = $4, last_error = $5, locked_until = NULL,
+         next_attempt_at = $6, delivered_at = $7 WHERE delivery_id = $1`,
+      [
+        delivery.delivery_id,
+        status,
+        attempts,
+        statusCode,
+        error,
+        status === 'pending' ? new Date(now.getTime() + retryDelay(attempts)) : null,
+        status === 'delivered' ? now : null,
+      ],
+    );
+  }
+
+  private async ownEndpoint(merchantId: string, endpointId: string): Promise<void> {
+    const row = await one(this.db, 'SELECT 1 FROM webhook_endpoints WHERE endpoint_id = $1 AND merchant_id = $2', [endpointId, merchantId]);
+    if (!row) throw notFound('There is no such webhook endpoint.');
+  }
+}
+
+function deliveryView(row: DeliveryRow): WebhookDelivery {
+  return {
+    delivery_id: row.delivery_id,
+    event_id: row.event_id,
+    type: row.type,
+    status: row.status,
+    attempts: row.attempts,
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+    next_attempt_at: row.next_attempt_at?.toISOString() ?? null,
+    delivered_at: row.delivered_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+  };
+}

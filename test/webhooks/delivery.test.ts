@@ -1,0 +1,219 @@
+// Webhooks to a real local receiver: every event type, signed; retries through failures, in order, once per
+// success; delivery after a restart; two processes sharing one PostgreSQL never send one event twice.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { WebhookEvent } from '../../src/contract/index.js';
+import { verifyRedirect, verifyWebhook, WebhookVerificationError } from '../../src/merchant/index.js';
+import { ManualClock } from '../../src/sandbox/clock.js';
+import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
+import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { startReceiver } from '../helpers/receiver.js';
+
+const TIMEOUT_MS = 300;
+
+describe(`webhooks (${storageName})`, () => {
+  let gw: TestGateway;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let secret: string;
+  let endpointId: string;
+
+  before(async () => {
+    gw = await startTestGateway({ config: { webhookTimeoutMs: TIMEOUT_MS } });
+    receiver = await startReceiver();
+  });
+  after(async () => {
+    await gw.close();
+    await receiver.stop();
+  });
+  beforeEach(async () => {
+    await gw.reset();
+    receiver.received.length = 0;
+    receiver.setMode('ok');
+    const endpoint = await gw.client.addWebhookEndpoint(receiver.url);
+    ({ secret, endpoint_id: endpointId } = endpoint);
+  });
+
+  /** Runs the delivery worker until nothing is due now. */
+  async function deliverAll() {
+    while ((await gw.gateway.webhooks.deliverDue()) > 0);
+  }
+
+  const events = () => receiver.received.map((r) => verifyWebhook(r.body, r.signature, secret, { now: gw.clock.now() }));
+
+  async function openPayment(overrides = {}) {
+    const link = await gw.client.createPaymentLink(sampleLink(overrides));
+    const { body: payment } = await checkoutApi(gw.url, link.payment_link_ref).open('USDT', 'TRON');
+    return { ref: link.payment_link_ref, payment, orderId: link.payment_link_ref && (overrides as { merchant_order_id?: string }).merchant_order_id };
+  }
+
+  const sandbox = () => sandboxApi(gw.url);
+
+  it('delivers every event type, signed, with the link as the read API shows it', async () => {
+    const { ref, payment } = await openPayment({ merchant_order_id: 'wh-all' });
+    const half = (BigInt(payment.amount_crypto.replace('.', '')) / 2n).toString();
+    await sandbox().transfer(payment.address, 'USDT', 'TRON', `${half.slice(0, -6) || '0'}.${half.slice(-6).padStart(6, '0')}`);
+    await sandbox().mine(3, 'TRON');
+    const { body: underpaid } = await checkoutApi(gw.url, ref).payment(payment.payment_id);
+    await sandbox().transfer(payment.address, 'USDT', 'TRON', underpaid.remaining_crypto);
+    await sandbox().mine(3, 'TRON');
+    const refund = { channel: 'PROVIDER', description: 'returned', refund_type: 'partial' } as const;
+    await gw.client.createRefund('wh-all', { ...refund, amount: 10_000, refund_reason: 'damaged' });
+    await gw.client.createRefund('wh-all', { ...refund, amount: 10_000, refund_reason: 'SANDBOX_FAIL' });
+
+    const late = await openPayment();
+    await sandbox().expireQuote(late.payment.payment_id);
+    gw.clock.advance(1000);
+    await sandbox().transfer(late.payment.address, 'USDT', 'TRON', late.payment.amount_crypto);
+    await sandbox().mine(3, 'TRON');
+
+    await gw.client.createPaymentLink(sampleLink({ merchant_order_id: 'wh-expiring', expiry_hours: 1 }));
+    gw.clock.advance(3_600_000);
+    await gw.gateway.watcher.tick();
+
+    await deliverAll();
+    const received = events();
+    assert.deepEqual(new Set(received.map((e) => e.type)), new Set([
+      'payment.confirming', 'payment.paid', 'payment.underpaid', 'payment.expired', 'payment.paid_late',
+      'payment_link.expired', 'refund.succeeded', 'refund.failed',
+    ]));
+    assert.deepEqual(
+      received.filter((e) => e.data.payment_link.payment_link_ref === ref).map((e) => e.type),
+      ['payment.underpaid', 'payment.confirming', 'payment.paid', 'refund.succeeded', 'refund.failed'],
+      'in order per link',
+    );
+    const paid = received.find((e) => e.type === 'payment.paid')!;
+    assert.equal(paid.payment_id, payment.payment_id);
+    assert.equal(paid.data.payment_link.status, 'paid');
+    assert.equal(paid.data.payment_link.payments[0]!.status, 'paid');
+    assert.deepEqual(await gw.client.getPaymentLink(ref).then((l) => l.payment_link_ref), ref);
+    assert.equal(new Set(received.map((e) => e.id)).size, received.length, 'one delivery per event');
+    assert.ok(receiver.received.every((r) => r.eventId === (JSON.parse(r.body) as WebhookEvent).id));
+  });
+
+  it('retries through a 500, a timeout and a refused connection, then delivers once, in order', async () => {
+    receiver.setMode('error');
+    const { payment } = await openPayment();
+    await sandbox().transfer(payment.address, 'USDT', 'TRON', payment.amount_crypto); // confirming
+    await sandbox().mine(3, 'TRON'); // paid
+    await deliverAll();
+    let log = await gw.client.getWebhookDeliveries(endpointId);
+    assert.deepEqual(log.map((d) => [d.type, d.status, d.attempts, d.last_status_code]), [
+      ['payment.paid', 'pending', 0, null],
+      ['payment.confirming', 'pending', 1, 500],
+    ], 'the later event waits for the earlier one');
+    assert.equal(Date.parse(log[1]!.next_attempt_at!) - gw.clock.now().getTime(), 10_000);
+
+    receiver.setMode('hang');
+    gw.clock.advance(10_000);
+    await deliverAll();
+    log = await gw.client.getWebhookDeliveries(endpointId);
+    assert.match(log[1]!.last_error!, /Timeout|abort/i);
+
+    await receiver.stop();
+    gw.clock.advance(20_000);
+    await deliverAll();
+    log = await gw.client.getWebhookDeliveries(endpointId);
+    assert.equal(log[1]!.attempts, 3);
+    assert.match(log[1]!.last_error!, /fetch failed|ECONNREFUSED/i);
+
+    await receiver.start();
+    receiver.setMode('ok');
+    gw.clock.advance(40_000);
+    await deliverAll();
+    await deliverAll();
+    assert.deepEqual(receiver.types(), ['payment.confirming', 'payment.paid']);
+    log = await gw.client.getWebhookDeliveries(endpointId);
+    assert.deepEqual(log.map((d) => [d.status, d.attempts]), [['delivered', 1], ['delivered', 4]]);
+  });
+
+  it('gives up after three days of failures, and redelivers by hand', async () => {
+    receiver.setMode('error');
+    const { payment } = await openPayment();
+    await sandbox().transfer(payment.address, 'USDT', 'TRON', payment.amount_crypto);
+    for (let hour = 0; hour <= 73; hour++) {
+      await deliverAll();
+      gw.clock.advance(3_600_000);
+    }
+    const [delivery] = await gw.client.getWebhookDeliveries(endpointId);
+    assert.equal(delivery!.status, 'failed');
+    assert.ok(delivery!.attempts > 70);
+    receiver.setMode('ok');
+    await gw.client.redeliverWebhook(delivery!.delivery_id);
+    await deliverAll();
+    assert.deepEqual(receiver.types(), ['payment.confirming']);
+  });
+
+  it('delivers after a restart what was written before it', async () => {
+    const dataDir = process.env.TEST_DATABASE_URL ? undefined : await mkdtemp(join(tmpdir(), 'pay-checkout-'));
+    const clock = new ManualClock();
+    // A schema of our own, named up front, so both gateways use it and closing the first leaves it in place.
+    const schema = process.env.TEST_DATABASE_URL ? `test_restart_${Date.now().toString(36)}` : undefined;
+    const first = await startTestGateway({ clock, schema, config: { dataDir } });
+    const { secret: restartSecret } = await first.client.addWebhookEndpoint(receiver.url);
+    const link = await first.client.createPaymentLink(sampleLink());
+    await first.markPaid(link.payment_link_ref);
+    // The gateway stops after the state change and before any delivery.
+    await first.close();
+    const second = await startTestGateway({ clock, schema, config: { dataDir } });
+    try {
+      while ((await second.gateway.webhooks.deliverDue()) > 0);
+      const types = receiver.received.map((r) => verifyWebhook(r.body, r.signature, restartSecret, { now: clock.now() }).type);
+      assert.deepEqual(types, ['payment.confirming', 'payment.paid']);
+    } finally {
+      await second.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('lets the SDK reject a forged, tampered or replayed webhook and a tampered redirect', async () => {
+    const { ref, payment } = await openPayment();
+    await sandbox().transfer(payment.address, 'USDT', 'TRON', payment.amount_crypto);
+    await deliverAll();
+    const { body, signature } = receiver.received[0]!;
+    const now = gw.clock.now();
+    assert.equal(verifyWebhook(body, signature, secret, { now }).type, 'payment.confirming');
+    assert.throws(() => verifyWebhook(body, signature, 'whsec_forged', { now }), WebhookVerificationError);
+    assert.throws(() => verifyWebhook(body.replace('confirming', 'paid'), signature, secret, { now }), WebhookVerificationError);
+    assert.throws(() => verifyWebhook(body, signature, secret, { now: new Date(now.getTime() + 301_000) }), /tolerance/);
+    assert.throws(() => verifyWebhook(body, undefined, secret, { now }), WebhookVerificationError);
+
+    await sandbox().mine(3, 'TRON');
+    const { body: paid } = await checkoutApi(gw.url, ref).payment(payment.payment_id);
+    const redirect = paid.success_redirect_url!;
+    assert.deepEqual(verifyRedirect(redirect, gw.credentials.clientSecret), {
+      merchant_order_id: (await gw.client.getPaymentLink(ref)).merchant_order_id,
+      payment_link_ref: ref,
+      status: 'paid',
+    });
+    const forged = new URL(redirect);
+    forged.searchParams.set('payment_link_ref', 'pl_someone_else');
+    assert.equal(verifyRedirect(forged, gw.credentials.clientSecret), undefined);
+    assert.equal(verifyRedirect(redirect, 'wrong secret'), undefined);
+  });
+
+  if (process.env.TEST_DATABASE_URL) {
+    it('sends each event exactly once with two gateway processes on one database', async () => {
+      const schema = (await gw.gateway.db.query<{ schema: string }>('SELECT current_schema() AS schema'))[0]!.schema;
+      const second = await startTestGateway({ clock: gw.clock, schema, config: { webhookTimeoutMs: TIMEOUT_MS } });
+      try {
+        for (let i = 0; i < 10; i++) {
+          const { payment } = await openPayment();
+          await sandbox().transfer(payment.address, 'USDT', 'TRON', payment.amount_crypto);
+        }
+        await sandbox().mine(3, 'TRON');
+        const worker = async (g: TestGateway) => {
+          for (let round = 0; round < 20; round++) await g.gateway.webhooks.deliverDue(3);
+        };
+        await Promise.all([worker(gw), worker(second)]);
+        const ids = receiver.received.map((r) => r.eventId);
+        assert.equal(ids.length, 20, 'confirming and paid for each of 10 payments');
+        assert.equal(new Set(ids).size, ids.length);
+      } finally {
+        await second.close(); // the schema is the first gateway's: left in place
+      }
+    });
+  }
+});
