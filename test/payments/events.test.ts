@@ -1,11 +1,10 @@
 // The event stream: the current state first, replay after Last-Event-ID, and — on PostgreSQL — a change made
 // through one gateway process streamed by another on the same database.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { checkoutApi, followEvents, sandboxApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { startGatewayProcess, urlInSchema, type GatewayProcess } from '../helpers/process.js';
 
 describe(`payment event stream (${storageName})`, () => {
   let gw: TestGateway;
@@ -53,28 +52,16 @@ describe(`payment event stream (${storageName})`, () => {
 
   if (process.env.TEST_DATABASE_URL) {
     describe('two gateway processes on one PostgreSQL', () => {
-      let other: ChildProcess;
-      let otherUrl: string;
+      let other: GatewayProcess;
       before(async () => {
         const schema = (await gw.gateway.db.query<{ schema: string }>('SELECT current_schema() AS schema'))[0]!.schema;
-        const url = new URL(process.env.TEST_DATABASE_URL!);
-        url.searchParams.set('options', `-c search_path=${schema}`);
-        other = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts'], {
-          env: { ...process.env, PORT: '0', DATABASE_URL: url.toString() },
-          stdio: ['ignore', 'pipe', 'inherit'],
-        });
-        let out = '';
-        other.stdout!.setEncoding('utf8');
-        while (!/on (http:\/\/\S+)/.test(out)) out += (await once(other.stdout!, 'data'))[0];
-        otherUrl = /on (http:\/\/\S+)/.exec(out)![1]!;
+        other = await startGatewayProcess({ DATABASE_URL: urlInSchema(process.env.TEST_DATABASE_URL!, schema) });
       });
-      after(() => {
-        other.kill();
-      });
+      after(() => other.kill());
 
       it('streams from one process a transfer made through the other', async () => {
         const { ref, payment } = await openPayment();
-        const events = followEvents(otherUrl, ref);
+        const events = followEvents(other.url, ref);
         try {
           await events.next((p) => p.status === 'awaiting_payment');
           await sandboxApi(gw.url).transfer(payment.address, 'USDT', 'TRON', payment.amount_crypto);
