@@ -15,11 +15,14 @@ export function signPaymentLinkBody(body: Record<string, unknown>, clientSecret:
   return createHmac('sha256', clientSecret).update(signedText(body), 'utf8').digest('base64');
 }
 
-/** Constant-time check of `body.signature_hash`. */
+/**
+ * Constant-time check of `body.signature_hash` as the exact text: Node's base64 decoder skips white space and
+ * whatever follows the padding, so comparing decoded bytes would also take the signature with junk appended.
+ */
 export function verifyPaymentLinkSignature(body: Record<string, unknown>, clientSecret: string): boolean {
   const given = body.signature_hash;
   if (typeof given !== 'string') return false;
-  const expected = Buffer.from(signPaymentLinkBody(body, clientSecret), 'base64');
-  const actual = Buffer.from(given, 'base64');
+  const expected = Buffer.from(signPaymentLinkBody(body, clientSecret), 'utf8');
+  const actual = Buffer.from(given, 'utf8');
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

@@ -111,6 +111,11 @@ export function createApp(gateway: Gateway): Hono {
       onError: (c) => problemResponse(c, new ProblemError(413, 'The body must be at most 256 KiB.')),
     }),
   );
+  // A NUL in the path or query can match no resource, and PostgreSQL refuses it in text: say so before any SQL.
+  app.use(async (c, next) => {
+    if (/%00/.test(c.req.url)) throw new ProblemError(400, 'The URL must not contain NUL characters (%00).');
+    await next();
+  });
   app.route('/api/v2/oauth', oauthRoutes(gateway));
   app.route('/api/paymentLink', paymentLinkRoutes(gateway));
   app.route('/api/refund', refundRoutes(gateway));

@@ -1,5 +1,11 @@
 import type { Context } from 'hono';
-import { badRequest, ProblemError } from './problem.js';
+import type { FieldError } from '../../contract/index.js';
+import { badRequest, ProblemError, unprocessable } from './problem.js';
+
+/** Deeper than any request of the API nests; also keeps recursive canonicalization (JCS) off the stack limit. */
+const MAX_DEPTH = 32;
+/** A body full of bad values gets an answer of a readable size. */
+const MAX_ERRORS = 20;
 
 /** The body as a JSON object; anything else is a 400 that says what was wrong. An empty body is `{}` where it may be. */
 export async function readJsonObject(c: Context, options: { optional?: boolean } = {}): Promise<Record<string, unknown>> {
@@ -16,5 +22,39 @@ export async function readJsonObject(c: Context, options: { optional?: boolean }
     throw badRequest('The body must be valid JSON.');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The body must be a JSON object.');
+  checkStorable(body);
   return body as Record<string, unknown>;
 }
+
+/**
+ * Valid JSON that the gateway can still not keep or sign: PostgreSQL text and jsonb refuse NUL and unpaired
+ * surrogates (`"\u0000"`, `"\ud800"`), and RFC 8785 refuses numbers beyond the double range (`1e400`).
+ * Each is a 422 naming where it stands, instead of failing later in the database or the signature check.
+ */
+function checkStorable(body: object): void {
+  const errors: FieldError[] = [];
+  // Breadth first and iterative: errors come in the body's order, and a deeply nested body cannot exhaust the stack.
+  const queue: { value: unknown; path: string[] }[] = [{ value: body, path: [] }];
+  for (let next = 0; next < queue.length; next++) {
+    const { value, path } = queue[next]!;
+    const where = path.join('.') || '(body)';
+    if (typeof value === 'number' && !Number.isFinite(value)) errors.push({ path: where, message: 'must be a number within the double range' });
+    if (typeof value === 'string' && !isStorableText(value)) errors.push({ path: where, message: 'must not contain NUL characters or unpaired surrogates' });
+    if (typeof value !== 'object' || value === null) continue;
+    if (path.length >= MAX_DEPTH) {
+      errors.push({ path: where, message: `must not nest deeper than ${MAX_DEPTH} levels` });
+      continue;
+    }
+    for (const [key, child] of Object.entries(value)) {
+      if (isStorableText(key)) queue.push({ value: child, path: [...path, key] });
+      else errors.push({ path: [...path, key].join('.'), message: 'is a member name with NUL characters or unpaired surrogates' });
+    }
+  }
+  if (errors.length) {
+    errors.splice(MAX_ERRORS);
+    throw unprocessable(`The body holds ${errors.length === 1 ? 'a value' : 'values'} the gateway cannot store: ${errors.map((e) => e.path).join(', ')}.`, errors);
+  }
+}
+
+const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);

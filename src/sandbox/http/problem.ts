@@ -53,6 +53,9 @@ function raise(error: ProblemError): never {
 export function problemResponse(c: Context, problem: ProblemError): Response {
   return c.body(JSON.stringify(problem.toJSON()), problem.status as 400, {
     ...problem.headers,
+    // A body refused for its size is left unread, so the server drops the connection: say so, or a client
+    // that keeps it alive sends its next request into a closed socket.
+    ...(problem.status === 413 && { Connection: 'close' }),
     'Content-Type': 'application/problem+json',
   });
 }

@@ -38,6 +38,8 @@ export class Merchants {
 
   /** The merchant whose client id and secret these are, or undefined. */
   async authenticateClient(clientId: string, clientSecret: string): Promise<Merchant | undefined> {
+    // PostgreSQL text cannot hold NUL, so no client id has one; asking would be an error, not a miss.
+    if (clientId.includes('\0')) return undefined;
     const row = await one<Merchant & { client_secret_hash: string }>(
       this.db,
       'SELECT merchant_id, name, client_id, client_secret_hash FROM merchants WHERE client_id = $1',

@@ -205,12 +205,13 @@ export class Payments {
     return rendered;
   }
 
-  /** The paid payment of a link, for refunds: where the money sits and who sent it. */
-  async paidPayment(sql: Sql, ref: string): Promise<(PaymentRow & { payer: string }) | undefined> {
+  /** The paid payment of a link, for refunds: where the money sits, who sent it and how much arrived. */
+  async paidPayment(sql: Sql, ref: string): Promise<(PaymentRow & { payer: string; received: bigint }) | undefined> {
     const row = await one<PaymentRow>(sql, `SELECT * FROM payments WHERE payment_link_ref = $1 AND status = 'paid'`, [ref]);
     if (!row) return undefined;
-    const [first] = await this.chain.transactionsTo(sql, row.network, row.address);
-    return first && { ...row, payer: first.from_address };
+    const transfers = await this.chain.transactionsTo(sql, row.network, row.address);
+    const received = transfers.reduce((sum, t) => sum + t.amount, 0n);
+    return transfers[0] && { ...row, payer: transfers[0].from_address, received };
   }
 
   /** The one place a status changes: from the chain's facts, with an event when what the customer sees changed. */

@@ -16,7 +16,8 @@ export interface PaidOrder {
 
 /** How a refund's money moves; the outcome is stored with the refund in the same transaction. */
 export interface RefundSender {
-  send(tx: Sql, order: PaidOrder, request: CreateRefundRequest): Promise<{ refund_status: RefundStatus; psp_refund_id: string | null }>;
+  /** `refundedBefore`: VND of the order's earlier refunds that did not fail. */
+  send(tx: Sql, order: PaidOrder, request: CreateRefundRequest, refundedBefore: number): Promise<{ refund_status: RefundStatus; psp_refund_id: string | null }>;
 }
 
 const RECORD_COLUMNS = `refund_id, COALESCE(psp_refund_id, '') AS psp_refund_id, amount, lower(currency) AS currency,
@@ -46,7 +47,8 @@ export class Refunds {
       // The row lock makes concurrent refunds of one order take turns, so their sum is checked against the truth.
       const order = await this.findOrder(tx, merchantId, orderId, true);
       if (order.status !== 'paid') throw conflict(`Order ${orderId} has not been paid; only a paid order can be refunded.`);
-      const left = order.amount - (await refundedSum(tx, order.payment_link_ref));
+      const refundedBefore = await refundedSum(tx, order.payment_link_ref);
+      const left = order.amount - refundedBefore;
       if (left === 0) throw unprocessable(`Order ${orderId} is already fully refunded.`, [{ path: 'amount', message: 'nothing is left to refund' }]);
       if (request.refund_type === 'full' && request.amount !== left) {
         throw unprocessable(`A full refund returns exactly what is left: ${left} VND.`, [
@@ -58,7 +60,7 @@ export class Refunds {
           { path: 'amount', message: `must be at most ${left} VND, what is left to refund` },
         ]);
       }
-      const outcome = await this.sender.send(tx, order, request);
+      const outcome = await this.sender.send(tx, order, request, refundedBefore);
       const refundId = randomToken('rf', 12);
       await tx.query(
         `INSERT INTO refunds (refund_id, payment_link_ref, amount, currency, channel, refund_status, refund_type, refund_reason, description, psp_refund_id, created_at)
