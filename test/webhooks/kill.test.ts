@@ -45,7 +45,9 @@ describe(`webhooks across a killed gateway (${storageName})`, () => {
     let paymentId: string;
     try {
       const client = new MerchantClient({ baseUrl: first.url, ...SANDBOX_DEFAULTS });
-      [{ secret }] = await client.listWebhookEndpoints();
+      const [endpoint] = await client.listWebhookEndpoints();
+      assert.ok(endpoint, 'SANDBOX_WEBHOOK_URL gave the sandbox merchant an endpoint');
+      secret = endpoint.secret;
       const link = await client.createPaymentLink(sampleLink());
       const { body: payment } = await checkoutApi(first.url, link.payment_link_ref).open('USDT', 'TRON');
       paymentId = payment.payment_id;
