@@ -104,6 +104,13 @@ export class MerchantClient {
     return this.#authorized(`/api/paymentLink/${encodeURIComponent(paymentLinkRef)}`, { signal: options.signal });
   }
 
+  /** Your latest payment links, newest first (`limit` 1 to 200, default 50): a transactions page. */
+  async listPaymentLinks(options: { limit?: number; signal?: AbortSignal } = {}): Promise<PaymentLinkResource[]> {
+    const query = options.limit === undefined ? '' : `?limit=${options.limit}`;
+    const list = await this.#authorized<PaymentLinkList>(`/api/paymentLink${query}`, { signal: options.signal });
+    return list.payment_links;
+  }
+
   /** Your payment links for an order, newest first. */
   async findPaymentLinks(merchantOrderId: string, options: Pick<RequestOptions, 'signal'> = {}): Promise<PaymentLinkResource[]> {
     const list = await this.#authorized<PaymentLinkList>(`/api/paymentLink?merchant_order_id=${encodeURIComponent(merchantOrderId)}`, { signal: options.signal });

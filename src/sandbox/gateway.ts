@@ -138,10 +138,16 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+export interface StartOptions extends GatewayOptions {
+  /** Adds routes beside the gateway's own on the same port (the demo); `app.fetch` reaches the gateway in process. */
+  mount?: (app: Hono, gateway: Gateway) => void;
+}
+
 /** Starts the gateway on `config.port` (0: any free port) and resolves once it listens. */
-export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
+export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   const gateway = await createGateway(config, options);
   const app = createApp(gateway);
+  options.mount?.(app, gateway);
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port }, () => resolve(s as Server));
   });

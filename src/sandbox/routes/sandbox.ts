@@ -14,7 +14,9 @@ export function sandboxRoutes(gateway: Gateway): Hono {
     .get('/wallet', async (c) => c.json({ addresses: wallet.addresses, balances: await wallet.balances() }))
     .post('/wallet/faucet', async (c) => c.json({ addresses: wallet.addresses, balances: await wallet.faucet() }))
     .post('/wallet/transfers', async (c) => c.json(await wallet.transfer(parseWith(WalletTransferRequest, await readJsonObject(c))), 201))
-    .post('/payments/:payment_id/expire-quote', async (c) => c.json(await gateway.payments.expireQuoteNow(c.req.param('payment_id'))))
+    .post('/payments/:payment_id/expire-quote', async (c) => c.json(await gateway.payments.expireQuoteNow({ payment_id: c.req.param('payment_id') })))
+    // The wallet knows only what the QR says (an address), so it reaches a payment's quote by that address.
+    .post('/addresses/:address/expire-quote', async (c) => c.json(await gateway.payments.expireQuoteNow({ address: c.req.param('address') })))
     .post('/chain/mine', async (c) => {
       const { blocks, network } = parseWith(MineRequest, await readJsonObject(c, { optional: true }));
       const tips: Record<string, number> = {};

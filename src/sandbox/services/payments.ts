@@ -174,15 +174,24 @@ export class Payments {
     for (const row of rows) await this.reconcile(row.payment_id);
   }
 
-  /** Sandbox: ends a payment's quote now, so testers reach expiry and late payment without waiting. */
-  async expireQuoteNow(paymentId: string): Promise<Payment> {
+  /**
+   * Sandbox: ends a payment's quote now, so testers reach expiry and late payment without waiting. The payment is
+   * named by its id, or by its address (the latest payment there) for the test wallet, which knows only the QR.
+   */
+  async expireQuoteNow(target: { payment_id: string } | { address: string }): Promise<Payment> {
     return this.db.transaction(async (tx) => {
-      const row = await one<PaymentRow>(tx, 'SELECT * FROM payments WHERE payment_id = $1 FOR UPDATE', [paymentId]);
-      if (!row) throw notFound(`There is no payment ${paymentId}.`);
+      const row = await one<PaymentRow>(
+        tx,
+        'payment_id' in target
+          ? 'SELECT * FROM payments WHERE payment_id = $1 FOR UPDATE'
+          : 'SELECT * FROM payments WHERE address = $1 ORDER BY seq DESC LIMIT 1 FOR UPDATE',
+        ['payment_id' in target ? target.payment_id : target.address],
+      );
+      if (!row) throw notFound('payment_id' in target ? `There is no payment ${target.payment_id}.` : 'No payment pays into this address.');
       const link = await this.link(tx, row.payment_link_ref, true);
       const now = this.clock.now();
       if (row.quote_expires_at.getTime() > now.getTime()) {
-        await tx.query('UPDATE payments SET quote_expires_at = $2 WHERE payment_id = $1', [paymentId, now]);
+        await tx.query('UPDATE payments SET quote_expires_at = $2 WHERE payment_id = $1', [row.payment_id, now]);
         row.quote_expires_at = now;
       }
       return this.render(tx, await this.reconcileRow(tx, row, link), link);

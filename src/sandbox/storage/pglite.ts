@@ -1,7 +1,11 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Row, Sql } from './database.js';
 
 export async function openPglite(dataDir?: string): Promise<Database> {
+  // PGlite makes its own folder but not the ones above it (`.data/` on a fresh clone).
+  if (dataDir) await mkdir(dirname(dataDir), { recursive: true });
   const pg = await PGlite.create(dataDir);
   const wrap = (runner: Pick<PGlite, 'query'>): Sql => ({
     async query<T extends Row>(text: string, params?: readonly unknown[]) {
