@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { GatewayConfig } from './config.js';
 import { ProblemError, problemResponse } from './http/problem.js';
 import { sandboxRootKey } from './chain/addresses.js';
+import { assetRoutes } from './routes/assets.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { paymentLinkRoutes } from './routes/payment-links.js';
@@ -122,6 +123,7 @@ export function createApp(gateway: Gateway): Hono {
   app.route('/api/checkout', checkoutRoutes(gateway));
   app.route('/api/webhooks', webhookRoutes(gateway));
   app.route('/sandbox', sandboxRoutes(gateway));
+  app.route('/', assetRoutes());
   app.notFound((c) => problemResponse(c, new ProblemError(404, `No route for ${c.req.method} ${c.req.path}.`)));
   app.onError((error, c) => {
     if (error instanceof ProblemError) return problemResponse(c, error);

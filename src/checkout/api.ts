@@ -1,0 +1,106 @@
+// The checkout API as the element calls it (DESIGN.md section 4). Every answer is checked against the
+// contract's zod/mini schemas: a gateway that answers something else is an error the customer is told about,
+// never a half-drawn page.
+import type * as z from 'zod/mini';
+import { CheckoutView, Payment, type OpenPaymentRequest } from '../contract/checkout.js';
+import { Problem } from '../contract/problem.js';
+
+export type CheckoutErrorCode =
+  /** No `payment-link-ref` attribute and no `?ref=` in the page URL. */
+  | 'missing_ref'
+  | 'not_found'
+  | 'link_expired'
+  /** The gateway refused a payment (409: already paid, funds on another asset). */
+  | 'conflict'
+  /** The gateway refused the request's fields (400, 422). */
+  | 'invalid'
+  /** The gateway could not be reached, or failed (5xx). */
+  | 'network'
+  /** The answer does not match the contract. */
+  | 'malformed';
+
+export class CheckoutApiError extends Error {
+  constructor(
+    readonly code: CheckoutErrorCode,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'CheckoutApiError';
+  }
+}
+
+function codeOf(status: number): CheckoutErrorCode {
+  if (status === 404) return 'not_found';
+  if (status === 410) return 'link_expired';
+  if (status === 409) return 'conflict';
+  if (status === 400 || status === 422) return 'invalid';
+  return 'network';
+}
+
+/** A request that gets no answer in this long fails as a network error (and is retried), rather than hanging. */
+export const REQUEST_TIMEOUT_MS = 20_000;
+
+async function request<S extends z.ZodMiniType>(schema: S, url: string, init: RequestInit): Promise<z.infer<S>> {
+  const { signal } = init;
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), REQUEST_TIMEOUT_MS);
+  const cancel = () => timeout.abort();
+  signal?.addEventListener('abort', cancel);
+  let response: Response;
+  let body: unknown;
+  try {
+    response = await fetch(url, { ...init, signal: timeout.signal, headers: { Accept: 'application/json', ...init.headers } });
+    body = await response.json().catch(() => undefined);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new CheckoutApiError('network', `The gateway could not be reached (${(error as Error).message}).`);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', cancel);
+  }
+  if (!response.ok) {
+    const problem = Problem.safeParse(body);
+    const detail = problem.success ? (problem.data.detail ?? problem.data.title) : `HTTP ${response.status}`;
+    throw new CheckoutApiError(codeOf(response.status), detail, response.status);
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const where = parsed.error.issues.map((issue) => issue.path.map(String).join('.') || '(body)').join(', ');
+    throw new CheckoutApiError('malformed', `The gateway's answer does not match the checkout contract (${where}).`, response.status);
+  }
+  return parsed.data;
+}
+
+/** The URLs of one link's checkout API. */
+export function checkoutUrls(apiBase: string, ref: string) {
+  const link = `${apiBase.replace(/\/+$/, '')}/api/checkout/${encodeURIComponent(ref)}`;
+  return {
+    view: link,
+    payments: `${link}/payments`,
+    payment: (paymentId: string) => `${link}/payments/${encodeURIComponent(paymentId)}`,
+    events: `${link}/events`,
+  };
+}
+
+export type CheckoutUrls = ReturnType<typeof checkoutUrls>;
+
+export const fetchView = (urls: CheckoutUrls, signal?: AbortSignal): Promise<CheckoutView> =>
+  request(CheckoutView, urls.view, { signal, cache: 'no-store' });
+
+export const fetchPayment = (urls: CheckoutUrls, paymentId: string, signal?: AbortSignal): Promise<Payment> =>
+  request(Payment, urls.payment(paymentId), { signal, cache: 'no-store' });
+
+/** Opens a payment, or gets back the one still open in the same asset (the gateway never makes a second). */
+export const openPayment = (urls: CheckoutUrls, body: OpenPaymentRequest, signal?: AbortSignal): Promise<Payment> =>
+  request(Payment, urls.payments, { method: 'POST', signal, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+/** A payment pushed on the event stream, checked like every other answer; undefined when it does not parse. */
+export function parsePaymentEvent(data: string): Payment | undefined {
+  try {
+    const parsed = Payment.safeParse(JSON.parse(data));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,26 @@
+// A small typed catalog (DESIGN.md section 2): English defines the keys, Vietnamese must have exactly the same.
+import { en } from './en.js';
+import { vi } from './vi.js';
+
+export type Messages = Record<keyof typeof en, string>;
+export type MessageKey = keyof Messages;
+export type Locale = 'vi' | 'en';
+export type Params = Record<string, string | number>;
+
+const catalogs: Record<Locale, Messages> = { en, vi };
+
+/** `vi` or `en` from a language tag (`vi-VN`, `en_US`); undefined for any other language. */
+export function toLocale(tag: string | undefined | null): Locale | undefined {
+  const language = tag?.toLowerCase().split(/[-_]/)[0];
+  return language === 'vi' || language === 'en' ? language : undefined;
+}
+
+/** The message of `key` in `locale` with its `{placeholders}` filled; a placeholder without a value stays as written. */
+export function format(locale: Locale, key: MessageKey, params: Params = {}): string {
+  return catalogs[locale][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+/** VND as the customer reads it. Decimal strings (a rate) are formatted as written, never through a float. */
+export function formatVnd(locale: Locale, amount: number | `${number}`): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: 'VND', maximumFractionDigits: 0 }).format(amount);
+}

@@ -1,0 +1,422 @@
+// Styles of <pay-checkout>: public `--pay-checkout-*` properties with defaults, private `--_*` inside.
+// Light by default, dark under `prefers-color-scheme: dark`; `theme="light"` / `theme="dark"` on the element forces one.
+import { css, unsafeCSS } from 'lit';
+
+/** The themable colours: public property, light default, dark default. One table, so both themes stay in step. */
+const COLOURS: readonly [name: string, light: string, dark: string][] = [
+  ['background', '#ffffff', '#111827'],
+  ['surface', '#f6f7f9', '#1f2937'],
+  ['text', '#111827', '#f3f4f6'],
+  ['muted', '#4b5563', '#b8c0cc'],
+  ['border', '#d1d5db', '#4b5563'],
+  ['accent', '#1d4ed8', '#93c5fd'],
+  ['accent-text', '#ffffff', '#0b1220'],
+  ['danger', '#b91c1c', '#fca5a5'],
+  ['success', '#15803d', '#86efac'],
+  ['warning-background', '#fef3c7', '#422006'],
+  ['warning-text', '#78350f', '#fde68a'],
+  ['focus', '#2563eb', '#bfdbfe'],
+];
+
+/** `--_x: var(--pay-checkout-x, default)` for every colour of one theme. */
+const theme = (scheme: 'light' | 'dark') =>
+  `color-scheme:${scheme};accent-color:var(--_accent);` +
+  COLOURS.map(([name, light, dark]) => `--_${name}:var(--pay-checkout-${name},${scheme === 'light' ? light : dark});`).join('');
+
+// Built from the table above (constant text, nothing from outside): light first, dark by preference or by force.
+const themes = unsafeCSS(
+  `:host{${theme('light')}}` +
+    `@media (prefers-color-scheme: dark){:host(:not([theme='light'])){${theme('dark')}}}` +
+    `:host([theme='dark']){${theme('dark')}}`,
+);
+
+const base = css`
+  :host {
+    --_radius: var(--pay-checkout-radius, 12px);
+    --_font: var(--pay-checkout-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif);
+    --_max-width: var(--pay-checkout-max-width, 28rem);
+    display: block;
+    min-width: 0;
+    color: var(--_text);
+    font-family: var(--_font);
+    font-size: 1rem;
+    line-height: 1.5;
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
+
+  /* Hosted: the whole page; embedded: a card that fills its container, down to 320 px. */
+  .page {
+    min-height: 100vh;
+    min-height: 100dvh;
+    background: var(--_surface);
+    padding: 1.5rem 1rem 3rem;
+  }
+  .card {
+    background: var(--_background);
+    color: var(--_text);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: 1.25rem;
+    width: 100%;
+    min-width: 0;
+    overflow-wrap: anywhere;
+  }
+  .page .card {
+    max-width: var(--_max-width);
+    margin: 0 auto;
+    box-shadow: 0 1px 3px rgb(0 0 0 / 0.08);
+  }
+  @media (max-width: 360px) {
+    .card {
+      padding: 1rem 0.75rem;
+    }
+  }
+
+  [part='header'] {
+    display: flex;
+    align-items: center;
+    gap: 0.75rem;
+    margin-bottom: 1rem;
+  }
+  [part='header'] img {
+    width: 40px;
+    height: 40px;
+    object-fit: contain;
+    border-radius: 8px;
+  }
+  .merchant {
+    flex: 1;
+    min-width: 0;
+    margin: 0;
+    font-size: 1.125rem;
+    font-weight: 600;
+  }
+  .order-id {
+    display: block;
+    font-size: 0.8125rem;
+    font-weight: 400;
+    color: var(--_muted);
+  }
+  [part='badge'] {
+    flex: none;
+    padding: 0.125rem 0.5rem;
+    border-radius: 999px;
+    background: var(--_warning-background);
+    color: var(--_warning-text);
+    font-size: 0.75rem;
+    font-weight: 600;
+    text-transform: uppercase;
+    letter-spacing: 0.04em;
+  }
+
+  h2 {
+    font-size: 1.125rem;
+    margin: 0 0 0.75rem;
+  }
+  h2:focus {
+    outline: none;
+  }
+  h2:focus-visible {
+    outline: 3px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  p {
+    margin: 0 0 0.75rem;
+  }
+  .muted {
+    color: var(--_muted);
+    font-size: 0.875rem;
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    padding: 0;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+    border: 0;
+  }
+
+  /* Order summary */
+  [part='summary'] {
+    margin-bottom: 1.25rem;
+  }
+  .lines {
+    list-style: none;
+    margin: 0 0 0.75rem;
+    padding: 0;
+  }
+  [part='line'] {
+    display: flex;
+    align-items: center;
+    gap: 0.75rem;
+    padding: 0.5rem 0;
+    border-bottom: 1px solid var(--_border);
+  }
+  [part='line'] img {
+    flex: none;
+    width: 48px;
+    height: 48px;
+    object-fit: cover;
+    border-radius: 8px;
+    background: var(--_surface);
+  }
+  .line-text {
+    flex: 1;
+    min-width: 0;
+  }
+  .line-name {
+    display: block;
+  }
+  .amount {
+    flex: none;
+    font-variant-numeric: tabular-nums;
+    text-align: end;
+  }
+  .totals {
+    margin: 0;
+  }
+  .totals div {
+    display: flex;
+    justify-content: space-between;
+    gap: 1rem;
+    padding: 0.125rem 0;
+  }
+  .totals dt,
+  .totals dd {
+    margin: 0;
+  }
+  .totals dd {
+    font-variant-numeric: tabular-nums;
+  }
+  [part='total'] {
+    font-weight: 700;
+    font-size: 1.0625rem;
+    border-top: 1px solid var(--_border);
+    margin-top: 0.25rem;
+    padding-top: 0.5rem !important;
+  }
+  [part='shipping'] {
+    margin: 0 0 1.25rem;
+    padding: 0.75rem;
+    border-radius: calc(var(--_radius) / 2);
+    background: var(--_surface);
+  }
+  [part='shipping'] h3 {
+    margin: 0 0 0.25rem;
+    font-size: 0.9375rem;
+  }
+  address {
+    font-style: normal;
+  }
+
+  /* Form */
+  fieldset {
+    border: 0;
+    margin: 0 0 1.25rem;
+    padding: 0;
+    min-width: 0;
+  }
+  legend {
+    font-weight: 600;
+    margin-bottom: 0.5rem;
+    padding: 0;
+  }
+  .field {
+    display: grid;
+    gap: 0.25rem;
+    margin-bottom: 0.75rem;
+  }
+  label {
+    font-size: 0.9375rem;
+  }
+  input[type='text'],
+  input[type='email'],
+  input[type='tel'] {
+    font: inherit;
+    color: var(--_text);
+    background: var(--_background);
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) / 2);
+    padding: 0.5rem 0.625rem;
+    width: 100%;
+    min-width: 0;
+  }
+  input[aria-invalid='true'] {
+    border-color: var(--_danger);
+  }
+  .field-error,
+  [part='error'] {
+    color: var(--_danger);
+    font-size: 0.875rem;
+    margin: 0;
+  }
+  .contact-card {
+    display: flex;
+    justify-content: space-between;
+    align-items: flex-start;
+    gap: 0.75rem;
+  }
+  .choice {
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
+    padding: 0.5rem 0.75rem;
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) / 2);
+    margin-bottom: 0.5rem;
+    cursor: pointer;
+  }
+  .choice:has(input:checked) {
+    border-color: var(--_accent);
+    box-shadow: 0 0 0 1px var(--_accent);
+  }
+  input[type='radio'] {
+    margin: 0;
+    width: 1.125rem;
+    height: 1.125rem;
+  }
+
+  /* Buttons and links */
+  button,
+  .button {
+    font: inherit;
+    font-weight: 600;
+    border-radius: calc(var(--_radius) / 2);
+    padding: 0.625rem 1rem;
+    min-height: 44px;
+    cursor: pointer;
+    text-decoration: none;
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    gap: 0.375rem;
+    border: 1px solid var(--_border);
+    background: var(--_background);
+    color: var(--_text);
+  }
+  .primary {
+    width: 100%;
+    background: var(--_accent);
+    border-color: var(--_accent);
+    color: var(--_accent-text);
+  }
+  button[disabled] {
+    opacity: 0.6;
+    cursor: progress;
+  }
+  .link-button {
+    min-height: 0;
+    padding: 0.25rem 0.5rem;
+    border-color: transparent;
+    background: transparent;
+    color: var(--_accent);
+    text-decoration: underline;
+  }
+  :focus-visible {
+    outline: 3px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  .actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    margin: 0.75rem 0;
+  }
+  .actions > * {
+    flex: 1 1 8rem;
+  }
+
+  /* Payment */
+  .pay {
+    text-align: center;
+  }
+  [part='qr'] {
+    display: block;
+    width: min(100%, 240px);
+    height: auto;
+    aspect-ratio: 1;
+    margin: 0 auto 1rem;
+    image-rendering: pixelated;
+    border-radius: 4px;
+    background: #ffffff;
+  }
+  .amount-big,
+  [part='amount-remaining'] {
+    font-size: 1.375rem;
+    font-weight: 700;
+    margin: 0;
+    font-variant-numeric: tabular-nums;
+  }
+  [part='amount-vnd'] {
+    color: var(--_muted);
+    margin-bottom: 0.75rem;
+  }
+  [part='address'] {
+    display: block;
+    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+    font-size: 0.875rem;
+    padding: 0.5rem;
+    background: var(--_surface);
+    border-radius: calc(var(--_radius) / 2);
+    word-break: break-all;
+    user-select: all;
+  }
+  [part='network-warning'] {
+    text-align: start;
+    background: var(--_warning-background);
+    color: var(--_warning-text);
+    padding: 0.625rem 0.75rem;
+    border-radius: calc(var(--_radius) / 2);
+    font-size: 0.875rem;
+  }
+  [part='countdown'] {
+    font-variant-numeric: tabular-nums;
+    color: var(--_muted);
+  }
+  [part='confirmations'] {
+    font-weight: 600;
+  }
+  progress {
+    width: 100%;
+  }
+  .done {
+    color: var(--_success);
+  }
+
+  /* Loading */
+  .spinner {
+    width: 2rem;
+    height: 2rem;
+    margin: 1rem auto;
+    border: 3px solid var(--_border);
+    border-top-color: var(--_accent);
+    border-radius: 50%;
+    animation: spin 0.9s linear infinite;
+  }
+  @keyframes spin {
+    to {
+      transform: rotate(360deg);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .spinner {
+      animation: none;
+    }
+    * {
+      transition: none !important;
+      scroll-behavior: auto !important;
+    }
+  }
+`;
+
+export const styles = [themes, base];

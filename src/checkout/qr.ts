@@ -1,0 +1,26 @@
+// The payment QR: qrcode encodes, and the element draws the module matrix itself, black on white whatever the
+// theme (scanners need the contrast), with the standard quiet zone. Importing qrcode's core module, not the
+// package, leaves its canvas/SVG renderers and promise helpers out of the bundle (about 1 KB gzip).
+import { create } from 'qrcode/lib/core/qrcode.js';
+
+/** Modules of white border on each side (ISO/IEC 18004 asks for 4). */
+export const QUIET_ZONE = 4;
+/** The canvas is drawn at about this many pixels wide, a whole number of pixels per module. */
+const TARGET_PX = 288;
+
+export function drawQr(canvas: HTMLCanvasElement, text: string): void {
+  const { modules } = create(text, { errorCorrectionLevel: 'M' });
+  const count = modules.size + 2 * QUIET_ZONE;
+  const scale = Math.max(1, Math.ceil(TARGET_PX / count));
+  canvas.width = canvas.height = count * scale;
+  const context = canvas.getContext('2d');
+  if (!context) return;
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.fillStyle = '#000000';
+  for (let row = 0; row < modules.size; row++) {
+    for (let col = 0; col < modules.size; col++) {
+      if (modules.get(row, col)) context.fillRect((col + QUIET_ZONE) * scale, (row + QUIET_ZONE) * scale, scale, scale);
+    }
+  }
+}

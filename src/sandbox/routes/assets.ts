@@ -1,0 +1,68 @@
+// The browser side of the gateway: the script-tag file of <pay-checkout> at /pay-checkout.js, and the hosted
+// checkout page at /checkout?ref=... (the `{checkout_url}` of every payment link), served under a strict CSP.
+import { readFile } from 'node:fs/promises';
+import { Hono } from 'hono';
+import { ProblemError, problemResponse } from '../http/problem.js';
+
+/** Built by `npm run build` (vite.config.ts); read on each request so a rebuild shows without a restart. */
+const SCRIPT = new URL('../../../dist/pay-checkout.js', import.meta.url);
+
+/** What the hosted page may do: its own script, the gateway's API and stream, images from anywhere on https. */
+export const CHECKOUT_CSP = "default-src 'self'; img-src 'self' data: https:; connect-src 'self'";
+
+const CHECKOUT_CSS = `html{color-scheme:light dark}body{margin:0}`;
+
+/** The page's language before the element knows the link's: the customer's browser, `vi` or `en`. */
+function pageLanguage(acceptLanguage: string | undefined): 'vi' | 'en' {
+  const first = acceptLanguage?.split(',')[0]?.trim().toLowerCase() ?? '';
+  return first.startsWith('vi') ? 'vi' : 'en';
+}
+
+function checkoutPage(lang: 'vi' | 'en'): string {
+  const title = lang === 'vi' ? 'Thanh toán' : 'Checkout';
+  // No inline script or style: the CSP above allows neither. <pay-checkout> reads ?ref= from the page URL, and
+  // shows the full page layout whatever the link's is_checkout_embed says: this page is the hosted checkout.
+  return `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="stylesheet" href="/checkout.css">
+<script type="module" src="/pay-checkout.js"></script>
+</head>
+<body>
+<main><pay-checkout embedded="false"></pay-checkout></main>
+</body>
+</html>
+`;
+}
+
+export function assetRoutes(): Hono {
+  return new Hono()
+    .get('/pay-checkout.js', async (c) => {
+      let script: Buffer;
+      try {
+        script = await readFile(SCRIPT);
+      } catch {
+        return problemResponse(c, new ProblemError(503, 'The checkout script is not built yet: run npm run build.'));
+      }
+      return c.body(new Uint8Array(script), 200, {
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Access-Control-Allow-Origin': '*',
+        'Cache-Control': 'public, max-age=300',
+        'X-Content-Type-Options': 'nosniff',
+      });
+    })
+    .get('/checkout.css', (c) => c.body(CHECKOUT_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=300' }))
+    .get('/checkout', (c) =>
+      c.html(checkoutPage(pageLanguage(c.req.header('Accept-Language'))), 200, {
+        'Content-Security-Policy': CHECKOUT_CSP,
+        // The ref in the URL is the link's bearer secret: the pages the customer goes on to never see it.
+        'Referrer-Policy': 'no-referrer',
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+        Vary: 'Accept-Language',
+      }),
+    );
+}

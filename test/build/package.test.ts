@@ -1,0 +1,48 @@
+// The package as a merchant installs it: every entry of package.json "exports" exists with its types, the Node
+// SDK loads through its public name, and the custom elements manifest describes the tag. `npm test` builds first;
+// alone, this file builds what is missing.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { types: string; default: string }> };
+
+function build(command: string[], output: string) {
+  if (existsSync(join(root, output))) return;
+  const result = spawnSync('npx', command, { cwd: root, encoding: 'utf8' });
+  assert.equal(result.status, 0, `${command.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
+}
+build(['tsc', '-p', 'tsconfig.build.json'], 'dist/lib/merchant/index.js');
+build(['vite', 'build'], 'dist/pay-checkout.js');
+build(['cem', 'analyze', '--litelement', '--globs', 'src/checkout/**/*.ts', '--outdir', 'dist'], 'dist/custom-elements.json');
+
+test('every export of package.json points at a built file, with declarations for the modules', () => {
+  for (const [entry, target] of Object.entries(pkg.exports)) {
+    const files = typeof target === 'string' ? [target] : [target.default, target.types];
+    for (const file of files) assert.ok(existsSync(join(root, file)), `${entry}: ${file} is missing`);
+  }
+});
+
+test('the merchant SDK loads as pay-checkout/merchant', async () => {
+  const sdk = (await import('pay-checkout/merchant' as string)) as Record<string, unknown>;
+  for (const name of ['MerchantClient', 'signPaymentLinkBody', 'verifyWebhook', 'verifyRedirect']) {
+    assert.equal(typeof sdk[name], 'function', `pay-checkout/merchant exports ${name}`);
+  }
+});
+
+test('the custom elements manifest describes <pay-checkout> from its JSDoc', () => {
+  const manifest = JSON.parse(readFileSync(join(root, 'dist/custom-elements.json'), 'utf8')) as {
+    modules: { declarations?: { tagName?: string; attributes?: { name?: string }[]; events?: { name?: string }[]; cssParts?: unknown[] }[] }[];
+  };
+  const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'pay-checkout');
+  assert.ok(element, 'a declaration with tagName pay-checkout');
+  const attributes = element.attributes?.map((a) => a.name) ?? [];
+  for (const name of ['payment-link-ref', 'api-base', 'embedded', 'locale', 'pmt-channel', 'pmt-method']) assert.ok(attributes.includes(name), name);
+  const events = element.events?.map((e) => e.name) ?? [];
+  for (const name of ['ready', 'status', 'success', 'failure', 'back', 'error']) assert.ok(events.includes(`pay-checkout-${name}`), name);
+  assert.ok((element.cssParts?.length ?? 0) > 10);
+});

@@ -1,0 +1,164 @@
+// Mounting <pay-checkout> against this engine's gateway and reading it through its testing contract:
+// `part` names, `data-view` on the card, `data-amount-crypto` and `data-address`.
+import { fixture, waitUntil } from '@open-wc/testing';
+import jsQR from 'jsqr';
+import '../../../src/checkout/define.js';
+import { gatewayUrl } from './server.js';
+
+export type View = 'loading' | 'error' | 'order' | 'payment' | 'confirming' | 'underpaid' | 'paid' | 'expired' | 'paid_late';
+
+export interface MountOptions {
+  locale?: 'vi' | 'en';
+  /** Another API origin (a stub, a dead port); this engine's gateway by default. */
+  apiBase?: string;
+  /** The `embedded` attribute: an inline card rather than the hosted page. */
+  embedded?: boolean;
+  /** Leave success, failure and back uncancelled, so the element's own navigation is what is tested. */
+  allowNavigation?: boolean;
+}
+
+export interface RecordedEvent {
+  type: string;
+  detail: unknown;
+}
+
+export interface Mounted {
+  el: HTMLElement;
+  /** Every pay-checkout-* event the element fired, in order. */
+  events: RecordedEvent[];
+}
+
+const EVENTS = ['ready', 'status', 'success', 'failure', 'back', 'error'].map((name) => `pay-checkout-${name}`);
+/** The events whose default action is a navigation: cancelled in tests, so the test page stays. */
+const NAVIGATING = new Set(['pay-checkout-success', 'pay-checkout-failure', 'pay-checkout-back']);
+
+/** Records the element's events (listening before it connects: ready may come with the first load). */
+export function recordEvents(el: HTMLElement, allowNavigation = false): RecordedEvent[] {
+  const events: RecordedEvent[] = [];
+  for (const type of EVENTS) {
+    el.addEventListener(type, (event) => {
+      if (!allowNavigation && NAVIGATING.has(type)) event.preventDefault();
+      events.push({ type, detail: (event as Event & { detail?: unknown }).detail });
+    });
+  }
+  return events;
+}
+
+/** A detached element with its attributes and event recorder, for pages that place it themselves. */
+export async function create(ref: string, options: MountOptions = {}): Promise<Mounted> {
+  const el = document.createElement('pay-checkout');
+  el.setAttribute('payment-link-ref', ref);
+  el.setAttribute('api-base', options.apiBase ?? (await gatewayUrl()));
+  if (options.locale) el.setAttribute('locale', options.locale);
+  if (options.embedded) el.setAttribute('embedded', '');
+  return { el, events: recordEvents(el, options.allowNavigation) };
+}
+
+/** Mounts a checkout in the test's fixture container (removed after each test). */
+export async function mount(ref: string, options: MountOptions = {}): Promise<Mounted> {
+  const mounted = await create(ref, options);
+  await fixture(mounted.el);
+  return mounted;
+}
+
+/** Every element inside the element's shadow root, nested shadow roots included. */
+function* deepElements(root: ParentNode): Generator<Element> {
+  for (const node of root.querySelectorAll('*')) {
+    yield node;
+    if (node.shadowRoot) yield* deepElements(node.shadowRoot);
+  }
+}
+
+function shadowOf(el: HTMLElement): ShadowRoot {
+  if (!el.shadowRoot) throw new Error('<pay-checkout> has no open shadow root');
+  return el.shadowRoot;
+}
+
+/** The parts named `name`, visible or not (the `part` attribute may list several names). */
+export function parts(el: HTMLElement, name: string): Element[] {
+  return [...deepElements(shadowOf(el))].filter((node) => node.part.contains(name));
+}
+
+export function part(el: HTMLElement, name: string): Element | undefined {
+  return parts(el, name)[0];
+}
+
+/** A part that must be there; the error names it and the view it was looked for in. */
+export function partOf<T extends Element = HTMLElement>(el: HTMLElement, name: string): T {
+  const found = part(el, name);
+  if (!found) throw new Error(`no part "${name}" in the ${viewOf(el) ?? 'unrendered'} view`);
+  return found as T;
+}
+
+export function viewOf(el: HTMLElement): string | null {
+  return part(el, 'card')?.getAttribute('data-view') ?? null;
+}
+
+/** What a reader sees in a part: its text with white space collapsed. */
+export function textOf(node: Element | undefined): string {
+  return (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** Waits for a condition; on time-out the error says what was expected and which view was showing. */
+export async function until(el: HTMLElement, what: string, predicate: () => boolean, timeout = 10_000): Promise<void> {
+  try {
+    await waitUntil(predicate, what, { timeout, interval: 25 });
+  } catch {
+    throw new Error(`timed out after ${timeout} ms waiting for ${what}; the view is ${viewOf(el) ?? 'not rendered'}: "${textOf(part(el, 'card')).slice(0, 300)}"`);
+  }
+}
+
+export function untilView(el: HTMLElement, view: View, timeout?: number): Promise<void> {
+  return until(el, `the ${view} view`, () => viewOf(el) === view, timeout);
+}
+
+/** The text the QR canvas holds, read back from its pixels. */
+export function decodeQr(canvas: HTMLCanvasElement): string | undefined {
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('the qr canvas has no 2d context');
+  const { data, width, height } = context.getImageData(0, 0, canvas.width, canvas.height);
+  return jsQR.default(data, width, height)?.data;
+}
+
+/** The exact crypto amount the element asks for (`data-amount-crypto` inside the amount-crypto part). */
+export function amountCrypto(el: HTMLElement): string | null {
+  const holder = partOf(el, 'amount-crypto');
+  const node = holder.hasAttribute('data-amount-crypto') ? holder : holder.querySelector('[data-amount-crypto]');
+  return node?.getAttribute('data-amount-crypto') ?? null;
+}
+
+export function addressOf(el: HTMLElement): string | null {
+  const holder = partOf(el, 'address');
+  const node = holder.hasAttribute('data-address') ? holder : holder.querySelector('[data-address]');
+  return node?.getAttribute('data-address') ?? null;
+}
+
+/** Clicks a part as a user would (it must be there and enabled). */
+export function press(el: HTMLElement, name: string): void {
+  const button = partOf<HTMLElement>(el, name);
+  if ((button as HTMLButtonElement).disabled) throw new Error(`part "${name}" is disabled`);
+  button.click();
+}
+
+/** A form control of the element's shadow tree, by a CSS selector (guest inputs, asset radios). */
+export function control<T extends HTMLElement = HTMLInputElement>(el: HTMLElement, selector: string): T {
+  const found = [...deepElements(shadowOf(el))].find((node) => node.matches(selector));
+  if (!found) throw new Error(`no ${selector} in the ${viewOf(el) ?? 'unrendered'} view`);
+  return found as T;
+}
+
+/** Types into a guest form input as the browser would report it (input, then change). */
+export function fill(el: HTMLElement, name: 'name' | 'email' | 'phone', value: string): void {
+  const input = control(el, `input[name="${name}"]`);
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  input.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+}
+
+/** From the order view: picks an asset (`USDT:TRON`), presses Pay and waits for the QR. */
+export async function startPayment(el: HTMLElement, asset: string): Promise<void> {
+  await untilView(el, 'order');
+  control(el, `input[type="radio"][value="${asset}"]`).click();
+  press(el, 'pay-button');
+  await untilView(el, 'payment');
+}

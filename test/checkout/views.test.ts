@@ -1,0 +1,156 @@
+// Acceptance of the element's views (issue 4): each reached through the real checkout API of this engine's gateway.
+import { expect } from '@open-wc/testing';
+import { control, mount, part, parts, partOf, press, textOf, until, untilView, viewOf } from './helpers/element.js';
+import { advanceClock, createLink, startGateway, stopGateway } from './helpers/server.js';
+
+const HOUR = 3_600_000;
+
+describe('<pay-checkout> order view', () => {
+  it('goes from loading to the order, with lines, subtotal, promo, shipping and total in VND (vi)', async () => {
+    const { payment_link_ref } = await createLink();
+    const { el, events } = await mount(payment_link_ref, { locale: 'vi' });
+    // The first render comes before the gateway can have answered.
+    expect(viewOf(el)).to.equal('loading');
+    await untilView(el, 'order');
+
+    expect(textOf(partOf(el, 'header'))).to.include('Cà Phê Sữa Đá');
+    expect(part(el, 'badge'), 'the sandbox badge').to.be.instanceOf(Element);
+    const lines = parts(el, 'line').map(textOf);
+    expect(lines).to.have.length(2);
+    expect(lines[0]).to.include('Cà phê hạt 500 g').and.include('2').and.include('150.000');
+    expect(lines[1]).to.include('Phin nhôm').and.include('50.000');
+    const summary = textOf(partOf(el, 'summary'));
+    expect(summary, 'subtotal').to.include('350.000');
+    expect(summary, 'promo').to.include('TET2026').and.include('20.000');
+    expect(summary, 'shipping charges').to.include('30.000');
+    expect(textOf(partOf(el, 'total'))).to.match(/360\.000\s*(₫|VND|đ)/);
+    expect(events.find((e) => e.type === 'pay-checkout-ready')?.detail).to.have.nested.property('view.payment_link_ref', payment_link_ref);
+    await expect(el).to.be.accessible();
+  });
+
+  it("takes the language of the link's billing address when no locale is set", async () => {
+    const vi = await createLink();
+    const { el } = await mount(vi.payment_link_ref);
+    await untilView(el, 'order');
+    expect(textOf(partOf(el, 'total'))).to.include('360.000');
+    expect(partOf(el, 'card').closest('[lang]')?.getAttribute('lang')).to.equal('vi');
+    await expect(el).to.be.accessible();
+  });
+
+  it('formats the total for English', async () => {
+    const { payment_link_ref } = await createLink();
+    const { el } = await mount(payment_link_ref, { locale: 'en' });
+    await untilView(el, 'order');
+    expect(textOf(partOf(el, 'total'))).to.match(/(₫|VND)\s*360,000|360,000\s*(₫|VND)/);
+    expect(textOf(partOf(el, 'summary'))).to.include('350,000');
+    await expect(el).to.be.accessible();
+  });
+
+  const shipping_details = {
+    shipping_name: 'Trần Thị Bình',
+    shipping_address: { line_1: '45 Lý Thường Kiệt', city: 'Đà Nẵng', country_code: 'VN' },
+  };
+
+  it('shows the shipping block when show_shipping_details is set', async () => {
+    const { payment_link_ref } = await createLink({ show_shipping_details: true, shipping_details });
+    const { el } = await mount(payment_link_ref, { locale: 'vi' });
+    await untilView(el, 'order');
+    expect(textOf(partOf(el, 'shipping'))).to.include('Trần Thị Bình').and.include('45 Lý Thường Kiệt');
+    await expect(el).to.be.accessible();
+  });
+
+  it('hides the shipping block when show_shipping_details is not set', async () => {
+    const { payment_link_ref } = await createLink({ show_shipping_details: false, shipping_details });
+    const { el } = await mount(payment_link_ref, { locale: 'vi' });
+    await untilView(el, 'order');
+    expect(part(el, 'shipping')).to.equal(undefined);
+    expect(textOf(partOf(el, 'card'))).not.to.include('Trần Thị Bình');
+    await expect(el).to.be.accessible();
+  });
+
+  const merchant_details = { name: 'Cà Phê Sữa Đá', back_url: 'https://shop.example/cart', promo_discount: 20_000, shipping_charges: 30_000 };
+
+  it('shows a back button to back_url when show_back_button is set', async () => {
+    const { payment_link_ref } = await createLink({ show_back_button: true, merchant_details });
+    const { el, events } = await mount(payment_link_ref, { locale: 'en' });
+    await untilView(el, 'order');
+    press(el, 'back-button');
+    expect(events.find((e) => e.type === 'pay-checkout-back')?.detail).to.have.property('url', merchant_details.back_url);
+    await expect(el).to.be.accessible();
+  });
+
+  it('shows no back button when show_back_button is not set', async () => {
+    const { payment_link_ref } = await createLink({ show_back_button: false, merchant_details });
+    const { el } = await mount(payment_link_ref, { locale: 'en' });
+    await untilView(el, 'order');
+    expect(part(el, 'back-button')).to.equal(undefined);
+    await expect(el).to.be.accessible();
+  });
+
+  it('opens the guest contact form when default_guest_checkout is set', async () => {
+    const { payment_link_ref } = await createLink({ default_guest_checkout: true });
+    const { el } = await mount(payment_link_ref, { locale: 'en' });
+    await untilView(el, 'order');
+    const contact = partOf(el, 'contact');
+    for (const name of ['name', 'email', 'phone']) expect(contact.querySelector(`input[name="${name}"]`), `guest input ${name}`).to.be.instanceOf(Element);
+    await expect(el).to.be.accessible();
+  });
+
+  it('otherwise shows the billing contact, editable', async () => {
+    const { payment_link_ref } = await createLink({ default_guest_checkout: false });
+    const { el } = await mount(payment_link_ref, { locale: 'en' });
+    await untilView(el, 'order');
+    const contact = partOf(el, 'contact');
+    expect(textOf(contact)).to.include('Nguyễn Văn An').and.include('an@example.com');
+    expect(contact.querySelector('input[name="email"]'), 'no form before Edit').to.equal(null);
+    const edit = [...contact.querySelectorAll('button')].find((b) => /edit/i.test(textOf(b)));
+    expect(edit, 'an Edit button').to.be.instanceOf(Element);
+    edit!.click();
+    await until(el, 'the contact form after Edit', () => !!partOf(el, 'contact').querySelector('input[name="email"]'));
+    expect(control(el, 'input[name="email"]').value).to.equal('an@example.com');
+    await expect(el).to.be.accessible();
+  });
+});
+
+describe('<pay-checkout> error views', () => {
+  it('says a link does not exist', async () => {
+    const { el, events } = await mount('plk_does_not_exist', { locale: 'en' });
+    await untilView(el, 'error');
+    expect(textOf(partOf(el, 'error'))).to.match(/not found|no payment link|does not exist/i);
+    expect(events.find((e) => e.type === 'pay-checkout-error')?.detail).to.have.property('code', 'not_found');
+    await expect(el).to.be.accessible();
+  });
+
+  it('says a link has expired', async () => {
+    const { payment_link_ref } = await createLink({ expiry_hours: 1 });
+    await advanceClock(HOUR + 60_000);
+    try {
+      const { el } = await mount(payment_link_ref, { locale: 'en' });
+      await until(el, 'an error or expired view', () => ['error', 'expired'].includes(viewOf(el) ?? ''));
+      expect(textOf(partOf(el, 'card'))).to.match(/expired/i);
+      expect(part(el, 'pay-button'), 'no way to pay').to.equal(undefined);
+      await expect(el).to.be.accessible();
+    } finally {
+      // The link stays expired (the gateway stored it); later tests get quotes in step with the browser's clock.
+      await advanceClock(-(HOUR + 60_000));
+    }
+  });
+
+  it('offers a retry when the gateway cannot be reached, and the retry loads the order', async () => {
+    const { payment_link_ref } = await createLink();
+    await stopGateway();
+    let el: HTMLElement;
+    try {
+      ({ el } = await mount(payment_link_ref, { locale: 'en' }));
+      await untilView(el, 'error');
+      expect(part(el, 'retry-button'), 'a retry button').to.be.instanceOf(Element);
+      await expect(el).to.be.accessible();
+    } finally {
+      await startGateway();
+    }
+    press(el, 'retry-button');
+    await untilView(el, 'order');
+    expect(textOf(partOf(el, 'total'))).to.include('360,000');
+    await expect(el).to.be.accessible();
+  });
+});

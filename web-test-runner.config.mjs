@@ -1,0 +1,63 @@
+// Browser tests of <pay-checkout> (test/checkout) in three real engines against a real sandbox gateway.
+// Run through `npm run test:browser` (scripts/test-browser.mjs): it loads this file in a node started with
+// tsx (the gateway plugin is TypeScript), starts WebKitWebDriver under Xvfb and says which engines to use.
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { puppeteerLauncher } from '@web/test-runner-puppeteer';
+import { webdriverLauncher } from '@web/test-runner-webdriver';
+import { gatewayPlugin } from './test/helpers/wtr-gateway.ts';
+
+// Launch options from shared/BROWSERS.md: the system's browsers, nothing downloaded.
+const launchers = {
+  chromium: () =>
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: {
+        executablePath: '/usr/bin/chromium',
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      },
+    }),
+  firefox: () => puppeteerLauncher({ launchOptions: { browser: 'firefox', executablePath: '/usr/bin/firefox-esr', headless: true } }),
+  // WebKitWebDriver runs under xvfb-run, started by the script; it refuses any browserName, so none is sent.
+  webkit: () => named('WebKitGTK', webdriverLauncher({
+      automationProtocol: 'webdriver',
+      hostname: '127.0.0.1',
+      port: Number(process.env.WEBKIT_DRIVER_PORT ?? 4445),
+      path: '/',
+      logLevel: 'error',
+      capabilities: {
+        'webkitgtk:browserOptions': { binary: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', args: ['--automation'] },
+      },
+    })),
+};
+
+/** The webdriver launcher names itself after the browserName capability, which WebKitGTK must not get. */
+function named(name, launcher) {
+  const initialize = launcher.initialize.bind(launcher);
+  launcher.initialize = async (...args) => {
+    await initialize(...args);
+    launcher.name = name;
+  };
+  return launcher;
+}
+
+const wanted = (process.env.PAY_CHECKOUT_BROWSERS ?? 'chromium,firefox,webkit').split(',').filter(Boolean);
+for (const name of wanted) if (!(name in launchers)) throw new Error(`PAY_CHECKOUT_BROWSERS: unknown engine ${name}; use ${Object.keys(launchers).join(', ')}`);
+
+const browsers = wanted.map((name) => launchers[name]());
+
+export default {
+  files: 'test/checkout/**/*.test.ts',
+  // Lit without its dev-mode warnings: tests run what ships.
+  nodeResolve: { exportConditions: ['production', 'default'] },
+  browsers,
+  // Test files of one engine run one at a time: a resilience test restarts that engine's gateway.
+  concurrency: 1,
+  concurrentBrowsers: Number(process.env.PAY_CHECKOUT_CONCURRENT_BROWSERS ?? 3),
+  browserStartTimeout: 60_000,
+  testsStartTimeout: 60_000,
+  testsFinishTimeout: 180_000,
+  testFramework: { config: { timeout: 30_000 } },
+  plugins: [esbuildPlugin({ ts: true, tsconfig: new URL('./tsconfig.json', import.meta.url).pathname }), gatewayPlugin(browsers)],
+};
