@@ -122,6 +122,11 @@ export class MerchantClient {
     return this.#authorized('/api/webhooks/endpoints', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url }) });
   }
 
+  /** Removes an endpoint: events from now on are not sent to it. */
+  async removeWebhookEndpoint(endpointId: string): Promise<void> {
+    await this.#authorized<undefined>(`/api/webhooks/endpoints/${encodeURIComponent(endpointId)}`, { method: 'DELETE' });
+  }
+
   async listWebhookEndpoints(): Promise<WebhookEndpoint[]> {
     return (await this.#authorized<{ endpoints: WebhookEndpoint[] }>('/api/webhooks/endpoints', {})).endpoints;
   }

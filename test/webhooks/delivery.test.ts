@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { WebhookEvent } from '../../src/contract/index.js';
+import type { PayCheckoutError} from '../../src/merchant/index.js';
 import { verifyRedirect, verifyWebhook, WebhookVerificationError } from '../../src/merchant/index.js';
 import { ManualClock } from '../../src/sandbox/clock.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
@@ -144,6 +145,24 @@ describe(`webhooks (${storageName})`, () => {
     await gw.client.redeliverWebhook(delivery!.delivery_id);
     await deliverAll();
     assert.deepEqual(receiver.types(), ['payment.confirming']);
+  });
+
+  it('sends nothing more to a removed endpoint, not even what was waiting for it', async () => {
+    receiver.setMode('error');
+    const { payment } = await openPayment();
+    await sandbox().transfer(payment.address, 'USDT', 'TRON', payment.amount_crypto);
+    await deliverAll();
+    const [waiting] = await gw.client.getWebhookDeliveries(endpointId);
+    assert.equal(waiting!.status, 'pending');
+    await gw.client.removeWebhookEndpoint(endpointId);
+    receiver.setMode('ok');
+    await sandbox().mine(3, 'TRON'); // paid: a new event, for no endpoint
+    gw.clock.advance(3_600_000);
+    await deliverAll();
+    assert.deepEqual(receiver.received, []);
+    const [removed] = await gw.gateway.db.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE delivery_id = $1', [waiting!.delivery_id]);
+    assert.equal(removed!.status, 'failed');
+    await assert.rejects(gw.client.redeliverWebhook(waiting!.delivery_id), (error: PayCheckoutError) => error.status === 404);
   });
 
   it('delivers after a restart what was written before it', async () => {

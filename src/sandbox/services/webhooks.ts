@@ -99,13 +99,21 @@ export class Webhooks implements MerchantEventSink {
     return rows.map((r) => ({ endpoint_id: r.endpoint_id, url: r.url, secret: this.sealer.open(r.secret_sealed), created_at: r.created_at.toISOString() }));
   }
 
+  /** Stops an endpoint: no new events, and what was still waiting for it is marked failed, never sent. */
   async removeEndpoint(merchantId: string, endpointId: string): Promise<void> {
-    const rows = await this.db.query('UPDATE webhook_endpoints SET deleted_at = $3 WHERE endpoint_id = $1 AND merchant_id = $2 AND deleted_at IS NULL RETURNING 1', [
-      endpointId,
-      merchantId,
-      this.clock.now(),
-    ]);
-    if (!rows.length) throw notFound('There is no such webhook endpoint.');
+    await this.db.transaction(async (tx) => {
+      const rows = await tx.query('UPDATE webhook_endpoints SET deleted_at = $3 WHERE endpoint_id = $1 AND merchant_id = $2 AND deleted_at IS NULL RETURNING 1', [
+        endpointId,
+        merchantId,
+        this.clock.now(),
+      ]);
+      if (!rows.length) throw notFound('There is no such webhook endpoint.');
+      await tx.query(
+        `UPDATE webhook_deliveries SET status = 'failed', last_error = 'the endpoint was removed', next_attempt_at = NULL, locked_until = NULL
+         WHERE endpoint_id = $1 AND status = 'pending'`,
+        [endpointId],
+      );
+    });
   }
 
   /** The delivery log of an endpoint, newest first. */
@@ -124,11 +132,12 @@ export class Webhooks implements MerchantEventSink {
     const row = await one<DeliveryRow>(
       this.db,
       `UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = $3, locked_until = NULL
-       FROM webhook_events e WHERE d.delivery_id = $1 AND e.event_id = d.event_id AND e.merchant_id = $2
+       FROM webhook_events e, webhook_endpoints w
+       WHERE d.delivery_id = $1 AND e.event_id = d.event_id AND e.merchant_id = $2 AND w.endpoint_id = d.endpoint_id AND w.deleted_at IS NULL
        RETURNING ${DELIVERY_COLUMNS}`,
       [deliveryId, merchantId, this.clock.now()],
     );
-    if (!row) throw notFound('There is no such webhook delivery.');
+    if (!row) throw notFound('There is no such webhook delivery, or its endpoint was removed.');
     return deliveryView(row);
   }
 
