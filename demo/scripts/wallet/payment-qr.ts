@@ -1,0 +1,39 @@
+// What the wallet reads from a checkout's QR, and the amounts it offers to send. It knows only what the QR says:
+// the parser is the gateway's own (src/sandbox/chain/uri.ts, pure and browser-safe), so both read URIs alike.
+import { ASSETS, type AssetCode, type Network } from '../../../src/contract/index.js';
+import { formatAtomic, parseDecimal } from '../../../src/sandbox/chain/amounts.js';
+import { parsePaymentUri } from '../../../src/sandbox/chain/uri.js';
+
+export interface ScannedPayment {
+  /** The text the QR held. */
+  uri: string;
+  network: Network;
+  /** Absent for a bare Ethereum address: the tester picks ETH or USDT. */
+  asset?: AssetCode;
+  address: string;
+  /** Decimal string; absent when the QR holds only an address (TRON), so the tester types it. */
+  amount?: string;
+}
+
+export function decimalsOf(asset: AssetCode, network: Network): number {
+  const info = ASSETS.find((a) => a.asset === asset && a.network === network);
+  if (!info) throw new Error(`${asset} is not on ${network}`);
+  return info.decimals;
+}
+
+/** Reads a BIP21 / EIP-681 URI or a bare address; throws with a message a tester can act on. */
+export function readPaymentQr(text: string): ScannedPayment {
+  const parsed = parsePaymentUri(text);
+  const amount = parsed.atomic !== undefined && parsed.asset ? formatAtomic(parsed.atomic, decimalsOf(parsed.asset, parsed.network)) : undefined;
+  return { uri: text.trim(), network: parsed.network, address: parsed.address, ...(parsed.asset && { asset: parsed.asset }), ...(amount && { amount }) };
+}
+
+/**
+ * `percent` % of a decimal amount, rounded up to the asset's smallest unit, as a decimal string:
+ * 50 for a partial payment, 110 for an overpayment. Integer arithmetic only.
+ */
+export function shareOf(amount: string, decimals: number, percent: number): string {
+  if (!Number.isInteger(percent) || percent <= 0) throw new Error('the share must be a whole, positive percentage');
+  const atomic = parseDecimal(amount.trim(), decimals);
+  return formatAtomic((atomic * BigInt(percent) + 99n) / 100n, decimals);
+}

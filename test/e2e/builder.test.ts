@@ -1,0 +1,68 @@
+// The link builder: its amount follows the order lines, the gateway's validation errors land next to the fields
+// they name, and merchant strings stay text.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { assertAccessible, assertClean, createLinkInBuilder, get, launchBrowser, openPage, screenshot, waitForView } from './support.js';
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test('the amount follows the lines; a wrong amount and a foreign currency come back as 422s next to their fields', async () => {
+  const tracked = await openPage(browser, '/');
+  const { page } = tracked;
+  const amount = page.locator('#f-amount');
+  assert.equal(await amount.inputValue(), '530000', 'the sample order adds up');
+  await page.getByRole('button', { name: 'Add a line' }).click();
+  await page.locator('#f-order_details-3-name').fill('Bánh pía Sóc Trăng');
+  await page.locator('#f-order_details-3-price').fill('60000');
+  assert.equal(await amount.inputValue(), '590000');
+  await page.getByRole('button', { name: 'Remove line 4' }).click();
+  assert.equal(await amount.inputValue(), '530000');
+
+  await amount.fill('500000');
+  await page.locator('#f-currency').fill('USD');
+  await page.getByRole('button', { name: 'Create payment link' }).click();
+  const problem = page.locator('#form-problem');
+  await problem.waitFor();
+  assert.match((await problem.textContent())!, /422/);
+  assert.match((await page.locator('#f-currency-error').textContent())!, /must be VND/);
+  assert.equal(await page.locator('#f-currency').getAttribute('aria-invalid'), 'true');
+  await assertAccessible(page, 'the builder showing the gateway\u2019s errors');
+  await screenshot(page, '14-builder-422', { fullPage: false });
+
+  await page.locator('#f-currency').fill('VND');
+  await page.getByRole('button', { name: 'Create payment link' }).click();
+  await page.locator('#f-amount-error').waitFor();
+  assert.match((await page.locator('#f-amount-error').textContent())!, /must equal the order total 530000 VND, not 500000/);
+
+  await page.getByRole('button', { name: 'Use the order total again' }).click();
+  assert.equal(await amount.inputValue(), '530000');
+  await createLinkInBuilder(page);
+  assert.equal(await page.locator('#f-amount-error').count(), 0);
+  assertClean(tracked);
+});
+
+test('merchant strings are shown as text, never as HTML, by the element on the demo page', async () => {
+  const tracked = await openPage(browser, '/');
+  const { page } = tracked;
+  const markup = '<img src=x onerror="window.__owned=1">Cà phê <b>đậm</b>';
+  await page.locator('#f-order_details-0-name').fill(markup);
+  await page.locator('#f-merchant_details-name').fill(markup);
+  await page.locator('#f-description').fill(markup);
+  const ref = await createLinkInBuilder(page);
+  await waitForView(page, 'order');
+  const card = page.locator('pay-checkout [part="card"]');
+  assert.ok((await card.textContent())!.includes(markup), 'the element shows the markup as text');
+  assert.equal(await card.locator('b').count(), 0);
+  const view = await get<{ description: string }>(`/api/checkout/${ref}`);
+  assert.equal(view.description, markup, 'stored as sent');
+  assert.equal(await page.evaluate(() => (window as { __owned?: number }).__owned), undefined);
+  // An inline handler that got parsed would also show here, as a CSP refusal.
+  assertClean(tracked);
+});

@@ -1,0 +1,160 @@
+// What every end-to-end file shares: the server `scripts/test-e2e.mjs` started, the system Chromium, a page that
+// records every request leaving the origin and every CSP violation, axe, and the steps a tester takes.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const base = process.env.E2E_BASE_URL;
+if (!base) throw new Error('E2E_BASE_URL is not set: run these files with `npm run test:e2e`, which starts the demo for them.');
+export const baseUrl: string = base;
+const origin = new URL(baseUrl).origin;
+
+/** Generous: a slow shared machine should not fail a test; every wait is for a condition, never a fixed time. */
+export const WAIT = 20_000;
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export interface TrackedPage {
+  page: Page;
+  /** Requests to anywhere but the demo's origin (the first load must make none). */
+  offsite: string[];
+  /** Console reports of the Content-Security-Policy refusing something. */
+  cspViolations: string[];
+  /** Uncaught exceptions in the page. */
+  pageErrors: string[];
+}
+
+/** A fresh context (no cookies, no storage) and a page in it, watched. */
+export async function openPage(browser: Browser, path: string, viewport = { width: 1280, height: 1000 }): Promise<TrackedPage> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport });
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT);
+  const tracked: TrackedPage = { page, offsite: [], cspViolations: [], pageErrors: [] };
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol) && url.origin !== origin) tracked.offsite.push(request.url());
+  });
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) tracked.cspViolations.push(message.text());
+  });
+  page.on('pageerror', (error) => tracked.pageErrors.push(error.message));
+  await page.goto(path);
+  return tracked;
+}
+
+/** Nothing left the origin, the CSP refused nothing, nothing threw. */
+export function assertClean(tracked: TrackedPage): void {
+  assert.deepEqual(tracked.offsite, [], 'requests outside the demo origin');
+  assert.deepEqual(tracked.cspViolations, [], 'CSP violations');
+  assert.deepEqual(tracked.pageErrors, [], 'uncaught page errors');
+}
+
+const AXE_SOURCE = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+/** Runs axe-core on the page as it stands (shadow roots included) and fails on any violation, naming each. */
+export async function assertAccessible(page: Page, where: string): Promise<void> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern (a script tag would be refused).
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(
+    'axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))',
+  )) as AxeViolation[];
+  const report = violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join('\n    ')}`);
+  assert.deepEqual(report, [], `axe violations on ${where}`);
+}
+
+const screenshotDir = process.env.E2E_SCREENSHOTS;
+
+/** With `--screenshots`, keeps a picture of the page for docs/guide.md. */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  if (!screenshotDir) return;
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: options.fullPage ?? false, animations: 'disabled' });
+}
+
+// ---- the element, as a tester sees it ----
+
+export const card = (page: Page) => page.locator('pay-checkout [part="card"]');
+
+export async function waitForView(page: Page, view: string): Promise<void> {
+  await page.locator(`pay-checkout [part="card"][data-view="${view}"]`).waitFor({ timeout: WAIT });
+}
+
+/** On the order view: picks the coin (`USDT:TRON`, `BTC:BITCOIN` …) and asks for the QR. */
+export async function choosePayment(page: Page, assetKey: string): Promise<void> {
+  await waitForView(page, 'order');
+  await page.locator(`pay-checkout input[name="asset"][value="${assetKey}"]`).check();
+  await page.locator('pay-checkout [part="pay-button"]').click();
+  await waitForView(page, 'payment');
+  await page.locator('pay-checkout canvas[part="qr"]').waitFor();
+}
+
+export async function elementAttribute(page: Page, selector: string, attribute: string): Promise<string> {
+  const value = await page.locator(`pay-checkout ${selector}`).first().getAttribute(attribute);
+  assert.ok(value, `the checkout shows ${selector} with ${attribute}`);
+  return value;
+}
+
+// ---- the demo page ----
+
+/** Submits the builder as it stands and returns the new link's reference. */
+export async function createLinkInBuilder(page: Page): Promise<string> {
+  await page.locator('[data-balance="USDT:TRON"]').waitFor();
+  const shown = page.locator('[data-ref]');
+  const before = (await shown.count()) ? await shown.textContent() : null;
+  await page.getByRole('button', { name: 'Create payment link' }).click();
+  await page.waitForFunction((previous) => {
+    const ref = document.querySelector('[data-ref]')?.textContent;
+    return ref && ref !== previous;
+  }, before);
+  return (await page.locator('[data-ref]').textContent())!;
+}
+
+/** The wallet panel reads the checkout's QR; resolves with the address it read. */
+export async function scanCheckoutQr(page: Page): Promise<string> {
+  const address = await elementAttribute(page, '[part="address"]', 'data-address');
+  await page.locator('[data-scan-checkout]').click();
+  await page.locator('[data-wallet-address]', { hasText: address }).waitFor();
+  return address;
+}
+
+export async function walletPay(page: Page, kind: 'exact' | 'partial' | 'overpay' | 'late'): Promise<void> {
+  const sent = await page.locator('.sent li').count();
+  await page.locator(`[data-pay="${kind}"]`).click();
+  await page.locator('.sent li').nth(sent).waitFor();
+}
+
+export async function mine(page: Page): Promise<void> {
+  const done = page.locator('.wallet [role="status"]', { hasText: /^Mined/ });
+  await page.locator('[data-mine]').click();
+  await done.waitFor();
+}
+
+// ---- straight to the server, for set-ups that are not the subject of a test ----
+
+export async function get<T>(path: string): Promise<T> {
+  const response = await fetch(new URL(path, baseUrl));
+  const json = (await response.json()) as T;
+  assert.ok(response.ok, `${path} answered ${response.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+export async function post<T>(path: string, body: unknown): Promise<T> {
+  const response = await fetch(new URL(path, baseUrl), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (await response.json()) as T;
+  assert.ok(response.ok, `${path} answered ${response.status}: ${JSON.stringify(json)}`);
+  return json;
+}
