@@ -1,13 +1,47 @@
 // The demo's pages: a multi-page build into dist/demo/, served by demo/server.ts under /demo/ (pages at /, /wallet, ...).
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const page = (name: string) => fileURLToPath(new URL(`./${name}.html`, import.meta.url));
+
+/** The pages of the navigation, by file: their address and name. */
+const NAV = [
+  ['index', '/', 'Build a link'],
+  ['wallet', '/wallet', 'Test wallet'],
+  ['portal', '/portal', 'Merchant portal'],
+  ['webhooks', '/webhooks', 'Webhooks'],
+] as const;
+
+/** What every page shares, written once: `<!-- demo:head -->` and `<!-- demo:header -->` in each page are filled here. */
+function demoChrome(): Plugin {
+  const head = `<meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <link rel="icon" href="/demo/logo.svg" type="image/svg+xml" />
+    <link rel="stylesheet" href="./styles/demo.css" />`;
+  const header = (current: string) => `<a class="skip" href="#main">Skip to content</a>
+    <header class="top">
+      <a class="brand" href="/"><img src="/demo/logo.svg" alt="" width="28" height="28" /> pay-checkout <span class="badge">Sandbox</span></a>
+      <nav aria-label="Demo pages">
+        ${NAV.map(([file, href, name]) => `<a href="${href}"${file === current ? ' aria-current="page"' : ''}>${name}</a>`).join('\n        ')}
+      </nav>
+    </header>`;
+  return {
+    name: 'demo-chrome',
+    // Before Vite's own HTML handling, so the stylesheet link is bundled like any other.
+    transformIndexHtml: {
+      order: 'pre',
+      handler: (html, { filename }) =>
+        html.replace('<!-- demo:head -->', head).replace('<!-- demo:header -->', header(basename(filename, '.html'))),
+    },
+  };
+}
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/demo/',
   publicDir: 'public',
+  plugins: [demoChrome()],
   // Lit without its dev mode, as the element ships.
   resolve: { conditions: ['production', 'module', 'browser'] },
   build: {
@@ -17,7 +51,7 @@ export default defineConfig({
     target: 'es2022',
     modulePreload: { polyfill: false },
     rollupOptions: {
-      input: { index: page('index'), wallet: page('wallet'), success: page('success'), failure: page('failure'), portal: page('portal'), webhooks: page('webhooks') },
+      input: Object.fromEntries(['index', 'wallet', 'success', 'failure', 'portal', 'webhooks'].map((name) => [name, page(name)])),
     },
   },
 });
