@@ -1,0 +1,92 @@
+// A server under test in its own process (bench/servers/*.ts), so the load the bench makes never shares its
+// event loop. The child runs `node --import tsx` directly (one process: its pid is the one whose RSS we read),
+// with the file-descriptor limit raised for thousands of streams.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { Announced } from '../servers/announce.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 15_000;
+/** A gateway busy with thousands of streams can take a while to get to stdin. */
+const MEMORY_TIMEOUT_MS = 60_000;
+export const FD_LIMIT = 20_000;
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  /** Resident set size of the child now, from /proc (KiB). */
+  rssKb(): number;
+  /** The child's soft limit of open files. */
+  fdLimit(): number;
+  /** The child's process.memoryUsage() after a full GC. */
+  memory(): Promise<NodeJS.MemoryUsage>;
+  stop(): Promise<void>;
+}
+
+export async function startServer(name: 'gateway' | 'hello', env: Record<string, string> = {}): Promise<ServerProcess> {
+  const script = join(ROOT, 'bench', 'servers', `${name}.ts`);
+  // `exec` keeps one process, so the pid stays node's; fdLimit() tells whether the raise took.
+  const child = spawn('sh', ['-c', `ulimit -n ${FD_LIMIT} 2>/dev/null; exec "$0" "$@"`, process.execPath, '--expose-gc', '--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', NODE_ENV: 'production', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => process.stderr.write(chunk.replace(/^(?=.)/gm, `[${name}] `)));
+  const lines = createInterface({ input: child.stdout });
+  const memoryWaiters: ((mem: NodeJS.MemoryUsage) => void)[] = [];
+
+  const announced = await new Promise<Announced>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} server did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    void exited.then((code) => reject(new Error(`${name} server exited with ${code} before it listened`)));
+    lines.on('line', (line) => {
+      let message: Partial<Announced> & { mem?: NodeJS.MemoryUsage };
+      try {
+        message = JSON.parse(line) as typeof message;
+      } catch {
+        return; // anything else the child prints is not for us
+      }
+      if (message.mem) memoryWaiters.shift()?.(message.mem);
+      else if (message.url && message.pid) {
+        clearTimeout(timer);
+        resolve({ url: message.url, pid: message.pid });
+      }
+    });
+  });
+
+  return {
+    ...announced,
+    rssKb() {
+      const status = readFileSync(`/proc/${announced.pid}/status`, 'utf8');
+      const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+      if (!match) throw new Error(`no VmRSS for pid ${announced.pid}`);
+      return Number(match[1]);
+    },
+    fdLimit() {
+      const limits = readFileSync(`/proc/${announced.pid}/limits`, 'utf8');
+      return Number(/^Max open files\s+(\d+)/m.exec(limits)?.[1] ?? NaN);
+    },
+    memory() {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the server did not report its memory within ${MEMORY_TIMEOUT_MS} ms`)), MEMORY_TIMEOUT_MS);
+        memoryWaiters.push((mem) => {
+          clearTimeout(timer);
+          resolve(mem);
+        });
+        child.stdin.write('mem\n');
+      });
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// The two storages every gateway measurement runs on: PGlite (the default, in the gateway's process) and a
+// throwaway PostgreSQL cluster (scripts/postgres.mjs). Each gateway the bench starts gets an empty database.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/** scripts/postgres.mjs is plain JavaScript without declarations: this is its shape. */
+interface PostgresScript {
+  postgresBin(): string | undefined;
+  startPostgres(bin: string): Promise<{ url: string; stop(): void }>;
+}
+
+export interface Database {
+  /** Environment that points a gateway at it (DATABASE_URL or PGLITE_DIR; nothing: PGlite in memory). */
+  env: Record<string, string>;
+  /** Connections the server has open to this database; undefined for PGlite, which has none. */
+  connections(): Promise<number | undefined>;
+  drop(): Promise<void>;
+}
+
+export interface Storage {
+  name: 'PGlite' | 'PostgreSQL';
+  /** An empty database; `reopenable` keeps PGlite on disk so a second gateway process can open it after the first. */
+  fresh(options?: { reopenable?: boolean }): Promise<Database>;
+}
+
+export const pglite: Storage = {
+  name: 'PGlite',
+  async fresh({ reopenable = false } = {}): Promise<Database> {
+    const dir = reopenable ? mkdtempSync(join(tmpdir(), 'pay-checkout-bench-pglite-')) : undefined;
+    return {
+      env: dir ? { PGLITE_DIR: dir } : ({} as Record<string, string>),
+      connections: async () => undefined,
+      async drop() {
+        if (dir) rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+/** A PostgreSQL cluster for the whole run, or why there is none. */
+export async function startPostgresStorage(): Promise<{ storage: Storage; stop(): void } | { skipped: string }> {
+  const script = new URL('../../scripts/postgres.mjs', import.meta.url).href;
+  const { postgresBin, startPostgres } = (await import(script)) as PostgresScript;
+  const bin = postgresBin();
+  if (!bin) return { skipped: 'PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql): PostgreSQL rows skipped.' };
+  const cluster = await startPostgres(bin);
+  const admin = new pg.Client({ connectionString: cluster.url });
+  await admin.connect();
+  let count = 0;
+  const storage: Storage = {
+    name: 'PostgreSQL',
+    async fresh() {
+      const name = `bench_${++count}`;
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = new URL(cluster.url);
+      url.pathname = `/${name}`;
+      return {
+        env: { DATABASE_URL: url.href },
+        async connections() {
+          const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+          return rows[0]?.n ?? 0;
+        },
+        async drop() {
+          await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        },
+      };
+    },
+  };
+  return {
+    storage,
+    stop() {
+      void admin.end();
+      cluster.stop();
+    },
+  };
+}

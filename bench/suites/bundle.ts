@@ -1,0 +1,83 @@
+// The element's weight on the page: dist/pay-checkout.js beside its dependencies (lit, qrcode, zod/mini) bundled alone.
+// Not a gateway suite: it runs once, whatever the storages.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { build } from 'vite';
+import { round, type Cell, type Table } from '../lib/report.js';
+import type { Suite } from '../lib/suite.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ELEMENT_BUNDLE = join(ROOT, 'dist', 'pay-checkout.js');
+/** Inside node_modules so the entry resolves the project's packages, and nothing is left in the tree. */
+const SCRATCH = join(ROOT, 'node_modules', '.cache', 'pay-checkout-bench-bundle');
+
+/** The dependencies bundled alone, without the element: a small use of each, and everything each exports. */
+const DEPENDENCY_ENTRIES = {
+  'lit + qrcode + zod/mini, a small use of each': `import { LitElement, html, css } from 'lit';
+import QRCode from 'qrcode';
+import * as z from 'zod/mini';
+export const Payment = z.object({ status: z.string(), amount_crypto: z.string(), confirmations: z.int() });
+export class Probe extends LitElement {
+  static styles = css\`:host { display: block }\`;
+  render() { return html\`<canvas></canvas>\`; }
+}
+export const qr = (text) => QRCode.toString(text, { type: 'svg' });
+`,
+  'lit + qrcode + zod/mini, every export': `export * from 'lit';
+export { default as QRCode } from 'qrcode';
+export * as z from 'zod/mini';
+`,
+};
+
+function sizes(name: string, code: Buffer): Cell[] {
+  const gzip = gzipSync(code, { level: 9 }).length;
+  const brotli = brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  return [name, round(code.length / 1024, 1), round(gzip / 1024, 1), round(brotli / 1024, 1)];
+}
+
+/** A minified ES module of `source` alone, resolved and minified as vite.config.ts builds the element. */
+async function bundleAlone(source: string): Promise<Buffer> {
+  rmSync(SCRATCH, { recursive: true, force: true });
+  mkdirSync(SCRATCH, { recursive: true });
+  try {
+    const entry = join(SCRATCH, 'entry.js');
+    writeFileSync(entry, source);
+    await build({
+      root: SCRATCH,
+      configFile: false,
+      logLevel: 'silent',
+      mode: 'production',
+      resolve: { conditions: ['production', 'module', 'browser'] },
+      build: {
+        target: 'es2022',
+        outDir: join(SCRATCH, 'out'),
+        lib: { entry, formats: ['es'], fileName: () => 'deps.js' },
+        rolldownOptions: { output: { minify: true, codeSplitting: false, comments: false } },
+      },
+    });
+    return readFileSync(join(SCRATCH, 'out', 'deps.js'));
+  } finally {
+    rmSync(SCRATCH, { recursive: true, force: true });
+  }
+}
+
+export const bundleSuite: Suite = {
+  id: 'bundle',
+  title: 'Element bundle size',
+  gateway: false,
+  async run() {
+    const notes: string[] = [];
+    const table: Table = { title: 'Bundle size (minified ES module)', columns: ['bundle', 'raw KiB', 'gzip KiB', 'brotli KiB'], rows: [] };
+    if (!existsSync(ELEMENT_BUNDLE) && existsSync(join(ROOT, 'vite.config.ts'))) {
+      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: ROOT, stdio: 'ignore' });
+    }
+    if (existsSync(ELEMENT_BUNDLE)) table.rows.push(sizes('dist/pay-checkout.js', readFileSync(ELEMENT_BUNDLE)));
+    else notes.push('dist/pay-checkout.js is missing and there is no vite.config.ts to build it: the element\'s row is left out.');
+    for (const [name, source] of Object.entries(DEPENDENCY_ENTRIES)) table.rows.push(sizes(name, await bundleAlone(source)));
+    notes.push('gzip at level 9, brotli at quality 11. dist/pay-checkout.js is measured as it stands (built only when missing). The "every export" row is an upper bound for what the element can pull in from its dependencies.');
+    return { tables: [table], notes };
+  },
+};
