@@ -77,7 +77,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   if ((await wallet.balances()).every((b) => b.balance === '0')) await wallet.faucet();
   if (options.watch ?? true) {
     watcher.start();
-    webhooks.start();
+    await webhooks.start();
   }
   return {
     config,

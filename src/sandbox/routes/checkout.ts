@@ -25,7 +25,7 @@ export function checkoutRoutes(gateway: Gateway): Hono {
     )
     .get('/:ref/events', async (c) => {
       const ref = c.req.param('ref');
-      await payments.view(ref); // 404 before the stream opens
+      await payments.assertLink(ref); // 404 before the stream opens
       const lastEventId = c.req.header('Last-Event-ID') ?? c.req.query('lastEventId');
       if (lastEventId !== undefined && !/^\d{1,15}$/.test(lastEventId)) throw badRequest('Last-Event-ID must be an event id this stream sent.');
       return streamSSE(c, async (stream) => {

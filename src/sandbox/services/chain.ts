@@ -69,7 +69,7 @@ export class Chain {
       for (const network of NETWORKS) {
         const interval = intervals[network];
         if (!interval) continue;
-        const last = await one<{ mined_at: Date | null }>(tx, 'SELECT max(mined_at) AS mined_at FROM chain_blocks WHERE network = $1', [network]);
+        const last = await one<{ mined_at: Date }>(tx, 'SELECT mined_at FROM chain_blocks WHERE network = $1 ORDER BY height DESC LIMIT 1', [network]);
         if (last?.mined_at && this.clock.now().getTime() - last.mined_at.getTime() < interval) continue;
         await this.mine(tx, network, 1);
         mined.push(network);

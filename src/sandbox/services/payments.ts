@@ -144,22 +144,40 @@ export class Payments {
     });
   }
 
+  /** 404 unless the link exists: what an event stream checks before it opens, without rendering the view. */
+  async assertLink(ref: string): Promise<void> {
+    if (!(await one(this.db, 'SELECT 1 FROM payment_links WHERE payment_link_ref = $1', [ref]))) throw notFound('There is no payment link with this reference.');
+  }
+
   /** Brings every payment that pays into `address` up to date with the chain. */
   async reconcileAddress(address: string): Promise<void> {
     const rows = await this.db.query<{ payment_id: string }>('SELECT payment_id FROM payments WHERE address = $1', [address]);
     for (const row of rows) await this.reconcile(row.payment_id);
   }
 
-  /** After new blocks: payments still open on the network, and any whose transfers are still gaining confirmations. */
+  /**
+   * After new blocks: the payments whose transfers are still gaining confirmations. A block changes no other
+   * payment (an open quote without transfers runs out on the clock, in expireDue), so only these are read.
+   */
   async reconcileNetwork(network: Payment['network']): Promise<void> {
     const tip = await this.chain.tip(this.db, network);
     const rows = await this.db.query<{ payment_id: string }>(
-      `SELECT p.payment_id FROM payments p WHERE p.network = $1 AND (p.status IN ('awaiting_payment', 'confirming', 'underpaid')
-         OR EXISTS (SELECT 1 FROM chain_transactions t WHERE t.to_address = p.address
-                    AND (t.block_height IS NULL OR t.block_height > $2 - p.confirmations_required - 1)))`,
+      `SELECT DISTINCT p.payment_id FROM chain_transactions t JOIN payments p ON p.address = t.to_address AND p.network = t.network
+       WHERE t.network = $1 AND (t.block_height IS NULL OR t.block_height > $2 - p.confirmations_required - 1)`,
       [network, tip],
     );
-    for (const row of rows) await this.reconcile(row.payment_id);
+    await this.reconcileEach(rows);
+  }
+
+  /**
+   * One transaction per payment, yielding between them: PGlite runs in this thread, and a long batch would
+   * otherwise hold every request and event stream of the process until it ends.
+   */
+  private async reconcileEach(rows: { payment_id: string }[]): Promise<void> {
+    for (const row of rows) {
+      await this.reconcile(row.payment_id);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /** Quotes and links whose time has run out. */
@@ -171,7 +189,7 @@ export class Payments {
       `SELECT payment_id FROM payments WHERE status IN ('awaiting_payment', 'underpaid') AND quote_expires_at <= $1`,
       [now],
     );
-    for (const row of rows) await this.reconcile(row.payment_id);
+    await this.reconcileEach(rows);
   }
 
   /**

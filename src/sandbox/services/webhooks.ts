@@ -36,6 +36,10 @@ const MAX_RETRY_MS = 3_600_000;
 const GIVE_UP_AFTER_MS = 3 * 24 * 3_600_000;
 /** How long a claimed delivery is another process's to leave alone. */
 const LEASE_MS = 30_000;
+/** Deliveries one round sends at once. */
+const ROUND_SIZE = 20;
+/** NOTIFY channel: a delivery was queued, so every gateway process on the database wakes its worker. */
+const QUEUED = 'pay_checkout_webhooks';
 
 export const retryDelay = (attempts: number): number => Math.min(FIRST_RETRY_MS * 2 ** (attempts - 1), MAX_RETRY_MS);
 
@@ -57,6 +61,8 @@ const DELIVERY_COLUMNS = `d.delivery_id, d.event_id, e.type, d.status, d.attempt
 export class Webhooks implements MerchantEventSink {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<number> = Promise.resolve(0);
+  #draining: Promise<void> | undefined;
+  #unlisten: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly db: Database,
@@ -169,21 +175,38 @@ export class Webhooks implements MerchantEventSink {
         [body.id, endpoint_id, event.ref, now],
       );
     }
+    await tx.query('SELECT pg_notify($1, $2)', [QUEUED, '']);
   }
 
-  /** Ticks every second while the gateway runs. */
-  start(intervalMs = 1000): void {
-    this.#timer = setInterval(() => void this.deliverDue().catch((error: unknown) => console.error('webhook delivery failed', error)), intervalMs);
+  /** Sends what is due at once when an event is queued (in any process), and every second for the retries. */
+  async start(intervalMs = 1000): Promise<void> {
+    this.#unlisten = await this.db.listen(QUEUED, () => this.#drain());
+    this.#timer = setInterval(() => this.#drain(), intervalMs);
     this.#timer.unref();
   }
 
   async stop(): Promise<void> {
     clearInterval(this.#timer);
+    await this.#unlisten?.();
+    await this.#draining;
     await this.#running;
   }
 
+  /** Rounds until one comes back short of full; a wake-up while draining is absorbed by the drain under way. */
+  #drain(): void {
+    this.#draining ??= (async () => {
+      try {
+        while ((await this.deliverDue()) === ROUND_SIZE);
+      } catch (error) {
+        console.error('webhook delivery failed', error);
+      } finally {
+        this.#draining = undefined;
+      }
+    })();
+  }
+
   /** Sends what is due (rounds never overlap in one process); resolves with how many were attempted. */
-  deliverDue(limit = 20): Promise<number> {
+  deliverDue(limit = ROUND_SIZE): Promise<number> {
     this.#running = this.#running.then(async () => {
       const claimed = await this.claim(limit);
       await Promise.all(claimed.map((delivery) => this.send(delivery)));
