@@ -112,6 +112,15 @@ describe('<pay-checkout> order view', () => {
   });
 });
 
+describe('<pay-checkout> loading view', () => {
+  it('says it is loading, accessibly, while the gateway has not answered', async () => {
+    const { el } = await mount('slow_loading', { locale: 'en', apiBase: location.origin });
+    expect(viewOf(el)).to.equal('loading');
+    await expect(el).to.be.accessible();
+    expect(viewOf(el), 'still loading after the accessibility check').to.equal('loading');
+  });
+});
+
 describe('<pay-checkout> error views', () => {
   it('says a link does not exist', async () => {
     const { el, events } = await mount('plk_does_not_exist', { locale: 'en' });

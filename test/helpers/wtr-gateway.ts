@@ -239,6 +239,11 @@ export function gatewayPlugin(browsers: readonly object[] = []): TestRunnerPlugi
     async serve(context) {
       const commonjs = /^\/__commonjs\/(.+)$/.exec(context.path)?.[1];
       if (commonjs && isCommonjs(commonjs)) return { body: await commonjsModule(commonjs), type: 'js' };
+      // A gateway that is slow to answer, so the loading view can be looked at: `slow_…` refs answer after 5 s.
+      if (context.path.startsWith('/api/checkout/slow_')) {
+        await new Promise((resolve) => setTimeout(resolve, 5_000));
+        return { status: 404, body: '{"title":"Not Found","status":404}', type: 'json' };
+      }
       const stub = /^\/api\/checkout\/([^/]+)(\/events)?$/.exec(context.path);
       const view = stub && stubViews.get(decodeURIComponent(stub[1]!));
       // A stub's event stream says nothing and asks the browser not to come back soon.
