@@ -15,13 +15,14 @@ export interface SuiteResult {
 }
 
 /** Percentiles by nearest rank over a sample (milliseconds or anything else). */
-export function summarize(values: readonly number[]): { n: number; p50: number; p99: number; min: number; max: number; mean: number } {
-  if (!values.length) return { n: 0, p50: NaN, p99: NaN, min: NaN, max: NaN, mean: NaN };
+export function summarize(values: readonly number[]): { n: number; p50: number; p95: number; p99: number; min: number; max: number; mean: number } {
+  if (!values.length) return { n: 0, p50: NaN, p95: NaN, p99: NaN, min: NaN, max: NaN, mean: NaN };
   const sorted = [...values].sort((a, b) => a - b);
   const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
   return {
     n: sorted.length,
     p50: rank(50),
+    p95: rank(95),
     p99: rank(99),
     min: sorted[0]!,
     max: sorted[sorted.length - 1]!,

@@ -1,16 +1,15 @@
 // The element's weight on the page: dist/pay-checkout.js beside its dependencies (lit, qrcode, zod/mini) bundled alone.
 // Not a gateway suite: it runs once, whatever the storages.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execFileSync } from 'node:child_process';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import { ELEMENT_BUNDLE, ensureElementBuilt } from '../lib/element-build.js';
 import { round, type Cell, type Table } from '../lib/report.js';
 import type { Suite } from '../lib/suite.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ELEMENT_BUNDLE = join(ROOT, 'dist', 'pay-checkout.js');
 /** Inside node_modules so the entry resolves the project's packages, and nothing is left in the tree. */
 const SCRATCH = join(ROOT, 'node_modules', '.cache', 'pay-checkout-bench-bundle');
 
@@ -71,13 +70,10 @@ export const bundleSuite: Suite = {
   async run() {
     const notes: string[] = [];
     const table: Table = { title: 'Bundle size (minified ES module)', columns: ['bundle', 'raw KiB', 'gzip KiB', 'brotli KiB'], rows: [] };
-    if (!existsSync(ELEMENT_BUNDLE) && existsSync(join(ROOT, 'vite.config.ts'))) {
-      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: ROOT, stdio: 'ignore' });
-    }
-    if (existsSync(ELEMENT_BUNDLE)) table.rows.push(sizes('dist/pay-checkout.js', readFileSync(ELEMENT_BUNDLE)));
-    else notes.push('dist/pay-checkout.js is missing and there is no vite.config.ts to build it: the element\'s row is left out.');
+    notes.push(ensureElementBuilt());
+    table.rows.push(sizes('dist/pay-checkout.js', readFileSync(ELEMENT_BUNDLE)));
     for (const [name, source] of Object.entries(DEPENDENCY_ENTRIES)) table.rows.push(sizes(name, await bundleAlone(source)));
-    notes.push('gzip at level 9, brotli at quality 11. dist/pay-checkout.js is measured as it stands (built only when missing). The "every export" row is an upper bound for what the element can pull in from its dependencies.');
+    notes.push('gzip at level 9, brotli at quality 11. The "every export" row is an upper bound for what the element can pull in from its dependencies.');
     return { tables: [table], notes };
   },
 };

@@ -1,0 +1,366 @@
+// Issue 4: the element in Chromium, with and without 4× CPU throttling. Time from the element's insertion to the
+// order summary painted, from the pay click to the QR painted, and the requests the page made until then.
+// The gateway runs in its own process on PGlite (the page makes one GET and one POST: storage is not what is
+// measured); the browser is the system Chromium through playwright-core, on loopback only.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { MerchantClient } from '../../src/merchant/index.js';
+import { sampleLink } from '../../test/helpers/gateway.js';
+import { ensureElementBuilt } from '../lib/element-build.js';
+import { sandboxMerchant } from '../lib/gateway-client.js';
+import { round, summarize, type Cell, type Table } from '../lib/report.js';
+import { pglite } from '../lib/storage.js';
+import { withGateway, type Suite } from '../lib/suite.js';
+
+const RUNS = 20;
+/** For the measured rounds; the rounds done by then are reported. */
+const BUDGET_MS = 90_000;
+/** One step of one run (a view to appear, a click); generous, for a shared machine under 4× throttling. */
+const STEP_TIMEOUT_MS = 20_000;
+const THROTTLE = 4;
+/** How often the bench asks the page whether a mark is set: seldom enough to cost the page next to nothing. */
+const POLL_MS = 50;
+const ASSET = 'USDT:TRON';
+
+interface Scenario {
+  /** `hosted`: the gateway's /checkout?ref= page, script and element in its HTML. `merchant`: another origin's page
+   * that loads the script, then inserts the element from its own script (cross-origin: CORS preflights). */
+  page: 'hosted' | 'merchant';
+  /** `cold`: a fresh context with the cache disabled; `warm`: one context whose cache already holds the script. */
+  cache: 'cold' | 'warm';
+  rate: 1 | typeof THROTTLE;
+}
+
+const PAGES: Pick<Scenario, 'page' | 'cache'>[] = [
+  { page: 'hosted', cache: 'cold' },
+  { page: 'hosted', cache: 'warm' },
+  { page: 'merchant', cache: 'cold' },
+];
+const SCENARIOS: Scenario[] = PAGES.flatMap((p) => ([1, THROTTLE] as const).map((rate) => ({ ...p, rate })));
+
+/** performance.now() stamps taken in the page by INSTRUMENT. */
+interface Marks {
+  inserted?: number;
+  defined?: number;
+  summaryPainted?: number;
+  click?: number;
+  qrPainted?: number;
+  /** Whether the QR canvas had dark pixels when its frame was painted. */
+  qrDrawn?: boolean;
+  timeOrigin: number;
+}
+
+/**
+ * Runs in every document before its own scripts (an init script, which the hosted page's CSP does not govern).
+ * - insertion: a MutationObserver on the document stamps the moment <pay-checkout> enters it (parser or script);
+ * - "painted": the first frame after the condition holds in the shadow DOM (a MutationObserver on the shadow root,
+ *   which also sees `data-view` change): requestAnimationFrame, then a task posted from it, which runs once that
+ *   frame's style, layout and paint are done. The summary: `data-view="order"` with `[part="summary"]`; the QR:
+ *   `data-view="payment"` with `canvas[part="qr"]` sized (the element sizes and draws it in the same synchronous
+ *   `updated()`, before any observer runs), then checked for dark pixels;
+ * - the pay click: the click event's own timeStamp (when the browser took the input), seen in the capture phase.
+ * Plain JavaScript in a string: tsx would wrap a TypeScript function's inner functions in helpers the page lacks.
+ */
+const INSTRUMENT = `(() => {
+  const marks = (window.__elementBench = { timeOrigin: performance.timeOrigin });
+  const afterFrame = (done) => requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => done(performance.now());
+    channel.port2.postMessage(null);
+  });
+  const dark = (canvas) => {
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    for (let i = 0; i < data.length; i += 4) if (data[i] < 128) return true;
+    return false;
+  };
+  const follow = (element) => {
+    const root = element.shadowRoot;
+    let summaryAt, qrAt;
+    const check = () => {
+      const view = root.querySelector('[part="card"]')?.getAttribute('data-view');
+      if (summaryAt === undefined && view === 'order' && root.querySelector('[part="summary"]')) {
+        summaryAt = performance.now();
+        afterFrame((t) => (marks.summaryPainted = t));
+      }
+      const qr = root.querySelector('canvas[part="qr"]');
+      if (qrAt === undefined && view === 'payment' && qr && qr.width > 0) {
+        qrAt = performance.now();
+        afterFrame((t) => {
+          marks.qrDrawn = dark(qr);
+          marks.qrPainted = t;
+        });
+      }
+    };
+    new MutationObserver(check).observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-view', 'width'] });
+    check();
+  };
+  new MutationObserver((records, observer) => {
+    for (const record of records) for (const node of record.addedNodes) {
+      const element = node.nodeName === 'PAY-CHECKOUT' ? node : node.querySelector?.('pay-checkout');
+      if (!element) continue;
+      marks.inserted = performance.now();
+      observer.disconnect();
+      customElements.whenDefined('pay-checkout').then(() => {
+        marks.defined = performance.now();
+        follow(element);
+      });
+      return;
+    }
+  }).observe(document, { childList: true, subtree: true });
+  addEventListener('click', (event) => {
+    if (marks.click === undefined && event.composedPath().some((node) => node.getAttribute?.('part') === 'pay-button')) marks.click = event.timeStamp;
+  }, true);
+})();`;
+
+const KINDS = ['document', 'stylesheet', 'script', 'API GET', 'CORS preflight', 'API POST', 'event stream', 'other'] as const;
+type Kind = (typeof KINDS)[number];
+
+/** The fields of CDP's Network.requestWillBeSent read here (playwright-core does not export its Protocol types). */
+interface RequestWillBeSent {
+  type?: string;
+  request: { url: string; method: string };
+}
+
+/** Chromium fetches the origin's /favicon.ico for its tab on its own: not one of the page's requests. */
+const FAVICON = 'favicon';
+
+function kindOf(request: RequestWillBeSent): Kind | typeof FAVICON {
+  const { type, request: r } = request;
+  if (type === 'Other' && new URL(r.url).pathname === '/favicon.ico') return FAVICON;
+  if (type === 'Document') return 'document';
+  if (type === 'Stylesheet') return 'stylesheet';
+  if (type === 'Script') return 'script';
+  if (type === 'EventSource') return 'event stream';
+  if (type === 'Preflight' || r.method === 'OPTIONS') return 'CORS preflight';
+  if ((type === 'Fetch' || type === 'XHR') && new URL(r.url).pathname.startsWith('/api/')) return r.method === 'GET' ? 'API GET' : 'API POST';
+  return 'other';
+}
+
+interface Run {
+  scenario: Scenario;
+  summaryMs: number;
+  qrMs: number;
+  definedMs: number;
+  qrDrawn: boolean;
+  requests: Record<Kind, number>;
+  /** Requests the cache answered (counted in `requests` too). */
+  fromCache: number;
+  /** Bytes of pay-checkout.js that came over the network (headers included), as Chromium counted them. */
+  scriptBytes: number;
+  others: string[];
+  /** Chromium's favicon requests before the QR (not counted in `requests`). */
+  favicons: number;
+}
+
+/** The CDP view of one page's network: what it requested, when (wall clock), and what the cache answered. */
+async function watchNetwork(context: BrowserContext, page: Page, scenario: Scenario) {
+  const cdp = await context.newCDPSession(page);
+  const requests = new Map<string, { kind: Kind | typeof FAVICON; url: string; wallMs: number; fromCache: boolean; bytes: number }>();
+  cdp.on('Network.requestWillBeSent', (event) => {
+    // A redirect reuses the id: the first request is the one the page made.
+    if (!requests.has(event.requestId)) requests.set(event.requestId, { kind: kindOf(event), url: event.request.url, wallMs: event.wallTime * 1000, fromCache: false, bytes: 0 });
+  });
+  cdp.on('Network.requestServedFromCache', ({ requestId }) => {
+    const request = requests.get(requestId);
+    if (request) request.fromCache = true;
+  });
+  cdp.on('Network.responseReceived', ({ requestId, response }) => {
+    const request = requests.get(requestId);
+    if (request && (response.fromDiskCache || response.fromPrefetchCache)) request.fromCache = true;
+  });
+  cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
+    const request = requests.get(requestId);
+    if (request) request.bytes = encodedDataLength;
+  });
+  await cdp.send('Network.enable');
+  if (scenario.cache === 'cold') await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: scenario.rate });
+  return {
+    /** Requests made up to `wallMs` (the QR's paint, in wall-clock ms), by kind. */
+    until(wallMs: number): Pick<Run, 'requests' | 'fromCache' | 'scriptBytes' | 'others' | 'favicons'> {
+      const before = [...requests.values()].filter((r) => r.wallMs <= wallMs);
+      const made = before.filter((r) => r.kind !== FAVICON);
+      const counts = Object.fromEntries(KINDS.map((kind) => [kind, made.filter((r) => r.kind === kind).length])) as Record<Kind, number>;
+      const script = made.find((r) => new URL(r.url).pathname === '/pay-checkout.js');
+      return {
+        requests: counts,
+        fromCache: made.filter((r) => r.fromCache).length,
+        scriptBytes: script && !script.fromCache ? script.bytes : 0,
+        others: made.filter((r) => r.kind === 'other').map((r) => r.url),
+        favicons: before.length - made.length,
+      };
+    },
+    detach: () => cdp.detach(),
+  };
+}
+
+/** A merchant's page on its own origin: loads the script from the gateway, and nothing else. */
+async function startMerchantPage(gatewayUrl: string): Promise<{ url: string; server: Server }> {
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+<script type="module" src="${gatewayUrl}/pay-checkout.js"></script>
+</head><body><main></main></body></html>`;
+  const server = createServer((request, response) => {
+    if (request.url === '/') response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(html);
+    else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+}
+
+const readMarks = (page: Page) => page.evaluate('window.__elementBench') as Promise<Marks>;
+
+/**
+ * Evaluates `expression` in the page every POLL_MS until it is true (page.waitForFunction compiles its predicate
+ * inside the page, which the hosted page's CSP refuses; an evaluation through the DevTools protocol is not governed).
+ */
+async function waitUntil(page: Page, expression: string, what: string): Promise<void> {
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > deadline) {
+      const view = await page.locator('pay-checkout [part="card"]').getAttribute('data-view', { timeout: 1_000 }).catch(() => 'none');
+      throw new Error(`${what} not within ${STEP_TIMEOUT_MS} ms (the card shows data-view=${view})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+async function measure(browser: Browser, warm: BrowserContext, urls: { gateway: string; merchantPage: string }, merchant: MerchantClient, scenario: Scenario): Promise<Run> {
+  const { payment_link_ref: ref } = await merchant.createPaymentLink(sampleLink());
+  const context = scenario.cache === 'warm' ? warm : await browser.newContext();
+  const page = await context.newPage();
+  try {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const network = await watchNetwork(context, page, scenario);
+    await page.addInitScript(INSTRUMENT);
+    if (scenario.page === 'hosted') await page.goto(`${urls.gateway}/checkout?ref=${encodeURIComponent(ref)}`);
+    else {
+      await page.goto(urls.merchantPage);
+      await waitUntil(page, `customElements.get('pay-checkout') !== undefined`, 'the script defining <pay-checkout>');
+      await page.evaluate(
+        `document.querySelector('main').append(Object.assign(document.createElement('pay-checkout'), { paymentLinkRef: ${JSON.stringify(ref)}, embedded: true }))`,
+      );
+    }
+    await waitUntil(page, 'window.__elementBench.summaryPainted !== undefined', 'the order summary');
+    // The link has billing details and no default_guest_checkout: the contact stands, so Pay opens the payment.
+    await page.locator(`pay-checkout input[name="asset"][value="${ASSET}"]`).check({ timeout: STEP_TIMEOUT_MS });
+    await page.locator('pay-checkout [part="pay-button"]').click({ timeout: STEP_TIMEOUT_MS });
+    await waitUntil(page, 'window.__elementBench.qrPainted !== undefined', 'the QR');
+    const marks = await readMarks(page);
+    if (errors.length) throw new Error(`the page threw: ${errors.join('; ')}`);
+    const { inserted, defined, summaryPainted, click, qrPainted, qrDrawn } = marks;
+    if (inserted === undefined || defined === undefined || summaryPainted === undefined || click === undefined || qrPainted === undefined) {
+      throw new Error(`marks missing: ${JSON.stringify(marks)}`);
+    }
+    const seen = network.until(marks.timeOrigin + qrPainted);
+    await network.detach();
+    return { scenario, summaryMs: summaryPainted - inserted, qrMs: qrPainted - click, definedMs: defined - inserted, qrDrawn: qrDrawn === true, ...seen };
+  } finally {
+    await page.close();
+    if (context !== warm) await context.close();
+  }
+}
+
+/** A figure that should not vary: itself when constant, else `min–max`. */
+function constant(values: readonly number[], shown: (value: number) => number | null = (value) => value): Cell {
+  if (!values.length) return null;
+  const min = shown(Math.min(...values));
+  const max = shown(Math.max(...values));
+  return min === max ? min : `${min}–${max}`;
+}
+
+const describe = (s: Scenario) => [s.page === 'hosted' ? 'hosted /checkout' : 'merchant page', s.cache === 'cold' ? 'disabled' : 'warm', s.rate === 1 ? 'none' : `${s.rate}×`];
+
+export const elementSuite: Suite = {
+  id: 'element',
+  title: 'Issue 4: the element in Chromium: insertion to summary painted, pay click to QR painted, requests',
+  // It starts its own gateway, on PGlite only: the storage is not what this measures.
+  gateway: false,
+  async run() {
+    const notes = [ensureElementBuilt()];
+    const runs: Run[] = [];
+    const failures: string[] = [];
+    await withGateway(pglite, {}, async (gateway) => {
+      const merchant = sandboxMerchant(gateway.url);
+      const merchantPage = await startMerchantPage(gateway.url);
+      const browser = await chromium.launch({
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      });
+      try {
+        const warm = await browser.newContext();
+        const urls = { gateway: gateway.url, merchantPage: merchantPage.url };
+        // Not recorded: fills the warm context's cache, and warms the gateway and the browser.
+        await measure(browser, warm, urls, merchant, { page: 'hosted', cache: 'warm', rate: 1 });
+        const deadline = Date.now() + BUDGET_MS;
+        // Round-robin over the scenarios, so a busy spell on the shared machine lands on all of them alike.
+        for (let round = 0; round < RUNS; round++) {
+          if (Date.now() > deadline) {
+            notes.push(`Stopped after ${round} rounds, at the ${BUDGET_MS / 1000} s budget.`);
+            break;
+          }
+          for (const scenario of SCENARIOS) {
+            try {
+              runs.push(await measure(browser, warm, urls, merchant, scenario));
+            } catch (error) {
+              failures.push(`${describe(scenario).join(', ')}: ${error instanceof Error ? error.message : String(error)}`);
+            }
+          }
+        }
+      } finally {
+        await browser.close();
+        merchantPage.server.closeAllConnections();
+        await new Promise((resolve) => merchantPage.server.close(resolve));
+      }
+    });
+
+    const timings: Table = {
+      title: `The element in Chromium ${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'}: ms from insertion to the order summary painted, from the pay click to the QR painted (fresh page per run)`,
+      columns: ['page', 'cache', 'CPU throttling', 'runs', 'loading view p50', 'summary p50', 'summary p95', 'summary max', 'QR p50', 'QR p95', 'QR max'],
+      rows: [],
+    };
+    const requests: Table = {
+      title: 'Requests from navigation until the QR painted, per run (a range when they varied)',
+      columns: ['page', 'cache', 'CPU throttling', 'total', ...KINDS, 'from cache', 'script transfer KiB'],
+      rows: [],
+    };
+    for (const scenario of SCENARIOS) {
+      const mine = runs.filter((r) => r.scenario === scenario);
+      const summary = mine.map((r) => r.summaryMs);
+      const qr = mine.map((r) => r.qrMs);
+      timings.rows.push([
+        ...describe(scenario),
+        mine.length,
+        round(summarize(mine.map((r) => r.definedMs)).p50),
+        round(summarize(summary).p50),
+        round(summarize(summary).p95),
+        round(Math.max(...summary)),
+        round(summarize(qr).p50),
+        round(summarize(qr).p95),
+        round(Math.max(...qr)),
+      ]);
+      requests.rows.push([
+        ...describe(scenario),
+        constant(mine.map((r) => KINDS.reduce((sum, kind) => sum + r.requests[kind], 0))),
+        ...KINDS.map((kind) => constant(mine.map((r) => r.requests[kind]))),
+        constant(mine.map((r) => r.fromCache)),
+        constant(mine.map((r) => r.scriptBytes), (bytes) => round(bytes / 1024)),
+      ]);
+    }
+    const blank = runs.filter((r) => !r.qrDrawn).length;
+    const others = [...new Set(runs.flatMap((r) => r.others))];
+    const favicons = runs.filter((r) => r.favicons > 0).length;
+    notes.push(
+      'Method: stamps are performance.now() in the page (an init script). Insertion: a MutationObserver on the document sees <pay-checkout> enter it (parsed from the hosted page\'s HTML, which also loads the script; appended by the merchant page\'s script once the script has defined the tag). "Painted": a MutationObserver on the shadow root sees data-view="order" with [part="summary"] (or data-view="payment" with the QR canvas sized and drawn), then requestAnimationFrame, then a task posted from it, which runs after that frame\'s paint. The pay click: the click event\'s timeStamp. "loading view": insertion to customElements.whenDefined resolving, which comes after the element\'s first render (the loading view) and the start of its GET: on the hosted page mostly the script\'s load and run, on the merchant page (script already run) that first render alone.',
+      `Each run: a new signed payment link (SDK, sample order with billing details and no default_guest_checkout, so Pay opens the payment at once with ${ASSET}); a new page; cache "disabled": a new context and Network.setCacheDisabled; "warm": one context whose cache already held /pay-checkout.js (max-age=300) and /checkout.css. Throttling: Emulation.setCPUThrottlingRate on the page. Requests counted through CDP (Network.requestWillBeSent, preflights included) up to the QR's paint; the merchant page is on another loopback origin, so its POST needs a CORS preflight.`,
+      blank ? `The QR canvas was blank when painted in ${blank} of ${runs.length} runs.` : `The QR canvas had dark modules when painted in all ${runs.length} runs.`,
+    );
+    if (favicons) notes.push(`Chromium's own /favicon.ico request for the tab came before the QR in ${favicons} of ${runs.length} runs; it is not the page's and is not counted.`);
+    if (others.length) notes.push(`"other" requests: ${others.join(', ')}.`);
+    if (failures.length) notes.push(`FAILED runs (${failures.length}): ${[...new Set(failures)].slice(0, 5).join(' | ')}`);
+    return { tables: [timings, requests], notes };
+  },
+};
