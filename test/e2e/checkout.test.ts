@@ -1,8 +1,7 @@
 // A tester's paths through the demo page: build a link, the element shows it, the wallet panel reads its QR and
 // pays; every payment status reached by hand; the browser lands on the merchant's pages with a signed redirect.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { parseDecimal } from '../../src/sandbox/chain/amounts.js';
 import {
   assertAccessible,
@@ -11,7 +10,7 @@ import {
   createLinkInBuilder,
   elementAttribute,
   get,
-  launchBrowser,
+  browserForFile,
   mine,
   openPage,
   scanCheckoutQr,
@@ -21,16 +20,10 @@ import {
   WAIT,
 } from './support.js';
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 test('a new user builds a link, pays it exactly with the wallet panel, and lands on /success with a verified signature', async () => {
-  const tracked = await openPage(browser, '/');
+  const tracked = await openPage(browser(), '/');
   const { page } = tracked;
   await page.locator('[data-balance="USDT:TRON"]').waitFor();
   const balanceBefore = await page.locator('[data-balance="USDT:TRON"]').textContent();
@@ -75,7 +68,7 @@ test('a new user builds a link, pays it exactly with the wallet panel, and lands
 });
 
 test('a partial payment leaves the checkout underpaid with the rest in its QR; paying the rest makes it paid', async () => {
-  const tracked = await openPage(browser, '/');
+  const tracked = await openPage(browser(), '/');
   const { page } = tracked;
   await createLinkInBuilder(page);
   await choosePayment(page, 'BTC:BITCOIN');
@@ -106,7 +99,7 @@ test('a partial payment leaves the checkout underpaid with the rest in its QR; p
 });
 
 test('an expired quote offers a new one; giving up lands on /failure with a verified signature', async () => {
-  const tracked = await openPage(browser, '/');
+  const tracked = await openPage(browser(), '/');
   const { page } = tracked;
   const ref = await createLinkInBuilder(page);
   await choosePayment(page, 'USDT:ETHEREUM');
@@ -138,7 +131,7 @@ test('an expired quote offers a new one; giving up lands on /failure with a veri
 });
 
 test('a full payment after the quote expired is held as paid late; an overpayment is paid and flagged', async () => {
-  const tracked = await openPage(browser, '/');
+  const tracked = await openPage(browser(), '/');
   const { page } = tracked;
   await createLinkInBuilder(page);
   await choosePayment(page, 'ETH:ETHEREUM');

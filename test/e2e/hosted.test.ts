@@ -1,16 +1,15 @@
 // The payment link as a customer receives it: the hosted checkout page at `payment_link`, paid from the /wallet page
 // (a phone's view) that reads a photo of the QR, as a customer with a second device would.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import jsQRModule from 'jsqr';
-import type { Browser } from 'playwright-core';
 import {
   assertAccessible,
   assertClean,
   choosePayment,
   createLinkInBuilder,
   elementAttribute,
-  launchBrowser,
+  browserForFile,
   mine,
   openPage,
   screenshot,
@@ -21,16 +20,10 @@ import {
 // jsqr is CommonJS: Node's ESM hands over its exports object.
 const jsQR = jsQRModule.default;
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 test('the payment_link opens the hosted page; the /wallet page pays it from a photo of the QR', async () => {
-  const demo = await openPage(browser, '/');
+  const demo = await openPage(browser(), '/');
   // The link is made for embedding (is_checkout_embed), yet sent by e-mail it opens as the full hosted page.
   assert.equal(await demo.page.getByLabel('Embedded checkout').isChecked(), true);
   const ref = await createLinkInBuilder(demo.page);
@@ -46,7 +39,7 @@ test('the payment_link opens the hosted page; the /wallet page pays it from a ph
   assert.equal(jsQR(Uint8ClampedArray.from(pixels.data), pixels.width, pixels.height)?.data, paymentLink);
   await demo.page.context().close();
 
-  const hosted = await openPage(browser, paymentLink);
+  const hosted = await openPage(browser(), paymentLink);
   const { page } = hosted;
   const response = await page.request.get(paymentLink);
   assert.match(response.headers()['content-security-policy'] ?? '', /default-src 'self'/);
@@ -58,7 +51,7 @@ test('the payment_link opens the hosted page; the /wallet page pays it from a ph
   const due = await elementAttribute(page, '[data-amount-crypto]', 'data-amount-crypto');
   const photo = await page.locator('pay-checkout canvas[part="qr"]').screenshot();
 
-  const phone = await openPage(browser, '/wallet', { width: 390, height: 844 });
+  const phone = await openPage(browser(), '/wallet', { width: 390, height: 844 });
   await phone.page.locator('[data-balance="ETH:ETHEREUM"]').waitFor();
   await assertAccessible(phone.page, '/wallet');
   await phone.page.locator('#qr-photo').setInputFiles({ name: 'qr.png', mimeType: 'image/png', buffer: photo });
@@ -78,7 +71,7 @@ test('the payment_link opens the hosted page; the /wallet page pays it from a ph
 });
 
 test('a forged redirect does not verify on /success', async () => {
-  const tracked = await openPage(browser, '/success?payment_link_ref=pl_forged&merchant_order_id=DH-1&status=paid&signature=AAAA');
+  const tracked = await openPage(browser(), '/success?payment_link_ref=pl_forged&merchant_order_id=DH-1&status=paid&signature=AAAA');
   await tracked.page.locator('[data-verified="false"]').waitFor();
   assert.match((await tracked.page.locator('.verdict').textContent())!, /does NOT verify/);
   await assertAccessible(tracked.page, '/success with a forged query');

@@ -2,18 +2,11 @@
 // checked with the contract's schema → submit → every refund of the order listed; an over-refund refused with the
 // gateway's reason shown.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { sampleLink } from '../helpers/gateway.js';
-import { assertAccessible, assertClean, baseUrl, get, launchBrowser, openPage, post, screenshot } from './support.js';
+import { assertAccessible, assertClean, baseUrl, get, browserForFile, openPage, post, screenshot } from './support.js';
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 /** A paid order of 360.000 ₫, set up over HTTP as a customer and the chain would: the subject here is the portal. */
 async function paidOrder(): Promise<string> {
@@ -34,7 +27,7 @@ async function paidOrder(): Promise<string> {
 
 test('a merchant refunds part of a paid order from the row menu, is refused an over-refund, then refunds the rest', async () => {
   const orderId = await paidOrder();
-  const tracked = await openPage(browser, '/portal');
+  const tracked = await openPage(browser(), '/portal');
   const { page } = tracked;
   const row = page.locator(`tr[data-order="${orderId}"]`);
   await row.waitFor();
@@ -114,7 +107,7 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
 test('an order that is not paid offers no refund', async () => {
   const link = sampleLink({ success_url: `${baseUrl}/success`, failure_url: `${baseUrl}/failure` });
   await post('/demo/api/links', link);
-  const tracked = await openPage(browser, '/portal');
+  const tracked = await openPage(browser(), '/portal');
   const row = tracked.page.locator(`tr[data-order="${link.merchant_order_id}"]`);
   await row.getByRole('button', { name: /^Actions for order/ }).click();
   const refund = row.getByRole('menuitem', { name: /^Refund/ });

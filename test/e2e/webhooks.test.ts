@@ -3,8 +3,8 @@
 // delivery log, delivered, and verified by the receiver; a manual redelivery received again with the same event id;
 // a forged delivery refused and its claims shown as text.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import {
   assertAccessible,
   assertClean,
@@ -12,7 +12,7 @@ import {
   choosePayment,
   createLinkInBuilder,
   elementAttribute,
-  launchBrowser,
+  browserForFile,
   mine,
   openPage,
   scanCheckoutQr,
@@ -21,19 +21,13 @@ import {
   walletPay,
 } from './support.js';
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 const RECEIVER_URL = `${new URL(baseUrl).origin}/demo/webhook-receiver`;
 
 /** Builds a link on the demo page and pays it exactly with the wallet panel; resolves with its merchant_order_id. */
 async function buildAndPay(): Promise<string> {
-  const { page } = await openPage(browser, '/');
+  const { page } = await openPage(browser(), '/');
   await page.locator('[data-balance="USDT:TRON"]').waitFor();
   const orderId = await page.locator('[name="merchant_order_id"]').inputValue();
   await createLinkInBuilder(page);
@@ -56,7 +50,7 @@ function deliveryRow(page: Page, eventId: string, status: string, attempts: numb
 }
 
 test('a merchant adds the demo receiver, sees a paid link’s events delivered and verified, and redelivers one', async () => {
-  const tracked = await openPage(browser, '/webhooks');
+  const tracked = await openPage(browser(), '/webhooks');
   const { page } = tracked;
   await page.getByText('Loading endpoints…').waitFor({ state: 'detached' });
   await assertAccessible(page, '/webhooks as first loaded');
@@ -150,7 +144,7 @@ test('a merchant adds the demo receiver, sees a paid link’s events delivered a
 });
 
 test('the demo receiver refuses a forged delivery and shows what it claimed as text', async () => {
-  const tracked = await openPage(browser, '/webhooks');
+  const tracked = await openPage(browser(), '/webhooks');
   const { page } = tracked;
   const claimed = { id: `evt_forged_${Date.now()}`, type: '<img src=x data-injected>payment.paid', data: { payment_link: { merchant_order_id: '<b>DH-1</b>' } } };
   const response = await fetch(RECEIVER_URL, {
@@ -173,7 +167,7 @@ test('away from localhost the page says why the demo receiver cannot be added', 
   // Chromium resolves *.localhost to the loopback itself; the gateway takes http: on localhost, 127.0.0.1 and [::1] only.
   const away = new URL(baseUrl);
   away.hostname = 'demo.localhost';
-  const tracked = await openPage(browser, new URL('/webhooks', away).href);
+  const tracked = await openPage(browser(), new URL('/webhooks', away).href);
   const { page } = tracked;
   const note = page.locator('[data-receiver-note]');
   await note.waitFor();
