@@ -1,6 +1,6 @@
 // The sandbox gateway: the seed's merchant API on Hono, over the storage of openDatabase().
 import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
+import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
@@ -145,13 +145,38 @@ export interface StartOptions extends GatewayOptions {
   mount?: (app: Hono, gateway: Gateway) => void;
 }
 
+/** How long a stopping gateway lets requests under way finish before it closes the database under them. */
+const DRAIN_MS = 5_000;
+
 /** Starts the gateway on `config.port` (0: any free port) and resolves once it listens. */
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   const gateway = await createGateway(config, options);
   const app = createApp(gateway);
   options.mount?.(app, gateway);
+  // Requests not yet answered in full; an event stream counts only until its response starts.
+  let underWay = 0;
+  let drained: (() => void) | undefined;
+  const fetch = async (request: Request, env: HttpBindings | Http2Bindings) => {
+    underWay++;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      if (--underWay === 0) drained?.();
+    };
+    try {
+      const response = await app.fetch(request, env);
+      // The answer is written after this returns: the request is over when the socket has it all (or is gone).
+      if (response.headers.get('content-type')?.startsWith('text/event-stream')) finish();
+      else env.outgoing.once('close', finish);
+      return response;
+    } catch (error) {
+      finish();
+      throw error;
+    }
+  };
   const server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port }, () => resolve(s as Server));
+    const s = serve({ fetch, port: config.port }, () => resolve(s as Server));
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -159,9 +184,17 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     gateway,
     url: `http://localhost:${port}`,
     async close() {
-      // Open event streams would hold the server open: end them first.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // No new requests; those under way finish (a refund mid-transaction commits or rolls back, never half-run).
+      if (underWay > 0) {
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          setTimeout(resolve, DRAIN_MS).unref();
+        });
+      }
+      // Open event streams would hold the server open: end them.
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
       await gateway.close();
     },
   };

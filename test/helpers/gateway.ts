@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../src/sandbox/clock.js';
 import { loadConfig, type GatewayConfig, type MerchantCredentials } from '../../src/sandbox/config.js';
-import { startGateway, type RunningGateway } from '../../src/sandbox/gateway.js';
+import { startGateway, type RunningGateway, type StartOptions } from '../../src/sandbox/gateway.js';
 import { MerchantClient } from '../../src/merchant/index.js';
 import type { PaymentLinkInput } from '../../src/contract/index.js';
 
@@ -28,6 +28,8 @@ export interface TestGatewayOptions {
   clock?: ManualClock;
   /** Reuse a PostgreSQL schema (a restarted gateway); it is then left in place on close. */
   schema?: string;
+  /** Routes beside the gateway's own (see startGateway). */
+  mount?: StartOptions['mount'];
 }
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -35,7 +37,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const config = { ...loadConfig({}), port: 0, databaseUrl: process.env.TEST_DATABASE_URL, ...options.config };
   const ownSchema = config.databaseUrl && !options.schema ? `test_${randomBytes(6).toString('hex')}` : undefined;
   const schema = options.schema ?? ownSchema;
-  const running = await startGateway(config, { clock, schema, watch: false });
+  const running = await startGateway(config, { clock, schema, watch: false, mount: options.mount });
   const clientFor = (credentials: MerchantCredentials) =>
     new MerchantClient({ baseUrl: running.url, clientId: credentials.clientId, clientSecret: credentials.clientSecret, merchantKey: credentials.merchantKey });
   const { db } = running.gateway;
