@@ -130,15 +130,22 @@ describe('<pay-checkout> error views', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('says a link has expired', async () => {
+  it('says a link has expired, then goes back to the signed failure URL', async () => {
     const { payment_link_ref } = await createLink({ expiry_hours: 1 });
     await advanceClock(HOUR + 60_000);
     try {
-      const { el } = await mount(payment_link_ref, { locale: 'en' });
-      await until(el, 'an error or expired view', () => ['error', 'expired'].includes(viewOf(el) ?? ''));
+      const { el, events } = await mount(payment_link_ref, { locale: 'en' });
+      await untilView(el, 'error');
       expect(textOf(partOf(el, 'card'))).to.match(/expired/i);
       expect(part(el, 'pay-button'), 'no way to pay').to.equal(undefined);
+      expect(textOf(partOf(el, 'countdown'))).to.match(/returning to the merchant in \d+ s/i);
       await expect(el).to.be.accessible();
+      await until(el, 'the failure event', () => events.some((e) => e.type === 'pay-checkout-failure'));
+      const { reason, url } = events.find((e) => e.type === 'pay-checkout-failure')!.detail as { reason: string; url: string };
+      expect(reason).to.equal('link_expired');
+      const query = new URL(url).searchParams;
+      expect([query.get('payment_link_ref'), query.get('status')]).to.deep.equal([payment_link_ref, 'expired']);
+      expect(query.get('signature')).to.be.a('string');
     } finally {
       // The link stays expired (the gateway stored it); later tests get quotes in step with the browser's clock.
       await advanceClock(-(HOUR + 60_000));

@@ -136,8 +136,8 @@ export class PayCheckout extends LitElement {
   @state() private announcement = '';
   @state() private copied?: 'address' | 'amount';
 
-  /** Epoch ms of the automatic return to the merchant after payment; null when none is due. */
-  #redirectAt: number | null = null;
+  /** The automatic return to the merchant (after payment, or once the link has expired): when, and which way. */
+  #redirect: { at: number; go: () => void } | null = null;
   #navigated = false;
   #copiedTimer: ReturnType<typeof setTimeout> | undefined;
   #drawn = new WeakMap<HTMLCanvasElement, string>();
@@ -171,8 +171,8 @@ export class PayCheckout extends LitElement {
   });
 
   #redirectCountdown = new CountdownController(this, {
-    target: () => this.#redirectAt,
-    onEnd: () => this.#returnToMerchant(),
+    target: () => this.#redirect?.at ?? null,
+    onEnd: () => this.#redirect?.go(),
   });
 
   get #ref(): string | undefined {
@@ -214,7 +214,7 @@ export class PayCheckout extends LitElement {
       this.payment = null;
       this.failure = undefined;
       this.actionError = undefined;
-      this.#redirectAt = null;
+      this.#redirect = null;
       this.#navigated = false;
     }
     this.#hadFocus = this.shadowRoot?.activeElement != null;
@@ -240,6 +240,8 @@ export class PayCheckout extends LitElement {
     this.view = view;
     this.failure = undefined;
     if (view.payment) this.#setPayment(view.payment);
+    // An expired link with nothing left to follow: back to the merchant's failure URL, as after a payment.
+    if (this.#viewName() === 'error' && isWebUrl(view.failure_redirect_url)) this.#redirectSoon(this.#leave);
     if (!first) return;
     if (this.#viewName() === 'error') this.#reportError(new CheckoutApiError('link_expired', 'This payment link has expired.'));
     const billing = view.billing_details;
@@ -271,9 +273,13 @@ export class PayCheckout extends LitElement {
     if (current?.payment_id === payment.payment_id && current.status === payment.status) return;
     this.#announce(STATUS_MESSAGES[payment.status]);
     this.dispatchEvent(new PayCheckoutStatusEvent({ payment }));
-    if (payment.status === 'paid' && this.#redirectAt === null && !this.#navigated && payment.success_redirect_url && isWebUrl(payment.success_redirect_url)) {
-      this.#redirectAt = Date.now() + REDIRECT_SECONDS * 1000;
-    }
+    if (payment.status === 'paid' && payment.success_redirect_url && isWebUrl(payment.success_redirect_url)) this.#redirectSoon(this.#returnToMerchant);
+  }
+
+  /** Schedules the automatic return (once: a redirect already due or done stands). */
+  #redirectSoon(go: () => void): void {
+    if (this.#redirect || this.#navigated) return;
+    this.#redirect = { at: Date.now() + REDIRECT_SECONDS * 1000, go };
   }
 
   async #poll(): Promise<void> {
@@ -345,7 +351,7 @@ export class PayCheckout extends LitElement {
   #returnToMerchant = (): void => {
     const payment = this.payment;
     const url = payment?.success_redirect_url;
-    this.#redirectAt = null;
+    this.#redirect = null;
     this.requestUpdate();
     if (!payment || payment.status !== 'paid' || !url) return;
     this.#navigate(new PayCheckoutSuccessEvent({ payment, url }), url);
@@ -353,6 +359,7 @@ export class PayCheckout extends LitElement {
 
   #leave = (): void => {
     const view = this.view;
+    this.#redirect = null;
     if (!view) return;
     const reason = view.status === 'expired' ? 'link_expired' : 'cancelled';
     this.#navigate(new PayCheckoutFailureEvent({ reason, url: view.failure_redirect_url }), view.failure_redirect_url);
@@ -476,8 +483,10 @@ export class PayCheckout extends LitElement {
     const failure = this.failure ?? new CheckoutApiError('link_expired', 'This payment link has expired.');
     const retryable = !['missing_ref', 'not_found', 'link_expired'].includes(failure.code);
     const canLeave = failure.code === 'link_expired' && view && isWebUrl(view.failure_redirect_url);
+    const seconds = canLeave ? this.#redirectCountdown.remaining : null;
     return html`<h2 tabindex="-1">${this.#t('errorTitle')}</h2>
       <p part="error" role="alert">${this.#t(`error_${failure.code}`, { detail: failure.message })}</p>
+      ${seconds !== null ? html`<p part="countdown" role="timer" aria-live="off">${this.#t('redirectIn', { seconds })}</p>` : nothing}
       <div class="actions">
         ${retryable ? html`<button part="retry-button" class="primary" type="button" @click=${this.#retry}>${this.#t('retry')}</button>` : nothing}
         ${canLeave ? html`<button part="leave-button" type="button" @click=${this.#leave}>${this.#t('returnToMerchant')}</button>` : nothing}
