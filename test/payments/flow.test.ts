@@ -102,6 +102,19 @@ describe(`crypto payment flow over HTTP (${storageName})`, () => {
     return parseDecimal(body.balances.find((b) => b.asset === 'USDT' && b.network === 'ETHEREUM')!.balance, 6);
   }
 
+  it("shows the customer the order but none of the merchant's secrets, to any origin", async () => {
+    const { payment_link_ref: ref } = await newLink({ shipping_details: { shipping_name: 'Trần Văn Minh' }, show_shipping_details: false });
+    const response = await fetch(`${gw.url}/api/checkout/${ref}`, { headers: { Origin: 'https://shop.example' } });
+    assert.equal(response.headers.get('access-control-allow-origin'), '*');
+    const text = await response.text();
+    const { clientSecret, merchantKey, clientId } = gw.credentials;
+    for (const secret of [clientSecret, merchantKey, clientId, 'svc_key', 'signature_hash']) assert.ok(!text.includes(secret), `the view holds ${secret}`);
+    const view = JSON.parse(text) as { shipping_details?: unknown; amount: number; payment: unknown };
+    assert.equal(view.amount, 360_000);
+    assert.equal(view.payment, null);
+    assert.equal(view.shipping_details, undefined, 'shipping details only when the link shows them');
+  });
+
   it('returns the open payment when opened again: one address per link, never a second', async () => {
     const { checkout } = await newLink();
     const first = await checkout.open('BTC', 'BITCOIN');
