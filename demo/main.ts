@@ -20,8 +20,6 @@ const running = await startGateway(config, {
       demoRoutes({
         client: new MerchantClient({ baseUrl, clientId, clientSecret, merchantKey, fetch: inProcess }),
         clientSecret,
-        baseUrl,
-        fetch: inProcess,
         distDir: fileURLToPath(new URL('../dist/demo', import.meta.url)),
       }),
     );

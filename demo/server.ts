@@ -16,10 +16,6 @@ export interface DemoOptions {
   client: MerchantClient;
   /** The sandbox merchant's client secret: it keys the redirect signatures the success and failure pages check. */
   clientSecret: string;
-  /** `{base_url}` of the gateway, for the one read the SDK has no method for yet (the latest links). */
-  baseUrl: string;
-  /** Sends a request to the gateway (the SDK's own transport). */
-  fetch: typeof fetch;
   /** The built pages (`vite build --config demo/vite.config.ts`). */
   distDir: string;
 }

@@ -1,9 +1,9 @@
 // A throwaway PostgreSQL cluster on loopback, for the test suite's second pass and for the benchmarks.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.mjs';
 
 /** initdb and pg_ctl from PATH or Debian's versioned folder. */
 export function postgresBin() {
@@ -13,17 +13,6 @@ export function postgresBin() {
   if (!existsSync(base)) return undefined;
   const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
   return versions.length ? join(base, versions[0], 'bin') : undefined;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A throwaway cluster as the postgres user (initdb refuses root), trust auth on loopback only. */

@@ -4,9 +4,9 @@
 // WebKitGTK is driven by WebKitWebDriver, which needs a display for MiniBrowser: it runs under xvfb-run.
 /* global fetch */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.mjs';
 
 const ENGINES = ['chromium', 'firefox', 'webkit'];
 const args = process.argv.slice(2);
@@ -28,17 +28,6 @@ for (let i = 0; i < args.length; i++) {
 const root = fileURLToPath(new URL('..', import.meta.url));
 const started = Date.now();
 const children = new Set();
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Ends a child and everything it started (xvfb-run starts Xvfb, the driver starts MiniBrowser). */
 function end(child) {

@@ -3,29 +3,26 @@
 // `--screenshots` also writes docs/screenshots/*.png from the run; extra arguments narrow the files.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers';
+import { freePort } from './free-port.mjs';
 
 const args = process.argv.slice(2);
 const screenshots = args.includes('--screenshots');
 const chosen = args.filter((a) => !a.startsWith('--'));
 const files = chosen.length ? chosen : readdirSync('test/e2e').filter((f) => f.endsWith('.test.ts')).sort().map((f) => join('test/e2e', f));
 
-const build = spawnSync('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] });
-if (build.status !== 0) {
-  console.error('npm run build failed');
-  process.exit(build.status ?? 1);
+// `npm test` has just built (and says so with --built); run alone, this builds what it serves.
+if (!args.includes('--built')) {
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) {
+    console.error('npm run build failed');
+    process.exit(build.status ?? 1);
+  }
 }
 
-const port = await new Promise((resolve, reject) => {
-  const probe = createServer().once('error', reject);
-  probe.listen(0, () => {
-    const { port: free } = probe.address();
-    probe.close(() => resolve(free));
-  });
-});
+const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'pay-checkout-e2e-'));
 const server = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
   env: { ...process.env, PORT: String(port), PGLITE_DIR: dataDir, DATABASE_URL: '' },

@@ -20,21 +20,21 @@ export function paymentLinkRoutes(gateway: Gateway): Hono<BearerEnv> {
   const { db, linkResources, tokens } = gateway;
   return new Hono<BearerEnv>()
     .post('/', async (c) => {
-    const body = await readJsonObject(c);
-    const request = parseWith(PaymentLinkRequest, body);
-    const merchant = await gateway.merchants.byMerchantKey(request.svc_key);
-    if (!merchant) throw unauthorized('svc_key is not a known merchant key.');
-    if (body.signature_hash === undefined) throw unauthorized('signature_hash is required: the base64 HMAC-SHA256 of the body (see README, "Signing a payment link").');
-    if (!verifyPaymentLinkSignature(body, merchant.clientSecret)) {
-      throw unauthorized('signature_hash does not match the body: sign the JCS form of the body without signature_hash with your client secret.');
-    }
-    const { value, replayed } = await gateway.paymentLinks.create(merchant, request, {
-      key: c.req.header('Idempotency-Key'),
-      method: c.req.method,
-      path: c.req.path,
-      body,
-    });
-    return c.json(value, 201, replayHeaders(replayed));
+      const body = await readJsonObject(c);
+      const request = parseWith(PaymentLinkRequest, body);
+      const merchant = await gateway.merchants.byMerchantKey(request.svc_key);
+      if (!merchant) throw unauthorized('svc_key is not a known merchant key.');
+      if (body.signature_hash === undefined) throw unauthorized('signature_hash is required: the base64 HMAC-SHA256 of the body (see README, "Signing a payment link").');
+      if (!verifyPaymentLinkSignature(body, merchant.clientSecret)) {
+        throw unauthorized('signature_hash does not match the body: sign the JCS form of the body without signature_hash with your client secret.');
+      }
+      const { value, replayed } = await gateway.paymentLinks.create(merchant, request, {
+        key: c.req.header('Idempotency-Key'),
+        method: c.req.method,
+        path: c.req.path,
+        body,
+      });
+      return c.json(value, 201, replayHeaders(replayed));
     })
     // The merchant's read of its links: Bearer, like the refund endpoints. With ?merchant_order_id, that order's
     // links; without, the latest ones (?limit, default 50), newest first, for a transactions page.

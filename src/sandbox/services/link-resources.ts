@@ -3,6 +3,7 @@
 import type { PaymentLinkResource } from '../../contract/index.js';
 import { notFound } from '../http/problem.js';
 import { one, type Sql } from '../storage/database.js';
+import { paymentLinkUrl } from './payment-links.js';
 import type { Payments } from './payments.js';
 import type { Refunds } from './refunds.js';
 
@@ -54,12 +55,10 @@ export class LinkResources {
   }
 
   private async resource(sql: Sql, link: LinkRow): Promise<PaymentLinkResource> {
-    const url = new URL(this.checkoutUrl);
-    url.searchParams.set('ref', link.payment_link_ref);
     const { amountToRefund, refundDetails } = await this.refunds.refundList(sql, link);
     return {
       payment_link_ref: link.payment_link_ref,
-      payment_link: url.toString(),
+      payment_link: paymentLinkUrl(this.checkoutUrl, link.payment_link_ref),
       merchant_order_id: link.merchant_order_id,
       status: link.status,
       amount: link.amount,

@@ -46,10 +46,15 @@ export class PaymentLinks {
       }
       throw error;
     }
-    const url = new URL(this.checkoutUrl);
-    url.searchParams.set('ref', ref);
-    return { payment_link_ref: ref, payment_link: url.toString() };
+    return { payment_link_ref: ref, payment_link: paymentLinkUrl(this.checkoutUrl, ref) };
   }
+}
+
+/** `payment_link` (seed 2.7): `{checkout_url}?ref=<payment_link_ref>`. */
+export function paymentLinkUrl(checkoutUrl: string, ref: string): string {
+  const url = new URL(checkoutUrl);
+  url.searchParams.set('ref', ref);
+  return url.toString();
 }
 
 /** The rules that span fields; each failure names the field. */
