@@ -95,7 +95,17 @@ export const newStats = (): ModelStats => ({ sequences: 0, steps: 0, restarts: 0
 interface Model {
   orderId: string;
   links: { ref: string; payments: Payment[] }[];
+  /** Payments whose quote the test saw closed (superseded, run out, link ended) before it sent them anything. */
+  closedBeforeMoney: Set<string>;
+  /** Payments the test sent money to, and those the merchant accepted. */
+  funded: Set<string>;
+  accepted: Set<string>;
   stats: ModelStats;
+}
+
+/** The test's own account of which quotes closed: every payment of a link but the newest, once a link ends all. */
+function noteClosedQuotes(m: Model, payments: readonly Payment[]): void {
+  for (const p of payments) if (!m.funded.has(p.payment_id)) m.closedBeforeMoney.add(p.payment_id);
 }
 
 interface Real {
@@ -151,7 +161,10 @@ class Open implements Command {
     });
     expectStatus(answer, [200, 201, 409, 410], 'open');
     count(m.stats, `open → ${answer.status}`);
-    if (answer.status === 201) link.payments.push(answer.body);
+    if (answer.status === 201) {
+      noteClosedQuotes(m, link.payments);
+      link.payments.push(answer.body);
+    }
   }
   toString = () => `open(${this.asset.asset}/${this.asset.network})`;
 }
@@ -181,6 +194,7 @@ class Pay implements Command {
       amount: formatAtomic(atomic, decimals),
     });
     expectStatus(answer, [201], 'transfer');
+    m.funded.add(target.payment_id);
     count(m.stats, `pay ${this.kind}${this.back ? ' to an older address' : ''}`);
   }
   toString = () => `pay(${this.kind}, ${this.back} back)`;
@@ -206,6 +220,7 @@ class ExpireQuote implements Command {
   async run(m: Model, r: Real) {
     const payment = allPayments(m).at(-1)!;
     expectStatus(await call(r.system, 'POST', `/sandbox/payments/${payment.payment_id}/expire-quote`), [200], 'expire quote');
+    noteClosedQuotes(m, [payment]);
   }
   toString = () => 'expireQuote(latest)';
 }
@@ -214,6 +229,7 @@ class ExpireLink implements Command {
   check = () => true;
   async run(m: Model, r: Real) {
     expectStatus(await call(r.system, 'POST', `/sandbox/payment-links/${latestLink(m).ref}/expire`), [200], 'expire link');
+    noteClosedQuotes(m, latestLink(m).payments);
   }
   toString = () => 'expireLink(latest)';
 }
@@ -224,7 +240,10 @@ class NewLink implements Command {
     const answer = await call<{ payment_link_ref: string }>(r.system, 'POST', '/api/paymentLink', signedLinkBody(credentials, orderInput(m.orderId)));
     expectStatus(answer, [201, 409], 'new link');
     count(m.stats, `new link → ${answer.status}`);
-    if (answer.status === 201) m.links.push({ ref: answer.body.payment_link_ref, payments: [] });
+    if (answer.status === 201) {
+      noteClosedQuotes(m, allPayments(m));
+      m.links.push({ ref: answer.body.payment_link_ref, payments: [] });
+    }
   }
   toString = () => 'newLink(same order)';
 }
@@ -238,6 +257,7 @@ class Accept implements Command {
     const answer = await call(r.system, 'POST', `/api/payments/${target.payment_id}/accept`, undefined, await merchantToken(r.system));
     expectStatus(answer, [200, 409], 'accept');
     count(m.stats, `accept → ${answer.status}`);
+    if (answer.status === 200) m.accepted.add(target.payment_id);
   }
   toString = () => `accept(${this.back} back)`;
 }
@@ -325,17 +345,17 @@ export const orderInput = (orderId: string) =>
  * the order holds is paid + held − refunded and never below zero; the watcher keeps mining. Reconciliation after a
  * block of the watcher's own runs a moment later, so a mismatch gets a few seconds to heal before it is a failure.
  */
-export async function checkInvariants(system: GatewaySystem, orderId: string, stats?: ModelStats): Promise<void> {
+export async function checkInvariants(system: GatewaySystem, orderId: string, stats?: ModelStats, model?: Model): Promise<void> {
   const deadline = Date.now() + 5_000;
   for (;;) {
-    const problems = await invariantProblems(system, orderId, stats);
+    const problems = await invariantProblems(system, orderId, stats, model);
     if (!problems.length) return;
     if (Date.now() > deadline) assert.fail(`invariants broken for order ${orderId}:\n${problems.join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
 }
 
-async function invariantProblems(system: GatewaySystem, orderId: string, stats?: ModelStats): Promise<string[]> {
+async function invariantProblems(system: GatewaySystem, orderId: string, stats?: ModelStats, model?: Model): Promise<string[]> {
   const token = await merchantToken(system);
   const links = await call<{ payment_links: PaymentLinkResource[] }>(system, 'GET', `/api/paymentLink?merchant_order_id=${orderId}`, undefined, token);
   expectStatus(links, [200], 'read links');
@@ -352,6 +372,16 @@ async function invariantProblems(system: GatewaySystem, orderId: string, stats?:
       if (p.status !== want.status) problems.push(`payment ${p.payment_id} is ${p.status}, its facts say ${want.status} (${JSON.stringify(p.transactions)})`);
       if (p.held_vnd !== Number(want.held_vnd)) problems.push(`payment ${p.payment_id} holds ${p.held_vnd} VND, its facts say ${want.held_vnd}`);
     });
+    // What the test knows on its own, whatever payment-state.ts says: money that reached a quote after the test saw it
+    // close never pays the link unless the merchant accepted it; money with all its confirmations is not confirming.
+    for (const p of link.payments) {
+      if (p.status === 'paid' && model?.closedBeforeMoney.has(p.payment_id) && !model.accepted.has(p.payment_id)) {
+        problems.push(`payment ${p.payment_id} is paid with money sent after its quote closed`);
+      }
+      if (p.status === 'confirming' && p.transactions.length && p.transactions.every((t) => t.confirmations >= p.confirmations_required)) {
+        problems.push(`payment ${p.payment_id} is confirming with every transaction confirmed ${p.confirmations_required} times or more`);
+      }
+    }
     const paid = link.payments.filter((p) => p.status === 'paid');
     if (paid.length > 1) problems.push(`link ${link.payment_link_ref} is paid by ${paid.length} payments`);
     if ((link.status === 'paid') !== (paid.length === 1)) problems.push(`link ${link.payment_link_ref} is ${link.status} with ${paid.length} paid payments`);
@@ -419,7 +449,14 @@ export async function runModel(system: GatewaySystem, options: { seconds: number
         const orderId = `model-${Date.now().toString(36)}-${index}`;
         const created = await call<{ payment_link_ref: string }>(system, 'POST', '/api/paymentLink', signedLinkBody(credentials, orderInput(orderId)));
         expectStatus(created, [201], 'create link');
-        const model: Model = { orderId, links: [{ ref: created.body.payment_link_ref, payments: [] }], stats };
+        const model: Model = {
+          orderId,
+          links: [{ ref: created.body.payment_link_ref, payments: [] }],
+          closedBeforeMoney: new Set(),
+          funded: new Set(),
+          accepted: new Set(),
+          stats,
+        };
         const real: Real = { system };
         // Most orders begin with the customer opening a payment.
         const steps: Command[] = [new Open(first), ...commands];
@@ -428,12 +465,12 @@ export async function runModel(system: GatewaySystem, options: { seconds: number
           if (!step.check(model)) continue;
           await step.run(model, real);
           stats.steps++;
-          await checkInvariants(system, orderId, stats);
+          await checkInvariants(system, orderId, stats, model);
         }
         if (index % 5 === 0) await checkWatcherMines(system);
       }),
       // Sequences run against live processes: a failure is reported as found, not shrunk against them.
-      { numRuns: 10, endOnFailure: true },
+      { numRuns: 10, endOnFailure: true, includeErrorInReport: true },
     );
   }
 }
