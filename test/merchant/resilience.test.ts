@@ -120,6 +120,19 @@ describe(`the merchant SDK over a flaky network (${storageName})`, () => {
     assert.equal(logOf(/\/api\/webhooks\/endpoints$/).length, 1);
   });
 
+  it('accepts a held payment with one Idempotency-Key and answers the link resource, validated', async () => {
+    const { payment_link_ref } = await gw.client.createPaymentLink(sampleLink());
+    const resource = await gw.client.getPaymentLink(payment_link_ref);
+    proxy.fail([{ status: 503 }, { status: 200, body: JSON.stringify(resource) }], /\/accept$/);
+    assert.deepEqual(await client().acceptPayment('pay_held 1'), resource);
+    const attempts = logOf(/\/accept$/);
+    assert.deepEqual(attempts.map((a) => [a.method, a.path]), Array(2).fill(['POST', '/api/payments/pay_held%201/accept']));
+    assert.equal(new Set(attempts.map((a) => a.idempotencyKey)).size, 1);
+
+    proxy.fail([{ status: 200, body: JSON.stringify({ ...resource, amountToRefund: '0' }) }], /\/accept$/);
+    await assert.rejects(client().acceptPayment('pay_held'), (e: unknown) => e instanceof PayCheckoutResponseError && e.issues[0]?.path === 'amountToRefund');
+  });
+
   it('never creates two links for one call, whatever the network does (property)', async () => {
     const fault = fc.constantFrom<Fault>('drop-before', 'drop-after', { status: 503 }, { status: 502 }, { status: 408 }, { status: 429, retryAfter: '0' });
     await fc.assert(
