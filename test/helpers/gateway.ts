@@ -53,8 +53,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       return { credentials, client: clientFor(credentials) };
     },
     async markPaid(paymentLinkRef) {
-      const { payments, wallet, chain, watcher } = running.gateway;
-      const { payment } = await payments.open(paymentLinkRef, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' });
+      const { checkout, wallet, chain, watcher } = running.gateway;
+      const { payment } = await checkout.open(paymentLinkRef, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' });
       await wallet.transfer({ to: payment.address, asset: 'USDT', network: 'TRON', amount: payment.amount_crypto });
       await db.transaction((tx) => chain.mine(tx, 'TRON', payment.confirmations_required));
       await watcher.afterBlocks('TRON');
