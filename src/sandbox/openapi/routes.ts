@@ -68,7 +68,7 @@ export const ROUTES: Route[] = [
   ['get', '/api/paymentLink/{payment_link_ref}', { tag: 'Merchant', summary: 'A payment link as it stands', auth: 'bearer', ok: { 200: PaymentLinkResource }, errors: [404] }],
   ['post', '/api/refund/createRefund/{order_id}', { tag: 'Merchant', summary: 'Refund part or all of an order', auth: 'bearer', body: CreateRefundRequest, idempotent: true, ok: { 201: RefundList }, errors: [404, 409, 422] }],
   ['get', '/api/refund/getDataByTransaction/{order_id}', { tag: 'Merchant', summary: 'The refunds of an order', auth: 'bearer', ok: { 200: RefundList }, errors: [404] }],
-  ['post', '/api/payments/{payment_id}/accept', { tag: 'Merchant', summary: 'Accept a payment held for you (paid_late) while its link is not paid', auth: 'bearer', idempotent: true, ok: { 200: PaymentLinkResource }, errors: [404, 409] }],
+  ['post', '/api/payments/{payment_id}/accept', { tag: 'Merchant', summary: 'Accept a payment held for you (paid_late) while its link is not paid', auth: 'bearer', ok: { 200: PaymentLinkResource }, errors: [404, 409] }],
   // Webhook endpoints and their delivery logs.
   ['get', '/api/webhooks/endpoints', { tag: 'Webhooks', summary: 'Your webhook endpoints', auth: 'bearer', ok: { 200: WebhookEndpointList } }],
   ['post', '/api/webhooks/endpoints', { tag: 'Webhooks', summary: 'Add a webhook endpoint (keep its secret)', auth: 'bearer', body: WebhookEndpointRequest, ok: { 201: WebhookEndpoint }, errors: [422] }],
