@@ -4,16 +4,10 @@
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
 import { PayCheckout as PayCheckoutElement, TAG } from '../checkout/define.js';
-import {
-  PayCheckoutBackEvent,
-  PayCheckoutErrorEvent,
-  PayCheckoutFailureEvent,
-  PayCheckoutReadyEvent,
-  PayCheckoutStatusEvent,
-  PayCheckoutSuccessEvent,
-} from '../checkout/events.js';
+import * as events from '../checkout/events.js';
 
-const event = <E extends Event>(type: { eventName: string }) => type.eventName as EventName<E>;
+/** An event class's name, typed with the class, so each callback gets its event. */
+const event = <E extends Event>(type: { eventName: string; prototype: E }) => type.eventName as EventName<E>;
 
 export const PayCheckout = createComponent({
   react: React,
@@ -21,12 +15,12 @@ export const PayCheckout = createComponent({
   elementClass: PayCheckoutElement,
   displayName: 'PayCheckout',
   events: {
-    onPayCheckoutReady: event<PayCheckoutReadyEvent>(PayCheckoutReadyEvent),
-    onPayCheckoutStatus: event<PayCheckoutStatusEvent>(PayCheckoutStatusEvent),
-    onPayCheckoutSuccess: event<PayCheckoutSuccessEvent>(PayCheckoutSuccessEvent),
-    onPayCheckoutFailure: event<PayCheckoutFailureEvent>(PayCheckoutFailureEvent),
-    onPayCheckoutBack: event<PayCheckoutBackEvent>(PayCheckoutBackEvent),
-    onPayCheckoutError: event<PayCheckoutErrorEvent>(PayCheckoutErrorEvent),
+    onPayCheckoutReady: event(events.PayCheckoutReadyEvent),
+    onPayCheckoutStatus: event(events.PayCheckoutStatusEvent),
+    onPayCheckoutSuccess: event(events.PayCheckoutSuccessEvent),
+    onPayCheckoutFailure: event(events.PayCheckoutFailureEvent),
+    onPayCheckoutBack: event(events.PayCheckoutBackEvent),
+    onPayCheckoutError: event(events.PayCheckoutErrorEvent),
   },
 });
 
