@@ -18,11 +18,13 @@ export function signedLinkBody(credentials: Pick<MerchantCredentials, 'merchantK
 
 /**
  * `body` with its `signature_hash` computed afresh (whatever it held before), by hand as docs/api.md shows it
- * (node:crypto over the JCS text), apart from the SDK's WebCrypto signer, and synchronously.
+ * (node:crypto over the JCS text), apart from the SDK's WebCrypto signer, and synchronously. It signs the body as
+ * JSON carries it (a fuzzed NaN or Infinity travels as null), which is what the gateway checks.
  */
 export function sign(body: Record<string, unknown>, clientSecret: string): Record<string, unknown> {
   const { signature_hash: _old, ...rest } = body;
-  return { ...rest, signature_hash: createHmac('sha256', clientSecret).update(signedText(rest), 'utf8').digest('base64') };
+  const sent = JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
+  return { ...rest, signature_hash: createHmac('sha256', clientSecret).update(signedText(sent), 'utf8').digest('base64') };
 }
 
 export interface Answer<T = unknown> {
