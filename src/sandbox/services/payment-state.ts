@@ -93,7 +93,7 @@ interface Progress {
   /** When enough was seen, and when enough had its confirmations. */
   completedAt: number;
   settledAt: number;
-  /** When this quote stopped taking money for the link. */
+  /** When this quote stopped taking money for the link: money seen at that instant or later is late. */
   closedAt: number;
 }
 
@@ -117,13 +117,14 @@ function progress(link: LinkFacts, facts: PaymentFacts, toleranceBps: number): P
 
 /**
  * The link is paid by exactly one payment: the first to be settled in time (its full amount seen before its quote
- * closed, and confirmed before the order moved on to another link) or accepted by the merchant. Every other coin
+ * closed, and confirmed before the order moved on to another link; a tie goes to the closing, which the lock order
+ * makes the earlier event) or accepted by the merchant. Every other coin
  * that reached an address of the link is held.
  */
 function winner(link: LinkFacts, all: readonly Progress[]): { index: number; at: number } | undefined {
   let best: { index: number; at: number } | undefined;
   all.forEach((p, index) => {
-    const settledInTime = p.completedAt <= p.closedAt && p.settledAt <= ms(link.superseded_at) ? p.settledAt : NEVER;
+    const settledInTime = p.completedAt < p.closedAt && p.settledAt < ms(link.superseded_at) ? p.settledAt : NEVER;
     // The merchant can accept only money that arrived in full and is confirmed.
     const accepted = p.settledAt === NEVER ? NEVER : Math.max(p.settledAt, ms(p.facts.accepted_at));
     const at = Math.min(settledInTime, accepted);
@@ -144,7 +145,7 @@ export function linkState(link: LinkFacts, now: Date, toleranceBps: number): Lin
     let status: PaymentStatus;
     if (isWinner) status = 'paid';
     else if (p.settledAt !== NEVER) status = 'paid_late';
-    else if (complete) status = p.completedAt <= closedAt && !won && link.superseded_at === null ? 'confirming' : 'expired';
+    else if (complete) status = p.completedAt < closedAt && !won && link.superseded_at === null ? 'confirming' : 'expired';
     else if (now.getTime() >= closedAt) status = 'expired';
     else status = confirmed > 0n ? 'underpaid' : 'awaiting_payment';
 
