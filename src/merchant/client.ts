@@ -250,7 +250,7 @@ export class MerchantClient {
       if (retryable && retries < maxRetries) {
         const backoff = Math.min(MAX_RETRY_DELAY_MS, (this.#options.initialRetryDelayMs ?? DEFAULT_INITIAL_RETRY_DELAY_MS) * 2 ** retries);
         const asked = answer && retryAfterMs(answer.response.headers.get('Retry-After'), Date.now());
-        // Full jitter on our own backoff, so that many clients failing together do not come back together.
+        // Half the backoff, plus a random part of the other half: clients that failed together do not return together.
         const wait = asked ?? backoff / 2 + Math.random() * (backoff / 2);
         if (Date.now() + wait < deadline) {
           retries++;
