@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import type { CreateRefundRequest, PaymentLinkInput, Problem, WebhookEvent } from '../src/contract/index.js';
-import { PayCheckoutError, type MerchantClient } from '../src/merchant/client.js';
+import type { MerchantClient } from '../src/merchant/client.js';
+import { PayCheckoutApiError } from '../src/merchant/errors.js';
 import { verifyRedirect } from '../src/merchant/redirect.js';
 import { verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '../src/merchant/webhook.js';
 import { readJsonObject } from '../src/sandbox/http/body.js';
@@ -57,7 +58,7 @@ export function demoRoutes(options: DemoOptions): Hono {
 
   // Gateway errors go to the page as the gateway sent them (status and problem details), so it can show them by field.
   app.onError((error, c) => {
-    if (!(error instanceof PayCheckoutError)) throw error;
+    if (!(error instanceof PayCheckoutApiError)) throw error;
     const problem: Problem = error.problem ?? { title: 'Error', status: error.status, detail: error.message };
     return c.body(JSON.stringify(problem), error.status as 400, { 'Content-Type': 'application/problem+json' });
   });
@@ -81,7 +82,7 @@ export function demoRoutes(options: DemoOptions): Hono {
   app.post('/demo/api/redirects/verify', async (c) => {
     const { url } = await readJsonObject(c);
     if (typeof url !== 'string' || !URL.canParse(url)) throw badRequest('url must be the address the browser was sent to.');
-    return c.json({ verified: verifyRedirect(url, options.clientSecret) !== undefined });
+    return c.json({ verified: (await verifyRedirect(url, options.clientSecret)) !== undefined });
   });
 
   webhookRoutes(app, client);
@@ -146,7 +147,7 @@ function webhookRoutes(app: Hono, client: MerchantClient): void {
     let reason = 'the merchant has no webhook endpoint, so no secret to check it with';
     for (const endpoint of await client.listWebhookEndpoints()) {
       try {
-        event = verifyWebhook(body, header, endpoint.secret);
+        event = await verifyWebhook(body, header, endpoint.secret);
         endpointId = endpoint.endpoint_id;
         break;
       } catch (error) {
