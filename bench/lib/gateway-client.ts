@@ -108,3 +108,45 @@ export function watchPayments(baseUrl: string, ref: string): PaymentWatch {
     close: () => source.close(),
   };
 }
+
+export interface TransferTimes {
+  /** ms from the transfer request to the `confirming` event at the client, per payment. */
+  toEvent: number[];
+  /** ms from the transfer request to its answer, per payment. */
+  toAnswer: number[];
+  /** Payments whose event came before the transfer's own answer. */
+  eventFirst: number;
+  /** Whether the deadline stopped it before every payment was measured. */
+  cut: boolean;
+}
+
+/**
+ * Pays each opened payment in full, one at a time, each watched by a real EventSource on its link, and times the
+ * `confirming` event with the whole amount at the client; stops at `deadline` (Date.now() ms).
+ */
+export async function timeTransfers(baseUrl: string, opened: readonly OpenPayment[], deadline: number, eventTimeoutMs = 10_000): Promise<TransferTimes> {
+  const times: TransferTimes = { toEvent: [], toAnswer: [], eventFirst: 0, cut: false };
+  for (const { ref, payment } of opened) {
+    if (Date.now() > deadline) {
+      times.cut = true;
+      break;
+    }
+    const watch = watchPayments(baseUrl, ref);
+    try {
+      const ours = (p: { payment_id: string }) => p.payment_id === payment.payment_id;
+      await within(watch.until(ours), eventTimeoutMs, "the stream's first event");
+      // A full transfer on a chain that wants confirmations: seen at once, so `confirming` with the whole amount.
+      const received = watch.until((p) => ours(p) && p.status === 'confirming' && p.received_crypto === payment.amount_crypto);
+      const t0 = performance.now();
+      const answered = payInFull(baseUrl, payment).then(() => performance.now());
+      const heard = await within(received, eventTimeoutMs, `the confirming event of ${payment.payment_id}`);
+      const answer = await answered;
+      times.toEvent.push(heard - t0);
+      times.toAnswer.push(answer - t0);
+      if (heard < answer) times.eventFirst++;
+    } finally {
+      watch.close();
+    }
+  }
+  return times;
+}

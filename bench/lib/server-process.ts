@@ -27,7 +27,7 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServer(name: 'gateway' | 'hello', env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServer(name: 'gateway' | 'floor' | 'hello', env: Record<string, string> = {}): Promise<ServerProcess> {
   const script = join(ROOT, 'bench', 'servers', `${name}.ts`);
   // `exec` keeps one process, so the pid stays node's; fdLimit() tells whether the raise took.
   const child = spawn('sh', ['-c', `ulimit -n ${FD_LIMIT} 2>/dev/null; exec "$0" "$@"`, process.execPath, '--expose-gc', '--import', 'tsx', script], {

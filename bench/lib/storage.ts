@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
 /** scripts/postgres.mjs is plain JavaScript without declarations: this is its shape. */
@@ -11,11 +12,18 @@ interface PostgresScript {
   startPostgres(bin: string): Promise<{ url: string; stop(): void }>;
 }
 
+export interface SqlSession {
+  query<T>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
 export interface Database {
   /** Environment that points a gateway at it (DATABASE_URL or PGLITE_DIR; nothing: PGlite in memory). */
   env: Record<string, string>;
   /** Connections the server has open to this database; undefined for PGlite, which has none. */
   connections(): Promise<number | undefined>;
+  /** The bench's own SQL session, to seed rows; PGlite's folder opens only while no server process holds it. */
+  open(): Promise<SqlSession>;
   drop(): Promise<void>;
 }
 
@@ -32,6 +40,11 @@ export const pglite: Storage = {
     return {
       env: dir ? { PGLITE_DIR: dir } : ({} as Record<string, string>),
       connections: async () => undefined,
+      async open() {
+        if (!dir) throw new Error('an in-memory PGlite database lives in its gateway alone: seeding needs fresh({ reopenable: true })');
+        const db = await PGlite.create(dir);
+        return { query: async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params)).rows, close: () => db.close() };
+      },
       async drop() {
         if (dir) rmSync(dir, { recursive: true, force: true });
       },
@@ -61,6 +74,11 @@ export async function startPostgresStorage(): Promise<{ storage: Storage; stop()
         async connections() {
           const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
           return rows[0]?.n ?? 0;
+        },
+        async open() {
+          const client = new pg.Client({ connectionString: url.href });
+          await client.connect();
+          return { query: async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[], close: () => client.end() };
         },
         async drop() {
           await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

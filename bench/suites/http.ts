@@ -1,104 +1,238 @@
-// Issue 2: requests/s and latency of the merchant API's hot endpoints, beside Hono's hello world started the same way.
+// The merchant and checkout APIs' hot endpoints against their floor: each case runs on the gateway, then on a bare
+// node:http server doing the least SQL the same work needs (bench/servers/floor.ts), on the same database in the same
+// run, and the ratio gateway/floor is the figure; the machine may be shared, so the load average stands beside it.
+// Refund listing is measured with 1,000 links in the table and again with 100,000 (seeded in SQL).
 import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/config.js';
 import { sampleLink } from '../../test/helpers/gateway.js';
 import { signedLinkBody as signedBody } from '../../test/helpers/merchant-api.js';
 import { mine, openPayment, payInFull, sandboxMerchant } from '../lib/gateway-client.js';
-import { round, type Cell, type Table } from '../lib/report.js';
-import { startServer } from '../lib/server-process.js';
-import { forEachStorage, withGateway, type Suite } from '../lib/suite.js';
+import { fmt, round, type Cell, type Table } from '../lib/report.js';
+import { growOrdersTo } from '../lib/seed.js';
+import { startServer, type ServerProcess } from '../lib/server-process.js';
+import type { Database, Storage } from '../lib/storage.js';
+import { forEachStorage, type Suite } from '../lib/suite.js';
 
 const DURATION_S = 6;
 const CONNECTIONS = 25;
-/** Requests sent first and not counted: JIT, pools and caches warm up. */
+/** Requests sent first and not counted: JIT, pools, prepared statements and caches warm up. */
 const WARMUP_REQUESTS = 300;
-/** Signed bodies made before the clock starts; more are signed on the fly if a fast gateway uses them all. */
-const PRESIGNED_BODIES = 12_000;
+/** Signed bodies made before the clock starts, for the gateway and its floor; more are signed on the fly if needed. */
+const PRESIGNED_BODIES = 40_000;
 const REFUNDS_ON_ORDER = 3;
-
-type Case = Pick<autocannon.Options, 'url' | 'method' | 'headers' | 'requests'>;
-
+const FEW_LINKS = 1_000;
+const MANY_LINKS = 100_000;
+/** Refund listing with MANY_LINKS keeps at least this share of its rate with FEW_LINKS. */
+const GROWTH_TARGET = 0.9;
 /** autocannon stops at the bell with requests still in flight: let them finish before anything else runs. */
 const DRAIN_MS = 1_000;
 
-async function cannon(target: Case): Promise<autocannon.Result> {
-  await autocannon({ ...target, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
-  const result = await autocannon({ ...target, connections: CONNECTIONS, duration: DURATION_S });
-  await new Promise((r) => setTimeout(r, DRAIN_MS));
-  return result;
+type Target = Pick<autocannon.Options, 'url' | 'method' | 'headers' | 'requests'>;
+
+interface HttpCase {
+  name: string;
+  /** The least gateway/floor ratio wanted on PostgreSQL. */
+  target: number;
+  request(baseUrl: string): Target;
 }
 
-function row(name: string, storage: string, result: autocannon.Result): Cell[] {
-  const codes = Object.entries(result.statusCodeStats ?? {})
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Answers outside 2xx, as `code×count`; a floor with any has measured something else. */
+  non2xx: string;
+  errors: number;
+  /** One-minute load average when the measurement began. */
+  load: number;
+}
+
+async function cannon(target: Target): Promise<Measured> {
+  await autocannon({ ...target, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
+  const load = loadavg()[0]!;
+  const result = await autocannon({ ...target, connections: CONNECTIONS, duration: DURATION_S });
+  await new Promise((r) => setTimeout(r, DRAIN_MS));
+  const non2xx = Object.entries(result.statusCodeStats ?? {})
     .filter(([code]) => !code.startsWith('2'))
     .map(([code, s]) => `${code}×${s.count ?? 0}`)
     .join(' ');
-  return [name, storage, round(result.requests.average, 0), round(result.latency.p50, 0), round(result.latency.p99, 0), result['2xx'], codes || 0, result.errors];
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx, errors: result.errors, load };
+}
+
+async function withServer<T>(name: 'gateway' | 'floor' | 'hello', env: Record<string, string>, fn: (server: ServerProcess) => Promise<T>): Promise<T> {
+  const server = await startServer(name, env);
+  try {
+    return await fn(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Every case on the gateway, then every case on the floor, on one database (PGlite's folder takes one process at a time). */
+async function againstFloor(database: Database, cases: HttpCase[]): Promise<{ gateway: Measured; floor: Measured }[]> {
+  const gateway = await withServer('gateway', database.env, async (server) => {
+    const measured: Measured[] = [];
+    for (const c of cases) measured.push(await cannon(c.request(server.url)));
+    return measured;
+  });
+  const floor = await withServer('floor', database.env, async (server) => {
+    const measured: Measured[] = [];
+    for (const c of cases) measured.push(await cannon(c.request(server.url)));
+    return measured;
+  });
+  return cases.map((_, i) => ({ gateway: gateway[i]!, floor: floor[i]! }));
+}
+
+async function growTo(database: Database, templateRef: string, links: number): Promise<void> {
+  const sql = await database.open();
+  try {
+    await growOrdersTo(sql, templateRef, links);
+  } finally {
+    await sql.close();
+  }
+}
+
+/** A paid order with refunds, and a link with an open payment, made through the API as merchants and customers do. */
+async function prepareOrders(database: Database): Promise<{ paidRef: string; paidOrderId: string; openRef: string; token: string }> {
+  return withServer('gateway', database.env, async (gateway) => {
+    const merchant = sandboxMerchant(gateway.url);
+    const paid = await openPayment(gateway.url, merchant);
+    await payInFull(gateway.url, paid.payment);
+    await mine(gateway.url, paid.payment.confirmations_required);
+    for (let i = 0; i < REFUNDS_ON_ORDER; i++) {
+      await merchant.createRefund(paid.orderId, { amount: 50_000, channel: 'PROVIDER', description: `bench refund ${i + 1}`, refund_type: 'partial', refund_reason: 'bench' });
+    }
+    const { refundDetails } = await merchant.getRefunds(paid.orderId);
+    if (refundDetails.length !== REFUNDS_ON_ORDER) throw new Error(`expected ${REFUNDS_ON_ORDER} refunds on ${paid.orderId}, the gateway lists ${refundDetails.length}`);
+    const open = await openPayment(gateway.url, merchant);
+    const { access_token } = await merchant.issueToken();
+    return { paidRef: paid.ref, paidOrderId: paid.orderId, openRef: open.ref, token: access_token };
+  });
 }
 
 /** A payment link request as the SDK sends it: distinct order id, signed. */
 const signedLinkBody = (): string => JSON.stringify(signedBody(SANDBOX_DEFAULTS, sampleLink()));
 
+const pair = (a: Cell, b: Cell): string => `${a ?? '—'} / ${b ?? '—'}`;
+const verdict = (value: number, target: number | undefined): Cell[] =>
+  target === undefined ? ['—', '—'] : [`≥ ${target}`, value >= target ? 'pass' : 'FAIL'];
+
 export const httpSuite: Suite = {
   id: 'http',
-  title: 'Issue 2: merchant API throughput and latency',
+  title: 'Merchant and checkout API against the floor',
   gateway: true,
   async run({ storages }) {
-    const table: Table = {
-      title: `HTTP: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per case after ${WARMUP_REQUESTS} warm-up requests; gateway in its own process`,
-      columns: ['case', 'storage', 'req/s', 'p50 ms', 'p99 ms', '2xx', 'non-2xx', 'errors'],
+    const versus: Table = {
+      title: `Gateway / floor: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per case after ${WARMUP_REQUESTS} warm-up requests, each server in its own process on the same database; targets on PostgreSQL`,
+      columns: ['case', 'storage', 'links', 'gateway req/s', 'p50 / p99 ms', 'floor req/s', 'p50 / p99 ms', 'ratio', 'target', 'meets', 'load g / f'],
+      rows: [],
+    };
+    const growth: Table = {
+      title: `Refund listing as links grow: req/s with ${MANY_LINKS.toLocaleString('en-US')} links over req/s with ${FEW_LINKS.toLocaleString('en-US')}`,
+      columns: ['storage', `gateway ${FEW_LINKS / 1000}k`, `gateway ${MANY_LINKS / 1000}k`, 'gateway ratio', 'target', 'meets', `floor ${FEW_LINKS / 1000}k`, `floor ${MANY_LINKS / 1000}k`, 'floor ratio'],
       rows: [],
     };
     const notes: string[] = [];
 
-    const hello = await startServer('hello');
-    try {
-      table.rows.push(row('Hono hello world (GET /)', '—', await cannon({ url: `${hello.url}/` })));
-    } finally {
-      await hello.stop();
-    }
+    const hello = await withServer('hello', {}, (server) => cannon({ url: `${server.url}/` }));
+    notes.push(`For scale: Hono's hello world on @hono/node-server, started the same way, answers ${fmt(hello.rps, 0)} req/s (p99 ${fmt(hello.p99, 0)} ms, load ${fmt(hello.load, 2)}).`);
 
     const bodies = Array.from({ length: PRESIGNED_BODIES }, signedLinkBody);
     let used = 0;
-    await forEachStorage(storages, notes, async (storage) => {
-      await withGateway(storage, {}, async (gateway) => {
-        const createLinks: Case = {
-          url: gateway.url,
-          requests: [
-            {
-              method: 'POST',
-              path: '/api/paymentLink',
-              setupRequest: (request) => ({
-                ...request,
-                headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-                body: bodies[used++] ?? signedLinkBody(),
-              }),
-            },
-          ],
-        };
-        table.rows.push(row('POST /api/paymentLink', storage.name, await cannon(createLinks)));
+    const createLinks: HttpCase = {
+      name: 'POST /api/paymentLink',
+      target: 0.6,
+      request: (url) => ({
+        url,
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/paymentLink',
+            setupRequest: (request) => ({
+              ...request,
+              headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+              body: bodies[used++] ?? signedLinkBody(),
+            }),
+          },
+        ],
+      }),
+    };
 
-        // A paid order with a few refunds, paid through the real flow: payment, wallet transfer, blocks.
-        const merchant = sandboxMerchant(gateway.url);
-        const { orderId, payment } = await openPayment(gateway.url, merchant);
-        await payInFull(gateway.url, payment);
-        await mine(gateway.url, payment.confirmations_required);
-        for (let i = 0; i < REFUNDS_ON_ORDER; i++) {
-          await merchant.createRefund(orderId, { amount: 50_000, channel: 'PROVIDER', description: `bench refund ${i + 1}`, refund_type: 'partial', refund_reason: 'bench' });
-        }
-        const { refundDetails } = await merchant.getRefunds(orderId);
-        if (refundDetails.length !== REFUNDS_ON_ORDER) throw new Error(`expected ${REFUNDS_ON_ORDER} refunds on ${orderId}, the gateway lists ${refundDetails.length}`);
-        const { access_token } = await merchant.issueToken();
-        const readRefunds: Case = {
-          url: `${gateway.url}/api/refund/getDataByTransaction/${encodeURIComponent(orderId)}`,
-          headers: { authorization: `Bearer ${access_token}` },
+    await forEachStorage(storages, notes, async (storage: Storage) => {
+      const database = await storage.fresh({ reopenable: true });
+      try {
+        const orders = await prepareOrders(database);
+        const listRefunds: HttpCase = {
+          name: `GET /api/refund/getDataByTransaction (${REFUNDS_ON_ORDER} refunds)`,
+          target: 0.6,
+          request: (url) => ({ url: `${url}/api/refund/getDataByTransaction/${encodeURIComponent(orders.paidOrderId)}`, headers: { authorization: `Bearer ${orders.token}` } }),
         };
-        table.rows.push(row(`GET /api/refund/getDataByTransaction (${REFUNDS_ON_ORDER} refunds)`, storage.name, await cannon(readRefunds)));
-      });
+        const viewCheckout: HttpCase = {
+          name: 'GET /api/checkout/{ref} (open payment)',
+          target: 0.7,
+          request: (url) => ({ url: `${url}/api/checkout/${orders.openRef}` }),
+        };
+        const phases = [
+          { links: FEW_LINKS, cases: [listRefunds, viewCheckout] },
+          // Link creation last: it adds links of its own.
+          { links: MANY_LINKS, cases: [listRefunds, createLinks] },
+        ];
+        const refundRates: { gateway: number; floor: number }[] = [];
+        for (const phase of phases) {
+          await growTo(database, orders.paidRef, phase.links);
+          const measured = await againstFloor(database, phase.cases);
+          for (const [i, c] of phase.cases.entries()) {
+            const { gateway: g, floor: f } = measured[i]!;
+            const ratio = g.rps / f.rps;
+            versus.rows.push([
+              c.name,
+              storage.name,
+              phase.links,
+              round(g.rps, 0),
+              pair(round(g.p50, 0), round(g.p99, 0)),
+              round(f.rps, 0),
+              pair(round(f.p50, 0), round(f.p99, 0)),
+              round(ratio, 2),
+              ...verdict(ratio, storage.name === 'PostgreSQL' ? c.target : undefined),
+              pair(round(g.load, 1), round(f.load, 1)),
+            ]);
+            for (const [who, m] of [['gateway', g], ['floor', f]] as const) {
+              if (m.non2xx || m.errors) notes.push(`${storage.name}, ${c.name}, ${who}: ${m.non2xx || 'no'} non-2xx answers, ${m.errors} errors.`);
+            }
+            if (c === listRefunds) refundRates.push({ gateway: g.rps, floor: f.rps });
+          }
+        }
+        const [few, many] = refundRates as [{ gateway: number; floor: number }, { gateway: number; floor: number }];
+        growth.rows.push([
+          storage.name,
+          round(few.gateway, 0),
+          round(many.gateway, 0),
+          round(many.gateway / few.gateway, 2),
+          ...verdict(many.gateway / few.gateway, GROWTH_TARGET),
+          round(few.floor, 0),
+          round(many.floor, 0),
+          round(many.floor / few.floor, 2),
+        ]);
+      } finally {
+        await database.drop();
+      }
     });
     if (used > PRESIGNED_BODIES) notes.push(`POST /api/paymentLink used ${used} bodies: ${used - PRESIGNED_BODIES} were signed during the run, on the load side.`);
-    notes.push('POST /api/paymentLink sends what the SDK sends: a signed body with a fresh merchant_order_id and its own Idempotency-Key.');
-    return { tables: [table], notes };
+    notes.push(
+      'POST /api/paymentLink sends what the SDK sends: a signed body with a fresh merchant_order_id and its own Idempotency-Key. ' +
+        'Its floor parses the body and runs one prepared statement: the merchant by its key, an expired link of the order moved aside, ' +
+        'the link (one live link per order by the partial unique index) and the idempotency record; it checks no signature (HMAC over JCS) and no schema.',
+    );
+    notes.push(
+      'The floor of the refund listing is one prepared SELECT (token, the order\'s links, their refunds as JSON, what is left to refund); ' +
+        'of the checkout view, one prepared SELECT of the link and its latest payment as JSON. On PGlite the floor runs PGlite in its own ' +
+        'process as the gateway does, its statements prepared once by name (PGlite\'s query() parses and describes every time); no targets there.',
+    );
+    notes.push(
+      `The ${(MANY_LINKS / 1000).toFixed(0)}k rows are copies of the paid order (link, payment, refund) made in SQL; the table sizes are the rows before each phase (link creation adds its own).`,
+    );
+    return { tables: [versus, growth], notes };
   },
 };

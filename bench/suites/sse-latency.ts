@@ -1,6 +1,6 @@
 // Issue 3: how long after a wallet transfer the customer's page hears of it, through a real EventSource.
 import { round, summarize, type Table } from '../lib/report.js';
-import { inBatches, openPayment, payInFull, sandboxMerchant, watchPayments, within } from '../lib/gateway-client.js';
+import { inBatches, openPayment, sandboxMerchant, timeTransfers } from '../lib/gateway-client.js';
 import { forEachStorage, withGateway, type Suite } from '../lib/suite.js';
 
 const PAYMENTS = 200;
@@ -25,32 +25,8 @@ export const sseLatencySuite: Suite = {
         const merchant = sandboxMerchant(gateway.url);
         // All links open first, as on a busy gateway: every block then reconciles all of them (see the notes).
         const opened = await inBatches(Array.from({ length: PAYMENTS }), PREPARE_CONCURRENCY, () => openPayment(gateway.url, merchant));
-        const toEvent: number[] = [];
-        const toAnswer: number[] = [];
-        let eventFirst = 0;
-        const deadline = Date.now() + BUDGET_MS;
-        for (const { ref, payment } of opened) {
-          if (Date.now() > deadline) {
-            notes.push(`${storage.name}: stopped after ${toEvent.length} payments, at the ${BUDGET_MS / 1000} s budget.`);
-            break;
-          }
-          const watch = watchPayments(gateway.url, ref);
-          try {
-            const ours = (p: { payment_id: string }) => p.payment_id === payment.payment_id;
-            await within(watch.until(ours), EVENT_TIMEOUT_MS, 'the stream\'s first event');
-            // A full transfer on a chain that wants confirmations: seen at once, so `confirming` with the whole amount.
-            const received = watch.until((p) => ours(p) && p.status === 'confirming' && p.received_crypto === payment.amount_crypto);
-            const t0 = performance.now();
-            const answered = payInFull(gateway.url, payment).then(() => performance.now());
-            const heard = await within(received, EVENT_TIMEOUT_MS, `the confirming event of ${payment.payment_id}`);
-            const answer = await answered;
-            toEvent.push(heard - t0);
-            toAnswer.push(answer - t0);
-            if (heard < answer) eventFirst++;
-          } finally {
-            watch.close();
-          }
-        }
+        const { toEvent, toAnswer, eventFirst, cut } = await timeTransfers(gateway.url, opened, Date.now() + BUDGET_MS, EVENT_TIMEOUT_MS);
+        if (cut) notes.push(`${storage.name}: stopped after ${toEvent.length} payments, at the ${BUDGET_MS / 1000} s budget.`);
         const e = summarize(toEvent);
         const a = summarize(toAnswer);
         table.rows.push([storage.name, e.n, round(e.p50), round(e.p99), round(e.max), round(a.p50), round(a.p99), `${eventFirst}/${e.n}`]);
