@@ -6,9 +6,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
-import { serialize } from 'pg-protocol';
 import { announce } from './announce.js';
 
 interface Statement {
@@ -111,8 +108,10 @@ const routes: FloorRoute[] = [
 
 type Run = (statement: Statement, values: (string | null)[]) => Promise<string | undefined>;
 
+/** Drivers load only when a database is named, so the event-stream floor is node:http alone. */
 async function openDatabase(): Promise<{ run: Run; close(): Promise<void> } | undefined> {
   if (process.env.DATABASE_URL) {
+    const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
     return {
       // A named query is prepared once per connection, then only bound and executed.
@@ -122,6 +121,7 @@ async function openDatabase(): Promise<{ run: Run; close(): Promise<void> } | un
   }
   if (process.env.PGLITE_DIR) {
     // PGlite's query() parses, describes and plans every time; named statements through its wire protocol do not.
+    const [{ PGlite }, { serialize }] = await Promise.all([import('@electric-sql/pglite'), import('pg-protocol')]);
     const db = await PGlite.create(process.env.PGLITE_DIR);
     for (const { name, text } of routes.map((r) => r.statement)) await db.execProtocol(Buffer.concat([serialize.parse({ name, text, types: [] }), serialize.sync()]));
     return {

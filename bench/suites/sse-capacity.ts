@@ -4,6 +4,7 @@
 // bytes have arrived.
 import { get, type ClientRequest } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fmt, round, summarize, type Cell, type Table } from '../lib/report.js';
 import { NO_ROUTE, probeWhile } from '../lib/probe.js';
 import { inBatches, openPayment, payInFull, poll, sandboxMerchant, timeTransfers, type OpenPayment } from '../lib/gateway-client.js';
@@ -101,12 +102,13 @@ async function holdStreams(
   const connections = async (): Promise<Cell> => (await extra.database?.connections()) ?? '—';
   const baseRss = server.rssKb();
   const baseHeap = (await server.memory()).heapUsed / 1024;
-  table.rows.push([label, 0, 0, '—', '—', round(baseRss / 1024), '—', round(baseHeap / 1024), '—', await connections()]);
+  table.rows.push([label, 0, 0, '—', '—', round(baseRss / 1024), '—', round(baseHeap / 1024), '—', await connections(), round(loadavg()[0]!)]);
   const held: Held = { clients: [], baseRss, baseHeap, heapPerClient: NaN, rssPerClient: NaN };
   let failed = 0;
   const firstError = new Set<string>();
   const deadline = Date.now() + OPEN_BUDGET_MS;
   for (const step of steps) {
+    const load = loadavg()[0]!;
     const t0 = performance.now();
     const wanted = Array.from({ length: step - held.clients.length - failed }, (_, i) => (held.clients.length + failed + i) % LINKS);
     let opening = true;
@@ -139,6 +141,7 @@ async function holdStreams(
       round(heap / 1024),
       round(held.heapPerClient),
       await connections(),
+      round(load),
     ]);
     if (Date.now() > deadline) {
       notes.push(`${label}: the ${OPEN_BUDGET_MS / 1000} s budget ran out at ${held.clients.length} clients.`);
@@ -161,12 +164,12 @@ export const sseCapacitySuite: Suite = {
     const most = steps.at(-1) ?? 0;
     const table: Table = {
       title: `Event streams: raw streams in steps over ${LINKS} links, RSS from /proc/<pid>/status, heap after a full GC`,
-      columns: ['server', 'clients held', 'failed', 'open s', '404 max ms', 'RSS MB', 'RSS KB/client', 'heap MB', 'heap KB/client', 'DB conns'],
+      columns: ['server', 'clients held', 'failed', 'open s', '404 max ms', 'RSS MB', 'RSS KB/client', 'heap MB', 'heap KB/client', 'DB conns', 'load'],
       rows: [],
     };
     const targets: Table = {
       title: `With ${most.toLocaleString('en-US')} streams open: heap per stream against the floor's, and ${TIMED_TRANSFERS} wallet transfers → \`event: payment\` at the client (each on a link of its own)`,
-      columns: ['storage', 'streams', 'heap KB each', 'floor KB each', '× floor', `≤ ${HEAP_TARGET_KB} KB`, 'RSS KB each', 'floor RSS KB', 'transfers', 'p50 ms', 'p99 ms', `p99 < ${P99_TARGET_MS}`],
+      columns: ['storage', 'streams', 'heap KB each', 'floor KB each', '× floor', `≤ ${HEAP_TARGET_KB} KB`, 'RSS KB each', 'floor RSS KB', 'transfers', 'p50 ms', 'p99 ms', `p99 < ${P99_TARGET_MS}`, 'load'],
       rows: [],
     };
     const fanout: Table = {
@@ -199,6 +202,7 @@ export const sseCapacitySuite: Suite = {
         });
         const { clients } = held;
         try {
+          const load = loadavg()[0]!;
           const transfers = await timeTransfers(gateway.url, timed, Date.now() + TRANSFER_BUDGET_MS);
           if (transfers.cut) notes.push(`${storage.name}: ${transfers.toEvent.length} of ${TIMED_TRANSFERS} transfers timed within the ${TRANSFER_BUDGET_MS / 1000} s budget.`);
           const e = summarize(transfers.toEvent);
@@ -216,6 +220,7 @@ export const sseCapacitySuite: Suite = {
             round(e.p50),
             round(e.p99),
             e.p99 < P99_TARGET_MS ? 'pass' : 'FAIL',
+            round(load),
           ]);
 
           // One payment event, heard by every stream of its link.

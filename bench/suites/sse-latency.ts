@@ -1,4 +1,5 @@
 // Issue 3: how long after a wallet transfer the customer's page hears of it, through a real EventSource.
+import { loadavg } from 'node:os';
 import { round, summarize, type Table } from '../lib/report.js';
 import { inBatches, openPayment, sandboxMerchant, timeTransfers } from '../lib/gateway-client.js';
 import { forEachStorage, withGateway, type Suite } from '../lib/suite.js';
@@ -16,7 +17,7 @@ export const sseLatencySuite: Suite = {
   async run({ storages }) {
     const table: Table = {
       title: `Transfer → SSE: ${PAYMENTS} USDT/TRON payments, one at a time, each watched by its own EventSource; timers on (blocks every 3 s)`,
-      columns: ['storage', 'payments', 'SSE p50 ms', 'SSE p99 ms', 'SSE max ms', 'POST answer p50 ms', 'POST answer p99 ms', 'SSE before answer'],
+      columns: ['storage', 'payments', 'SSE p50 ms', 'SSE p99 ms', 'SSE max ms', 'POST answer p50 ms', 'POST answer p99 ms', 'SSE before answer', 'load'],
       rows: [],
     };
     const notes: string[] = [];
@@ -25,11 +26,12 @@ export const sseLatencySuite: Suite = {
         const merchant = sandboxMerchant(gateway.url);
         // All links open first, as on a busy gateway: every block then reconciles all of them (see the notes).
         const opened = await inBatches(Array.from({ length: PAYMENTS }), PREPARE_CONCURRENCY, () => openPayment(gateway.url, merchant));
+        const load = loadavg()[0]!;
         const { toEvent, toAnswer, eventFirst, cut } = await timeTransfers(gateway.url, opened, Date.now() + BUDGET_MS, EVENT_TIMEOUT_MS);
         if (cut) notes.push(`${storage.name}: stopped after ${toEvent.length} payments, at the ${BUDGET_MS / 1000} s budget.`);
         const e = summarize(toEvent);
         const a = summarize(toAnswer);
-        table.rows.push([storage.name, e.n, round(e.p50), round(e.p99), round(e.max), round(a.p50), round(a.p99), `${eventFirst}/${e.n}`]);
+        table.rows.push([storage.name, e.n, round(e.p50), round(e.p99), round(e.max), round(a.p50), round(a.p99), `${eventFirst}/${e.n}`, round(load)]);
       });
     });
     notes.push(
