@@ -1,6 +1,6 @@
 // The two storages every gateway measurement runs on: PGlite (the default, in the gateway's process) and a
 // throwaway PostgreSQL cluster (scripts/postgres.mjs). Each gateway the bench starts gets an empty database.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -24,32 +24,45 @@ export interface Database {
   connections(): Promise<number | undefined>;
   /** The bench's own SQL session, to seed rows; PGlite's folder opens only while no server process holds it. */
   open(): Promise<SqlSession>;
+  /** A new database with the same rows, for a second server beside the first; nothing may hold this one meanwhile. */
+  copy(): Promise<Database>;
   drop(): Promise<void>;
 }
 
 export interface Storage {
   name: 'PGlite' | 'PostgreSQL';
-  /** An empty database; `reopenable` keeps PGlite on disk so a second gateway process can open it after the first. */
+  /** An empty database; `reopenable` keeps PGlite on disk, so that after its gateway another process can open or copy it. */
   fresh(options?: { reopenable?: boolean }): Promise<Database>;
 }
 
+function pgliteDatabase(dir: string | undefined): Database {
+  const folder = (use: string): string => {
+    if (!dir) throw new Error(`an in-memory PGlite database lives in its gateway alone: ${use} needs fresh({ reopenable: true })`);
+    return dir;
+  };
+  return {
+    env: dir ? { PGLITE_DIR: dir } : ({} as Record<string, string>),
+    connections: async () => undefined,
+    async open() {
+      const db = await PGlite.create(folder('seeding'));
+      return { query: async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params)).rows, close: () => db.close() };
+    },
+    async copy() {
+      const copied = newFolder();
+      cpSync(folder('copying'), copied, { recursive: true });
+      return pgliteDatabase(copied);
+    },
+    async drop() {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const newFolder = () => mkdtempSync(join(tmpdir(), 'pay-checkout-bench-pglite-'));
+
 export const pglite: Storage = {
   name: 'PGlite',
-  async fresh({ reopenable = false } = {}): Promise<Database> {
-    const dir = reopenable ? mkdtempSync(join(tmpdir(), 'pay-checkout-bench-pglite-')) : undefined;
-    return {
-      env: dir ? { PGLITE_DIR: dir } : ({} as Record<string, string>),
-      connections: async () => undefined,
-      async open() {
-        if (!dir) throw new Error('an in-memory PGlite database lives in its gateway alone: seeding needs fresh({ reopenable: true })');
-        const db = await PGlite.create(dir);
-        return { query: async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params)).rows, close: () => db.close() };
-      },
-      async drop() {
-        if (dir) rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  },
+  fresh: async ({ reopenable = false } = {}) => pgliteDatabase(reopenable ? newFolder() : undefined),
 };
 
 /** A PostgreSQL cluster for the whole run, or why there is none. */
@@ -62,28 +75,36 @@ export async function startPostgresStorage(): Promise<{ storage: Storage; stop()
   const admin = new pg.Client({ connectionString: cluster.url });
   await admin.connect();
   let count = 0;
+  const database = (name: string): Database => {
+    const url = new URL(cluster.url);
+    url.pathname = `/${name}`;
+    return {
+      env: { DATABASE_URL: url.href },
+      async connections() {
+        const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        return rows[0]?.n ?? 0;
+      },
+      async open() {
+        const client = new pg.Client({ connectionString: url.href });
+        await client.connect();
+        return { query: async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[], close: () => client.end() };
+      },
+      async copy() {
+        const copied = `bench_${++count}`;
+        await admin.query(`CREATE DATABASE ${copied} TEMPLATE ${name}`);
+        return database(copied);
+      },
+      async drop() {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      },
+    };
+  };
   const storage: Storage = {
     name: 'PostgreSQL',
     async fresh() {
       const name = `bench_${++count}`;
       await admin.query(`CREATE DATABASE ${name}`);
-      const url = new URL(cluster.url);
-      url.pathname = `/${name}`;
-      return {
-        env: { DATABASE_URL: url.href },
-        async connections() {
-          const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
-          return rows[0]?.n ?? 0;
-        },
-        async open() {
-          const client = new pg.Client({ connectionString: url.href });
-          await client.connect();
-          return { query: async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[], close: () => client.end() };
-        },
-        async drop() {
-          await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        },
-      };
+      return database(name);
     },
   };
   return {

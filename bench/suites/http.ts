@@ -1,7 +1,8 @@
-// The merchant and checkout APIs' hot endpoints against their floor: each case runs on the gateway, then on a bare
-// node:http server doing the least SQL the same work needs (bench/servers/floor.ts), on the same database in the same
-// run, and the ratio gateway/floor is the figure; the machine may be shared, so the load average stands beside it.
-// Refund listing is measured with 1,000 links in the table and again with 100,000 (seeded in SQL).
+// The merchant and checkout APIs' hot endpoints against their floor: a bare node:http server doing the least SQL the
+// same work needs (bench/servers/floor.ts) on a copy of the gateway's database. The machine may be shared and its load
+// drifts, so every server runs side by side and each case goes gateway, floor, gateway, floor... in short rounds: the
+// figure is the median of the rounds' ratios, with the load average beside it. Refund listing is measured with 1,000
+// links in the table and with 100,000 (seeded in SQL), in the same rounds.
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
@@ -9,18 +10,20 @@ import { SANDBOX_DEFAULTS } from '../../src/sandbox/config.js';
 import { sampleLink } from '../../test/helpers/gateway.js';
 import { signedLinkBody as signedBody } from '../../test/helpers/merchant-api.js';
 import { mine, openPayment, payInFull, sandboxMerchant } from '../lib/gateway-client.js';
-import { fmt, round, type Cell, type Table } from '../lib/report.js';
+import { fmt, round, summarize, type Cell, type Table } from '../lib/report.js';
 import { growOrdersTo } from '../lib/seed.js';
 import { startServer, type ServerProcess } from '../lib/server-process.js';
 import type { Database, Storage } from '../lib/storage.js';
 import { forEachStorage, type Suite } from '../lib/suite.js';
 
-const DURATION_S = 6;
+const ROUNDS = 5;
+/** Seconds per case, server and round. */
+const DURATION_S = 3;
 const CONNECTIONS = 25;
-/** Requests sent first and not counted: JIT, pools, prepared statements and caches warm up. */
+/** Requests sent first in the first round and not counted: JIT, pools, prepared statements and caches warm up. */
 const WARMUP_REQUESTS = 300;
 /** Signed bodies made before the clock starts, for the gateway and its floor; more are signed on the fly if needed. */
-const PRESIGNED_BODIES = 40_000;
+const PRESIGNED_BODIES = 100_000;
 const REFUNDS_ON_ORDER = 3;
 const FEW_LINKS = 1_000;
 const MANY_LINKS = 100_000;
@@ -49,8 +52,8 @@ interface Measured {
   load: number;
 }
 
-async function cannon(target: Target): Promise<Measured> {
-  await autocannon({ ...target, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
+async function cannon(target: Target, warmedUp = false): Promise<Measured> {
+  if (!warmedUp) await autocannon({ ...target, connections: CONNECTIONS, amount: WARMUP_REQUESTS });
   const load = loadavg()[0]!;
   const result = await autocannon({ ...target, connections: CONNECTIONS, duration: DURATION_S });
   await new Promise((r) => setTimeout(r, DRAIN_MS));
@@ -68,21 +71,6 @@ async function withServer<T>(name: 'gateway' | 'floor' | 'hello', env: Record<st
   } finally {
     await server.stop();
   }
-}
-
-/** Every case on the gateway, then every case on the floor, on one database (PGlite's folder takes one process at a time). */
-async function againstFloor(database: Database, cases: HttpCase[]): Promise<{ gateway: Measured; floor: Measured }[]> {
-  const gateway = await withServer('gateway', database.env, async (server) => {
-    const measured: Measured[] = [];
-    for (const c of cases) measured.push(await cannon(c.request(server.url)));
-    return measured;
-  });
-  const floor = await withServer('floor', database.env, async (server) => {
-    const measured: Measured[] = [];
-    for (const c of cases) measured.push(await cannon(c.request(server.url)));
-    return measured;
-  });
-  return cases.map((_, i) => ({ gateway: gateway[i]!, floor: floor[i]! }));
 }
 
 async function growTo(database: Database, templateRef: string, links: number): Promise<void> {
@@ -116,8 +104,18 @@ async function prepareOrders(database: Database): Promise<{ paidRef: string; pai
 const signedLinkBody = (): string => JSON.stringify(signedBody(SANDBOX_DEFAULTS, sampleLink()));
 
 const pair = (a: Cell, b: Cell): string => `${a ?? '—'} / ${b ?? '—'}`;
+const median = (values: number[]): number => summarize(values).p50;
 const verdict = (value: number, target: number | undefined): Cell[] =>
   target === undefined ? ['—', '—'] : [`≥ ${target}`, value >= target ? 'pass' : 'FAIL'];
+
+/** One case on one table size: a gateway and its floor, each on its own copy of the database. */
+interface Pairing {
+  case: HttpCase;
+  links: number;
+  gateway: ServerProcess;
+  floor: ServerProcess;
+  rounds: { gateway: Measured; floor: Measured }[];
+}
 
 export const httpSuite: Suite = {
   id: 'http',
@@ -125,13 +123,13 @@ export const httpSuite: Suite = {
   gateway: true,
   async run({ storages }) {
     const versus: Table = {
-      title: `Gateway / floor: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per case after ${WARMUP_REQUESTS} warm-up requests, each server in its own process on the same database; targets on PostgreSQL`,
-      columns: ['case', 'storage', 'links', 'gateway req/s', 'p50 / p99 ms', 'floor req/s', 'p50 / p99 ms', 'ratio', 'target', 'meets', 'load g / f'],
+      title: `Gateway / floor: autocannon, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per server and case after ${WARMUP_REQUESTS} warm-up requests; medians of the rounds; targets on PostgreSQL`,
+      columns: ['case', 'storage', 'links', 'gateway req/s', 'p50 / p99 ms', 'floor req/s', 'p50 / p99 ms', 'ratio', 'per round', 'target', 'meets', 'load'],
       rows: [],
     };
     const growth: Table = {
-      title: `Refund listing as links grow: req/s with ${MANY_LINKS.toLocaleString('en-US')} links over req/s with ${FEW_LINKS.toLocaleString('en-US')}`,
-      columns: ['storage', `gateway ${FEW_LINKS / 1000}k`, `gateway ${MANY_LINKS / 1000}k`, 'gateway ratio', 'target', 'meets', `floor ${FEW_LINKS / 1000}k`, `floor ${MANY_LINKS / 1000}k`, 'floor ratio'],
+      title: `Refund listing as links grow: req/s with ${MANY_LINKS.toLocaleString('en-US')} links over req/s with ${FEW_LINKS.toLocaleString('en-US')}, per round (the same rounds as above)`,
+      columns: ['storage', `gateway ${FEW_LINKS / 1000}k req/s`, `gateway ${MANY_LINKS / 1000}k req/s`, 'ratio', 'per round', 'target', 'meets', 'floor ratio'],
       rows: [],
     };
     const notes: string[] = [];
@@ -161,9 +159,23 @@ export const httpSuite: Suite = {
     };
 
     await forEachStorage(storages, notes, async (storage: Storage) => {
-      const database = await storage.fresh({ reopenable: true });
+      const databases: Database[] = [];
+      const servers: ServerProcess[] = [];
+      const copy = async (of: Database) => {
+        databases.push(await of.copy());
+        return databases.at(-1)!;
+      };
+      const start = async (name: 'gateway' | 'floor', database: Database) => {
+        servers.push(await startServer(name, database.env));
+        return servers.at(-1)!;
+      };
       try {
-        const orders = await prepareOrders(database);
+        const few = await storage.fresh({ reopenable: true });
+        databases.push(few);
+        const orders = await prepareOrders(few);
+        await growTo(few, orders.paidRef, FEW_LINKS);
+        const many = await copy(few);
+        await growTo(many, orders.paidRef, MANY_LINKS);
         const listRefunds: HttpCase = {
           name: `GET /api/refund/getDataByTransaction (${REFUNDS_ON_ORDER} refunds)`,
           target: 0.6,
@@ -174,49 +186,60 @@ export const httpSuite: Suite = {
           target: 0.7,
           request: (url) => ({ url: `${url}/api/checkout/${orders.openRef}` }),
         };
-        const phases = [
-          { links: FEW_LINKS, cases: [listRefunds, viewCheckout] },
-          // Link creation last: it adds links of its own.
-          { links: MANY_LINKS, cases: [listRefunds, createLinks] },
+        // PGlite's folder belongs to one process: each floor gets a copy; link creation runs on the large table only.
+        const [fewFloor, manyFloor] = [await copy(few), await copy(many)];
+        const onFew = { links: FEW_LINKS, gateway: await start('gateway', few), floor: await start('floor', fewFloor) };
+        const onMany = { links: MANY_LINKS, gateway: await start('gateway', many), floor: await start('floor', manyFloor) };
+        const pairings: Pairing[] = [
+          { case: listRefunds, ...onFew, rounds: [] },
+          { case: listRefunds, ...onMany, rounds: [] },
+          { case: viewCheckout, ...onFew, rounds: [] },
+          { case: createLinks, ...onMany, rounds: [] },
         ];
-        const refundRates: { gateway: number; floor: number }[] = [];
-        for (const phase of phases) {
-          await growTo(database, orders.paidRef, phase.links);
-          const measured = await againstFloor(database, phase.cases);
-          for (const [i, c] of phase.cases.entries()) {
-            const { gateway: g, floor: f } = measured[i]!;
-            const ratio = g.rps / f.rps;
-            versus.rows.push([
-              c.name,
-              storage.name,
-              phase.links,
-              round(g.rps, 0),
-              pair(round(g.p50, 0), round(g.p99, 0)),
-              round(f.rps, 0),
-              pair(round(f.p50, 0), round(f.p99, 0)),
-              round(ratio, 2),
-              ...verdict(ratio, storage.name === 'PostgreSQL' ? c.target : undefined),
-              pair(round(g.load, 1), round(f.load, 1)),
-            ]);
-            for (const [who, m] of [['gateway', g], ['floor', f]] as const) {
-              if (m.non2xx || m.errors) notes.push(`${storage.name}, ${c.name}, ${who}: ${m.non2xx || 'no'} non-2xx answers, ${m.errors} errors.`);
-            }
-            if (c === listRefunds) refundRates.push({ gateway: g.rps, floor: f.rps });
+        for (let round = 0; round < ROUNDS; round++) {
+          for (const p of pairings) {
+            const gateway = await cannon(p.case.request(p.gateway.url), round > 0);
+            const floor = await cannon(p.case.request(p.floor.url), round > 0);
+            p.rounds.push({ gateway, floor });
           }
         }
-        const [few, many] = refundRates as [{ gateway: number; floor: number }, { gateway: number; floor: number }];
+        for (const p of pairings) {
+          const ratios = p.rounds.map((r) => r.gateway.rps / r.floor.rps);
+          const of = (who: 'gateway' | 'floor', key: 'rps' | 'p50' | 'p99' | 'load') => median(p.rounds.map((r) => r[who][key]));
+          versus.rows.push([
+            p.case.name,
+            storage.name,
+            p.links,
+            round(of('gateway', 'rps'), 0),
+            pair(round(of('gateway', 'p50'), 0), round(of('gateway', 'p99'), 0)),
+            round(of('floor', 'rps'), 0),
+            pair(round(of('floor', 'p50'), 0), round(of('floor', 'p99'), 0)),
+            round(median(ratios), 2),
+            ratios.map((r) => r.toFixed(2)).join(' '),
+            ...verdict(median(ratios), storage.name === 'PostgreSQL' ? p.case.target : undefined),
+            round(of('gateway', 'load'), 1),
+          ]);
+          for (const [i, r] of p.rounds.entries()) {
+            for (const who of ['gateway', 'floor'] as const) {
+              const m = r[who];
+              if (m.non2xx || m.errors) notes.push(`${storage.name}, ${p.case.name}, ${who}, round ${i + 1}: ${m.non2xx || 'no'} non-2xx answers, ${m.errors} errors.`);
+            }
+          }
+        }
+        const [few1k, many100k] = [pairings[0]!, pairings[1]!];
+        const growthOf = (who: 'gateway' | 'floor') => few1k.rounds.map((r, i) => many100k.rounds[i]![who].rps / r[who].rps);
         growth.rows.push([
           storage.name,
-          round(few.gateway, 0),
-          round(many.gateway, 0),
-          round(many.gateway / few.gateway, 2),
-          ...verdict(many.gateway / few.gateway, GROWTH_TARGET),
-          round(few.floor, 0),
-          round(many.floor, 0),
-          round(many.floor / few.floor, 2),
+          round(median(few1k.rounds.map((r) => r.gateway.rps)), 0),
+          round(median(many100k.rounds.map((r) => r.gateway.rps)), 0),
+          round(median(growthOf('gateway')), 2),
+          growthOf('gateway').map((r) => r.toFixed(2)).join(' '),
+          ...verdict(median(growthOf('gateway')), GROWTH_TARGET),
+          round(median(growthOf('floor')), 2),
         ]);
       } finally {
-        await database.drop();
+        for (const server of servers) await server.stop();
+        for (const database of databases) await database.drop();
       }
     });
     if (used > PRESIGNED_BODIES) notes.push(`POST /api/paymentLink used ${used} bodies: ${used - PRESIGNED_BODIES} were signed during the run, on the load side.`);
