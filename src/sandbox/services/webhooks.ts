@@ -217,7 +217,9 @@ export class Webhooks implements MerchantEventSink {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
-    await this.#unlisten?.();
+    const unlisten = this.#unlisten;
+    this.#unlisten = undefined;
+    await unlisten?.();
     await this.#settled();
   }
 
