@@ -6,6 +6,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import { isWebUrl, type WebhookDelivery, type WebhookEndpoint } from '../../src/contract/index.js';
 import type { WebhookReceipt } from '../server.js';
 import { api, ApiError } from './lib/api.js';
+import { showSession } from './lib/session.js';
 import { copyText, formatDate, input } from './lib/ui.js';
 
 /** demo/server.ts's RECEIVER_PATH (not imported: that module is the server's). */
@@ -413,5 +414,6 @@ function update(): void {
   );
 }
 
+void showSession();
 await loadEndpoints();
 await refresh();
