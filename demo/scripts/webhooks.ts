@@ -102,7 +102,7 @@ document.addEventListener('visibilitychange', () => {
 
 // ---- endpoints ----
 
-/** The form of the URL; whether the gateway takes it (https:, or http: on localhost) is the gateway's to say. */
+/** The form of the URL; whether the gateway takes it (a public https: address, or the loopback) is the gateway's to say. */
 function urlProblem(url: string): string | undefined {
   if (!url) return 'must not be empty';
   if (!URL.canParse(url)) return 'must be an absolute URL, such as https://shop.example/webhooks';
@@ -246,7 +246,7 @@ function endpointsSection(): TemplateResult {
         required: true,
         value: state.draftUrl,
         error: state.urlError,
-        hint: 'https:, or http: on localhost (the sandbox only). Every event is POSTed there, signed with the secret it gets.',
+        hint: 'https: to a public address (http: on localhost only, for receivers on this machine). Every event is POSTed there, signed with the secret it gets.',
         onInput: (v) => ((state.draftUrl = v), update()),
       })}
       <button type="submit" class="primary">${state.adding ? 'Adding…' : 'Add endpoint'}</button>
@@ -289,8 +289,8 @@ async function redeliver(delivery: WebhookDelivery): Promise<void> {
   }
 }
 
-/** What the receiver answered last: the error the gateway recorded, else the status code. */
-const lastResponse = (d: WebhookDelivery) => d.last_error ?? (d.last_status_code === null ? '—' : String(d.last_status_code));
+/** The last attempt, as the gateway tells it: "delivered", "HTTP <status>" or "unreachable" ("—" before the first). */
+const lastResponse = (d: WebhookDelivery) => d.last_error ?? (d.last_status_code === null ? '—' : 'delivered');
 
 function deliveriesSection(): TemplateResult | typeof nothing {
   const endpoint = selectedEndpoint();

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sampleLink } from '../helpers/gateway.js';
-import { assertAccessible, assertClean, baseUrl, get, browserForFile, openPage, post, screenshot } from './support.js';
+import { assertAccessible, assertClean, baseUrl, get, browserForFile, openSignedIn, post, screenshot } from './support.js';
 
 const browser = browserForFile();
 
@@ -27,7 +27,7 @@ async function paidOrder(): Promise<string> {
 
 test('a merchant refunds part of a paid order from the row menu, is refused an over-refund, then refunds the rest', async () => {
   const orderId = await paidOrder();
-  const tracked = await openPage(browser(), '/portal');
+  const tracked = await openSignedIn(browser(), '/portal', { how: 'credentials' });
   const { page } = tracked;
   const row = page.locator(`tr[data-order="${orderId}"]`);
   await row.waitFor();
@@ -107,7 +107,7 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
 test('an order that is not paid offers no refund', async () => {
   const link = sampleLink({ success_url: `${baseUrl}/success`, failure_url: `${baseUrl}/failure` });
   await post('/demo/api/links', link);
-  const tracked = await openPage(browser(), '/portal');
+  const tracked = await openSignedIn(browser(), '/portal');
   const row = tracked.page.locator(`tr[data-order="${link.merchant_order_id}"]`);
   await row.getByRole('button', { name: /^Actions for order/ }).click();
   const refund = row.getByRole('menuitem', { name: /^Refund/ });
