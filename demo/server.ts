@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
+import { except } from 'hono/combine';
 import type { CreateRefundRequest, PaymentLinkInput, Problem, WebhookEvent } from '../src/contract/index.js';
 import { PayCheckoutError, type MerchantClient } from '../src/merchant/client.js';
 import { verifyRedirect } from '../src/merchant/redirect.js';
@@ -40,8 +41,8 @@ const PAGES: Record<string, { file: string; merchant: boolean }> = {
   '/failure': { file: 'failure.html', merchant: false },
 };
 
-/** The demo's API routes that need no session: the success and failure pages' redirect check. */
-const PUBLIC_API = new Set(['/demo/api/redirects/verify']);
+/** The demo's API routes that need no session: the success and failure pages' redirect check (it changes nothing). */
+const PUBLIC_API = ['/demo/api/redirects/verify'];
 
 const SignIn = object({ client_id: text(200, 1), client_secret: text(200, 1) });
 
@@ -99,8 +100,7 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
     return c.json(sessionView(sessions.start(c, { clientId: credentials.clientId, sandbox: credentials.clientId === options.sandbox.clientId, client })));
   });
 
-  app.use('/demo/api/*', async (c, next) => (PUBLIC_API.has(c.req.path) ? next() : requireSession(sessions)(c, next)));
-  app.use('/demo/api/*', ownPagesOnly());
+  app.use('/demo/api/*', except(PUBLIC_API, requireSession(sessions), ownPagesOnly()));
 
   app.get('/demo/api/session', (c) => c.json(sessionView(c.get('session'))));
   app.delete('/demo/api/session', (c) => {

@@ -40,11 +40,14 @@ export type SessionEnv = { Bindings: Partial<HttpBindings>; Variables: { session
 export class Sessions {
   readonly #byId = new Map<string, Session>();
 
-  constructor(readonly ttlMs = SESSION_TTL_MS) {}
+  constructor(
+    readonly ttlMs = SESSION_TTL_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   start(c: Context, fields: Pick<Session, 'clientId' | 'sandbox' | 'client'>): Session {
-    for (const [id, session] of this.#byId) if (session.expiresAt <= Date.now() || this.#byId.size >= MAX_SESSIONS) this.#byId.delete(id);
-    const session = { ...fields, id: randomBytes(32).toString('base64url'), csrfToken: randomBytes(32).toString('base64url'), expiresAt: Date.now() + this.ttlMs };
+    for (const [id, session] of this.#byId) if (session.expiresAt <= this.now() || this.#byId.size >= MAX_SESSIONS) this.#byId.delete(id);
+    const session = { ...fields, id: randomBytes(32).toString('base64url'), csrfToken: randomBytes(32).toString('base64url'), expiresAt: this.now() + this.ttlMs };
     this.#byId.set(session.id, session);
     setCookie(c, SESSION_COOKIE, session.id, {
       httpOnly: true,
@@ -60,8 +63,8 @@ export class Sessions {
   of(c: Context): Session | undefined {
     const id = getCookie(c, SESSION_COOKIE);
     const session = id === undefined ? undefined : this.#byId.get(id);
-    if (session && session.expiresAt <= Date.now()) this.#byId.delete(session.id);
-    return session && session.expiresAt > Date.now() ? session : undefined;
+    if (session && session.expiresAt <= this.now()) this.#byId.delete(session.id);
+    return session && session.expiresAt > this.now() ? session : undefined;
   }
 
   end(c: Context, session: Session): void {
@@ -101,7 +104,7 @@ export function ownPagesOnly(): MiddlewareHandler<SessionEnv> {
     const origin = c.req.header('Origin');
     const site = c.req.header('Sec-Fetch-Site');
     if (!origin || !URL.canParse(origin) || new URL(origin).host !== own || (site !== undefined && site !== 'same-origin')) {
-      throw new ProblemError(403, `The portal takes changes from its own pages only: the request came from ${origin ?? 'no origin'}, not ${own}.`);
+      throw new ProblemError(403, `The portal takes changes from its own pages only: the request came from ${origin || 'no origin'}, not ${own}.`);
     }
     requireJsonType(c.req.header('Content-Type'));
     const session = c.get('session') as Session | undefined;
