@@ -12,7 +12,8 @@ import type { Clock } from '../clock.js';
 import { notFound, unprocessable } from '../http/problem.js';
 import { randomToken, type Sealer } from '../secrets.js';
 import { one, type Database, type Sql } from '../storage/database.js';
-import { pinnedLookup, RefusedTarget, WebhookTargets } from './webhook-targets.js';
+import type { WebhookTargets } from './webhook-targets.js';
+import { pinnedLookup, RefusedTarget } from './webhook-targets.js';
 
 export interface MerchantEvent {
   merchantId: string;
