@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { PaymentLinkResource, RefundList, WebhookEndpoint } from '../../src/contract/index.js';
 import { sampleLink } from '../helpers/gateway.js';
-import { baseUrl, browserForFile, get, openSignedIn, post } from './support.js';
+import { baseUrl, browserForFile, get, openSignedIn, paidOrder } from './support.js';
 
 const browser = browserForFile();
 
@@ -51,17 +51,7 @@ let attackerUrl: string;
 let orderId: string;
 
 before(async () => {
-  const link = sampleLink({ success_url: `${baseUrl}/success`, failure_url: `${baseUrl}/failure` });
-  orderId = link.merchant_order_id;
-  const { payment_link_ref } = await post<{ payment_link_ref: string }>('/demo/api/links', link);
-  const payment = await post<{ address: string; amount_crypto: string; confirmations_required: number }>(`/api/checkout/${payment_link_ref}/payments`, {
-    pmt_channel: 'PROVIDER',
-    pmt_method: 'PROVIDER_CRYPTO',
-    asset: 'USDT',
-    network: 'TRON',
-  });
-  await post('/sandbox/wallet/transfers', { to: payment.address, asset: 'USDT', network: 'TRON', amount: payment.amount_crypto });
-  await post('/sandbox/chain/mine', { blocks: payment.confirmations_required, network: 'TRON' });
+  orderId = await paidOrder();
   attacker = createServer((_request, response) => response.writeHead(200, { 'Content-Type': 'text/html' }).end(attackPage(orderId)));
   await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
   attackerUrl = `http://localhost:${(attacker.address() as AddressInfo).port}/`;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/config.js';
+import { sampleLink } from '../helpers/gateway.js';
 
 const base = process.env.E2E_BASE_URL;
 if (!base) throw new Error('E2E_BASE_URL is not set: run these files with `npm run test:e2e`, which starts the demo for them.');
@@ -232,4 +233,21 @@ export async function post<T>(path: string, body: unknown): Promise<T> {
   const json = (await response.json()) as T;
   assert.ok(response.ok, `${path} answered ${response.status}: ${JSON.stringify(json)}`);
   return json;
+}
+
+/** A paid order of 360.000 ₫, set up over HTTP as the merchant's server, a customer and the chain would (for tests whose subject is the portal). */
+export async function paidOrder(): Promise<string> {
+  const link = sampleLink({ success_url: `${baseUrl}/success`, failure_url: `${baseUrl}/failure` });
+  const { payment_link_ref } = await post<{ payment_link_ref: string }>('/demo/api/links', link);
+  const payment = await post<{ address: string; amount_crypto: string; confirmations_required: number }>(`/api/checkout/${payment_link_ref}/payments`, {
+    pmt_channel: 'PROVIDER',
+    pmt_method: 'PROVIDER_CRYPTO',
+    asset: 'USDT',
+    network: 'TRON',
+  });
+  await post('/sandbox/wallet/transfers', { to: payment.address, asset: 'USDT', network: 'TRON', amount: payment.amount_crypto });
+  await post('/sandbox/chain/mine', { blocks: payment.confirmations_required, network: 'TRON' });
+  const view = await get<{ status: string }>(`/api/checkout/${payment_link_ref}`);
+  assert.equal(view.status, 'paid');
+  return link.merchant_order_id;
 }

@@ -63,6 +63,13 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
 
   const add = (url: string) => send<Problem & { endpoint_id: string }>(gw.url, 'POST', '/api/webhooks/endpoints', { headers: auth, body: JSON.stringify({ url }) });
 
+  /** An endpoint at `url`, then a paid link, so its events are due there; resolves with the endpoint's id. */
+  async function paidLinkFor(url: string): Promise<string> {
+    const { endpoint_id } = await gw.client.addWebhookEndpoint(url);
+    await gw.markPaid((await gw.client.createPaymentLink(sampleLink())).payment_link_ref);
+    return endpoint_id;
+  }
+
   async function assertRefused(url: string, rule: RegExp = /public address|https: URL/) {
     const answer = await add(url);
     assert.equal(answer.status, 422, `${url}: ${JSON.stringify(answer.body)}`);
@@ -141,9 +148,7 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
   it('checks again at delivery: a host that now resolves to the loopback gets nothing, and the log says "unreachable"', async () => {
     const target = await listener();
     try {
-      const { endpoint_id } = await gw.client.addWebhookEndpoint(`https://rebind.shop.test:${target.port}/hooks`);
-      const link = await gw.client.createPaymentLink(sampleLink());
-      await gw.markPaid(link.payment_link_ref);
+      const endpoint_id = await paidLinkFor(`https://rebind.shop.test:${target.port}/hooks`);
       while ((await gw.gateway.webhooks.deliverDue()) > 0);
       const log = (await gw.client.getWebhookDeliveries(endpoint_id)).filter((d) => d.attempts > 0);
       assert.ok(log.length > 0);
@@ -157,9 +162,7 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
   it('connects to the addresses it checked, without asking DNS again', async () => {
     const target = await listener();
     try {
-      const { endpoint_id } = await gw.client.addWebhookEndpoint(`https://flip.shop.test:${target.port}/hooks`);
-      const link = await gw.client.createPaymentLink(sampleLink());
-      await gw.markPaid(link.payment_link_ref);
+      const endpoint_id = await paidLinkFor(`https://flip.shop.test:${target.port}/hooks`);
       assert.equal(await gw.gateway.webhooks.deliverDue(), 1, 'one attempt: the later event waits for the first');
       assert.equal(dns.asked['flip.shop.test'], 2, 'one lookup when added, one for the delivery');
       assert.equal(target.connections(), 0, 'the third answer (loopback) was never asked for, nor connected to');
