@@ -8,7 +8,8 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { except } from 'hono/combine';
 import type { CreateRefundRequest, PaymentLinkInput, Problem, WebhookEvent } from '../src/contract/index.js';
-import { PayCheckoutError, type MerchantClient } from '../src/merchant/client.js';
+import type { MerchantClient } from '../src/merchant/client.js';
+import { PayCheckoutApiError } from '../src/merchant/errors.js';
 import { verifyRedirect } from '../src/merchant/redirect.js';
 import { verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '../src/merchant/webhook.js';
 import { object, text } from '../src/contract/index.js';
@@ -72,7 +73,7 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
 
   // Gateway errors go to the page as the gateway sent them (status and problem details), so it can show them by field.
   app.onError((error, c) => {
-    if (!(error instanceof PayCheckoutError)) throw error;
+    if (!(error instanceof PayCheckoutApiError)) throw error;
     const problem: Problem = error.problem ?? { title: 'Error', status: error.status, detail: error.message };
     return c.body(JSON.stringify(problem), error.status as 400, { 'Content-Type': 'application/problem+json' });
   });
@@ -94,7 +95,7 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
     try {
       await client.issueToken();
     } catch (error) {
-      if (error instanceof PayCheckoutError && error.status < 500) throw unauthorized('The client id and client secret do not match a merchant.');
+      if (error instanceof PayCheckoutApiError && error.status < 500) throw unauthorized('The client id and client secret do not match a merchant.');
       throw error;
     }
     return c.json(sessionView(sessions.start(c, { clientId: credentials.clientId, sandbox: credentials.clientId === options.sandbox.clientId, client })));
@@ -129,7 +130,7 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
   app.post('/demo/api/redirects/verify', async (c) => {
     const { url } = await readJsonObject(c);
     if (typeof url !== 'string' || !URL.canParse(url)) throw badRequest('url must be the address the browser was sent to.');
-    return c.json({ verified: verifyRedirect(url, options.sandbox.clientSecret) !== undefined });
+    return c.json({ verified: (await verifyRedirect(url, options.sandbox.clientSecret)) !== undefined });
   });
 
   webhookRoutes(app, sandboxClient);
@@ -204,7 +205,7 @@ function webhookRoutes(app: Hono<SessionEnv>, sandboxClient: MerchantClient): vo
     let reason = 'the merchant has no webhook endpoint, so no secret to check it with';
     for (const endpoint of await sandboxClient.listWebhookEndpoints()) {
       try {
-        event = verifyWebhook(body, header, endpoint.secret);
+        event = await verifyWebhook(body, header, endpoint.secret);
         endpointId = endpoint.endpoint_id;
         break;
       } catch (error) {

@@ -12,6 +12,7 @@ import { sandboxRootKey } from './chain/addresses.js';
 import { assetRoutes } from './routes/assets.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { oauthRoutes } from './routes/oauth.js';
+import { openApiRoutes } from './routes/openapi.js';
 import { paymentLinkRoutes } from './routes/payment-links.js';
 import { refundRoutes } from './routes/refunds.js';
 import { sandboxRoutes } from './routes/sandbox.js';
@@ -141,6 +142,7 @@ export function createApp(gateway: Gateway): Hono {
   app.route('/api/webhooks', webhookRoutes(gateway));
   app.route('/sandbox', sandboxRoutes(gateway));
   app.route('/', assetRoutes());
+  app.route('/', openApiRoutes());
   app.notFound((c) => problemResponse(c, new ProblemError(404, `No route for ${c.req.method} ${c.req.path}.`)));
   app.onError((error, c) => {
     if (error instanceof ProblemError) return problemResponse(c, error);

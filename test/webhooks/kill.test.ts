@@ -65,7 +65,7 @@ describe(`webhooks across a killed gateway (${storageName})`, () => {
     const second = await startTestGateway({ clock, schema, config: { dataDir } });
     try {
       while ((await second.gateway.webhooks.deliverDue()) > 0);
-      const events = receiver.received.map((r) => verifyWebhook(r.body, r.signature, secret, { now: clock.now() }));
+      const events = await Promise.all(receiver.received.map((r) => verifyWebhook(r.body, r.signature, secret, { now: clock.now() })));
       assert.deepEqual(events.map((e) => [e.type, e.payment_id]), [
         ['payment.confirming', paymentId],
         ['payment.paid', paymentId],

@@ -1,12 +1,10 @@
 // Webhook endpoints and their delivery logs (Bearer): what the merchant portal shows, and manual redelivery.
 import { Hono } from 'hono';
-import { object, text } from '../../contract/index.js';
+import { WebhookEndpointRequest } from '../../contract/index.js';
 import type { Gateway } from '../gateway.js';
 import { bearer, type BearerEnv } from '../http/bearer.js';
 import { readJsonObject } from '../http/body.js';
 import { badRequest, parseWith } from '../http/problem.js';
-
-const NewEndpoint = object({ url: text(2048, 1) });
 
 export function webhookRoutes(gateway: Gateway): Hono<BearerEnv> {
   const { webhooks } = gateway;
@@ -14,7 +12,7 @@ export function webhookRoutes(gateway: Gateway): Hono<BearerEnv> {
     .use(bearer(gateway.tokens))
     .get('/endpoints', async (c) => c.json({ endpoints: await webhooks.endpoints(c.get('merchantId')) }))
     .post('/endpoints', async (c) => {
-      const { url } = parseWith(NewEndpoint, await readJsonObject(c));
+      const { url } = parseWith(WebhookEndpointRequest, await readJsonObject(c));
       return c.json(await webhooks.addEndpoint(c.get('merchantId'), url), 201);
     })
     .delete('/endpoints/:endpoint_id', async (c) => {
