@@ -117,6 +117,8 @@ test('an expired quote offers a new one; giving up lands on /failure with a veri
   // A new quote is a new payment, at a new one-time address: the old quote takes nothing more.
   assert.notEqual(await elementAttribute(page, '[part="address"]', 'data-address'), address);
 
+  // The wallet follows the new QR, and its quote runs out too.
+  await scanCheckoutQr(page);
   await page.locator('[data-expire]').click();
   await waitForView(page, 'expired');
   await page.locator('pay-checkout [part="leave-button"]').click();
