@@ -40,7 +40,7 @@ describe(`webhooks across a killed gateway (${storageName})`, () => {
       await admin.query(`CREATE SCHEMA ${schema}`);
       await admin.end();
     }
-    const first = await startGatewayProcess({ ...storage, SANDBOX_WEBHOOK_URL: receiver.url });
+    const first = await startGatewayProcess({ ...storage, SANDBOX_WEBHOOK_URL: receiver.url, SANDBOX_ALLOW_LOCAL_WEBHOOKS: '1' });
     let secret: string;
     let paymentId: string;
     try {

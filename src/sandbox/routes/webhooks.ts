@@ -1,16 +1,14 @@
 // Webhook endpoints and their delivery logs (Bearer): what the merchant portal shows, and manual redelivery.
 import { Hono } from 'hono';
-import * as z from 'zod/mini';
 import { WebhookEndpointRequest } from '../../contract/index.js';
-import type { Gateway } from '../gateway.js';
+import type { Services } from '../services.js';
 import { bearer, type BearerEnv } from '../http/bearer.js';
 import { readJsonObject } from '../http/body.js';
 import { badRequest, parseWith } from '../http/problem.js';
 
-export function webhookRoutes(gateway: Gateway): Hono<BearerEnv> {
-  const { webhooks } = gateway;
+export function webhookRoutes({ webhooks, tokens }: Pick<Services, 'webhooks' | 'tokens'>): Hono<BearerEnv> {
   return new Hono<BearerEnv>()
-    .use(bearer(gateway.tokens))
+    .use(bearer(tokens))
     .get('/endpoints', async (c) => c.json({ endpoints: await webhooks.endpoints(c.get('merchantId')) }))
     .post('/endpoints', async (c) => {
       const { url } = parseWith(WebhookEndpointRequest, await readJsonObject(c));
@@ -24,8 +22,9 @@ export function webhookRoutes(gateway: Gateway): Hono<BearerEnv> {
       c.json({ deliveries: await webhooks.deliveries(c.get('merchantId'), c.req.param('endpoint_id')) }),
     )
     .post('/deliveries/:delivery_id/redeliver', async (c) => {
-      const id = z.coerce.number().check(z.int()).safeParse(c.req.param('delivery_id'));
-      if (!id.success) throw badRequest('delivery_id must be a whole number.');
-      return c.json(await webhooks.redeliver(c.get('merchantId'), id.data));
+      // Digits only: a number parser would also take " 1", "1e0" or "0x1" for the same delivery.
+      const id = c.req.param('delivery_id');
+      if (!/^[0-9]{1,15}$/.test(id)) throw badRequest('delivery_id must be a whole number, in digits only.');
+      return c.json(await webhooks.redeliver(c.get('merchantId'), Number(id)));
     });
 }
