@@ -73,6 +73,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const wallet = new TestWallet(db, chain, watcher, config.payments.walletSeedHex);
   const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);
   if (config.sandboxWebhookUrl) await webhooks.ensureEndpoint(sandboxMerchant.merchant_id, config.sandboxWebhookUrl);
+  await merchants.start();
   await paymentEvents.start();
   if ((await wallet.balances()).every((b) => b.balance === '0')) await wallet.faucet();
   if (options.watch ?? true) {
@@ -101,6 +102,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
       await watcher.stop();
       await webhooks.stop();
       await paymentEvents.stop();
+      await merchants.stop();
       await db.close();
     },
   };

@@ -237,3 +237,20 @@ describe(`webhooks (${storageName})`, () => {
     });
   }
 });
+
+describe(`the webhook worker stopping (${storageName})`, () => {
+  it('settles at once when asked to deliver with nothing to do, started or stopped', { timeout: 20_000 }, async () => {
+    const gw = await startTestGateway();
+    try {
+      const { webhooks } = gw.gateway;
+      assert.equal(await webhooks.deliverDue(), 0);
+      await webhooks.start(60_000);
+      await webhooks.stop();
+      // A send that finishes while the worker stops asks it to look again: that must not leave a claim that never ends.
+      assert.equal(await webhooks.deliverDue(), 0);
+      await webhooks.stop();
+    } finally {
+      await gw.close();
+    }
+  });
+});

@@ -239,23 +239,31 @@ export class Webhooks implements MerchantEventSink {
   /** Claims due deliveries into the free slots and starts each on its own; every finished send looks for more. */
   #fill(): Promise<void> {
     this.#lookAgain = true;
-    this.#claiming ??= (async () => {
-      try {
-        while (this.#lookAgain && !this.#stopped) {
-          this.#lookAgain = false;
-          const free = MAX_IN_FLIGHT - this.#inFlight.size;
-          if (free <= 0) break; // the next send to finish looks again
-          const claimed = await this.claim(free);
-          for (const delivery of claimed) this.#send(delivery);
-          if (claimed.length === free) this.#lookAgain = true;
-        }
-      } catch (error) {
-        console.error('webhook delivery failed', error);
-      } finally {
-        this.#claiming = undefined;
-      }
-    })();
+    if (!this.#claiming) {
+      const claiming = this.#claimWhileAsked();
+      this.#claiming = claiming;
+      // Cleared once it has settled (which may be at once, when there is nothing to do): never a settled promise left
+      // in place, which #settled() would wait on forever.
+      void claiming.finally(() => {
+        if (this.#claiming === claiming) this.#claiming = undefined;
+      });
+    }
     return this.#claiming;
+  }
+
+  async #claimWhileAsked(): Promise<void> {
+    try {
+      while (this.#lookAgain && !this.#stopped) {
+        this.#lookAgain = false;
+        const free = MAX_IN_FLIGHT - this.#inFlight.size;
+        if (free <= 0) break; // the next send to finish looks again
+        const claimed = await this.claim(free);
+        for (const delivery of claimed) this.#send(delivery);
+        if (claimed.length === free) this.#lookAgain = true;
+      }
+    } catch (error) {
+      console.error('webhook delivery failed', error);
+    }
   }
 
   #send(delivery: ClaimedDelivery): void {
