@@ -1,4 +1,4 @@
-// Webhook endpoint URLs (DESIGN.md section 7): https: to public addresses only, the host's DNS answers included,
+// Webhook endpoint URLs (docs/security.md): https: to public addresses only, the host's DNS answers included,
 // checked when the endpoint is added and again at every delivery, which connects to the very addresses checked.
 // Loopback, http: included, only when the sandbox allows it (SANDBOX_ALLOW_LOCAL_WEBHOOKS=1, as `npm start` does).
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// One slow merchant delays no other merchant's webhooks (DESIGN.md section 7): a receiver that holds every request
+// One slow merchant delays no other merchant's webhooks (docs/security.md): a receiver that holds every request
 // open holds only its own merchant's few deliveries in flight, while another merchant's events go out at once.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

@@ -1,4 +1,4 @@
-// Payment links (seed 2.1, 2.7, DESIGN.md section 3): the rules a link must meet, and its creation.
+// Payment links (docs/api.md, "Create a payment link"): the rules a link must meet, and its creation.
 import { orderTotal, type PaymentLinkRequest, type PaymentLinkResponse } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
 import { invalid } from '../errors.js';
@@ -69,7 +69,7 @@ async function refusingSecondLiveLink<T>(link: NewLink, insert: () => Promise<T>
   }
 }
 
-/** `payment_link` (seed 2.7): `{checkout_url}?ref=<payment_link_ref>`. */
+/** `payment_link`: `{checkout_url}?ref=<payment_link_ref>`. */
 export function paymentLinkUrl(checkoutUrl: string, ref: string): string {
   const url = new URL(checkoutUrl);
   url.searchParams.set('ref', ref);

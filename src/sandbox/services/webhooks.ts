@@ -1,4 +1,4 @@
-// Webhooks (issue "merchant-side truth"): events are written in the same transaction as the change that causes
+// Webhooks (README, "How to know an order is paid"): events are written in the same transaction as the change that causes
 // them (a transactional outbox), one delivery per endpoint; a worker sends due deliveries with exponential
 // backoff for three days of sandbox time. At least once, with a stable event id; in order per link; several
 // gateway processes share the work through row locks (SKIP LOCKED) and leases, so none sends a delivery
