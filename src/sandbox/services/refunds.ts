@@ -12,7 +12,7 @@ import type { HeldFunds, OrderSnapshot } from './held-funds.js';
 import { idempotent, type IdempotencyScope } from './idempotency.js';
 import type { PaymentState } from './payment-state.js';
 import type { LinkSnapshot, Reconciler } from './reconciler.js';
-import type { MerchantEventSink } from './webhooks.js';
+import type { MerchantEventSink } from './webhook-outbox.js';
 
 /** One payment's money, as a refund sees it. */
 export interface RefundSource {
