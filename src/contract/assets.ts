@@ -1,4 +1,4 @@
-// The assets the crypto channel takes (DESIGN.md section 4). Sandbox chains are simulated; formats are real.
+// The assets the crypto channel takes (docs/api.md, "Checkout API"). Sandbox chains are simulated; formats are real.
 
 export const NETWORKS = ['TRON', 'ETHEREUM', 'BITCOIN'] as const;
 export type Network = (typeof NETWORKS)[number];

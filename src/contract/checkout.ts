@@ -1,4 +1,4 @@
-// The checkout API (DESIGN.md section 4): what the element reads. Public, CORS open; the ref is the bearer secret.
+// The checkout API (docs/api.md, "Checkout API"): what the element reads. Public, CORS open; the ref is the bearer secret.
 // The element validates every answer with these schemas, so they are zod/mini and import nothing server-side.
 import * as z from 'zod/mini';
 import { ASSET_CODES, NETWORKS } from './assets.js';

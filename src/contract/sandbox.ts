@@ -1,4 +1,4 @@
-// The sandbox-only endpoints (DESIGN.md section 4): the test wallet and the simulated chain.
+// The sandbox-only endpoints (docs/api.md, "Sandbox endpoints"): the test wallet and the simulated chain.
 import * as z from 'zod/mini';
 import { ASSET_CODES, NETWORKS } from './assets.js';
 import { expected, object, text } from './fields.js';

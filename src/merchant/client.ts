@@ -1,4 +1,4 @@
-// The merchant SDK: a typed client for the gateway's merchant API (seed section 4) on `fetch` and WebCrypto alone,
+// The merchant SDK: a typed client for the gateway's merchant API (docs/api.md) on `fetch` and WebCrypto alone,
 // so it runs on Node 20+, Deno, Bun and edge workers. Every call has a deadline, retries what is safe to retry
 // (network errors, 408, 429, 5xx) with exponential backoff and jitter, honouring Retry-After, sends one
 // Idempotency-Key on every attempt of a call, and validates every answer with the contract.
@@ -124,14 +124,14 @@ export class MerchantClient {
     return (await this.#token).value;
   }
 
-  /** Signs and creates a payment link (seed 4.3). `source` defaults to `api`. */
+  /** Signs and creates a payment link. `source` defaults to `api`. */
   async createPaymentLink(input: PaymentLinkInput, options: RequestOptions = {}): Promise<PaymentLinkResponse> {
     const body: Record<string, unknown> = { source: 'api', ...input, svc_key: this.#options.merchantKey };
     body.signature_hash = await signPaymentLinkBody(body, this.#options.clientSecret);
     return this.#call({ method: 'POST', url: this.#url('/api/paymentLink'), schema: PaymentLinkResponse, retry: 'idempotency-key', body: JSON.stringify(body) }, options);
   }
 
-  /** Refunds part or all of a paid order (seed 4.1); answers with every refund of the order. */
+  /** Refunds part or all of what an order holds; answers with every refund of the order. */
   async createRefund(orderId: string, request: CreateRefundRequest, options: RequestOptions = {}): Promise<RefundList> {
     const url = this.#url(`/api/refund/createRefund/${encodeURIComponent(orderId)}`);
     return this.#call({ method: 'POST', url, schema: RefundList, retry: 'idempotency-key', body: JSON.stringify(request), bearer: true }, options);
@@ -148,7 +148,7 @@ export class MerchantClient {
     return this.#call({ method: 'POST', url, schema: PaymentLinkResource, retry: 'idempotency-key', bearer: true }, options);
   }
 
-  /** Every refund of an order, and what is left to refund (seed 4.2). */
+  /** Every refund of an order, and what is left to refund. */
   async getRefunds(orderId: string, options: ReadOptions = {}): Promise<RefundList> {
     return this.#read(`/api/refund/getDataByTransaction/${encodeURIComponent(orderId)}`, RefundList, options);
   }

@@ -1,4 +1,4 @@
-// Signed redirects (DESIGN.md section 5): the gateway adds payment_link_ref, merchant_order_id and status to the
+// Signed redirects (README, "How to know an order is paid"): the gateway adds payment_link_ref, merchant_order_id and status to the
 // merchant's success_url or failure_url, and a signature over them, so the merchant's page can tell a real
 // redirect from a typed one. signature = base64url HMAC-SHA256, keyed by the client secret, over the three
 // parameters sorted by name and form-encoded.

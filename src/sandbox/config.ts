@@ -1,4 +1,4 @@
-// Configuration by environment (DESIGN.md section 6). The sandbox defaults are public on purpose:
+// Configuration by environment (README, "Configuration"). The sandbox defaults are public on purpose:
 // they are printed at start and written in the README, so a tester can use them at once.
 import { isIP } from 'node:net';
 import type { Network } from '../contract/index.js';

@@ -41,7 +41,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     try {
       const response = await app.fetch(request, env);
       // The answer is written after this returns: the request is over when the socket has it all (or is gone).
-      if (response.headers.get('content-type')?.startsWith('text/event-stream')) finish();
+      if (response.headers.has('x-hono-already-sent')) finish();
       else env.outgoing.once('close', finish);
       return response;
     } catch (error) {

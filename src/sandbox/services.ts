@@ -20,7 +20,9 @@ import { Tokens } from './services/tokens.js';
 import { TestWallet } from './services/wallet.js';
 import { Watcher } from './services/watcher.js';
 import { WebhookTargets, type Resolve } from './services/webhook-targets.js';
-import { Webhooks } from './services/webhooks.js';
+import { WebhookDispatcher } from './services/webhook-dispatcher.js';
+import { WebhookEndpoints } from './services/webhook-endpoints.js';
+import { WebhookOutbox } from './services/webhook-outbox.js';
 import { openDatabase, type Database } from './storage/database.js';
 
 export interface Services {
@@ -39,7 +41,9 @@ export interface Services {
   watcher: Watcher;
   wallet: TestWallet;
   linkResources: LinkResources;
-  webhooks: Webhooks;
+  webhookEndpoints: WebhookEndpoints;
+  webhookOutbox: WebhookOutbox;
+  webhookDispatcher: WebhookDispatcher;
   sandboxMerchant: Merchant;
   close(): Promise<void>;
 }
@@ -63,21 +67,24 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const paymentEvents = new PaymentEvents(db, clock);
   // Webhook bodies carry the link as the read API shows it, which needs the services built after them.
   const targets = new WebhookTargets(config.allowLocalWebhooks, options.resolve);
-  const webhooks: Webhooks = new Webhooks(db, clock, sealer, (sql, merchantId, ref) => linkResources.get(sql, merchantId, ref), targets, config.webhookTimeoutMs);
+  const webhookOutbox: WebhookOutbox = new WebhookOutbox(clock, (sql, merchantId, ref) => linkResources.get(sql, merchantId, ref));
+  const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets);
+  const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
   const view = new PaymentView((sql, merchantId) => merchants.clientSecret(sql, merchantId));
-  const reconciler = new Reconciler(clock, config.payments.toleranceBps, view, paymentEvents, webhooks);
+  const reconciler = new Reconciler(clock, config.payments.toleranceBps, view, paymentEvents, webhookOutbox);
   const heldFunds: HeldFunds = new HeldFunds(db, clock, reconciler, (sql, merchantId, ref) => linkResources.get(sql, merchantId, ref));
-  const refunds = new Refunds(db, clock, reconciler, heldFunds, chainRefunds(chain), webhooks);
+  const refunds = new Refunds(db, clock, reconciler, heldFunds, chainRefunds(chain), webhookOutbox);
   const linkResources = new LinkResources(reconciler, view, refunds, config.checkoutUrl);
   const watcher = new Watcher(db, clock, chain, reconciler, config.payments);
   const wallet = new TestWallet(db, chain, watcher, config.payments.walletSeedHex);
   const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);
-  if (config.sandboxWebhookUrl) await webhooks.ensureEndpoint(sandboxMerchant.merchant_id, config.sandboxWebhookUrl);
+  if (config.sandboxWebhookUrl) await webhookEndpoints.ensure(sandboxMerchant.merchant_id, config.sandboxWebhookUrl);
+  await merchants.start();
   await paymentEvents.start();
   if ((await wallet.balances()).every((b) => b.balance === '0')) await wallet.faucet();
   if (options.watch ?? true) {
     await watcher.start();
-    await webhooks.start();
+    await webhookDispatcher.start();
   }
   return {
     config,
@@ -91,7 +98,9 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     heldFunds,
     sandboxControls: new SandboxControls(db, clock, reconciler, view, chain, watcher),
     linkResources,
-    webhooks,
+    webhookEndpoints,
+    webhookOutbox,
+    webhookDispatcher,
     paymentEvents,
     chain,
     watcher,
@@ -99,8 +108,9 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     sandboxMerchant,
     async close() {
       await watcher.stop();
-      await webhooks.stop();
+      await webhookDispatcher.stop();
       await paymentEvents.stop();
+      await merchants.stop();
       await db.close();
     },
   };

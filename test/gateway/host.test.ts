@@ -1,4 +1,4 @@
-// HOST (DESIGN.md section 6): started without it, the gateway (`npm run gateway`) and the demo (`npm start`) listen
+// HOST (docs/security.md): started without it, the gateway (`npm run gateway`) and the demo (`npm start`) listen
 // on the loopback only, so another machine cannot reach them; HOST=0.0.0.0 opens them, and the demo's one-click
 // sign-in is still not offered to the network. The probe is this machine's own non-loopback address, or, on a
 // machine without one, the far end of a veth pair in a network namespace of its own.

@@ -1,4 +1,4 @@
-// POST {base_url}/api/paymentLink (seed 2.1, 2.7, 4.3) and the rules of DESIGN.md section 3.
+// POST {base_url}/api/paymentLink and the rules of docs/api.md, "Create a payment link".
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Problem } from '../../src/contract/index.js';

@@ -84,7 +84,7 @@ describe(`crypto payment flow over HTTP (${storageName})`, () => {
     assert.deepEqual((await gw.client.getRefunds('flow-1')).refundDetails, refunds.refundDetails);
 
     // The merchant's server learns the truth twice over: a signed webhook, and a redirect that verifies.
-    while ((await gw.gateway.webhooks.deliverDue()) > 0);
+    while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
     const received = await Promise.all(receiver.received.map((r) => verifyWebhook(r.body, r.signature, secret, { now: gw.clock.now() })));
     const paidEvent = received.find((e) => e.type === 'payment.paid');
     assert.equal(paidEvent?.payment_id, opened.body.payment_id);

@@ -129,7 +129,7 @@ describe(`payment truth (${storageName})`, () => {
       const { body: paid } = await checkout.payment(payment.payment_id);
       assert.ok(paid.accepted_at);
       assert.deepEqual((await verifyRedirect(paid.success_redirect_url!, gw.credentials.clientSecret))?.status, 'paid');
-      while ((await gw.gateway.webhooks.deliverDue()) > 0);
+      while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
       const types = receiver.received.map((r) => (JSON.parse(r.body) as WebhookEvent).type);
       assert.ok(types.includes('payment.paid'), types.join());
       assert.equal((await accept(payment.payment_id)).status, 409, 'the link is paid now');

@@ -120,7 +120,7 @@ describe(`merchant portal sessions (${storageName})`, () => {
     try {
       const endpoint = await gw.client.addWebhookEndpoint(receiver.url);
       const { orderId } = await paidOrder(gw);
-      await gw.gateway.webhooks.deliverDue();
+      await gw.gateway.webhookDispatcher.deliverDue();
       const [delivery] = await gw.client.getWebhookDeliveries(endpoint.endpoint_id);
       assert.ok(delivery);
 

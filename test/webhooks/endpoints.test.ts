@@ -1,4 +1,4 @@
-// Webhook endpoint URLs (DESIGN.md section 7): https: to public addresses only, the host's DNS answers included,
+// Webhook endpoint URLs (docs/security.md): https: to public addresses only, the host's DNS answers included,
 // checked when the endpoint is added and again at every delivery, which connects to the very addresses checked.
 // Loopback, http: included, only when the sandbox allows it (SANDBOX_ALLOW_LOCAL_WEBHOOKS=1, as `npm start` does).
 import assert from 'node:assert/strict';
@@ -149,7 +149,7 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
     const target = await listener();
     try {
       const endpoint_id = await paidLinkFor(`https://rebind.shop.test:${target.port}/hooks`);
-      while ((await gw.gateway.webhooks.deliverDue()) > 0);
+      while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
       const log = (await gw.client.getWebhookDeliveries(endpoint_id)).filter((d) => d.attempts > 0);
       assert.ok(log.length > 0);
       assert.deepEqual(new Set(log.map((d) => d.last_error)), new Set(['unreachable']));
@@ -163,7 +163,7 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
     const target = await listener();
     try {
       const endpoint_id = await paidLinkFor(`https://flip.shop.test:${target.port}/hooks`);
-      assert.equal(await gw.gateway.webhooks.deliverDue(), 1, 'one attempt: the later event waits for the first');
+      assert.equal(await gw.gateway.webhookDispatcher.deliverDue(), 1, 'one attempt: the later event waits for the first');
       assert.equal(dns.asked['flip.shop.test'], 2, 'one lookup when added, one for the delivery');
       assert.equal(target.connections(), 0, 'the third answer (loopback) was never asked for, nor connected to');
       const [first] = (await gw.client.getWebhookDeliveries(endpoint_id)).slice(-1);

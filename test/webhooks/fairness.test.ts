@@ -1,4 +1,4 @@
-// One slow merchant delays no other merchant's webhooks (DESIGN.md section 7): a receiver that holds every request
+// One slow merchant delays no other merchant's webhooks (docs/security.md): a receiver that holds every request
 // open holds only its own merchant's few deliveries in flight, while another merchant's events go out at once.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -62,7 +62,7 @@ describe(`webhook delivery fairness (${storageName})`, () => {
   after(() => gw.close());
 
   const emit = (merchantId: string, ref: string, type: WebhookEventType = 'payment.paid') =>
-    gw.gateway.db.transaction((tx) => gw.gateway.webhooks.emit(tx, { merchantId, type, ref }));
+    gw.gateway.db.transaction((tx) => gw.gateway.webhookOutbox.emit(tx, { merchantId, type, ref }));
 
   it("delivers another merchant's events while a slow merchant's receiver holds every request open", async () => {
     const slow = await stallingReceiver();
@@ -73,7 +73,7 @@ describe(`webhook delivery fairness (${storageName})`, () => {
       for (let i = 0; i < 8; i++) await gw.client.addWebhookEndpoint(slow.url(`hooks/${i}`));
       const slowRefs = [];
       for (let i = 0; i < 3; i++) slowRefs.push((await gw.client.createPaymentLink(sampleLink())).payment_link_ref);
-      await gw.gateway.webhooks.start(50);
+      await gw.gateway.webhookDispatcher.start(50);
       for (const ref of slowRefs) await emit(slowMerchant, ref);
       await until(() => slow.open() > 0, 'the slow receiver got its first request');
 
@@ -93,7 +93,7 @@ describe(`webhook delivery fairness (${storageName})`, () => {
       assert.ok(slow.mostOpen() <= 4);
     } finally {
       slow.release();
-      await gw.gateway.webhooks.stop();
+      await gw.gateway.webhookDispatcher.stop();
       await slow.close();
       await fast.stop();
     }

@@ -1,4 +1,4 @@
-// What the QR encodes (DESIGN.md section 4): BIP21 for Bitcoin, EIP-681 for Ethereum and its tokens,
+// What the QR encodes (docs/api.md, "Checkout API"): BIP21 for Bitcoin, EIP-681 for Ethereum and its tokens,
 // the bare address for TRON (no URI scheme that wallets share). parsePaymentUri reads them back, as a wallet does.
 import { ASSETS, findAsset, type AssetCode, type Network } from '../../contract/index.js';
 import { isValidAddress } from './addresses.js';

@@ -61,7 +61,7 @@ export type Route = [Method, string, RouteSpec];
 const script = (type: string, description: string) => ({ type, description });
 
 export const ROUTES: Route[] = [
-  // The seed's merchant API (DESIGN.md section 3).
+  // The merchant API (docs/api.md).
   ['post', '/api/v2/oauth/token', { tag: 'Merchant', summary: 'Issue an access token (client credentials)', auth: 'client', body: { form: TokenRequest }, ok: { 200: TokenResponse } }],
   ['post', '/api/paymentLink', { tag: 'Merchant', summary: 'Create a payment link', auth: 'signature', body: PaymentLinkRequest, idempotent: true, ok: { 201: PaymentLinkResponse }, errors: [401, 409, 422] }],
   ['get', '/api/paymentLink', { tag: 'Merchant', summary: "An order's payment links, or the latest ones", auth: 'bearer', query: PaymentLinkListQuery, ok: { 200: PaymentLinkList }, errors: [422] }],
@@ -75,7 +75,7 @@ export const ROUTES: Route[] = [
   ['delete', '/api/webhooks/endpoints/{endpoint_id}', { tag: 'Webhooks', summary: 'Remove a webhook endpoint', auth: 'bearer', ok: { 204: null }, errors: [404] }],
   ['get', '/api/webhooks/endpoints/{endpoint_id}/deliveries', { tag: 'Webhooks', summary: "An endpoint's delivery log", auth: 'bearer', ok: { 200: WebhookDeliveryList }, errors: [404] }],
   ['post', '/api/webhooks/deliveries/{delivery_id}/redeliver', { tag: 'Webhooks', summary: 'Send a delivery again', auth: 'bearer', params: { delivery_id: z.int() }, ok: { 200: WebhookDelivery }, errors: [400, 404] }],
-  // The checkout API (DESIGN.md section 4): public, CORS open; the ref is the bearer secret.
+  // The checkout API: public, CORS open; the ref is the bearer secret.
   ['get', '/api/checkout/{ref}', { tag: 'Checkout', summary: "The customer's view of a payment link", ok: { 200: CheckoutView }, errors: [404] }],
   ['post', '/api/checkout/{ref}/payments', { tag: 'Checkout', summary: 'Open a payment (or return the one still open in that asset)', body: OpenPaymentRequest, ok: { 201: Payment, 200: Payment }, errors: [404, 409, 410, 422] }],
   ['get', '/api/checkout/{ref}/payments/{payment_id}', { tag: 'Checkout', summary: 'A payment', ok: { 200: Payment }, errors: [404] }],

@@ -1,18 +1,20 @@
-// The checkout API (DESIGN.md section 4): public, CORS open; the payment link ref is the bearer secret.
+// The checkout API (docs/api.md, "Checkout API"): public, CORS open; the payment link ref is the bearer secret.
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { streamSSE } from 'hono/streaming';
 import { OpenPaymentRequest } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
+import { EventStreams } from '../http/event-stream.js';
 import { badRequest, parseWith } from '../http/problem.js';
 
-/** A comment line this often keeps proxies and load balancers from closing an idle stream. */
-const HEARTBEAT_MS = 15_000;
-
-export function checkoutRoutes({ checkout, paymentEvents }: Pick<Services, 'checkout' | 'paymentEvents'>): Hono {
-  return new Hono()
-    .use(cors({ origin: '*', allowHeaders: ['Content-Type', 'Last-Event-ID'], maxAge: 600 }))
+export function checkoutRoutes({ checkout, paymentEvents }: Pick<Services, 'checkout' | 'paymentEvents'>): Hono<{ Bindings: HttpBindings }> {
+  const streams = new EventStreams();
+  const corsOpen = cors({ origin: '*', allowHeaders: ['Content-Type', 'Last-Event-ID'], maxAge: 600 });
+  return new Hono<{ Bindings: HttpBindings }>()
+    // An event stream writes its own headers (CORS included) before the middleware could add any.
+    .use((c, next) => (c.req.method === 'GET' && c.req.path.endsWith('/events') ? next() : corsOpen(c, next)))
     .get('/:ref', async (c) => c.json(await checkout.linkView(c.req.param('ref')), 200, { 'Cache-Control': 'no-store' }))
     .post('/:ref/payments', async (c) => {
       const request = parseWith(OpenPaymentRequest, await readJsonObject(c));
@@ -27,23 +29,17 @@ export function checkoutRoutes({ checkout, paymentEvents }: Pick<Services, 'chec
       await checkout.assertLink(ref); // 404 before the stream opens
       const lastEventId = c.req.header('Last-Event-ID') ?? c.req.query('lastEventId');
       if (lastEventId !== undefined && !/^\d{1,15}$/.test(lastEventId)) throw badRequest('Last-Event-ID must be an event id this stream sent.');
-      return streamSSE(c, async (stream) => {
-        // Writes run one after another, so a burst of events is sent in order.
-        let writing = Promise.resolve();
+      const stream = streams.open(c.env.outgoing, { 'Access-Control-Allow-Origin': '*' });
+      try {
         const unsubscribe = await paymentEvents.subscribe(ref, lastEventId === undefined ? undefined : Number(lastEventId), (events) => {
-          writing = writing
-            .then(async () => {
-              for (const event of events) await stream.writeSSE({ event: 'payment', id: String(event.event_id), data: JSON.stringify(event.payment) });
-            })
-            .catch(() => stream.abort());
+          for (const event of events) stream.send('payment', String(event.event_id), JSON.stringify(event.payment));
         });
-        const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => stream.abort()), HEARTBEAT_MS);
-        stream.onAbort(() => {
-          clearInterval(heartbeat);
-          unsubscribe();
-        });
-        await stream.write('retry: 2000\n\n');
-        await new Promise<void>((resolve) => stream.onAbort(resolve));
-      });
+        stream.onClose(unsubscribe);
+      } catch (error) {
+        // The answer has begun: the client reconnects (with Last-Event-ID) once this stream ends.
+        console.error('event stream failed to start', error);
+        stream.end();
+      }
+      return RESPONSE_ALREADY_SENT;
     });
 }

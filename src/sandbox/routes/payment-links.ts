@@ -1,4 +1,4 @@
-// POST {base_url}/api/paymentLink (seed 4.3).
+// {base_url}/api/paymentLink (docs/api.md, "Create a payment link", "Merchant-side truth").
 import { Hono } from 'hono';
 import { PaymentLinkListQuery, PaymentLinkRequest } from '../../contract/index.js';
 import { verifyPaymentLinkSignature } from '../../merchant/signature.js';

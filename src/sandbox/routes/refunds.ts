@@ -1,4 +1,4 @@
-// {base_url}/api/refund (seed 4.1, 4.2), behind a Bearer token from the token endpoint.
+// {base_url}/api/refund (docs/api.md, "Create a refund", "Get the refunds of an order"), behind a Bearer token from the token endpoint.
 import { Hono } from 'hono';
 import { CreateRefundRequest } from '../../contract/index.js';
 import type { Services } from '../services.js';

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import { conflict, notFound } from '../errors.js';
 import type { Database, Sql } from '../storage/database.js';
 import { acceptPayment, findPaymentLink, lockOrderLinks, readLink, supersedeLink } from '../storage/payments.js';
+import { lockShared } from '../storage/chain.js';
 import { refundedByPayment } from '../storage/refunds.js';
 import { CHAIN_LOCK } from './chain.js';
 import type { LinkSnapshot, Reconciler } from './reconciler.js';
@@ -31,7 +32,7 @@ export class HeldFunds {
   /** Every link of the order locked (links by ref, then each link's payments) and reconciled. */
   async lockOrder(tx: Sql, merchantId: string, orderId: string): Promise<OrderSnapshot> {
     // Which payment settled first must not change under the decision: no block is mined meanwhile.
-    await tx.query('SELECT pg_advisory_xact_lock_shared($1)', [CHAIN_LOCK]);
+    await lockShared(tx, CHAIN_LOCK);
     const links: LinkSnapshot[] = [];
     for (const link of await lockOrderLinks(tx, merchantId, orderId)) links.push(await this.reconciler.reconcile(tx, link.payment_link_ref));
     return { links, refunded: await refundedByPayment(tx, links.map((l) => l.link.payment_link_ref)) };

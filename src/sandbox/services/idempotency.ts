@@ -3,7 +3,8 @@
 import { canonicalize } from '../../merchant/jcs.js';
 import { invalid, malformed } from '../errors.js';
 import { sha256 } from '../secrets.js';
-import { one, type Database, type Sql } from '../storage/database.js';
+import type { Database, Sql } from '../storage/database.js';
+import { findAnswer, insertAnswer, lockKey } from '../storage/idempotency.js';
 
 export interface IdempotencyScope {
   merchantId: string;
@@ -29,12 +30,8 @@ export async function idempotent<T>(
   const requestHash = sha256(`${scope.method} ${scope.path}\n${canonicalize(scope.body) ?? ''}`);
   return db.transaction(async (tx) => {
     // Two requests with one key at once: the second waits here, then replays the first.
-    await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${scope.merchantId}\n${key}`]);
-    const earlier = await one<{ request_hash: string; response: T }>(
-      tx,
-      'SELECT request_hash, response FROM idempotency_keys WHERE merchant_id = $1 AND idempotency_key = $2',
-      [scope.merchantId, key],
-    );
+    await lockKey(tx, scope.merchantId, key);
+    const earlier = await findAnswer<T>(tx, scope.merchantId, key);
     if (earlier) {
       if (earlier.request_hash !== requestHash) {
         throw invalid('This Idempotency-Key was used with a different request; use a new key for a new request.', [
@@ -44,12 +41,7 @@ export async function idempotent<T>(
       return { value: earlier.response, replayed: true };
     }
     const value = await work(tx);
-    await tx.query('INSERT INTO idempotency_keys (merchant_id, idempotency_key, request_hash, response) VALUES ($1, $2, $3, $4)', [
-      scope.merchantId,
-      key,
-      requestHash,
-      JSON.stringify(value),
-    ]);
+    await insertAnswer(tx, scope.merchantId, key, requestHash, value);
     return { value, replayed: false };
   });
 }

@@ -4,14 +4,10 @@
 import type { Payment } from '../../contract/index.js';
 import { canonicalize } from '../../merchant/jcs.js';
 import type { Clock } from '../clock.js';
-import { one, type Database, type Sql } from '../storage/database.js';
+import type { Database, Sql } from '../storage/database.js';
+import { eventsAfter, insertEvent, lastEventOfPayment, latestEvent, PAYMENT_EVENTS_CHANNEL, type PaymentEventRow as PaymentEvent } from '../storage/events.js';
 
-const CHANNEL = 'payment_events';
-
-export interface PaymentEvent {
-  event_id: number;
-  payment: Payment;
-}
+export type { PaymentEvent };
 
 /** One stream's side of a subscription: it hears each event once, in order, after those it already had. */
 export type EventListener = (events: readonly PaymentEvent[]) => void;
@@ -42,7 +38,7 @@ export class PaymentEvents {
 
   /** Starts hearing NOTIFY, from this process and any other on the database. */
   async start(): Promise<void> {
-    this.#unlisten = await this.db.listen(CHANNEL, (ref) => {
+    this.#unlisten = await this.db.listen(PAYMENT_EVENTS_CHANNEL, (ref) => {
       // No payload: the connection was lost and is back, so any link may have missed events.
       if (ref === undefined) for (const [each, feed] of this.#feeds) this.#read(each, feed);
       else {
@@ -58,18 +54,10 @@ export class PaymentEvents {
 
   /** Records the payment as it now is, unless the last event already shows exactly that. */
   async recordIfChanged(tx: Sql, ref: string, payment: Payment): Promise<void> {
-    const last = await one<{ payment: Payment }>(tx, 'SELECT payment FROM payment_events WHERE payment_id = $1 ORDER BY event_id DESC LIMIT 1', [
-      payment.payment_id,
-    ]);
+    const last = await lastEventOfPayment(tx, payment.payment_id);
     // jsonb keeps its own key order, so the two are compared in canonical form.
-    if (last && canonicalize(last.payment) === canonicalize(payment)) return;
-    await tx.query('INSERT INTO payment_events (payment_link_ref, payment_id, payment, created_at) VALUES ($1, $2, $3, $4)', [
-      ref,
-      payment.payment_id,
-      JSON.stringify(payment),
-      this.clock.now(),
-    ]);
-    await tx.query('SELECT pg_notify($1, $2)', [CHANNEL, ref]);
+    if (last && canonicalize(last) === canonicalize(payment)) return;
+    await insertEvent(tx, ref, payment, this.clock.now());
   }
 
   /**
@@ -136,11 +124,11 @@ export class PaymentEvents {
     }
   }
 
-  async #after(ref: string, eventId: number): Promise<PaymentEvent[]> {
-    return this.db.query<PaymentEvent>('SELECT event_id, payment FROM payment_events WHERE payment_link_ref = $1 AND event_id > $2 ORDER BY event_id', [ref, eventId]);
+  #after(ref: string, eventId: number): Promise<PaymentEvent[]> {
+    return eventsAfter(this.db, ref, eventId);
   }
 
-  async #latest(ref: string): Promise<PaymentEvent | undefined> {
-    return one<PaymentEvent>(this.db, 'SELECT event_id, payment FROM payment_events WHERE payment_link_ref = $1 ORDER BY event_id DESC LIMIT 1', [ref]);
+  #latest(ref: string): Promise<PaymentEvent | undefined> {
+    return latestEvent(this.db, ref);
   }
 }

@@ -1,9 +1,10 @@
-// Payment links (seed 2.1, 2.7, DESIGN.md section 3): the rules a link must meet, and its creation.
+// Payment links (docs/api.md, "Create a payment link"): the rules a link must meet, and its creation.
 import { orderTotal, type PaymentLinkRequest, type PaymentLinkResponse } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
 import { invalid } from '../errors.js';
 import { randomToken } from '../secrets.js';
 import { isUniqueViolation, type Database, type Sql } from '../storage/database.js';
+import { insertFirstLinkOfOrder, insertLink, type NewLink } from '../storage/payments.js';
 import { liveLinkConflict, type HeldFunds } from './held-funds.js';
 import { idempotent, type IdempotencyScope } from './idempotency.js';
 import type { Merchant } from './merchants.js';
@@ -22,34 +23,53 @@ export class PaymentLinks {
     idempotency: Omit<IdempotencyScope, 'merchantId'>,
   ): Promise<{ value: PaymentLinkResponse; replayed: boolean }> {
     checkRules(request);
-    return idempotent(this.db, { ...idempotency, merchantId: merchant.merchant_id }, (tx) => this.insert(tx, merchant, request));
-  }
-
-  private async insert(tx: Sql, merchant: Merchant, request: PaymentLinkRequest): Promise<PaymentLinkResponse> {
     const now = this.clock.now();
     const { svc_key: _key, signature_hash: _signature, ...stored } = request;
-    const link = { ...stored, currency: 'VND', country_code: request.country_code?.toUpperCase() };
-    const ref = randomToken('pl', 16);
-    // Earlier links of the order, brought up to date under lock: one past its expiry no longer blocks a new one.
-    const order = await this.heldFunds.lockOrder(tx, merchant.merchant_id, request.merchant_order_id);
-    await this.heldFunds.replaceLinks(tx, order, request.merchant_order_id);
-    try {
-      await tx.query(
-        `INSERT INTO payment_links (payment_link_ref, merchant_id, merchant_order_id, status, amount, currency, request, expires_at, created_at)
-         VALUES ($1, $2, $3, 'active', $4, 'VND', $5, $6, $7)`,
-        [ref, merchant.merchant_id, request.merchant_order_id, request.amount, JSON.stringify(link), new Date(now.getTime() + request.expiry_hours * 3_600_000), now],
-      );
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw liveLinkConflict(request.merchant_order_id);
-      }
-      throw error;
+    const link: NewLink = {
+      payment_link_ref: randomToken('pl', 16),
+      merchant_id: merchant.merchant_id,
+      merchant_order_id: request.merchant_order_id,
+      amount: request.amount,
+      request: { ...stored, currency: 'VND', country_code: request.country_code?.toUpperCase() },
+      expires_at: new Date(now.getTime() + request.expiry_hours * 3_600_000),
+      created_at: now,
+    };
+    const value = { payment_link_ref: link.payment_link_ref, payment_link: paymentLinkUrl(this.checkoutUrl, link.payment_link_ref) };
+    // Most links are an order's first: one statement, no transaction. An order with earlier links takes the long way.
+    if (idempotency.key === undefined) {
+      if (await this.insertFirst(this.db, link)) return { value, replayed: false };
+      await this.db.transaction((tx) => this.insertReplacing(tx, link));
+      return { value, replayed: false };
     }
-    return { payment_link_ref: ref, payment_link: paymentLinkUrl(this.checkoutUrl, ref) };
+    return idempotent(this.db, { ...idempotency, merchantId: merchant.merchant_id }, async (tx) => {
+      if (!(await this.insertFirst(tx, link))) await this.insertReplacing(tx, link);
+      return value;
+    });
+  }
+
+  private async insertFirst(sql: Sql, link: NewLink): Promise<boolean> {
+    return refusingSecondLiveLink(link, () => insertFirstLinkOfOrder(sql, link));
+  }
+
+  /** Earlier links of the order, brought up to date under lock: one past its expiry no longer blocks a new one. */
+  private async insertReplacing(tx: Sql, link: NewLink): Promise<void> {
+    const order = await this.heldFunds.lockOrder(tx, link.merchant_id, link.merchant_order_id);
+    await this.heldFunds.replaceLinks(tx, order, link.merchant_order_id);
+    await refusingSecondLiveLink(link, () => insertLink(tx, link));
   }
 }
 
-/** `payment_link` (seed 2.7): `{checkout_url}?ref=<payment_link_ref>`. */
+/** Two creations for one order at once: the unique index lets one through, the other is a 409. */
+async function refusingSecondLiveLink<T>(link: NewLink, insert: () => Promise<T>): Promise<T> {
+  try {
+    return await insert();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw liveLinkConflict(link.merchant_order_id);
+    throw error;
+  }
+}
+
+/** `payment_link`: `{checkout_url}?ref=<payment_link_ref>`. */
 export function paymentLinkUrl(checkoutUrl: string, ref: string): string {
   const url = new URL(checkoutUrl);
   url.searchParams.set('ref', ref);

@@ -19,7 +19,7 @@ import {
 import type { PaymentEvents } from './payment-events.js';
 import { linkState, type LinkState, type PaymentState } from './payment-state.js';
 import type { PaymentView } from './payment-view.js';
-import type { MerchantEventSink } from './webhooks.js';
+import type { MerchantEventSink } from './webhook-outbox.js';
 
 /** A link as its facts make it: its row and payments (statuses as stored), their transfers and what they derive to. */
 export interface LinkSnapshot {

@@ -1,4 +1,4 @@
-// Refunds (seed 2.8, 2.9): any VND the order holds, paid or held, can go back, never more than it holds, also under
+// Refunds (docs/api.md, "Create a refund"): any VND the order holds, paid or held, can go back, never more than it holds, also under
 // concurrent requests (the order's links are locked). A request without payment_id returns the paid payment's money
 // first, then held payments', oldest first; a request larger than one payment holds becomes one refund per payment.
 import type { CreateRefundRequest, RefundList, RefundStatus } from '../../contract/index.js';
@@ -12,7 +12,7 @@ import type { HeldFunds, OrderSnapshot } from './held-funds.js';
 import { idempotent, type IdempotencyScope } from './idempotency.js';
 import type { PaymentState } from './payment-state.js';
 import type { LinkSnapshot, Reconciler } from './reconciler.js';
-import type { MerchantEventSink } from './webhooks.js';
+import type { MerchantEventSink } from './webhook-outbox.js';
 
 /** One payment's money, as a refund sees it. */
 export interface RefundSource {

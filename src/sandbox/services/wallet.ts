@@ -7,6 +7,7 @@ import { deriveAddress, isValidAddress } from '../chain/addresses.js';
 import { formatAtomic, parseDecimal } from '../chain/amounts.js';
 import { invalid } from '../errors.js';
 import type { Database } from '../storage/database.js';
+import { lockExclusive } from '../storage/chain.js';
 import { markUnsettledAt } from '../storage/payments.js';
 import type { Chain } from './chain.js';
 import type { Watcher } from './watcher.js';
@@ -32,6 +33,9 @@ export interface WalletTransfer {
   network: Network;
   amount: string;
 }
+
+/** The wallet's sends take turns under this advisory lock. */
+const WALLET_LOCK = 7310003;
 
 export class TestWallet {
   readonly addresses: Record<Network, string>;
@@ -83,7 +87,7 @@ export class TestWallet {
     const from = this.addresses[request.network];
     const tx_hash = await this.db.transaction(async (tx) => {
       // Serializes the wallet's sends, so two at once cannot both spend the same coins.
-      await tx.query('SELECT pg_advisory_xact_lock(7310003)');
+      await lockExclusive(tx, WALLET_LOCK);
       await markUnsettledAt(tx, request.network, request.to);
       const balance = await this.chain.balance(tx, request.network, request.asset, from);
       if (balance < amount) {

@@ -56,6 +56,35 @@ const LINK = `payment_link_ref, merchant_id, merchant_order_id, status, amount, 
 const PAYMENT = `payment_id, payment_link_ref, status, overpaid, asset, network, address, address_index, amount_atomic::text AS amount_atomic,
   amount_vnd, rate, quote_expires_at, confirmations_required, customer, accepted_at, paid_at, held_vnd, unsettled, created_at`;
 
+export interface NewLink {
+  payment_link_ref: string;
+  merchant_id: string;
+  merchant_order_id: string;
+  amount: number;
+  request: object;
+  expires_at: Date;
+  created_at: Date;
+}
+
+const LINK_INSERT = `INSERT INTO payment_links (payment_link_ref, merchant_id, merchant_order_id, status, amount, currency, request, expires_at, created_at)`;
+const linkValues = (l: NewLink) => [l.payment_link_ref, l.merchant_id, l.merchant_order_id, l.amount, JSON.stringify(l.request), l.expires_at, l.created_at];
+
+/** Inserts the link of an order that has none yet, in one statement; false when the order already has links. */
+export async function insertFirstLinkOfOrder(sql: Sql, link: NewLink): Promise<boolean> {
+  const rows = await sql.query(
+    `${LINK_INSERT}
+     SELECT $1, $2, $3, 'active', $4::bigint, 'VND', $5::jsonb, $6::timestamptz, $7::timestamptz
+     WHERE NOT EXISTS (SELECT 1 FROM payment_links WHERE merchant_id = $2 AND merchant_order_id = $3)
+     RETURNING 1`,
+    linkValues(link),
+  );
+  return rows.length > 0;
+}
+
+export async function insertLink(sql: Sql, link: NewLink): Promise<void> {
+  await sql.query(`${LINK_INSERT} VALUES ($1, $2, $3, 'active', $4, 'VND', $5, $6, $7)`, linkValues(link));
+}
+
 export async function readLink(sql: Sql, ref: string, lock = false): Promise<LinkRow | undefined> {
   return one<LinkRow>(sql, `SELECT ${LINK} FROM payment_links WHERE payment_link_ref = $1 ${lock ? 'FOR UPDATE' : ''}`, [ref]);
 }

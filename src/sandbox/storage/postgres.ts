@@ -23,6 +23,13 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Backoff with jitter, so processes that failed together do not retry together. */
 const backoff = (attempt: number) => pause(Math.min(RECONNECT_MS * 2 ** attempt, RECONNECT_MAX_MS) * (0.5 + Math.random() / 2));
 
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `s${statementNames.size}`));
+  return name;
+}
+
 export async function openPostgres(url: string, schema?: string): Promise<Database> {
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
   const options = schema ? `-c search_path=${schema}` : undefined;
@@ -34,7 +41,10 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
 
   const wrap = (runner: pg.Pool | pg.PoolClient): Sql => ({
     async query<T extends Row>(text: string, params?: readonly unknown[]) {
-      return (await runner.query<T>(text, params as unknown[])).rows;
+      // A statement with parameters is prepared once per connection and then only bound: PostgreSQL skips parsing
+      // and planning it again. The name is the same for the same text on every connection of the process.
+      const name = params ? statementName(text) : undefined;
+      return (await runner.query<T>({ name, text, values: params as unknown[] })).rows;
     },
   });
 

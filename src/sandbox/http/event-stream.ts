@@ -1,0 +1,52 @@
+// Server-Sent Events written straight to Node's response: a stream costs its socket, one listener and one entry in a
+// set, not a web stream with its promises and closures (10,000 open streams fit in one process). One timer sends
+// every stream's keep-alive comment.
+import type { ServerResponse } from 'node:http';
+
+/** A comment line this often keeps proxies and load balancers from closing an idle stream. */
+const HEARTBEAT_MS = 15_000;
+
+export interface EventStream {
+  /** Writes one event (nothing once the client is gone). */
+  send(event: string, id: string, data: string): void;
+  /** Calls `listener` once the client is gone or the server ended the stream: at once if it already is. */
+  onClose(listener: () => void): void;
+  /** Ends the stream from the server's side. */
+  end(): void;
+}
+
+export class EventStreams {
+  readonly #open = new Set<ServerResponse>();
+  #heartbeat: NodeJS.Timeout | undefined;
+
+  /** Starts an event stream on `response`, with `headers` beside the stream's own. */
+  open(response: ServerResponse, headers: Record<string, string> = {}, retryMs = 2000): EventStream {
+    response.writeHead(200, {
+      ...headers,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-store',
+      Connection: 'keep-alive',
+      // Proxies that buffer (nginx) would hold events back.
+      'X-Accel-Buffering': 'no',
+    });
+    response.write(`retry: ${retryMs}\n\n`);
+    this.#open.add(response);
+    this.#heartbeat ??= setInterval(() => {
+      for (const open of this.#open) open.write(': keep-alive\n\n');
+    }, HEARTBEAT_MS).unref();
+    response.once('close', () => {
+      this.#open.delete(response);
+      if (this.#open.size === 0) {
+        clearInterval(this.#heartbeat);
+        this.#heartbeat = undefined;
+      }
+    });
+    return {
+      send: (event, id, data) => {
+        if (!response.destroyed) response.write(`event: ${event}\nid: ${id}\ndata: ${data}\n\n`);
+      },
+      onClose: (listener) => (response.destroyed || response.closed ? listener() : response.once('close', listener)),
+      end: () => response.end(),
+    };
+  }
+}

@@ -1,0 +1,181 @@
+// The webhook dispatcher: sends what the outbox (webhook-outbox.ts) queued, at least once, with exponential backoff
+// for three days of sandbox time; in order per link and endpoint; several gateway processes share the work through
+// row locks (SKIP LOCKED) and leases, so none sends a delivery another is sending. Each delivery is sent on its own,
+// and a merchant has only a few in flight at once, so a receiver that hangs until the timeout holds back its own
+// merchant's deliveries, never another's.
+import { createHmac } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Clock } from '../clock.js';
+import type { Sealer } from '../secrets.js';
+import type { Database } from '../storage/database.js';
+import { claimDueDeliveries, recordAttempt, WEBHOOKS_QUEUED, type ClaimedDelivery } from '../storage/webhooks.js';
+import { pinnedLookup, type WebhookTargets } from './webhook-targets.js';
+
+export const SIGNATURE_HEADER = 'Pay-Checkout-Signature';
+
+/** Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. */
+export function webhookSignature(body: string, secret: string, timestamp: number): string {
+  return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex')}`;
+}
+
+/** Retries: 10 s, 20 s, 40 s … doubling up to an hour apart, for three days after the event. */
+const FIRST_RETRY_MS = 10_000;
+const MAX_RETRY_MS = 3_600_000;
+const GIVE_UP_AFTER_MS = 3 * 24 * 3_600_000;
+/** How long a claimed delivery is another process's to leave alone. */
+const LEASE_MS = 30_000;
+/** Deliveries one process sends at once. */
+const MAX_IN_FLIGHT = 32;
+/** Deliveries of one merchant in flight at once (leased, across processes): all a slow merchant can hold. */
+const PER_MERCHANT = 4;
+
+export const retryDelay = (attempts: number): number => Math.min(FIRST_RETRY_MS * 2 ** (attempts - 1), MAX_RETRY_MS);
+
+/** What the delivery log says of an attempt that did not deliver: the receiver's status, or that none answered. */
+const attemptError = (statusCode: number | undefined) => (statusCode === undefined ? 'unreachable' : `HTTP ${statusCode}`);
+
+export class WebhookDispatcher {
+  #timer: NodeJS.Timeout | undefined;
+  #unlisten: (() => Promise<void>) | undefined;
+  /** Sends under way in this process. */
+  readonly #inFlight = new Set<Promise<void>>();
+  /** The claim under way (one at a time); a wake-up meanwhile asks it to look once more. */
+  #claiming: Promise<void> | undefined;
+  #lookAgain = false;
+  #stopped = false;
+  #attempts = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly sealer: Sealer,
+    /** Which addresses may be sent to, checked again at every delivery. */
+    private readonly targets: WebhookTargets,
+    /** A receiver that has not answered by then has failed this attempt. */
+    private readonly timeoutMs = 10_000,
+  ) {}
+
+  /** Sends what is due at once when an event is queued (in any process), and every second for the retries. */
+  async start(intervalMs = 1000): Promise<void> {
+    this.#stopped = false;
+    this.#unlisten = await this.db.listen(WEBHOOKS_QUEUED, () => void this.#fill());
+    this.#timer = setInterval(() => void this.#fill(), intervalMs);
+    this.#timer.unref();
+  }
+
+  /** No new claims; the sends under way finish (each within the timeout). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    const unlisten = this.#unlisten;
+    this.#unlisten = undefined;
+    await unlisten?.();
+    await this.#settled();
+  }
+
+  /** Sends everything due now, and what falls due as those finish; resolves with how many attempts it made. */
+  async deliverDue(): Promise<number> {
+    const before = this.#attempts;
+    await this.#fill();
+    await this.#settled();
+    return this.#attempts - before;
+  }
+
+  async #settled(): Promise<void> {
+    while (this.#claiming || this.#inFlight.size) await Promise.all([this.#claiming, ...this.#inFlight]);
+  }
+
+  /** Claims due deliveries into the free slots and starts each on its own; every finished send looks for more. */
+  #fill(): Promise<void> {
+    this.#lookAgain = true;
+    if (!this.#claiming) {
+      const claiming = this.#claimWhileAsked();
+      this.#claiming = claiming;
+      // Cleared once it has settled (which may be at once, when there is nothing to do): never a settled promise left
+      // in place, which #settled() would wait on forever.
+      void claiming.finally(() => {
+        if (this.#claiming === claiming) this.#claiming = undefined;
+      });
+    }
+    return this.#claiming;
+  }
+
+  async #claimWhileAsked(): Promise<void> {
+    try {
+      while (this.#lookAgain && !this.#stopped) {
+        this.#lookAgain = false;
+        const free = MAX_IN_FLIGHT - this.#inFlight.size;
+        if (free <= 0) break; // the next send to finish looks again
+        const claimed = await this.claim(free);
+        for (const delivery of claimed) this.#send(delivery);
+        if (claimed.length === free) this.#lookAgain = true;
+      }
+    } catch (error) {
+      console.error('webhook delivery failed', error);
+    }
+  }
+
+  #send(delivery: ClaimedDelivery): void {
+    const sending: Promise<void> = this.send(delivery)
+      .catch((error: unknown) => console.error('webhook delivery failed', error))
+      .finally(() => {
+        this.#inFlight.delete(sending);
+        void this.#fill();
+      });
+    this.#inFlight.add(sending);
+  }
+
+  /**
+   * Takes due deliveries whose earlier siblings (same endpoint, same link) are done, at most PER_MERCHANT of a
+   * merchant in flight counting those other processes hold, and leases them to this process.
+   */
+  private async claim(limit: number): Promise<ClaimedDelivery[]> {
+    const now = this.clock.now();
+    return this.db.transaction((tx) => claimDueDeliveries(tx, now, limit, new Date(now.getTime() + LEASE_MS), PER_MERCHANT));
+  }
+
+  private async send(delivery: ClaimedDelivery): Promise<void> {
+    const timestamp = Math.floor(this.clock.now().getTime() / 1000);
+    this.#attempts++;
+    const statusCode = await this.post(delivery.url, delivery.body, {
+      'Content-Type': 'application/json',
+      'User-Agent': 'pay-checkout-webhooks/1',
+      'Pay-Checkout-Event-Id': delivery.event_id,
+      [SIGNATURE_HEADER]: webhookSignature(delivery.body, this.sealer.open(delivery.secret_sealed), timestamp),
+    });
+    const delivered = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
+    const now = this.clock.now();
+    const attempts = delivery.attempts + 1;
+    const gaveUp = now.getTime() - delivery.event_at.getTime() >= GIVE_UP_AFTER_MS;
+    const status = delivered ? 'delivered' : gaveUp ? 'failed' : 'pending';
+    await recordAttempt(this.db, delivery.delivery_id, {
+      status,
+      attempts,
+      status_code: statusCode ?? null,
+      error: delivered ? null : attemptError(statusCode),
+      next_attempt_at: status === 'pending' ? new Date(now.getTime() + retryDelay(attempts)) : null,
+      delivered_at: status === 'delivered' ? now : null,
+    });
+  }
+
+  /**
+   * POSTs to an endpoint on the addresses its host has now, if they may be sent to (they are connected to as
+   * checked); resolves with the status code, or undefined when nothing answered (refused, unresolved, timed out).
+   * The reason stays here: the merchant's log says only "unreachable", never what the gateway's network said.
+   */
+  private async post(target: string, body: string, headers: Record<string, string>): Promise<number | undefined> {
+    const url = new URL(target);
+    const addresses = await this.targets.addresses(url).catch(() => undefined);
+    if (!addresses) return undefined;
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise((resolve) => {
+      const request = send(url, { method: 'POST', headers, agent: false, lookup: pinnedLookup(addresses), signal: AbortSignal.timeout(this.timeoutMs) }, (response) => {
+        resolve(response.statusCode);
+        response.destroy();
+      });
+      request.once('error', () => resolve(undefined));
+      request.end(body);
+    });
+  }
+}

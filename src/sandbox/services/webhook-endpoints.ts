@@ -1,0 +1,90 @@
+// A merchant's webhook endpoints and their delivery logs: adding one (its URL checked by webhook-targets.ts),
+// listing, removing (what waited for it fails, never sent), and sending a delivery again.
+import type { WebhookDelivery, WebhookEndpoint } from '../../contract/index.js';
+import type { Clock } from '../clock.js';
+import { invalid, notFound } from '../errors.js';
+import { randomToken, type Sealer } from '../secrets.js';
+import type { Database } from '../storage/database.js';
+import {
+  deliveriesOfEndpoint,
+  failPendingDeliveries,
+  hasLiveEndpoint,
+  insertEndpoint,
+  liveEndpoints,
+  ownsEndpoint,
+  redeliverNow,
+  removeEndpoint,
+  type DeliveryRow,
+} from '../storage/webhooks.js';
+import { RefusedTarget, type WebhookTargets } from './webhook-targets.js';
+
+/** How much of an endpoint's delivery log a merchant reads at once, newest first. */
+const LOG_LENGTH = 200;
+
+export class WebhookEndpoints {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly sealer: Sealer,
+    /** Which URLs may be sent to (public https:, loopback when the sandbox allows it). */
+    private readonly targets: WebhookTargets,
+  ) {}
+
+  async add(merchantId: string, url: string): Promise<WebhookEndpoint> {
+    const refuse = (message: string) => invalid(`The webhook endpoint URL ${message}.`, [{ path: 'url', message }]);
+    if (!URL.canParse(url)) throw refuse('must be an absolute https: URL');
+    // A name that does not resolve yet is taken: it is checked again, like every name, at each delivery.
+    await this.targets.addresses(new URL(url)).catch((error: unknown) => {
+      if (error instanceof RefusedTarget) throw refuse(error.message);
+    });
+    const endpoint = { endpoint_id: randomToken('we', 12), url, secret: randomToken('whsec', 24), created_at: this.clock.now() };
+    await insertEndpoint(this.db, merchantId, { ...endpoint, secret_sealed: this.sealer.seal(endpoint.secret) });
+    return { ...endpoint, created_at: endpoint.created_at.toISOString() };
+  }
+
+  /** The sandbox merchant's endpoint from configuration, added once. */
+  async ensure(merchantId: string, url: string): Promise<void> {
+    if (!(await hasLiveEndpoint(this.db, merchantId, url))) await this.add(merchantId, url);
+  }
+
+  async list(merchantId: string): Promise<WebhookEndpoint[]> {
+    const rows = await liveEndpoints(this.db, merchantId);
+    return rows.map((r) => ({ endpoint_id: r.endpoint_id, url: r.url, secret: this.sealer.open(r.secret_sealed), created_at: r.created_at.toISOString() }));
+  }
+
+  /** Stops an endpoint: no new events, and what was still waiting for it is marked failed, never sent. */
+  async remove(merchantId: string, endpointId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (!(await removeEndpoint(tx, merchantId, endpointId, this.clock.now()))) throw notFound('There is no such webhook endpoint.');
+      await failPendingDeliveries(tx, endpointId, 'the endpoint was removed');
+    });
+  }
+
+  /** The delivery log of an endpoint, newest first. */
+  async deliveries(merchantId: string, endpointId: string): Promise<WebhookDelivery[]> {
+    if (!(await ownsEndpoint(this.db, merchantId, endpointId))) throw notFound('There is no such webhook endpoint.');
+    return (await deliveriesOfEndpoint(this.db, endpointId, LOG_LENGTH)).map(deliveryView);
+  }
+
+  /** Sends a delivery again now, whatever became of it. */
+  async redeliver(merchantId: string, deliveryId: number): Promise<WebhookDelivery> {
+    const row = await redeliverNow(this.db, merchantId, deliveryId, this.clock.now());
+    if (!row) throw notFound('There is no such webhook delivery, or its endpoint was removed.');
+    return deliveryView(row);
+  }
+}
+
+function deliveryView(row: DeliveryRow): WebhookDelivery {
+  return {
+    delivery_id: row.delivery_id,
+    event_id: row.event_id,
+    type: row.type,
+    status: row.status,
+    attempts: row.attempts,
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+    next_attempt_at: row.next_attempt_at?.toISOString() ?? null,
+    delivered_at: row.delivered_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+  };
+}

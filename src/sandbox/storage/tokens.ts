@@ -1,0 +1,16 @@
+// Every statement about access tokens: stored as hashes, expiring.
+import { one, type Sql } from './database.js';
+
+/** Stores a token; the merchant's expired ones go at the same time, so the table stays small. */
+export async function insertToken(sql: Sql, tokenHash: string, merchantId: string, expiresAt: Date, now: Date): Promise<void> {
+  await sql.query(
+    `WITH expired AS (DELETE FROM access_tokens WHERE merchant_id = $2 AND expires_at <= $4)
+     INSERT INTO access_tokens (token_hash, merchant_id, expires_at) VALUES ($1, $2, $3)`,
+    [tokenHash, merchantId, expiresAt, now],
+  );
+}
+
+export async function merchantOfLiveToken(sql: Sql, tokenHash: string, now: Date): Promise<string | undefined> {
+  return (await one<{ merchant_id: string }>(sql, 'SELECT merchant_id FROM access_tokens WHERE token_hash = $1 AND expires_at > $2', [tokenHash, now]))
+    ?.merchant_id;
+}

@@ -1,0 +1,165 @@
+// Every statement about webhooks: endpoints (secrets sealed), the outbox of events written with the change that
+// caused them, and one delivery per endpoint, claimed by the dispatcher of any gateway process.
+import type { WebhookDelivery, WebhookEventType } from '../../contract/index.js';
+import { one, type Sql } from './database.js';
+
+/** NOTIFY channel: a delivery was queued, so every gateway process on the database wakes its dispatcher. */
+export const WEBHOOKS_QUEUED = 'pay_checkout_webhooks';
+
+export interface EndpointRow {
+  endpoint_id: string;
+  url: string;
+  secret_sealed: string;
+  created_at: Date;
+}
+
+export interface DeliveryRow {
+  delivery_id: number;
+  event_id: string;
+  type: WebhookEventType;
+  status: WebhookDelivery['status'];
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: Date | null;
+  delivered_at: Date | null;
+  created_at: Date;
+}
+
+export interface ClaimedDelivery {
+  delivery_id: number;
+  attempts: number;
+  url: string;
+  secret_sealed: string;
+  body: string;
+  event_id: string;
+  event_at: Date;
+}
+
+const DELIVERY = `d.delivery_id, d.event_id, e.type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at, d.delivered_at, d.created_at`;
+
+export async function insertEndpoint(sql: Sql, merchantId: string, endpoint: EndpointRow): Promise<void> {
+  await sql.query('INSERT INTO webhook_endpoints (endpoint_id, merchant_id, url, secret_sealed, created_at) VALUES ($1, $2, $3, $4, $5)', [
+    endpoint.endpoint_id,
+    merchantId,
+    endpoint.url,
+    endpoint.secret_sealed,
+    endpoint.created_at,
+  ]);
+}
+
+export async function hasLiveEndpoint(sql: Sql, merchantId: string, url: string): Promise<boolean> {
+  return (await one(sql, 'SELECT 1 FROM webhook_endpoints WHERE merchant_id = $1 AND url = $2 AND deleted_at IS NULL', [merchantId, url])) !== undefined;
+}
+
+export async function ownsEndpoint(sql: Sql, merchantId: string, endpointId: string): Promise<boolean> {
+  return (await one(sql, 'SELECT 1 FROM webhook_endpoints WHERE endpoint_id = $1 AND merchant_id = $2', [endpointId, merchantId])) !== undefined;
+}
+
+export async function liveEndpoints(sql: Sql, merchantId: string): Promise<EndpointRow[]> {
+  return sql.query<EndpointRow>(
+    'SELECT endpoint_id, url, secret_sealed, created_at FROM webhook_endpoints WHERE merchant_id = $1 AND deleted_at IS NULL ORDER BY created_at, endpoint_id',
+    [merchantId],
+  );
+}
+
+/** Marks an endpoint removed; false when the merchant has no such live endpoint. */
+export async function removeEndpoint(sql: Sql, merchantId: string, endpointId: string, at: Date): Promise<boolean> {
+  const rows = await sql.query('UPDATE webhook_endpoints SET deleted_at = $3 WHERE endpoint_id = $1 AND merchant_id = $2 AND deleted_at IS NULL RETURNING 1', [
+    endpointId,
+    merchantId,
+    at,
+  ]);
+  return rows.length > 0;
+}
+
+/** What was still waiting for a removed endpoint fails, never sent. */
+export async function failPendingDeliveries(sql: Sql, endpointId: string, reason: string): Promise<void> {
+  await sql.query(
+    `UPDATE webhook_deliveries SET status = 'failed', last_error = $2, next_attempt_at = NULL, locked_until = NULL WHERE endpoint_id = $1 AND status = 'pending'`,
+    [endpointId, reason],
+  );
+}
+
+export async function deliveriesOfEndpoint(sql: Sql, endpointId: string, limit: number): Promise<DeliveryRow[]> {
+  return sql.query<DeliveryRow>(
+    `SELECT ${DELIVERY} FROM webhook_deliveries d JOIN webhook_events e USING (event_id) WHERE d.endpoint_id = $1 ORDER BY d.delivery_id DESC LIMIT $2`,
+    [endpointId, limit],
+  );
+}
+
+/** Makes a merchant's delivery due now, whatever became of it; undefined when it is not theirs or its endpoint was removed. */
+export async function redeliverNow(sql: Sql, merchantId: string, deliveryId: number, at: Date): Promise<DeliveryRow | undefined> {
+  return one<DeliveryRow>(
+    sql,
+    `UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = $3, locked_until = NULL
+     FROM webhook_events e, webhook_endpoints w
+     WHERE d.delivery_id = $1 AND e.event_id = d.event_id AND e.merchant_id = $2 AND w.endpoint_id = d.endpoint_id AND w.deleted_at IS NULL
+     RETURNING ${DELIVERY}`,
+    [deliveryId, merchantId, at],
+  );
+}
+
+export async function liveEndpointIds(sql: Sql, merchantId: string): Promise<string[]> {
+  const rows = await sql.query<{ endpoint_id: string }>('SELECT endpoint_id FROM webhook_endpoints WHERE merchant_id = $1 AND deleted_at IS NULL', [merchantId]);
+  return rows.map((r) => r.endpoint_id);
+}
+
+/** An event and one delivery of it per endpoint, in the transaction of the change; the dispatchers hear of it at commit. */
+export async function enqueueEvent(
+  sql: Sql,
+  event: { event_id: string; merchant_id: string; type: WebhookEventType; payment_link_ref: string; body: string; created_at: Date },
+  endpointIds: readonly string[],
+): Promise<void> {
+  await sql.query('INSERT INTO webhook_events (event_id, merchant_id, type, payment_link_ref, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+    event.event_id,
+    event.merchant_id,
+    event.type,
+    event.payment_link_ref,
+    event.body,
+    event.created_at,
+  ]);
+  await sql.query(
+    `INSERT INTO webhook_deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, created_at)
+     SELECT $1, endpoint_id, $3, 'pending', $4, $4 FROM unnest($2::text[]) AS endpoint_id`,
+    [event.event_id, endpointIds, event.payment_link_ref, event.created_at],
+  );
+  await sql.query('SELECT pg_notify($1, $2)', [WEBHOOKS_QUEUED, '']);
+}
+
+/**
+ * Takes due deliveries whose earlier siblings (same endpoint, same link) are done, at most `perMerchant` of a merchant
+ * in flight counting those other processes hold, and leases them until `leaseUntil`.
+ */
+export async function claimDueDeliveries(sql: Sql, now: Date, limit: number, leaseUntil: Date, perMerchant: number): Promise<ClaimedDelivery[]> {
+  return sql.query<ClaimedDelivery>(
+    `WITH leased AS (
+       SELECT w.merchant_id, count(*) AS held FROM webhook_deliveries d JOIN webhook_endpoints w USING (endpoint_id)
+       WHERE d.status = 'pending' AND d.locked_until > $1 GROUP BY w.merchant_id),
+     ready AS (
+       SELECT d.delivery_id, coalesce(l.held, 0) + row_number() OVER (PARTITION BY w.merchant_id ORDER BY d.delivery_id) AS slot
+       FROM webhook_deliveries d JOIN webhook_endpoints w USING (endpoint_id) LEFT JOIN leased l USING (merchant_id)
+       WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until <= $1)
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key
+                         AND p.status = 'pending' AND p.delivery_id < d.delivery_id)),
+     due AS (
+       SELECT d.delivery_id FROM webhook_deliveries d JOIN ready r USING (delivery_id) WHERE r.slot <= $4
+       ORDER BY d.delivery_id LIMIT $2 FOR UPDATE OF d SKIP LOCKED)
+     UPDATE webhook_deliveries d SET locked_until = $3 FROM due, webhook_endpoints w, webhook_events e
+     WHERE d.delivery_id = due.delivery_id AND w.endpoint_id = d.endpoint_id AND e.event_id = d.event_id
+     RETURNING d.delivery_id, d.attempts, w.url, w.secret_sealed, e.body, e.event_id, e.created_at AS event_at`,
+    [now, limit, leaseUntil, perMerchant],
+  );
+}
+
+export async function recordAttempt(
+  sql: Sql,
+  deliveryId: number,
+  attempt: { status: WebhookDelivery['status']; attempts: number; status_code: number | null; error: string | null; next_attempt_at: Date | null; delivered_at: Date | null },
+): Promise<void> {
+  await sql.query(
+    `UPDATE webhook_deliveries SET status = $2, attempts = $3, last_status_code = $4, last_error = $5, locked_until = NULL,
+       next_attempt_at = $6, delivered_at = $7 WHERE delivery_id = $1`,
+    [deliveryId, attempt.status, attempt.attempts, attempt.status_code, attempt.error, attempt.next_attempt_at, attempt.delivered_at],
+  );
+}
