@@ -18,6 +18,10 @@ export const ChainTransaction = z.object({
   tx_hash: z.string(),
   amount_crypto: decimal,
   confirmations: z.int(),
+  /** When the gateway first saw it (in the mempool): whether it came in time is decided by this. */
+  seen_at: z.string(),
+  /** When it reached the payment's required confirmations; null before. */
+  confirmed_at: z.nullable(z.string()),
 });
 export type ChainTransaction = z.infer<typeof ChainTransaction>;
 
@@ -37,9 +41,24 @@ export const Payment = z.object({
   /** What the QR encodes: BIP21, EIP-681, or the bare address for TRON. */
   payment_uri: z.string(),
   confirmations_required: z.int(),
+  /** Everything seen at the address, confirmed or not. */
   received_crypto: decimal,
+  /** What is still to send, rounded up to the quote's precision; "0" once the payment is complete. */
   remaining_crypto: decimal,
+  /** The same in VND at the locked rate, rounded up; 0 once the payment is complete. */
+  remaining_vnd: z.int(),
+  /**
+   * VND of this payment's confirmed money that the link does not need, held for the merchant to accept or return:
+   * all of it for a payment that did not pay the link, the excess for an overpaid one.
+   */
+  held_vnd: z.int(),
   transactions: z.array(ChainTransaction),
+  /** When it became paid (or, held, paid_late); null before. */
+  paid_at: z.nullable(z.string()),
+  /** When another payment of the link (or a newer link for the order) closed this quote early; null otherwise. */
+  superseded_at: z.nullable(z.string()),
+  /** When the merchant accepted this held payment; null otherwise. */
+  accepted_at: z.nullable(z.string()),
   /** The signed `success_url` to follow once the payment is paid; null before. */
   success_redirect_url: z.nullable(z.string()),
   created_at: z.string(),
@@ -50,6 +69,8 @@ export const CheckoutAsset = z.object({
   asset: z.enum(ASSET_CODES),
   network: z.enum(NETWORKS),
   decimals: z.int(),
+  /** Decimal places of its quotes (USDT 2, ETH 6, BTC 8). */
+  quote_decimals: z.int(),
   label: z.string(),
 });
 export type CheckoutAsset = z.infer<typeof CheckoutAsset>;

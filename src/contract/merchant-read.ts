@@ -15,9 +15,12 @@ export const PaymentLinkResource = z.object({
   created_at: z.string(),
   expires_at: z.string(),
   paid_at: z.nullable(z.string()),
+  /** When a newer link for the same order replaced this expired one; null otherwise. */
+  superseded_at: z.nullable(z.string()),
   /** Every payment opened on the link, oldest first, with its chain transactions. */
   payments: z.array(Payment),
   refunds: z.array(RefundRecord),
+  /** What can still be refunded: the VND this link holds (paid and held), less refunds that did not fail. */
   amountToRefund: z.int(),
 });
 export type PaymentLinkResource = z.infer<typeof PaymentLinkResource>;

@@ -13,6 +13,11 @@ export const CreateRefundRequest = object({
   description: text(500, 1),
   refund_type: z.enum(REFUND_TYPES, expected('partial or full')),
   refund_reason: text(500, 1),
+  /**
+   * Not in the seed: the payment whose money goes back (a held one, say). Without it the paid payment is refunded
+   * first, then held ones, oldest first.
+   */
+  payment_id: z.optional(text(64, 1)),
 });
 export type CreateRefundRequest = z.infer<typeof CreateRefundRequest>;
 
@@ -29,7 +34,7 @@ export const RefundRecord = object({
 });
 export type RefundRecord = z.infer<typeof RefundRecord>;
 
-/** Seed 2.9: `amountToRefund` is what is still refundable after the refunds listed. */
+/** Seed 2.9: `amountToRefund` is what is still refundable after the refunds listed: every VND the order holds, once. */
 export const RefundList = object({
   amountToRefund: z.number(),
   refundDetails: z.array(RefundRecord),

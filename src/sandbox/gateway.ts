@@ -15,15 +15,20 @@ import { paymentLinkRoutes } from './routes/payment-links.js';
 import { refundRoutes } from './routes/refunds.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { paymentRoutes } from './routes/payments.js';
 import { createSealer } from './secrets.js';
 import { Chain } from './services/chain.js';
 import { chainRefunds } from './services/chain-refunds.js';
+import { Checkout } from './services/checkout.js';
+import { HeldFunds } from './services/held-funds.js';
 import { Merchants, type Merchant } from './services/merchants.js';
 import { PaymentEvents } from './services/payment-events.js';
-import { Payments } from './services/payments.js';
+import { PaymentView } from './services/payment-view.js';
 import { PaymentLinks } from './services/payment-links.js';
 import { LinkResources } from './services/link-resources.js';
+import { Reconciler } from './services/reconciler.js';
 import { Refunds } from './services/refunds.js';
+import { SandboxControls } from './services/sandbox-controls.js';
 import { Tokens } from './services/tokens.js';
 import { TestWallet } from './services/wallet.js';
 import { Watcher } from './services/watcher.js';
@@ -38,7 +43,9 @@ export interface Gateway {
   tokens: Tokens;
   paymentLinks: PaymentLinks;
   refunds: Refunds;
-  payments: Payments;
+  checkout: Checkout;
+  heldFunds: HeldFunds;
+  sandboxControls: SandboxControls;
   paymentEvents: PaymentEvents;
   chain: Chain;
   watcher: Watcher;
@@ -66,17 +73,19 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   const paymentEvents = new PaymentEvents(db, clock);
   // Webhook bodies carry the link as the read API shows it, which needs the services built after them.
   const webhooks: Webhooks = new Webhooks(db, clock, sealer, (sql, merchantId, ref) => linkResources.get(sql, merchantId, ref), config.webhookTimeoutMs);
-  const payments = new Payments(db, clock, chain, paymentEvents, merchants, config.payments, sandboxRootKey(config.payments.hdSeedHex), webhooks);
-  const refunds = new Refunds(db, clock, chainRefunds(payments, chain), webhooks);
-  const linkResources = new LinkResources(payments, refunds, config.checkoutUrl);
-  const watcher = new Watcher(chain, payments, config.payments);
+  const view = new PaymentView((sql, merchantId) => merchants.clientSecret(sql, merchantId));
+  const reconciler = new Reconciler(clock, config.payments.toleranceBps, view, paymentEvents, webhooks);
+  const heldFunds = new HeldFunds(clock, reconciler);
+  const refunds = new Refunds(db, clock, reconciler, heldFunds, chainRefunds(chain), webhooks);
+  const linkResources = new LinkResources(reconciler, view, refunds, config.checkoutUrl);
+  const watcher = new Watcher(db, clock, chain, reconciler, config.payments);
   const wallet = new TestWallet(db, chain, watcher, config.payments.walletSeedHex);
   const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);
   if (config.sandboxWebhookUrl) await webhooks.ensureEndpoint(sandboxMerchant.merchant_id, config.sandboxWebhookUrl);
   await paymentEvents.start();
   if ((await wallet.balances()).every((b) => b.balance === '0')) await wallet.faucet();
   if (options.watch ?? true) {
-    watcher.start();
+    await watcher.start();
     await webhooks.start();
   }
   return {
@@ -85,11 +94,13 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     clock,
     merchants,
     tokens: new Tokens(db, clock, config.tokenTtlSeconds),
-    paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl),
+    paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl, heldFunds),
     refunds,
+    checkout: new Checkout(db, clock, config.payments, sandboxRootKey(config.payments.hdSeedHex), reconciler, view),
+    heldFunds,
+    sandboxControls: new SandboxControls(db, clock, reconciler, view),
     linkResources,
     webhooks,
-    payments,
     paymentEvents,
     chain,
     watcher,
@@ -121,6 +132,7 @@ export function createApp(gateway: Gateway): Hono {
   app.route('/api/paymentLink', paymentLinkRoutes(gateway));
   app.route('/api/refund', refundRoutes(gateway));
   app.route('/api/checkout', checkoutRoutes(gateway));
+  app.route('/api/payments', paymentRoutes(gateway));
   app.route('/api/webhooks', webhookRoutes(gateway));
   app.route('/sandbox', sandboxRoutes(gateway));
   app.route('/', assetRoutes());

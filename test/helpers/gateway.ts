@@ -30,6 +30,8 @@ export interface TestGatewayOptions {
   schema?: string;
   /** Routes beside the gateway's own (see startGateway). */
   mount?: StartOptions['mount'];
+  /** Run the timers and the start-up reconciliation (off: each test drives every step). */
+  watch?: boolean;
 }
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -37,7 +39,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const config = { ...loadConfig({}), port: 0, databaseUrl: process.env.TEST_DATABASE_URL, ...options.config };
   const ownSchema = config.databaseUrl && !options.schema ? `test_${randomBytes(6).toString('hex')}` : undefined;
   const schema = options.schema ?? ownSchema;
-  const running = await startGateway(config, { clock, schema, watch: false, mount: options.mount });
+  const running = await startGateway(config, { clock, schema, watch: options.watch ?? false, mount: options.mount });
   const clientFor = (credentials: MerchantCredentials) =>
     new MerchantClient({ baseUrl: running.url, clientId: credentials.clientId, clientSecret: credentials.clientSecret, merchantKey: credentials.merchantKey });
   const { db } = running.gateway;
@@ -53,8 +55,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       return { credentials, client: clientFor(credentials) };
     },
     async markPaid(paymentLinkRef) {
-      const { payments, wallet, chain, watcher } = running.gateway;
-      const { payment } = await payments.open(paymentLinkRef, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' });
+      const { checkout, wallet, chain, watcher } = running.gateway;
+      const { payment } = await checkout.open(paymentLinkRef, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' });
       await wallet.transfer({ to: payment.address, asset: 'USDT', network: 'TRON', amount: payment.amount_crypto });
       await db.transaction((tx) => chain.mine(tx, 'TRON', payment.confirmations_required));
       await watcher.afterBlocks('TRON');

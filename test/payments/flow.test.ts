@@ -164,20 +164,24 @@ describe(`crypto payment flow over HTTP (${storageName})`, () => {
     assert.deepEqual([paid.status, paid.overpaid], ['paid', true]);
   });
 
-  it('expires the quote, then gives a new quote at the same address', async () => {
+  it('expires the quote, then gives a new quote as a new payment at a new address; coins sent to the old one are held', async () => {
     const { checkout } = await newLink();
     const { body: payment } = await checkout.open('USDT', 'TRON');
     const expired = await sandbox.expireQuote(payment.payment_id);
     assert.equal(expired.body.status, 'expired');
     gw.clock.advance(1000);
     const requoted = await checkout.open('USDT', 'TRON');
-    assert.equal(requoted.body.payment_id, payment.payment_id);
-    assert.equal(requoted.body.address, payment.address);
+    assert.equal(requoted.status, 201);
+    assert.notEqual(requoted.body.payment_id, payment.payment_id);
+    assert.notEqual(requoted.body.address, payment.address);
     assert.equal(requoted.body.status, 'awaiting_payment');
-    assert.ok(Date.parse(requoted.body.quote_expires_at) > Date.parse(expired.body.quote_expires_at));
     await payFromQr(requoted.body);
+    await payFromQr(payment, payment.amount_crypto);
     await sandbox.mine(requoted.body.confirmations_required, 'TRON');
-    assert.equal((await checkout.payment(payment.payment_id)).body.status, 'paid');
+    assert.equal((await checkout.payment(requoted.body.payment_id)).body.status, 'paid');
+    const old = (await checkout.payment(payment.payment_id)).body;
+    assert.deepEqual([old.status, old.held_vnd], ['paid_late', payment.amount_vnd], 'held for the merchant, never credited at the old rate');
+    assert.equal((await checkout.view()).body.status, 'paid');
   });
 
   it('holds a full payment made after the quote ran out as paid_late, and the link stays unpaid', async () => {

@@ -1,75 +1,216 @@
-// The payment state machine on its own: every transition, the tolerance boundary, lateness.
+// The payment state machine on its own: every transition, the tolerance and rounding boundaries, lateness, supersede
+// rules, held funds; then properties over random facts (fast-check) that no hand-picked example can cover.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PaymentStatus } from '../../src/contract/index.js';
-import { dueWithTolerance, paymentState, type ObservedTransfer } from '../../src/sandbox/services/payment-state.js';
+import fc from 'fast-check';
+import { dueWithTolerance, linkState, type LinkFacts, type PaymentFacts, type TransferFact } from '../../src/sandbox/services/payment-state.js';
 
-const QUOTE_END = new Date('2026-11-22T10:15:00Z');
-const BEFORE = new Date('2026-11-22T10:05:00Z');
-const AFTER = new Date('2026-11-22T10:20:00Z');
+const T0 = Date.parse('2026-11-22T10:00:00Z');
+const at = (minutes: number) => new Date(T0 + minutes * 60_000);
+const QUOTE_END = at(15);
+const LINK_END = at(24 * 60);
 const DUE = 1_000_000n; // 1 USDT in atomic units
+const STEP = 10_000n; // quoted to 2 decimals
 const TOLERANCE_BPS = 50;
+/** 1 USDT = 26,000 VND; the order is 26,000 VND. */
+const RATE = '26000';
 
-const transfer = (amount: bigint, confirmations: number, seen_at = BEFORE): ObservedTransfer => ({ amount, confirmations, seen_at });
+const transfer = (amount: bigint, seen: number, confirmedAt: number | null = null): TransferFact => ({
+  amount,
+  seen_at: at(seen),
+  confirmed_at: confirmedAt === null ? null : at(confirmedAt),
+});
 
-function state(transfers: ObservedTransfer[], { now = BEFORE, status = 'awaiting_payment' as PaymentStatus } = {}) {
-  return paymentState({ status, amount_atomic: DUE, quote_expires_at: QUOTE_END, confirmations_required: 3, transfers }, now, TOLERANCE_BPS);
+function payment(transfers: TransferFact[], overrides: Partial<PaymentFacts> = {}): PaymentFacts {
+  return {
+    payment_id: overrides.payment_id ?? 'pay_1',
+    amount_atomic: DUE,
+    quote_step: STEP,
+    amount_vnd: 26_000,
+    rate: RATE,
+    decimals: 6,
+    quote_expires_at: QUOTE_END,
+    superseded_at: null,
+    accepted_at: null,
+    transfers,
+    ...overrides,
+  };
 }
 
+const link = (payments: PaymentFacts[], overrides: Partial<LinkFacts> = {}): LinkFacts => ({ expires_at: LINK_END, superseded_at: null, payments, ...overrides });
+const state = (facts: LinkFacts, now = at(5)) => linkState(facts, now, TOLERANCE_BPS);
+const one = (transfers: TransferFact[], now = at(5), overrides: Partial<PaymentFacts> = {}) => state(link([payment(transfers, overrides)]), now).payments[0]!;
+
 describe('payment state', () => {
-  it('awaits payment while nothing has arrived and the quote is open', () => {
-    assert.deepEqual(state([]), { status: 'awaiting_payment', overpaid: false, received: 0n, remaining: DUE });
+  it('awaits payment while nothing has arrived and the quote is open; the link is active', () => {
+    const s = state(link([payment([])]));
+    assert.equal(s.status, 'active');
+    assert.deepEqual([s.payments[0]!.status, s.payments[0]!.remaining, s.payments[0]!.remaining_vnd], ['awaiting_payment', DUE, 26_000n]);
   });
 
-  it('is confirming once the full amount is seen, and paid once it has its confirmations', () => {
-    assert.equal(state([transfer(DUE, 0)]).status, 'confirming');
-    assert.equal(state([transfer(DUE, 2)]).status, 'confirming');
-    assert.equal(state([transfer(DUE, 3)]).status, 'paid');
+  it('is confirming once the full amount is seen, and paid once it has its confirmations; the link with it', () => {
+    assert.equal(one([transfer(DUE, 1)]).status, 'confirming');
+    const paid = state(link([payment([transfer(DUE, 1, 2)])]));
+    assert.deepEqual([paid.status, paid.paid_by, paid.payments[0]!.status, paid.payments[0]!.paid_at?.getTime()], ['paid', 'pay_1', 'paid', at(2).getTime()]);
   });
 
-  it('is underpaid when a confirmed partial payment is below what is due, then paid when the rest confirms', () => {
-    const half = transfer(DUE / 2n, 3);
-    assert.deepEqual(state([half]), { status: 'underpaid', overpaid: false, received: DUE / 2n, remaining: DUE / 2n });
-    assert.equal(state([half, transfer(DUE / 2n, 0)]).status, 'confirming');
-    assert.equal(state([half, transfer(DUE / 2n, 3)]).status, 'paid');
+  it('counts a partial payment in the mempool as received at once, with the rest in crypto and VND', () => {
+    const s = one([transfer(DUE / 4n, 1)]);
+    assert.deepEqual([s.status, s.received, s.remaining, s.remaining_vnd], ['awaiting_payment', DUE / 4n, (DUE * 3n) / 4n, 19_500n]);
+    assert.equal(one([transfer(DUE / 4n, 1, 2)]).status, 'underpaid');
   });
 
-  it('counts a partial payment still in the mempool as received, not yet as underpaid', () => {
-    const s = state([transfer(DUE / 4n, 0)]);
-    assert.equal(s.status, 'awaiting_payment');
-    assert.equal(s.remaining, DUE - DUE / 4n);
+  it('rounds what is left up to the quote precision', () => {
+    const s = one([transfer(333_333n, 1, 2)]);
+    assert.equal(s.remaining, 670_000n, '0.666667 USDT left asks for 0.67');
   });
 
   it('accepts a total short by at most the tolerance, and not one atomic unit more', () => {
     const floor = dueWithTolerance(DUE, TOLERANCE_BPS);
     assert.equal(floor, 995_000n);
-    assert.deepEqual(state([transfer(floor, 3)]), { status: 'paid', overpaid: false, received: floor, remaining: 0n });
-    assert.equal(state([transfer(floor - 1n, 3)]).status, 'underpaid');
+    assert.deepEqual([one([transfer(floor, 1, 2)]).status, one([transfer(floor, 1, 2)]).remaining], ['paid', 0n]);
+    assert.equal(one([transfer(floor - 1n, 1, 2)]).status, 'underpaid');
   });
 
-  it('flags an overpayment on a paid payment, also when it comes after the payment was paid', () => {
-    assert.deepEqual(state([transfer(DUE + 1n, 3)]), { status: 'paid', overpaid: true, received: DUE + 1n, remaining: 0n });
-    const later = state([transfer(DUE, 9), transfer(5n, 0, AFTER)], { now: AFTER, status: 'paid' });
-    assert.deepEqual([later.status, later.overpaid], ['paid', true]);
+  it('flags an overpayment of a quote step or more, never the rounding below it, and holds the excess', () => {
+    assert.deepEqual([one([transfer(DUE + STEP - 1n, 1, 2)]).overpaid, one([transfer(DUE + STEP - 1n, 1, 2)]).held_vnd], [false, 0n]);
+    const over = one([transfer(DUE * 2n, 1, 2)]);
+    assert.deepEqual([over.status, over.overpaid, over.value_vnd, over.held_vnd], ['paid', true, 52_000n, 26_000n]);
   });
 
-  it('expires when the quote runs out before full payment, keeping what was received', () => {
-    assert.equal(state([], { now: QUOTE_END }).status, 'expired');
-    assert.deepEqual(state([transfer(DUE / 2n, 3)], { now: AFTER }), { status: 'expired', overpaid: false, received: DUE / 2n, remaining: DUE / 2n });
+  it('expires when the quote runs out before full payment, holding the confirmed part', () => {
+    assert.equal(one([], QUOTE_END).status, 'expired');
+    const partial = one([transfer(DUE / 2n, 1, 2)], at(20));
+    assert.deepEqual([partial.status, partial.value_vnd, partial.held_vnd], ['expired', 13_000n, 13_000n]);
   });
 
   it('is paid when the full amount was seen in time even if it confirms after the quote ran out', () => {
-    assert.equal(state([transfer(DUE, 3, BEFORE)], { now: AFTER }).status, 'paid');
+    assert.equal(one([transfer(DUE, 14, 30)], at(30)).status, 'paid');
   });
 
-  it('holds a full payment seen after the quote ran out as paid_late, once confirmed', () => {
-    assert.equal(state([transfer(DUE, 0, AFTER)], { now: AFTER }).status, 'expired');
-    assert.equal(state([transfer(DUE, 3, AFTER)], { now: AFTER }).status, 'paid_late');
-    assert.equal(state([transfer(DUE / 2n, 3, BEFORE), transfer(DUE / 2n, 3, AFTER)], { now: AFTER }).status, 'paid_late');
+  it('holds a full payment seen after the quote ran out: expired until confirmed, then paid_late; the link stays unpaid', () => {
+    assert.equal(one([transfer(DUE, 16)], at(16)).status, 'expired');
+    const late = state(link([payment([transfer(DUE, 16, 17)])]), at(17));
+    assert.deepEqual([late.status, late.payments[0]!.status, late.payments[0]!.held_vnd], ['active', 'paid_late', 26_000n]);
+    assert.equal(one([transfer(DUE / 2n, 1, 2), transfer(DUE / 2n, 16, 17)], at(17)).status, 'paid_late');
   });
 
-  it('never leaves paid', () => {
-    assert.equal(state([], { now: AFTER, status: 'paid' }).status, 'paid');
-    assert.equal(state([], { now: AFTER, status: 'paid_late' }).status, 'paid_late');
+  it('never credits an old quote after it was superseded: money there is held, and the new payment pays the link', () => {
+    const old = payment([transfer(DUE, 6, 7)], { payment_id: 'old', superseded_at: at(5) });
+    const current = payment([transfer(DUE, 3, 4)], { payment_id: 'new', quote_expires_at: at(20) });
+    const s = state(link([old, current]), at(8));
+    assert.deepEqual([s.paid_by, s.payments[0]!.status, s.payments[1]!.status], ['new', 'paid_late', 'paid']);
+  });
+
+  it('lets only the first payment to settle in time pay the link; money after that is held', () => {
+    const first = payment([transfer(DUE, 1, 3)], { payment_id: 'first', superseded_at: at(2) });
+    const second = payment([transfer(DUE, 2, 4)], { payment_id: 'second' });
+    const s = state(link([first, second]), at(5));
+    assert.deepEqual([s.paid_by, s.payments.map((p) => p.status)], ['first', ['paid', 'paid_late']]);
+  });
+
+  it('pays a link with a payment the merchant accepted; a later in-time payment is then held', () => {
+    const held = payment([transfer(DUE, 16, 17)], { payment_id: 'held', accepted_at: at(18) });
+    const s = state(link([held]), at(19));
+    assert.deepEqual([s.status, s.paid_by, s.payments[0]!.status, s.payments[0]!.paid_at?.getTime()], ['paid', 'held', 'paid', at(18).getTime()]);
+  });
+
+  it('holds a payment that confirms only after a newer link replaced its expired link', () => {
+    const replaced = { expires_at: at(10), superseded_at: at(20) };
+    assert.equal(state(link([payment([transfer(DUE, 1)])], replaced), at(25)).payments[0]!.status, 'expired', 'seen in time, but the order moved on before it confirmed');
+    const s = state(link([payment([transfer(DUE, 1, 30)])], replaced), at(31));
+    assert.deepEqual([s.status, s.payments[0]!.status], ['expired', 'paid_late']);
+    const before = state(link([payment([transfer(DUE, 1, 12)])], { expires_at: at(10), superseded_at: at(20) }), at(31));
+    assert.deepEqual([before.status, before.payments[0]!.status], ['paid', 'paid'], 'confirmed before the new link: it paid the old one');
+  });
+
+  it('expires the link on time, or when a newer link replaced it', () => {
+    assert.equal(state(link([]), LINK_END).status, 'expired');
+    assert.equal(state(link([], { superseded_at: at(1) }), at(2)).status, 'expired');
+  });
+});
+
+// Random facts: up to four payments, each with up to four transfers at random times and confirmations, random
+// quote ends, supersedes and merchant decisions.
+const minutes = fc.integer({ min: 0, max: 60 });
+const transferArb = fc
+  .tuple(fc.bigInt({ min: 1n, max: 2n * DUE }), minutes, fc.option(fc.integer({ min: 0, max: 30 }), { nil: null }))
+  .map(([amount, seen, delay]) => transfer(amount, seen, delay === null ? null : seen + delay));
+const paymentArb = fc
+  .tuple(fc.array(transferArb, { maxLength: 4 }), minutes, fc.option(minutes, { nil: null }), fc.option(minutes, { nil: null }))
+  .map(([transfers, quoteEnd, superseded, accepted]) =>
+    payment(
+      transfers.sort((a, b) => a.seen_at.getTime() - b.seen_at.getTime()),
+      { quote_expires_at: at(quoteEnd), superseded_at: superseded === null ? null : at(superseded), accepted_at: accepted === null ? null : at(accepted) },
+    ),
+  );
+const linkArb = fc
+  .tuple(fc.array(paymentArb, { maxLength: 4 }), minutes, fc.option(minutes, { nil: null }), fc.integer({ min: 0, max: 120 }))
+  .map(([payments, end, superseded, now]) => ({
+    facts: link(payments.map((p, i) => ({ ...p, payment_id: `pay_${i}` })), { expires_at: at(end), superseded_at: superseded === null ? null : at(superseded) }),
+    now: at(now),
+  }));
+
+describe('payment state: properties over random facts', () => {
+  it('pays a link with at most one payment, and the link is paid exactly when one payment is', () => {
+    fc.assert(
+      fc.property(linkArb, ({ facts, now }) => {
+        const s = state(facts, now);
+        const paid = s.payments.filter((p) => p.status === 'paid');
+        assert.ok(paid.length <= 1);
+        assert.equal(s.status === 'paid', paid.length === 1);
+        if (s.paid_by) assert.equal(s.payments[facts.payments.findIndex((p) => p.payment_id === s.paid_by)]!.status, 'paid');
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('never leaves a payment with enough confirmations confirming, and never calls money short of due paid', () => {
+    fc.assert(
+      fc.property(linkArb, ({ facts, now }) => {
+        const s = state(facts, now);
+        s.payments.forEach((p, i) => {
+          const due = dueWithTolerance(facts.payments[i]!.amount_atomic, TOLERANCE_BPS);
+          if (p.status === 'confirming') assert.ok(p.confirmed < due);
+          if (p.status === 'paid' && facts.payments[i]!.accepted_at === null) assert.ok(p.confirmed >= due);
+          if (p.status === 'paid_late') assert.ok(p.confirmed >= due);
+        });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('accounts for every confirmed coin once its quote is over: what the order holds = paid + held, never negative', () => {
+    fc.assert(
+      fc.property(linkArb, ({ facts, now }) => {
+        const s = state(facts, now);
+        let holds = 0n;
+        let paid = 0n;
+        let held = 0n;
+        s.payments.forEach((p, i) => {
+          assert.ok(p.held_vnd >= 0n && p.value_vnd >= 0n);
+          holds += p.value_vnd;
+          held += p.held_vnd;
+          if (p.status === 'paid') paid += BigInt(facts.payments[i]!.amount_vnd);
+          const open = ['awaiting_payment', 'underpaid', 'confirming'].includes(p.status);
+          // Confirmed money at a payment whose quote is over is worth at least 1 VND per atomic unit's worth: never stranded.
+          if (!open && p.confirmed > 0n) assert.ok(p.value_vnd > 0n);
+        });
+        assert.equal(holds, paid + held);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('depends only on the facts: the same facts give the same state, and later time never un-pays a link', () => {
+    fc.assert(
+      fc.property(linkArb, fc.integer({ min: 0, max: 600 }), ({ facts, now }, later) => {
+        const s = state(facts, now);
+        assert.deepEqual(state(facts, now), s);
+        const after = state(facts, new Date(now.getTime() + later * 60_000));
+        if (s.status === 'paid') assert.deepEqual([after.status, after.paid_by], ['paid', s.paid_by]);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

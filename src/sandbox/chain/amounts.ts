@@ -30,17 +30,37 @@ function scaled(rate: string): { units: bigint; scale: bigint } {
   return { units, scale: 10n ** BigInt(places) };
 }
 
-/** The crypto amount that pays `amountVnd` at `rate` (VND per unit), rounded up to the next atomic unit. */
-export function quoteAtomic(amountVnd: bigint, rate: string, decimals: number): bigint {
+/** Atomic units in one step of a quote with `quoteDecimals` places: 10_000n for USDT (6 decimals) quoted to 2. */
+export function quoteStep(decimals: number, quoteDecimals: number): bigint {
+  return 10n ** BigInt(decimals - quoteDecimals);
+}
+
+/** `atomic` rounded up to a whole number of `step`s. */
+export function roundUp(atomic: bigint, step: bigint): bigint {
+  return ((atomic + step - 1n) / step) * step;
+}
+
+/**
+ * The crypto amount that pays `amountVnd` at `rate` (VND per unit), rounded up to the next atomic unit, then up to
+ * the quote's precision (`step` atomic units), so a person can type it.
+ */
+export function quoteAtomic(amountVnd: bigint, rate: string, decimals: number, step = 1n): bigint {
   const { units, scale } = scaled(rate);
   const numerator = amountVnd * 10n ** BigInt(decimals) * scale;
-  return (numerator + units - 1n) / units;
+  return roundUp((numerator + units - 1n) / units, step);
 }
 
 /** What a crypto amount is worth in VND at `rate`, rounded down. */
 export function vndForAtomic(atomic: bigint, rate: string, decimals: number): bigint {
   const { units, scale } = scaled(rate);
   return (atomic * units) / (10n ** BigInt(decimals) * scale);
+}
+
+/** What a crypto amount is worth in VND at `rate`, rounded up: a single atomic unit is worth at least 1 VND. */
+export function vndForAtomicUp(atomic: bigint, rate: string, decimals: number): bigint {
+  const { units, scale } = scaled(rate);
+  const divisor = 10n ** BigInt(decimals) * scale;
+  return (atomic * units + divisor - 1n) / divisor;
 }
 
 const RATE_PLACES = 6;

@@ -7,16 +7,20 @@ import type { Gateway } from '../gateway.js';
 import { readJsonObject } from '../http/body.js';
 import { parseWith } from '../http/problem.js';
 
-export function sandboxRoutes(gateway: Gateway): Hono {
-  const { wallet, chain, watcher, db } = gateway;
+export function sandboxRoutes(gateway: Pick<Gateway, 'wallet' | 'chain' | 'watcher' | 'db' | 'sandboxControls' | 'checkout'>): Hono {
+  const { wallet, chain, watcher, db, sandboxControls, checkout } = gateway;
   return new Hono()
     .use(cors({ origin: '*', allowHeaders: ['Content-Type'] }))
     .get('/wallet', async (c) => c.json({ addresses: wallet.addresses, balances: await wallet.balances() }))
     .post('/wallet/faucet', async (c) => c.json({ addresses: wallet.addresses, balances: await wallet.faucet() }))
     .post('/wallet/transfers', async (c) => c.json(await wallet.transfer(parseWith(WalletTransferRequest, await readJsonObject(c))), 201))
-    .post('/payments/:payment_id/expire-quote', async (c) => c.json(await gateway.payments.expireQuoteNow({ payment_id: c.req.param('payment_id') })))
+    .post('/payments/:payment_id/expire-quote', async (c) => c.json(await sandboxControls.expireQuote({ payment_id: c.req.param('payment_id') })))
     // The wallet knows only what the QR says (an address), so it reaches a payment's quote by that address.
-    .post('/addresses/:address/expire-quote', async (c) => c.json(await gateway.payments.expireQuoteNow({ address: c.req.param('address') })))
+    .post('/addresses/:address/expire-quote', async (c) => c.json(await sandboxControls.expireQuote({ address: c.req.param('address') })))
+    .post('/payment-links/:ref/expire', async (c) => {
+      await sandboxControls.expireLink(c.req.param('ref'));
+      return c.json(await checkout.linkView(c.req.param('ref')));
+    })
     .post('/chain/mine', async (c) => {
       const { blocks, network } = parseWith(MineRequest, await readJsonObject(c, { optional: true }));
       const tips: Record<string, number> = {};

@@ -13,13 +13,11 @@ export interface Transfer {
   amount: bigint;
 }
 
-export interface SeenTransaction {
-  tx_hash: string;
-  from_address: string;
-  amount: bigint;
-  confirmations: number;
-  seen_at: Date;
-}
+/**
+ * Blocks are mined under this advisory lock; decisions that depend on which payment settled first (accepting a held
+ * payment, replacing an expired link) hold its shared form, so no block lands while they decide.
+ */
+export const CHAIN_LOCK = 7310002;
 
 /** A hash in the network's own notation: Ethereum's 0x-prefixed, TRON's and Bitcoin's bare hex. */
 function txHash(network: Network): string {
@@ -50,21 +48,25 @@ export class Chain {
     return hash;
   }
 
-  /** Mines `blocks` blocks on one network; the first takes the whole mempool. Returns the new tip. */
+  /**
+   * Mines `blocks` blocks on one network; the first takes the whole mempool. Returns the new tip. Blocks are mined one
+   * process at a time, and never while a decision that depends on which payment settled first is being made.
+   */
   async mine(sql: Sql, network: Network, blocks: number): Promise<number> {
+    await sql.query('SELECT pg_advisory_xact_lock($1)', [CHAIN_LOCK]);
     const tip = await this.tip(sql, network);
-    const now = this.clock.now();
-    for (let height = tip + 1; height <= tip + blocks; height++) {
-      await sql.query('INSERT INTO chain_blocks (network, height, mined_at) VALUES ($1, $2, $3)', [network, height, now]);
-    }
+    await sql.query(
+      'INSERT INTO chain_blocks (network, height, mined_at) SELECT $1, height, $4 FROM generate_series($2::bigint, $3::bigint) AS height',
+      [network, tip + 1, tip + blocks, this.clock.now()],
+    );
     await sql.query('UPDATE chain_transactions SET block_height = $2 WHERE network = $1 AND block_height IS NULL', [network, tip + 1]);
     return tip + blocks;
   }
 
-  /** Mines one block on each network whose interval has passed since its last block; several processes agree through the row lock. */
+  /** Mines one block on each network whose interval has passed since its last block; several processes agree through the lock. */
   async mineDue(intervals: Record<Network, number>): Promise<Network[]> {
     return this.db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock(7310002)');
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [CHAIN_LOCK]);
       const mined: Network[] = [];
       for (const network of NETWORKS) {
         const interval = intervals[network];
@@ -78,20 +80,10 @@ export class Chain {
     });
   }
 
-  /** Transactions to an address, oldest first, with their confirmations. */
-  async transactionsTo(sql: Sql, network: Network, address: string): Promise<SeenTransaction[]> {
-    const tip = await this.tip(sql, network);
-    const rows = await sql.query<{ tx_hash: string; from_address: string; amount_atomic: string; block_height: number | null; created_at: Date }>(
-      'SELECT tx_hash, from_address, amount_atomic, block_height, created_at FROM chain_transactions WHERE to_address = $1 AND network = $2 ORDER BY seq',
-      [address, network],
-    );
-    return rows.map((row) => ({
-      tx_hash: row.tx_hash,
-      from_address: row.from_address,
-      amount: BigInt(row.amount_atomic),
-      confirmations: row.block_height === null ? 0 : tip - row.block_height + 1,
-      seen_at: row.created_at,
-    }));
+  /** The tip of every network. */
+  async tips(sql: Sql): Promise<Record<Network, number>> {
+    const rows = await sql.query<{ network: Network; height: number }>('SELECT network, max(height)::bigint AS height FROM chain_blocks GROUP BY network');
+    return Object.fromEntries(NETWORKS.map((n) => [n, rows.find((r) => r.network === n)?.height ?? 0])) as Record<Network, number>;
   }
 
   /** What an address holds of an asset: all it received less all it sent, the mempool included. */
@@ -104,5 +96,15 @@ export class Chain {
       [network, asset, address],
     );
     return BigInt(row?.balance ?? '0');
+  }
+
+  /** All an address has sent of an asset, the mempool included. */
+  async sentFrom(sql: Sql, network: Network, asset: AssetCode, address: string): Promise<bigint> {
+    const row = await one<{ sent: string }>(
+      sql,
+      'SELECT COALESCE(sum(amount_atomic), 0)::text AS sent FROM chain_transactions WHERE network = $1 AND asset = $2 AND from_address = $3',
+      [network, asset, address],
+    );
+    return BigInt(row?.sent ?? '0');
   }
 }

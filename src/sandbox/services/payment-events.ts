@@ -1,6 +1,8 @@
 // Payment changes as events: written in the transaction that makes the change, announced with NOTIFY on commit,
 // so every gateway process on the database streams every change, and a reconnecting client replays what it missed.
+// Every event stream of a link shares one subscription: one query per change, whatever the number of streams.
 import type { Payment } from '../../contract/index.js';
+import { canonicalize } from '../../merchant/jcs.js';
 import type { Clock } from '../clock.js';
 import { one, type Database, type Sql } from '../storage/database.js';
 
@@ -11,8 +13,26 @@ export interface PaymentEvent {
   payment: Payment;
 }
 
+/** One stream's side of a subscription: it hears each event once, in order, after those it already had. */
+export type EventListener = (events: readonly PaymentEvent[]) => void;
+
+interface Subscriber {
+  listener: EventListener;
+  /** The last event this stream has; undefined until it has the current state. */
+  cursor: number | undefined;
+}
+
+/** The streams of one link and the events they all read. */
+interface LinkFeed {
+  subscribers: Set<Subscriber>;
+  /** The last event read for this link; the next read starts after it. */
+  cursor: number;
+  /** Reads run one after another, so a burst of NOTIFYs never sends an event twice or out of order. */
+  reading: Promise<void>;
+}
+
 export class PaymentEvents {
-  readonly #subscribers = new Map<string, Set<() => void>>();
+  readonly #feeds = new Map<string, LinkFeed>();
   #unlisten: (() => Promise<void>) | undefined;
 
   constructor(
@@ -23,7 +43,12 @@ export class PaymentEvents {
   /** Starts hearing NOTIFY, from this process and any other on the database. */
   async start(): Promise<void> {
     this.#unlisten = await this.db.listen(CHANNEL, (ref) => {
-      for (const wake of this.#subscribers.get(ref) ?? []) wake();
+      // No payload: the connection was lost and is back, so any link may have missed events.
+      if (ref === undefined) for (const [each, feed] of this.#feeds) this.#read(each, feed);
+      else {
+        const feed = this.#feeds.get(ref);
+        if (feed) this.#read(ref, feed);
+      }
     });
   }
 
@@ -31,8 +56,13 @@ export class PaymentEvents {
     await this.#unlisten?.();
   }
 
-  /** Records a payment as it now is; subscribers of its link hear of it when the transaction commits. */
-  async record(tx: Sql, ref: string, payment: Payment): Promise<void> {
+  /** Records the payment as it now is, unless the last event already shows exactly that. */
+  async recordIfChanged(tx: Sql, ref: string, payment: Payment): Promise<void> {
+    const last = await one<{ payment: Payment }>(tx, 'SELECT payment FROM payment_events WHERE payment_id = $1 ORDER BY event_id DESC LIMIT 1', [
+      payment.payment_id,
+    ]);
+    // jsonb keeps its own key order, so the two are compared in canonical form.
+    if (last && canonicalize(last.payment) === canonicalize(payment)) return;
     await tx.query('INSERT INTO payment_events (payment_link_ref, payment_id, payment, created_at) VALUES ($1, $2, $3, $4)', [
       ref,
       payment.payment_id,
@@ -42,34 +72,75 @@ export class PaymentEvents {
     await tx.query('SELECT pg_notify($1, $2)', [CHANNEL, ref]);
   }
 
-  /** The last payment recorded for this payment id (what the element last saw). */
-  async last(sql: Sql, paymentId: string): Promise<Payment | undefined> {
-    const row = await one<{ payment: Payment }>(sql, 'SELECT payment FROM payment_events WHERE payment_id = $1 ORDER BY event_id DESC LIMIT 1', [
-      paymentId,
-    ]);
-    return row?.payment;
-  }
-
-  /** Events of a link after `afterId`; without it, only the latest (the current state). */
-  async since(ref: string, afterId: number | undefined): Promise<PaymentEvent[]> {
-    if (afterId === undefined) {
-      const latest = await one<PaymentEvent>(this.db, 'SELECT event_id, payment FROM payment_events WHERE payment_link_ref = $1 ORDER BY event_id DESC LIMIT 1', [ref]);
-      return latest ? [latest] : [];
+  /**
+   * Streams a link's events to `listener`: first those after `lastEventId` (without it, only the latest: the current
+   * state), then every new one. Returns the unsubscribe function.
+   */
+  async subscribe(ref: string, lastEventId: number | undefined, listener: EventListener): Promise<() => void> {
+    let feed = this.#feeds.get(ref);
+    if (!feed) {
+      feed = { subscribers: new Set(), cursor: 0, reading: Promise.resolve() };
+      this.#feeds.set(ref, feed);
     }
-    return this.db.query<PaymentEvent>('SELECT event_id, payment FROM payment_events WHERE payment_link_ref = $1 AND event_id > $2 ORDER BY event_id', [
-      ref,
-      afterId,
-    ]);
+    const subscriber: Subscriber = { listener, cursor: undefined };
+    const current = feed;
+    const alone = current.subscribers.size === 0;
+    current.subscribers.add(subscriber);
+    // The first read for this stream goes through the link's queue, after any read under way.
+    const first = current.reading.then(async () => {
+      if (lastEventId === undefined) {
+        // Only the current state: not a complete read, so the feed's cursor moves only if no other stream relies on it.
+        const latest = await this.#latest(ref);
+        subscriber.cursor = latest?.event_id ?? 0;
+        if (alone) current.cursor = subscriber.cursor;
+        if (latest) listener([latest]);
+        return;
+      }
+      // A replay is a complete read from where it starts: what it finds beyond the feed's cursor is news for every
+      // stream of the link.
+      subscriber.cursor = lastEventId;
+      if (alone) current.cursor = lastEventId;
+      this.#hand(current, await this.#after(ref, Math.min(lastEventId, current.cursor)));
+    });
+    current.reading = first.catch(() => undefined);
+    const unsubscribe = () => {
+      current.subscribers.delete(subscriber);
+      if (current.subscribers.size === 0 && this.#feeds.get(ref) === current) this.#feeds.delete(ref);
+    };
+    try {
+      await first;
+    } catch (error) {
+      unsubscribe();
+      throw error;
+    }
+    return unsubscribe;
   }
 
-  /** Calls `wake` whenever an event of this link may have been recorded. */
-  subscribe(ref: string, wake: () => void): () => void {
-    let set = this.#subscribers.get(ref);
-    if (!set) this.#subscribers.set(ref, (set = new Set()));
-    set.add(wake);
-    return () => {
-      set.delete(wake);
-      if (set.size === 0) this.#subscribers.delete(ref);
-    };
+  #read(ref: string, feed: LinkFeed): void {
+    feed.reading = feed.reading
+      .then(async () => {
+        this.#hand(feed, await this.#after(ref, feed.cursor));
+      })
+      .catch((error: unknown) => console.error('payment event stream read failed', error));
+  }
+
+  /** Gives each stream the events of a complete read that it does not have yet. */
+  #hand(feed: LinkFeed, events: readonly PaymentEvent[]): void {
+    for (const event of events) feed.cursor = Math.max(feed.cursor, event.event_id);
+    for (const subscriber of feed.subscribers) {
+      if (subscriber.cursor === undefined) continue;
+      const fresh = events.filter((e) => e.event_id > subscriber.cursor!);
+      if (!fresh.length) continue;
+      subscriber.cursor = Math.max(subscriber.cursor, ...fresh.map((e) => e.event_id));
+      subscriber.listener(fresh);
+    }
+  }
+
+  async #after(ref: string, eventId: number): Promise<PaymentEvent[]> {
+    return this.db.query<PaymentEvent>('SELECT event_id, payment FROM payment_events WHERE payment_link_ref = $1 AND event_id > $2 ORDER BY event_id', [ref, eventId]);
+  }
+
+  async #latest(ref: string): Promise<PaymentEvent | undefined> {
+    return one<PaymentEvent>(this.db, 'SELECT event_id, payment FROM payment_events WHERE payment_link_ref = $1 ORDER BY event_id DESC LIMIT 1', [ref]);
   }
 }

@@ -1,9 +1,10 @@
 // Payment links (seed 2.1, 2.7, DESIGN.md section 3): the rules a link must meet, and its creation.
 import { orderTotal, type PaymentLinkRequest, type PaymentLinkResponse } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
-import { conflict, unprocessable } from '../http/problem.js';
+import { unprocessable } from '../http/problem.js';
 import { randomToken } from '../secrets.js';
 import { isUniqueViolation, type Database, type Sql } from '../storage/database.js';
+import { liveLinkConflict, type HeldFunds } from './held-funds.js';
 import { idempotent, type IdempotencyScope } from './idempotency.js';
 import type { Merchant } from './merchants.js';
 
@@ -12,6 +13,7 @@ export class PaymentLinks {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly checkoutUrl: string,
+    private readonly heldFunds: HeldFunds,
   ) {}
 
   async create(
@@ -28,12 +30,9 @@ export class PaymentLinks {
     const { svc_key: _key, signature_hash: _signature, ...stored } = request;
     const link = { ...stored, currency: 'VND', country_code: request.country_code?.toUpperCase() };
     const ref = randomToken('pl', 16);
-    // A link past its expiry no longer blocks a new one for the same order.
-    await tx.query(
-      `UPDATE payment_links SET status = 'expired'
-       WHERE merchant_id = $1 AND merchant_order_id = $2 AND status = 'active' AND expires_at <= $3`,
-      [merchant.merchant_id, request.merchant_order_id, now],
-    );
+    // Earlier links of the order, brought up to date under lock: one past its expiry no longer blocks a new one.
+    const order = await this.heldFunds.lockOrder(tx, merchant.merchant_id, request.merchant_order_id);
+    await this.heldFunds.replaceLinks(tx, order, request.merchant_order_id);
     try {
       await tx.query(
         `INSERT INTO payment_links (payment_link_ref, merchant_id, merchant_order_id, status, amount, currency, request, expires_at, created_at)
@@ -42,7 +41,7 @@ export class PaymentLinks {
       );
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw conflict(`Order ${request.merchant_order_id} already has an active or paid payment link.`);
+        throw liveLinkConflict(request.merchant_order_id);
       }
       throw error;
     }

@@ -1,40 +1,51 @@
-// Refunds (seed 2.8, 2.9): only for a paid order, never more than was paid, also under concurrent requests.
-import type { CreateRefundRequest, RefundList, RefundRecord, RefundStatus } from '../../contract/index.js';
+// Refunds (seed 2.8, 2.9): any VND the order holds, paid or held, can go back, never more than it holds, also under
+// concurrent requests (the order's links are locked). A request without payment_id returns the paid payment's money
+// first, then held payments', oldest first; a request larger than one payment holds becomes one refund per payment.
+import type { CreateRefundRequest, RefundList, RefundStatus } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
 import { conflict, notFound, unprocessable } from '../http/problem.js';
 import { randomToken } from '../secrets.js';
-import { one, type Database, type Sql } from '../storage/database.js';
+import type { Database, Sql } from '../storage/database.js';
+import { orderLinkRefs, type LinkRow, type PaymentRow } from '../storage/payments.js';
+import { insertRefund, refundedByPayment, refundsOfLinks } from '../storage/refunds.js';
+import type { HeldFunds, OrderSnapshot } from './held-funds.js';
 import { idempotent, type IdempotencyScope } from './idempotency.js';
+import type { PaymentState } from './payment-state.js';
+import type { LinkSnapshot, Reconciler } from './reconciler.js';
 import type { MerchantEventSink } from './webhooks.js';
 
-/** The paid link a refund is made against. */
-export interface PaidOrder {
-  payment_link_ref: string;
-  amount: number;
-  currency: string;
+/** One payment's money, as a refund sees it. */
+export interface RefundSource {
+  link: LinkRow;
+  payment: PaymentRow;
+  state: PaymentState;
+  /** VND of it already returned (refunds that did not fail). */
+  refunded: number;
+  /** Where its money came from: the refund goes back there. */
+  payer: string;
 }
 
 /** How a refund's money moves; the outcome is stored with the refund in the same transaction. */
 export interface RefundSender {
-  /** `refundedBefore`: VND of the order's earlier refunds that did not fail. */
-  send(tx: Sql, order: PaidOrder, request: CreateRefundRequest, refundedBefore: number): Promise<{ refund_status: RefundStatus; psp_refund_id: string | null }>;
+  send(tx: Sql, source: RefundSource, amount: number, request: CreateRefundRequest): Promise<{ refund_status: RefundStatus; psp_refund_id: string | null }>;
 }
-
-const RECORD_COLUMNS = `refund_id, COALESCE(psp_refund_id, '') AS psp_refund_id, amount, lower(currency) AS currency,
-  refund_status, refund_type, refund_reason,
-  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') AS refund_date`;
 
 export class Refunds {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly reconciler: Reconciler,
+    private readonly heldFunds: HeldFunds,
     private readonly sender: RefundSender,
     private readonly events: MerchantEventSink,
   ) {}
 
   async list(merchantId: string, orderId: string): Promise<RefundList> {
-    const order = await this.findOrder(this.db, merchantId, orderId, false);
-    return this.refundList(this.db, order);
+    const links = await orderLinkRefs(this.db, merchantId, orderId);
+    if (!links.length) throw orderNotFound(orderId);
+    const snapshots: LinkSnapshot[] = [];
+    for (const ref of links) snapshots.push(await this.reconciler.read(this.db, ref));
+    return this.refundList(this.db, { links: snapshots, refunded: await refundedByPayment(this.db, links) });
   }
 
   async create(
@@ -44,78 +55,95 @@ export class Refunds {
     idempotency: Omit<IdempotencyScope, 'merchantId'>,
   ): Promise<{ value: RefundList; replayed: boolean }> {
     return idempotent(this.db, { ...idempotency, merchantId }, async (tx) => {
-      // The row lock makes concurrent refunds of one order take turns, so their sum is checked against the truth.
-      const order = await this.findOrder(tx, merchantId, orderId, true);
-      if (order.status !== 'paid') throw conflict(`Order ${orderId} has not been paid; only a paid order can be refunded.`);
-      const refundedBefore = await refundedSum(tx, order.payment_link_ref);
-      const left = order.amount - refundedBefore;
+      const order = await this.heldFunds.lockOrder(tx, merchantId, orderId);
+      if (!order.links.length) throw orderNotFound(orderId);
+      const sources = refundSources(order);
+      const left = sources.reduce((sum, s) => sum + refundable(s), 0);
+      if (!sources.length) {
+        throw conflict(`Order ${orderId} holds no money yet: only a paid order, or one holding a payment, can be refunded.`);
+      }
       if (left === 0) throw unprocessable(`Order ${orderId} is already fully refunded.`, [{ path: 'amount', message: 'nothing is left to refund' }]);
-      if (request.refund_type === 'full' && request.amount !== left) {
-        throw unprocessable(`A full refund returns exactly what is left: ${left} VND.`, [
-          { path: 'amount', message: `must be ${left} VND (what is left) for a full refund` },
+      const chosen = request.payment_id === undefined ? sources : sources.filter((s) => s.payment.payment_id === request.payment_id);
+      if (request.payment_id !== undefined && !chosen.length) {
+        throw unprocessable(`Order ${orderId} holds no money through payment ${request.payment_id}.`, [
+          { path: 'payment_id', message: 'must be a payment of this order that holds money' },
         ]);
       }
-      if (request.amount > left) {
-        throw unprocessable(`amount ${request.amount} VND is more than the ${left} VND left to refund on order ${orderId}.`, [
-          { path: 'amount', message: `must be at most ${left} VND, what is left to refund` },
+      const available = chosen.reduce((sum, s) => sum + refundable(s), 0);
+      if (request.refund_type === 'full' && request.amount !== available) {
+        throw unprocessable(`A full refund returns exactly what is left: ${available} VND.`, [
+          { path: 'amount', message: `must be ${available} VND (what is left) for a full refund` },
         ]);
       }
-      const outcome = await this.sender.send(tx, order, request, refundedBefore);
-      const refundId = randomToken('rf', 12);
-      await tx.query(
-        `INSERT INTO refunds (refund_id, payment_link_ref, amount, currency, channel, refund_status, refund_type, refund_reason, description, psp_refund_id, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [
-          refundId,
-          order.payment_link_ref,
-          request.amount,
-          order.currency,
-          request.channel,
-          outcome.refund_status,
-          request.refund_type,
-          request.refund_reason,
-          request.description,
-          outcome.psp_refund_id,
-          this.clock.now(),
-        ],
-      );
-      if (outcome.refund_status !== 'PENDING') {
-        const type = outcome.refund_status === 'SUCCESS' ? 'refund.succeeded' : 'refund.failed';
-        await this.events.emit(tx, { merchantId, type, ref: order.payment_link_ref, refundId });
+      if (request.amount > available) {
+        throw unprocessable(`amount ${request.amount} VND is more than the ${available} VND left to refund on order ${orderId}.`, [
+          { path: 'amount', message: `must be at most ${available} VND, what is left to refund` },
+        ]);
       }
-      return this.refundList(tx, order);
+      let due = request.amount;
+      for (const source of chosen) {
+        const part = Math.min(due, refundable(source));
+        if (part === 0) continue;
+        due -= part;
+        const outcome = await this.sender.send(tx, source, part, request);
+        const refundId = randomToken('rf', 12);
+        await insertRefund(tx, {
+          refund_id: refundId,
+          payment_link_ref: source.link.payment_link_ref,
+          payment_id: source.payment.payment_id,
+          amount: part,
+          currency: source.link.currency,
+          channel: request.channel,
+          refund_status: outcome.refund_status,
+          refund_type: request.refund_type,
+          refund_reason: request.refund_reason,
+          description: request.description,
+          psp_refund_id: outcome.psp_refund_id,
+          created_at: this.clock.now(),
+        });
+        if (outcome.refund_status !== 'PENDING') {
+          const type = outcome.refund_status === 'SUCCESS' ? 'refund.succeeded' : 'refund.failed';
+          await this.events.emit(tx, { merchantId, type, ref: source.link.payment_link_ref, refundId });
+        }
+        // A refund that failed moved nothing: the rest of the request does not go on to other payments.
+        if (outcome.refund_status === 'FAILED' || due === 0) break;
+      }
+      return this.refundList(tx, { ...order, refunded: await refundedByPayment(tx, order.links.map((l) => l.link.payment_link_ref)) });
     });
   }
 
-  /** The order's paid link if it has one, else its latest link; 404 when the merchant has no such order. */
-  private async findOrder(sql: Sql, merchantId: string, orderId: string, lock: boolean) {
-    const order = await one<PaidOrder & { status: string }>(
+  /** Every refund of the order's links, and what is left to refund: every VND it holds, once. */
+  async refundList(sql: Sql, order: OrderSnapshot): Promise<RefundList> {
+    const refundDetails = await refundsOfLinks(
       sql,
-      `SELECT payment_link_ref, amount, currency, status FROM payment_links
-       WHERE merchant_id = $1 AND merchant_order_id = $2
-       ORDER BY status = 'paid' DESC, created_at DESC LIMIT 1 ${lock ? 'FOR UPDATE' : ''}`,
-      [merchantId, orderId],
+      order.links.map((l) => l.link.payment_link_ref),
     );
-    if (!order) throw notFound(`There is no order ${orderId} for this merchant.`);
-    return order;
+    return { amountToRefund: refundSources(order).reduce((sum, s) => sum + refundable(s), 0), refundDetails };
   }
 
-  /** Every refund of a link, and what is left to refund. */
-  async refundList(sql: Sql, order: PaidOrder & { status: string }): Promise<RefundList> {
-    const refundDetails = await sql.query<RefundRecord>(
-      `SELECT ${RECORD_COLUMNS} FROM refunds WHERE payment_link_ref = $1 ORDER BY seq`,
-      [order.payment_link_ref],
-    );
-    const refunded = refundDetails.filter((r) => r.refund_status !== 'FAILED').reduce((sum, r) => sum + r.amount, 0);
-    return { amountToRefund: order.status === 'paid' ? order.amount - refunded : 0, refundDetails };
+  /** What one link holds and has returned (the read API's `amountToRefund` for that link). */
+  async linkRefunds(sql: Sql, snapshot: LinkSnapshot): Promise<RefundList> {
+    return this.refundList(sql, { links: [snapshot], refunded: await refundedByPayment(sql, [snapshot.link.payment_link_ref]) });
   }
 }
 
-async function refundedSum(sql: Sql, ref: string): Promise<number> {
-  const row = await one<{ total: number }>(
-    sql,
-    `SELECT COALESCE(sum(amount), 0)::bigint AS total FROM refunds WHERE payment_link_ref = $1 AND refund_status <> 'FAILED'`,
-    [ref],
+/** The payments holding money, the one that paid its link first, then the others oldest first. */
+function refundSources(order: OrderSnapshot): RefundSource[] {
+  const sources = order.links.flatMap((l) =>
+    l.payments.map((payment, i) => ({
+      link: l.link,
+      payment,
+      state: l.states[i]!,
+      refunded: order.refunded.get(payment.payment_id) ?? 0,
+      payer: l.transfers.get(payment.payment_id)?.find((t) => t.confirmed_at)?.from_address ?? '',
+    })),
   );
-  return row?.total ?? 0;
+  const paidFirst = (s: RefundSource) => (s.payment.status === 'paid' ? 0 : 1);
+  return sources
+    .filter((s) => s.state.value_vnd > 0n)
+    .sort((a, b) => paidFirst(a) - paidFirst(b) || a.payment.created_at.getTime() - b.payment.created_at.getTime());
 }
+
+const refundable = (source: RefundSource): number => Number(source.state.value_vnd) - source.refunded;
+
+const orderNotFound = (orderId: string) => notFound(`There is no order ${orderId} for this merchant.`);

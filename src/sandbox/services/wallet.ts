@@ -7,6 +7,7 @@ import { deriveAddress, isValidAddress } from '../chain/addresses.js';
 import { formatAtomic, parseDecimal } from '../chain/amounts.js';
 import { unprocessable } from '../http/problem.js';
 import type { Database } from '../storage/database.js';
+import { markUnsettledAt } from '../storage/payments.js';
 import type { Chain } from './chain.js';
 import type { Watcher } from './watcher.js';
 
@@ -83,6 +84,7 @@ export class TestWallet {
     const tx_hash = await this.db.transaction(async (tx) => {
       // Serializes the wallet's sends, so two at once cannot both spend the same coins.
       await tx.query('SELECT pg_advisory_xact_lock(7310003)');
+      await markUnsettledAt(tx, request.network, request.to);
       const balance = await this.chain.balance(tx, request.network, request.asset, from);
       if (balance < amount) {
         throw unprocessable(`The test wallet holds ${formatAtomic(balance, info.decimals)} ${request.asset}; use the faucet to top it up.`, [
@@ -91,6 +93,7 @@ export class TestWallet {
       }
       return this.chain.broadcast(tx, { network: request.network, asset: request.asset, from, to: request.to, amount });
     });
+    // Committed: the answer is the transfer's, whatever its reconciliation does (the watcher retries a failed one).
     await this.watcher.afterTransfer(request.to);
     return { tx_hash };
   }

@@ -9,10 +9,17 @@ export interface Sql {
 }
 
 export interface Database extends Sql {
-  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. A deadlock, a
+   * serialization failure or a connection lost before COMMIT rolls back and runs `fn` again, so `fn` must keep
+   * its effects in the database.
+   */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
-  /** Subscribes to NOTIFY on `channel` (from this process or any other on the same database). */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Subscribes to NOTIFY on `channel` (from this process or any other on the same database). `onPayload` gets
+   * undefined when the connection that listens was lost and is back: notifications may have been missed meanwhile.
+   */
+  listen(channel: string, onPayload: (payload: string | undefined) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   readonly engine: 'pglite' | 'postgres';
 }
@@ -38,6 +45,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 /** The first row, or undefined. */
 export async function one<T extends Row>(sql: Sql, text: string, params?: readonly unknown[]): Promise<T | undefined> {
   return (await sql.query<T>(text, params))[0];
+}
+
+/** A failure that running the same transaction again can get past: deadlock, serialization failure, lost connection. */
+export function isTransient(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (code === '40P01' || code === '40001' || /^(08|57P0)/.test(code))) return true;
+  if (typeof code === 'string' && ['ECONNRESET', 'ECONNREFUSED', 'EPIPE'].includes(code)) return true;
+  return typeof message === 'string' && /Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i.test(message);
 }
 
 /** SQLSTATE of a unique violation, as both engines report it. */

@@ -2,11 +2,19 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Row, Sql } from './database.js';
+import { lockFolder } from './folder-lock.js';
 
 export async function openPglite(dataDir?: string): Promise<Database> {
   // PGlite makes its own folder but not the ones above it (`.data/` on a fresh clone).
   if (dataDir) await mkdir(dirname(dataDir), { recursive: true });
-  const pg = await PGlite.create(dataDir);
+  const unlock = dataDir ? await lockFolder(dataDir) : async () => undefined;
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create(dataDir);
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
   const wrap = (runner: Pick<PGlite, 'query'>): Sql => ({
     async query<T extends Row>(text: string, params?: readonly unknown[]) {
       return (await runner.query<T>(text, params as unknown[])).rows;
@@ -21,6 +29,9 @@ export async function openPglite(dataDir?: string): Promise<Database> {
       const unsubscribe = await pg.listen(channel, onPayload);
       return () => unsubscribe();
     },
-    close: () => pg.close(),
+    async close() {
+      await pg.close();
+      await unlock();
+    },
   };
 }

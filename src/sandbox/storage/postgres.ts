@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, Row, Sql } from './database.js';
+import { isTransient, type Database, type Row, type Sql } from './database.js';
 
 // int8 holds VND amounts and counts, all below 2^53: read them as numbers, as PGlite does.
 // Crypto amounts live in numeric columns and stay strings.
@@ -13,10 +13,23 @@ const types = {
     oid === pg.types.builtins.INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/** Attempts of one transaction or statement before its failure is the caller's. */
+const ATTEMPTS = 5;
+/** Reconnecting the listener: first after this, doubling up to the cap. */
+const RECONNECT_MS = 100;
+const RECONNECT_MAX_MS = 5_000;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Backoff with jitter, so processes that failed together do not retry together. */
+const backoff = (attempt: number) => pause(Math.min(RECONNECT_MS * 2 ** attempt, RECONNECT_MAX_MS) * (0.5 + Math.random() / 2));
+
 export async function openPostgres(url: string, schema?: string): Promise<Database> {
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
   const options = schema ? `-c search_path=${schema}` : undefined;
   const pool = new pg.Pool({ connectionString: url, types, options, max: 10 });
+  // An idle connection that the server drops (a restart, a failover, pg_terminate_backend) is an error event on the
+  // pool: without a listener it would end the process. The pool replaces the connection on the next query.
+  pool.on('error', (error) => console.error('PostgreSQL dropped an idle connection:', error.message));
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
 
   const wrap = (runner: pg.Pool | pg.PoolClient): Sql => ({
@@ -25,52 +38,109 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
     },
   });
 
-  // One dedicated connection carries every LISTEN of this process.
-  let listener: pg.Client | undefined;
-  const handlers = new Map<string, Set<(payload: string) => void>>();
-  async function listenerClient(): Promise<pg.Client> {
-    if (listener) return listener;
-    const client = new pg.Client({ connectionString: url, types, options });
-    await client.connect();
-    client.on('notification', (message) => {
-      for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+  /** A statement on its own commits or not at all, so one lost with its connection is simply run again. */
+  async function retried<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (attempt >= ATTEMPTS || !isTransient(error)) throw error;
+        await backoff(attempt);
+      }
+    }
+  }
+
+  async function transactionOnce<T>(fn: (tx: Sql) => Promise<T>): Promise<{ result: T } | { retry: unknown }> {
+    const client = await pool.connect();
+    let broken = false;
+    const onError = () => (broken = true);
+    client.on('error', onError);
+    try {
+      await client.query('BEGIN');
+      const result = await fn(wrap(client));
+      // A connection lost during COMMIT leaves the outcome unknown: that failure is the caller's, never retried.
+      try {
+        await client.query('COMMIT');
+      } catch (error) {
+        broken = true;
+        throw Object.assign(new Error(`COMMIT failed, the outcome is unknown: ${(error as Error).message}`), { cause: error });
+      }
+      return { result };
+    } catch (error) {
+      if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
+      if (isTransient(error) && !(error instanceof Error && error.message.startsWith('COMMIT failed'))) return { retry: error };
+      throw error;
+    } finally {
+      client.off('error', onError);
+      client.release(broken || undefined);
+    }
+  }
+
+  // One dedicated connection carries every LISTEN of this process; it reconnects when lost.
+  const handlers = new Map<string, Set<(payload: string | undefined) => void>>();
+  let listener: Promise<pg.Client> | undefined;
+  let closing = false;
+  function connectListener(attempt = 0): Promise<pg.Client> {
+    listener ??= (async () => {
+      const client = new pg.Client({ connectionString: url, types, options });
+      client.on('notification', (message) => {
+        for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+      });
+      client.on('error', (error) => console.error('PostgreSQL LISTEN connection lost:', error.message));
+      client.on('end', () => {
+        listener = undefined;
+        if (!closing) void reconnectListener();
+      });
+      await client.connect();
+      for (const channel of handlers.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      return client;
+    })().catch(async (error: unknown) => {
+      listener = undefined;
+      if (closing || attempt >= 30) throw error;
+      await backoff(attempt);
+      return connectListener(attempt + 1);
     });
-    listener = client;
-    return client;
+    return listener;
+  }
+  /** Back after a loss: every handler hears that it may have missed notifications. */
+  async function reconnectListener(): Promise<void> {
+    try {
+      await connectListener();
+      for (const set of handlers.values()) for (const handler of set) handler(undefined);
+    } catch (error) {
+      console.error('PostgreSQL LISTEN connection could not be re-established:', (error as Error).message);
+    }
   }
 
   return {
     engine: 'postgres',
-    ...wrap(pool),
+    query: (text, params) => retried(() => wrap(pool).query(text, params)),
     async transaction(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await fn(wrap(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
+      for (let attempt = 1; ; attempt++) {
+        const outcome = await transactionOnce(fn);
+        if ('result' in outcome) return outcome.result;
+        if (attempt >= ATTEMPTS) throw outcome.retry;
+        await backoff(attempt);
       }
     },
     async listen(channel, onPayload) {
-      const client = await listenerClient();
       let set = handlers.get(channel);
+      const isNew = !set;
       if (!set) {
         set = new Set();
         handlers.set(channel, set);
-        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
       }
       set.add(onPayload);
+      if (isNew) await retried(async () => (await connectListener()).query(`LISTEN ${pg.escapeIdentifier(channel)}`));
+      else await connectListener();
       return async () => {
         set.delete(onPayload);
       };
     },
     async close() {
-      await listener?.end();
+      closing = true;
+      const client = await listener?.catch(() => undefined);
+      await client?.end().catch(() => undefined);
       await pool.end();
     },
   };

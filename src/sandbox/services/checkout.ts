@@ -1,0 +1,163 @@
+// The customer's side of a link: its view, and opening a payment (a one-time address and a locked quote).
+// A new quote is always a new payment at a new address: coins that reach an old quote's address are held for the
+// merchant, never credited to the link at an old rate (docs/payment-lifecycle.md).
+import type { HDKey } from '@scure/bip32';
+import { ASSETS, findAsset, type CheckoutView, type OpenPaymentRequest, type Payment } from '../../contract/index.js';
+import { deriveAddress } from '../chain/addresses.js';
+import { applySpread, quoteAtomic, quoteStep } from '../chain/amounts.js';
+import type { Clock } from '../clock.js';
+import type { PaymentSettings } from '../config.js';
+import { conflict, notFound, ProblemError, unprocessable } from '../http/problem.js';
+import { randomToken } from '../secrets.js';
+import type { Database, Sql } from '../storage/database.js';
+import { insertPayment, nextAddressIndex, supersedePayment, type PaymentRow } from '../storage/payments.js';
+import type { PaymentView } from './payment-view.js';
+import { Reconciler, type LinkSnapshot } from './reconciler.js';
+
+const OPEN = new Set(['awaiting_payment', 'underpaid', 'confirming']);
+
+export class Checkout {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly settings: PaymentSettings,
+    private readonly root: HDKey,
+    private readonly reconciler: Reconciler,
+    private readonly view: PaymentView,
+  ) {}
+
+  /** GET /api/checkout/{ref}: the customer's view of the link. */
+  async linkView(ref: string): Promise<CheckoutView> {
+    const snapshot = await this.current(ref);
+    const { link } = snapshot;
+    const r = link.request;
+    const latest = snapshot.payments.length - 1;
+    return {
+      payment_link_ref: link.payment_link_ref,
+      status: link.status,
+      expires_at: link.expires_at.toISOString(),
+      merchant_order_id: link.merchant_order_id,
+      description: r.description,
+      amount: link.amount,
+      currency: 'VND',
+      order_details: r.order_details,
+      merchant_details: r.merchant_details ?? {},
+      billing_details: r.billing_details,
+      shipping_details: r.show_shipping_details ? r.shipping_details : undefined,
+      show_shipping_details: r.show_shipping_details ?? false,
+      show_back_button: r.show_back_button ?? false,
+      default_guest_checkout: r.default_guest_checkout ?? false,
+      is_checkout_embed: r.is_checkout_embed ?? false,
+      methods: [
+        {
+          pmt_channel: 'PROVIDER',
+          pmt_method: 'PROVIDER_CRYPTO',
+          assets: ASSETS.map(({ asset, network, decimals, quote_decimals, label }) => ({ asset, network, decimals, quote_decimals, label })),
+        },
+      ],
+      payment: latest >= 0 ? await this.render(this.db, snapshot, latest) : null,
+      failure_redirect_url: await this.view.redirectUrl(this.db, link, r.failure_url, link.status === 'expired' ? 'expired' : 'cancelled'),
+      sandbox: true,
+    };
+  }
+
+  /** GET /api/checkout/{ref}/payments/{payment_id}. */
+  async payment(ref: string, paymentId: string): Promise<Payment> {
+    const snapshot = await this.current(ref);
+    const index = snapshot.payments.findIndex((p) => p.payment_id === paymentId);
+    if (index < 0) throw notFound(`There is no payment ${paymentId} for this link.`);
+    return this.render(this.db, snapshot, index);
+  }
+
+  /** Whether there is such a link (404 otherwise): checked before an event stream opens. */
+  async assertLink(ref: string): Promise<void> {
+    await this.reconciler.read(this.db, ref);
+  }
+
+  /**
+   * POST /api/checkout/{ref}/payments: the open payment in this asset, or a new payment. Opening one in another
+   * asset, or after a quote ran out, supersedes the last: its quote closes at once.
+   */
+  async open(ref: string, request: OpenPaymentRequest): Promise<{ payment: Payment; created: boolean }> {
+    const asset = findAsset(request.asset, request.network);
+    if (!asset) {
+      throw unprocessable(`${request.asset} is not offered on ${request.network}.`, [
+        { path: 'network', message: `must be a network that carries ${request.asset}` },
+      ]);
+    }
+    return this.db.transaction(async (tx) => {
+      let snapshot = await this.reconciler.reconcile(tx, ref);
+      const { link, payments, states } = snapshot;
+      if (link.status === 'paid') throw conflict('This payment link has already been paid.');
+      if (link.status === 'expired') throw new ProblemError(410, 'This payment link has expired.');
+      // Money that arrived in full after its quote ran out waits for the merchant; paying again would pay twice.
+      if (payments.some((p, i) => p.status === 'paid_late' || (p.status === 'expired' && states[i]!.remaining === 0n))) {
+        throw conflict('A full payment for this link arrived after its quote ran out and is held for the merchant, who will accept or return it.');
+      }
+      const last = payments.length - 1;
+      const current = payments[last];
+      if (current && OPEN.has(current.status)) {
+        if (current.asset === asset.asset && current.network === asset.network) return { payment: await this.render(tx, snapshot, last), created: false };
+        if (states[last]!.received > 0n) {
+          throw conflict(`The open ${current.asset} payment has already received funds; finish it in ${current.asset} on ${current.network}.`);
+        }
+        await supersedePayment(tx, current.payment_id, this.clock.now());
+        // Written before the new payment exists: a link has at most one open payment.
+        await this.reconciler.reconcile(tx, ref);
+      }
+      const row = await this.quote(tx, link.payment_link_ref, link.amount, link.expires_at, asset.asset, asset.network, request.customer);
+      await insertPayment(tx, row);
+      snapshot = await this.reconciler.reconcile(tx, ref);
+      return { payment: await this.render(tx, snapshot, snapshot.payments.length - 1), created: true };
+    });
+  }
+
+  private async quote(
+    tx: Sql,
+    ref: string,
+    amountVnd: number,
+    linkExpiresAt: Date,
+    asset: Payment['asset'],
+    network: Payment['network'],
+    customer: unknown,
+  ): Promise<PaymentRow> {
+    const { decimals, quote_decimals } = findAsset(asset, network)!;
+    const index = await nextAddressIndex(tx);
+    const rate = applySpread(this.settings.rates[asset], this.settings.spreadBps);
+    const now = this.clock.now();
+    return {
+      payment_id: randomToken('pay', 12),
+      payment_link_ref: ref,
+      status: 'awaiting_payment',
+      overpaid: false,
+      asset,
+      network,
+      address: deriveAddress(this.root, network, index),
+      address_index: index,
+      amount_atomic: quoteAtomic(BigInt(amountVnd), rate, decimals, quoteStep(decimals, quote_decimals)).toString(),
+      amount_vnd: amountVnd,
+      rate,
+      // Never locked past the link's expiry.
+      quote_expires_at: new Date(Math.min(now.getTime() + this.settings.quoteTtlSeconds * 1000, linkExpiresAt.getTime())),
+      confirmations_required: this.settings.networks[network].confirmations,
+      customer,
+      superseded_at: null,
+      accepted_at: null,
+      paid_at: null,
+      held_vnd: 0,
+      unsettled: true,
+      created_at: now,
+    };
+  }
+
+  /** The link as stored; when time alone has moved it on (a link or quote ran out), reconciled first. */
+  private async current(ref: string): Promise<LinkSnapshot> {
+    const snapshot = await this.reconciler.read(this.db, ref);
+    return Reconciler.timeHasPassed(snapshot) ? this.db.transaction((tx) => this.reconciler.reconcile(tx, ref)) : snapshot;
+  }
+
+  private render(sql: Sql, snapshot: LinkSnapshot, index: number): Promise<Payment> {
+    const row = snapshot.payments[index]!;
+    return this.view.render(sql, snapshot.link, row, snapshot.states[index]!, snapshot.transfers.get(row.payment_id) ?? []);
+  }
+}

@@ -1,0 +1,58 @@
+// A payment as the element and the merchant see it, from its row, its derived state and the chain's transfers.
+import { findAsset, type Payment } from '../../contract/index.js';
+import { signRedirect } from '../../merchant/redirect.js';
+import { formatAtomic } from '../chain/amounts.js';
+import { paymentUri } from '../chain/uri.js';
+import type { Sql } from '../storage/database.js';
+import type { LinkRow, PaymentRow, TransferRow } from '../storage/payments.js';
+import type { PaymentState } from './payment-state.js';
+
+/** The client secret that keys a merchant's redirect signatures. */
+export type ClientSecretOf = (sql: Sql, merchantId: string) => Promise<string>;
+
+export class PaymentView {
+  constructor(private readonly clientSecret: ClientSecretOf) {}
+
+  async render(sql: Sql, link: LinkRow, row: PaymentRow, state: PaymentState, transfers: readonly TransferRow[]): Promise<Payment> {
+    const { decimals } = findAsset(row.asset, row.network)!;
+    const amount = BigInt(row.amount_atomic);
+    // Once something has arrived, the QR asks only for the rest, at the same address.
+    const asked = state.received > 0n && state.remaining > 0n ? state.remaining : amount;
+    return {
+      payment_id: row.payment_id,
+      status: row.status,
+      overpaid: row.overpaid,
+      asset: row.asset,
+      network: row.network,
+      address: row.address,
+      amount_crypto: formatAtomic(amount, decimals),
+      amount_vnd: row.amount_vnd,
+      rate: row.rate,
+      quote_expires_at: row.quote_expires_at.toISOString(),
+      payment_uri: paymentUri({ asset: row.asset, network: row.network, address: row.address, atomic: asked }),
+      confirmations_required: row.confirmations_required,
+      received_crypto: formatAtomic(state.received, decimals),
+      remaining_crypto: formatAtomic(state.remaining, decimals),
+      remaining_vnd: Number(state.remaining_vnd),
+      held_vnd: row.held_vnd,
+      transactions: transfers.map((t) => ({
+        tx_hash: t.tx_hash,
+        amount_crypto: formatAtomic(BigInt(t.amount_atomic), decimals),
+        confirmations: t.confirmations,
+        seen_at: t.seen_at.toISOString(),
+        confirmed_at: t.confirmed_at?.toISOString() ?? null,
+      })),
+      success_redirect_url: row.status === 'paid' ? await this.redirectUrl(sql, link, link.request.success_url, 'paid') : null,
+      paid_at: row.paid_at?.toISOString() ?? null,
+      superseded_at: row.superseded_at?.toISOString() ?? null,
+      accepted_at: row.accepted_at?.toISOString() ?? null,
+      created_at: row.created_at.toISOString(),
+    };
+  }
+
+  /** The merchant's URL with the redirect parameters and their signature (README, "How to know an order is paid"). */
+  async redirectUrl(sql: Sql, link: LinkRow, url: string, status: string): Promise<string> {
+    const secret = await this.clientSecret(sql, link.merchant_id);
+    return signRedirect(url, { payment_link_ref: link.payment_link_ref, merchant_order_id: link.merchant_order_id, status }, secret);
+  }
+}

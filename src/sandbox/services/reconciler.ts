@@ -1,0 +1,126 @@
+// Reconciliation: a link's statuses re-derived from its facts (payment-state.ts) and written back, with a webhook for
+// every status change and a stream event for every change the customer can see. The one place a status changes.
+import { findAsset, type WebhookEventType } from '../../contract/index.js';
+import { quoteStep } from '../chain/amounts.js';
+import type { Clock } from '../clock.js';
+import { notFound } from '../http/problem.js';
+import type { Sql } from '../storage/database.js';
+import {
+  readLink,
+  readPaymentsOfLink,
+  readTransfersOfLink,
+  writeDerivedLink,
+  writeDerivedPayment,
+  type DerivedPayment,
+  type LinkRow,
+  type PaymentRow,
+  type TransferRow,
+} from '../storage/payments.js';
+import type { PaymentEvents } from './payment-events.js';
+import { linkState, type LinkState, type PaymentState } from './payment-state.js';
+import type { PaymentView } from './payment-view.js';
+import type { MerchantEventSink } from './webhooks.js';
+
+/** A link as its facts make it: its row and payments (statuses as stored), their transfers and what they derive to. */
+export interface LinkSnapshot {
+  link: LinkRow;
+  payments: PaymentRow[];
+  /** In the order of `payments`. */
+  states: PaymentState[];
+  transfers: Map<string, TransferRow[]>;
+  derived: LinkState;
+}
+
+export class Reconciler {
+  constructor(
+    private readonly clock: Clock,
+    private readonly toleranceBps: number,
+    private readonly view: PaymentView,
+    private readonly events: PaymentEvents,
+    private readonly merchantEvents: MerchantEventSink,
+  ) {}
+
+  /** The link as it is stored, with what its facts derive to now; no lock, no write. */
+  async read(sql: Sql, ref: string): Promise<LinkSnapshot> {
+    const link = await readLink(sql, ref);
+    if (!link) throw notFound('There is no payment link with this reference.');
+    return this.derive(sql, link, await readPaymentsOfLink(sql, ref));
+  }
+
+  /**
+   * Locks the link and its payments (in that order), derives their statuses and writes what changed. Call it in a
+   * transaction; the snapshot it returns is what was written.
+   */
+  async reconcile(tx: Sql, ref: string): Promise<LinkSnapshot> {
+    const link = await readLink(tx, ref, true);
+    if (!link) throw notFound('There is no payment link with this reference.');
+    const before = await this.derive(tx, link, await readPaymentsOfLink(tx, ref, true));
+    const { derived } = before;
+    const payments = before.payments.map((row, i) => ({ ...row, ...storedForm(before.states[i]!) }));
+    const after: LinkSnapshot = {
+      ...before,
+      link: { ...link, status: derived.status, paid_at: derived.paid_at },
+      payments,
+    };
+    const linkChanged = link.status !== derived.status || link.paid_at?.getTime() !== derived.paid_at?.getTime();
+    const emits: { type: WebhookEventType; paymentId?: string }[] = [];
+    for (const [i, row] of before.payments.entries()) {
+      const next = payments[i]!;
+      if (!sameStored(row, next)) await writeDerivedPayment(tx, row.payment_id, next);
+      if (next.status !== row.status && next.status !== 'awaiting_payment') emits.push({ type: `payment.${next.status}`, paymentId: row.payment_id });
+    }
+    if (linkChanged) {
+      await writeDerivedLink(tx, ref, after.link);
+      if (derived.status === 'expired' && link.status === 'active') emits.push({ type: 'payment_link.expired' });
+    }
+    for (const [i, row] of payments.entries()) {
+      await this.events.recordIfChanged(tx, ref, await this.view.render(tx, after.link, row, after.states[i]!, after.transfers.get(row.payment_id) ?? []));
+    }
+    for (const emit of emits) await this.merchantEvents.emit(tx, { merchantId: link.merchant_id, ref, ...emit });
+    return after;
+  }
+
+  /** Whether time alone has moved the link on since it was last reconciled (a link or quote ran out). */
+  static timeHasPassed(snapshot: LinkSnapshot): boolean {
+    const { link, payments, states, derived } = snapshot;
+    if (link.status === 'active' && derived.status === 'expired') return true;
+    return payments.some((row, i) => (row.status === 'awaiting_payment' || row.status === 'underpaid') && states[i]!.status === 'expired');
+  }
+
+  private async derive(sql: Sql, link: LinkRow, payments: PaymentRow[]): Promise<LinkSnapshot> {
+    const transfers = new Map<string, TransferRow[]>(payments.map((p) => [p.payment_id, []]));
+    if (payments.length) for (const t of await readTransfersOfLink(sql, link.payment_link_ref)) transfers.get(t.payment_id)?.push(t);
+    const derived = linkState(
+      {
+        expires_at: link.expires_at,
+        superseded_at: link.superseded_at,
+        payments: payments.map((p) => {
+          const { decimals, quote_decimals } = findAsset(p.asset, p.network)!;
+          return {
+            payment_id: p.payment_id,
+            amount_atomic: BigInt(p.amount_atomic),
+            quote_step: quoteStep(decimals, quote_decimals),
+            amount_vnd: p.amount_vnd,
+            rate: p.rate,
+            decimals,
+            quote_expires_at: p.quote_expires_at,
+            superseded_at: p.superseded_at,
+            accepted_at: p.accepted_at,
+            transfers: transfers.get(p.payment_id)!.map((t) => ({ amount: BigInt(t.amount_atomic), seen_at: t.seen_at, confirmed_at: t.confirmed_at })),
+          };
+        }),
+      },
+      this.clock.now(),
+      this.toleranceBps,
+    );
+    return { link, payments, states: derived.payments, transfers, derived };
+  }
+}
+
+function storedForm(state: PaymentState): DerivedPayment {
+  return { status: state.status, overpaid: state.overpaid, paid_at: state.paid_at, held_vnd: Number(state.held_vnd), unsettled: state.unsettled };
+}
+
+function sameStored(a: DerivedPayment, b: DerivedPayment): boolean {
+  return a.status === b.status && a.overpaid === b.overpaid && a.paid_at?.getTime() === b.paid_at?.getTime() && a.held_vnd === b.held_vnd && a.unsettled === b.unsettled;
+}

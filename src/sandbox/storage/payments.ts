@@ -1,0 +1,197 @@
+// Every statement about payment links and their payments: the facts their statuses are derived from, and the
+// derived statuses written back. Locks are taken in one order everywhere: a link, then its payments (by seq); the
+// links of one order by payment_link_ref.
+import type { AssetCode, LinkStatus, Network, PaymentLinkRequest, PaymentStatus } from '../../contract/index.js';
+import { one, type Sql } from './database.js';
+
+export interface LinkRow {
+  payment_link_ref: string;
+  merchant_id: string;
+  merchant_order_id: string;
+  status: LinkStatus;
+  amount: number;
+  currency: string;
+  request: Omit<PaymentLinkRequest, 'svc_key' | 'signature_hash'>;
+  expires_at: Date;
+  superseded_at: Date | null;
+  paid_at: Date | null;
+  created_at: Date;
+}
+
+export interface PaymentRow {
+  payment_id: string;
+  payment_link_ref: string;
+  status: PaymentStatus;
+  overpaid: boolean;
+  asset: AssetCode;
+  network: Network;
+  address: string;
+  address_index: number;
+  /** numeric: 18-decimal amounts outgrow int8. */
+  amount_atomic: string;
+  amount_vnd: number;
+  rate: string;
+  quote_expires_at: Date;
+  confirmations_required: number;
+  customer: unknown;
+  superseded_at: Date | null;
+  accepted_at: Date | null;
+  paid_at: Date | null;
+  held_vnd: number;
+  unsettled: boolean;
+  created_at: Date;
+}
+
+/** A chain transaction into the address of one of a link's payments, with what the chain says of it now. */
+export interface TransferRow {
+  payment_id: string;
+  tx_hash: string;
+  from_address: string;
+  amount_atomic: string;
+  confirmations: number;
+  seen_at: Date;
+  confirmed_at: Date | null;
+}
+
+const LINK = `payment_link_ref, merchant_id, merchant_order_id, status, amount, currency, request, expires_at, superseded_at, paid_at, created_at`;
+const PAYMENT = `payment_id, payment_link_ref, status, overpaid, asset, network, address, address_index, amount_atomic::text AS amount_atomic,
+  amount_vnd, rate, quote_expires_at, confirmations_required, customer, superseded_at, accepted_at, paid_at, held_vnd, unsettled, created_at`;
+
+export async function readLink(sql: Sql, ref: string, lock = false): Promise<LinkRow | undefined> {
+  return one<LinkRow>(sql, `SELECT ${LINK} FROM payment_links WHERE payment_link_ref = $1 ${lock ? 'FOR UPDATE' : ''}`, [ref]);
+}
+
+/** Every link of an order, locked in payment_link_ref order. */
+export async function lockOrderLinks(sql: Sql, merchantId: string, orderId: string): Promise<LinkRow[]> {
+  return sql.query<LinkRow>(
+    `SELECT ${LINK} FROM payment_links WHERE merchant_id = $1 AND merchant_order_id = $2 ORDER BY payment_link_ref FOR UPDATE`,
+    [merchantId, orderId],
+  );
+}
+
+/** The refs of an order's links, oldest first. */
+export async function orderLinkRefs(sql: Sql, merchantId: string, orderId: string): Promise<string[]> {
+  const rows = await sql.query<{ payment_link_ref: string }>(
+    'SELECT payment_link_ref FROM payment_links WHERE merchant_id = $1 AND merchant_order_id = $2 ORDER BY created_at, payment_link_ref',
+    [merchantId, orderId],
+  );
+  return rows.map((r) => r.payment_link_ref);
+}
+
+export async function readPaymentsOfLink(sql: Sql, ref: string, lock = false): Promise<PaymentRow[]> {
+  return sql.query<PaymentRow>(`SELECT ${PAYMENT} FROM payments WHERE payment_link_ref = $1 ORDER BY seq ${lock ? 'FOR UPDATE' : ''}`, [ref]);
+}
+
+export async function findPaymentLink(sql: Sql, where: { payment_id: string } | { address: string }): Promise<{ payment_link_ref: string; payment_id: string } | undefined> {
+  return 'payment_id' in where
+    ? one(sql, 'SELECT payment_link_ref, payment_id FROM payments WHERE payment_id = $1', [where.payment_id])
+    : one(sql, 'SELECT payment_link_ref, payment_id FROM payments WHERE address = $1', [where.address]);
+}
+
+/** What the chain shows at the addresses of a link's payments, in the order it was seen. */
+export async function readTransfersOfLink(sql: Sql, ref: string): Promise<TransferRow[]> {
+  return sql.query<TransferRow>(
+    `SELECT p.payment_id, t.tx_hash, t.from_address, t.amount_atomic::text AS amount_atomic, t.created_at AS seen_at,
+       CASE WHEN t.block_height IS NULL THEN 0 ELSE tip.height - t.block_height + 1 END::int AS confirmations,
+       b.mined_at AS confirmed_at
+     FROM payments p
+     JOIN chain_transactions t ON t.to_address = p.address AND t.network = p.network
+     CROSS JOIN LATERAL (SELECT COALESCE(max(height), 0) AS height FROM chain_blocks WHERE network = p.network) tip
+     LEFT JOIN chain_blocks b ON b.network = t.network AND b.height = t.block_height + p.confirmations_required - 1
+     WHERE p.payment_link_ref = $1
+     ORDER BY t.seq`,
+    [ref],
+  );
+}
+
+export async function nextAddressIndex(sql: Sql): Promise<number> {
+  return (await one<{ index: number }>(sql, `SELECT nextval('payment_address_index')::bigint AS index`))!.index;
+}
+
+export async function insertPayment(sql: Sql, row: PaymentRow): Promise<void> {
+  await sql.query(
+    `INSERT INTO payments (payment_id, payment_link_ref, status, asset, network, address, address_index, amount_atomic, amount_vnd, rate,
+       quote_expires_at, confirmations_required, customer, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+    [
+      row.payment_id,
+      row.payment_link_ref,
+      row.status,
+      row.asset,
+      row.network,
+      row.address,
+      row.address_index,
+      row.amount_atomic,
+      row.amount_vnd,
+      row.rate,
+      row.quote_expires_at,
+      row.confirmations_required,
+      row.customer === undefined || row.customer === null ? null : JSON.stringify(row.customer),
+      row.created_at,
+    ],
+  );
+}
+
+export type DerivedPayment = Pick<PaymentRow, 'status' | 'overpaid' | 'paid_at' | 'held_vnd' | 'unsettled'>;
+
+export async function writeDerivedPayment(sql: Sql, paymentId: string, derived: DerivedPayment): Promise<void> {
+  await sql.query('UPDATE payments SET status = $2, overpaid = $3, paid_at = $4, held_vnd = $5, unsettled = $6 WHERE payment_id = $1', [
+    paymentId,
+    derived.status,
+    derived.overpaid,
+    derived.paid_at,
+    derived.held_vnd,
+    derived.unsettled,
+  ]);
+}
+
+export async function writeDerivedLink(sql: Sql, ref: string, derived: Pick<LinkRow, 'status' | 'paid_at'>): Promise<void> {
+  await sql.query('UPDATE payment_links SET status = $2, paid_at = $3 WHERE payment_link_ref = $1', [ref, derived.status, derived.paid_at]);
+}
+
+export async function supersedePayment(sql: Sql, paymentId: string, at: Date): Promise<void> {
+  await sql.query('UPDATE payments SET superseded_at = $2 WHERE payment_id = $1 AND superseded_at IS NULL', [paymentId, at]);
+}
+
+export async function supersedeLink(sql: Sql, ref: string, at: Date): Promise<void> {
+  await sql.query('UPDATE payment_links SET superseded_at = $2 WHERE payment_link_ref = $1 AND superseded_at IS NULL', [ref, at]);
+}
+
+export async function acceptPayment(sql: Sql, paymentId: string, at: Date): Promise<void> {
+  await sql.query('UPDATE payments SET accepted_at = $2 WHERE payment_id = $1', [paymentId, at]);
+}
+
+/** Sandbox: a quote or a link that runs out now. */
+export async function endQuote(sql: Sql, paymentId: string, at: Date): Promise<void> {
+  await sql.query('UPDATE payments SET quote_expires_at = $2 WHERE payment_id = $1 AND quote_expires_at > $2', [paymentId, at]);
+}
+
+export async function endLink(sql: Sql, ref: string, at: Date): Promise<void> {
+  await sql.query('UPDATE payment_links SET expires_at = $2 WHERE payment_link_ref = $1 AND expires_at > $2', [ref, at]);
+}
+
+/**
+ * A transfer is about to land at this address: the payment there is marked unsettled, in the transfer's own
+ * transaction, so a gateway that dies before reconciling it finds it on start. Taking the payment's row lock first
+ * also orders the transfer after any reconciliation under way, so its seen_at is never before a decision already made.
+ */
+export async function markUnsettledAt(sql: Sql, network: Network, address: string): Promise<void> {
+  await sql.query('UPDATE payments SET unsettled = true WHERE address = $1 AND network = $2', [address, network]);
+}
+
+/** Links with a payment on `network` that blocks or transfers can still change. */
+export async function unsettledLinks(sql: Sql, network: Network): Promise<string[]> {
+  const rows = await sql.query<{ payment_link_ref: string }>('SELECT DISTINCT payment_link_ref FROM payments WHERE unsettled AND network = $1', [network]);
+  return rows.map((r) => r.payment_link_ref);
+}
+
+/** Links whose time ran out, or with an open quote that did, by `now`. */
+export async function linksDueAt(sql: Sql, now: Date): Promise<string[]> {
+  const rows = await sql.query<{ payment_link_ref: string }>(
+    `SELECT payment_link_ref FROM payment_links WHERE status = 'active' AND expires_at <= $1
+     UNION
+     SELECT payment_link_ref FROM payments WHERE status IN ('awaiting_payment', 'underpaid') AND quote_expires_at <= $1`,
+    [now],
+  );
+  return rows.map((r) => r.payment_link_ref);
+}

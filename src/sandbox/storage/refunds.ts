@@ -1,0 +1,62 @@
+// Every statement about refunds. A refund returns part of one payment's money; the order's refunds are those of
+// all its links.
+import type { RefundRecord, RefundStatus } from '../../contract/index.js';
+import type { Sql } from './database.js';
+
+export interface NewRefund {
+  refund_id: string;
+  payment_link_ref: string;
+  payment_id: string;
+  amount: number;
+  currency: string;
+  channel: string;
+  refund_status: RefundStatus;
+  refund_type: string;
+  refund_reason: string;
+  description: string;
+  psp_refund_id: string | null;
+  created_at: Date;
+}
+
+const RECORD = `refund_id, COALESCE(psp_refund_id, '') AS psp_refund_id, amount, lower(currency) AS currency,
+  refund_status, refund_type, refund_reason,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') AS refund_date`;
+
+export async function insertRefund(sql: Sql, refund: NewRefund): Promise<void> {
+  await sql.query(
+    `INSERT INTO refunds (refund_id, payment_link_ref, payment_id, amount, currency, channel, refund_status, refund_type, refund_reason, description,
+       psp_refund_id, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [
+      refund.refund_id,
+      refund.payment_link_ref,
+      refund.payment_id,
+      refund.amount,
+      refund.currency,
+      refund.channel,
+      refund.refund_status,
+      refund.refund_type,
+      refund.refund_reason,
+      refund.description,
+      refund.psp_refund_id,
+      refund.created_at,
+    ],
+  );
+}
+
+/** The refunds of some links, in the order they were made. */
+export async function refundsOfLinks(sql: Sql, refs: readonly string[]): Promise<RefundRecord[]> {
+  if (!refs.length) return [];
+  return sql.query<RefundRecord>(`SELECT ${RECORD} FROM refunds WHERE payment_link_ref = ANY($1::text[]) ORDER BY seq`, [refs]);
+}
+
+/** VND refunded per payment (refunds that did not fail), over some links. */
+export async function refundedByPayment(sql: Sql, refs: readonly string[]): Promise<Map<string, number>> {
+  if (!refs.length) return new Map();
+  const rows = await sql.query<{ payment_id: string; total: number }>(
+    `SELECT payment_id, sum(amount)::bigint AS total FROM refunds
+     WHERE payment_link_ref = ANY($1::text[]) AND refund_status <> 'FAILED' AND payment_id IS NOT NULL GROUP BY payment_id`,
+    [refs],
+  );
+  return new Map(rows.map((r) => [r.payment_id, r.total]));
+}
