@@ -162,3 +162,36 @@ export async function startPayment(el: HTMLElement, asset: string): Promise<void
   press(el, 'pay-button');
   await untilView(el, 'payment');
 }
+
+/** A piece of text the customer meets: a text node, or an element's accessible name or label attribute. */
+export interface ShownText {
+  text: string;
+  /** The language the text is marked with (the nearest `lang` attribute). */
+  lang: string | null;
+}
+
+const NAMING_ATTRIBUTES = ['aria-label', 'title', 'alt', 'placeholder'];
+
+/** Every text of the element's shadow tree, visually hidden ones included (screen readers read them). */
+export function shownTexts(el: HTMLElement): ShownText[] {
+  const found: ShownText[] = [];
+  const langOf = (node: Element) => node.closest('[lang]')?.getAttribute('lang') ?? null;
+  for (const node of deepElements(shadowOf(el))) {
+    if (node.localName === 'style') continue;
+    for (const name of NAMING_ATTRIBUTES) {
+      const value = node.getAttribute(name);
+      if (value?.trim()) found.push({ text: value.trim(), lang: langOf(node) });
+    }
+    for (const child of node.childNodes) {
+      const text = child.nodeType === Node.TEXT_NODE ? child.textContent?.replace(/\s+/g, ' ').trim() : '';
+      if (text) found.push({ text, lang: langOf(node) });
+    }
+  }
+  return found;
+}
+
+/** The element's heading that holds focus, if focus is on a heading inside it. */
+export function focusedHeading(el: HTMLElement): HTMLElement | null {
+  const active = el.shadowRoot?.activeElement;
+  return active && /^h[1-6]$/i.test(active.localName) ? (active as HTMLElement) : null;
+}
