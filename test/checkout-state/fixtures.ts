@@ -1,5 +1,5 @@
 // Checkout views and payments as the gateway sends them, for the element's pure logic (no gateway, no DOM).
-import type { CheckoutView, Payment } from '../../src/contract/checkout.js';
+import type { ChainTransaction, CheckoutView, Payment } from '../../src/contract/checkout.js';
 
 export function checkoutView(overrides: Partial<CheckoutView> = {}): CheckoutView {
   return {
@@ -22,9 +22,9 @@ export function checkoutView(overrides: Partial<CheckoutView> = {}): CheckoutVie
         pmt_channel: 'PROVIDER',
         pmt_method: 'PROVIDER_CRYPTO',
         assets: [
-          { asset: 'ETH', network: 'ETHEREUM', decimals: 18, label: 'ETH' },
-          { asset: 'USDT', network: 'TRON', decimals: 6, label: 'USDT · TRC-20' },
-          { asset: 'BTC', network: 'BITCOIN', decimals: 8, label: 'BTC' },
+          { asset: 'ETH', network: 'ETHEREUM', decimals: 18, quote_decimals: 6, label: 'ETH' },
+          { asset: 'USDT', network: 'TRON', decimals: 6, quote_decimals: 2, label: 'USDT · TRC-20' },
+          { asset: 'BTC', network: 'BITCOIN', decimals: 8, quote_decimals: 8, label: 'BTC' },
         ],
       },
     ],
@@ -51,9 +51,18 @@ export function payment(overrides: Partial<Payment> = {}): Payment {
     confirmations_required: 3,
     received_crypto: '0',
     remaining_crypto: '14.24',
+    remaining_vnd: 360_000,
+    held_vnd: 0,
     transactions: [],
+    paid_at: null,
+    superseded_at: null,
+    accepted_at: null,
     success_redirect_url: null,
     created_at: '2026-11-22T10:00:00.000Z',
     ...overrides,
   };
+}
+
+export function transaction(confirmations: number, overrides: Partial<ChainTransaction> = {}): ChainTransaction {
+  return { tx_hash: `0x${confirmations}`, amount_crypto: '1', confirmations, seen_at: '2026-11-22T10:01:00.000Z', confirmed_at: null, ...overrides };
 }

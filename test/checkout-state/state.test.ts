@@ -6,6 +6,11 @@ import fc from 'fast-check';
 import { LINK_STATUSES, PAYMENT_STATUSES } from '../../src/contract/checkout.js';
 import {
   amountToSend,
+  assetName,
+  awaitsConfirmation,
+  excess,
+  hasReceived,
+  networkKey,
   chooseMethod,
   clock,
   confirmationsSeen,
@@ -22,7 +27,7 @@ import {
   validateContact,
   walletUri,
 } from '../../src/checkout/pay-checkout/state.js';
-import { checkoutView, payment } from './fixtures.js';
+import { checkoutView, payment, transaction } from './fixtures.js';
 
 const linkStatus = fc.constantFrom(...LINK_STATUSES);
 const paymentStatus = fc.constantFrom(...PAYMENT_STATUSES);
@@ -157,9 +162,49 @@ describe('contact', () => {
 });
 
 describe('payment figures', () => {
-  test('the amount to send is the remainder once underpaid', () => {
+  test('the amount to send is the remainder once anything has arrived, confirmed or not', () => {
     assert.equal(amountToSend(payment()), '14.24');
     assert.equal(amountToSend(payment({ status: 'underpaid', received_crypto: '10', remaining_crypto: '4.24' })), '4.24');
+    assert.equal(amountToSend(payment({ received_crypto: '0.01', remaining_crypto: '14.23', transactions: [transaction(0)] })), '14.23');
+    assert.equal(hasReceived(payment({ received_crypto: '0.000001' })), true);
+    assert.equal(hasReceived(payment({ received_crypto: '0.000' })), false);
+  });
+
+  test('money waits for confirmation while any transaction has fewer than required', () => {
+    assert.equal(awaitsConfirmation(payment()), false);
+    assert.equal(awaitsConfirmation(payment({ transactions: [transaction(3), transaction(0)] })), true);
+    assert.equal(awaitsConfirmation(payment({ transactions: [transaction(3)] })), false);
+  });
+
+  test('the excess is received minus due, exactly, whatever the decimals of either', () => {
+    assert.equal(excess({ received_crypto: '15.664', amount_crypto: '14.24' }), '1.424');
+    assert.equal(excess({ received_crypto: '14.24', amount_crypto: '14.24' }), '0');
+    assert.equal(excess({ received_crypto: '1', amount_crypto: '2' }), '0');
+    assert.equal(excess({ received_crypto: '0.00000003', amount_crypto: '0.00000001' }), '0.00000002');
+    const decimal = fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.integer({ min: 0, max: 18 }));
+    const text = ([units, places]: [bigint, number]) => {
+      const digits = units.toString().padStart(places + 1, '0');
+      return places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
+    };
+    fc.assert(
+      fc.property(decimal, decimal, (a, b) => {
+        // Scaled to 18 places, received − due in integers is the oracle.
+        const scaled = ([units, places]: [bigint, number]) => units * 10n ** BigInt(18 - places);
+        const expected = scaled(a) - scaled(b);
+        const got = excess({ received_crypto: text(a), amount_crypto: text(b) });
+        assert.equal(scaled([BigInt(got.replace('.', '')), got.split('.')[1]?.length ?? 0]), expected > 0n ? expected : 0n);
+        assert.doesNotMatch(got, /\.\d*0$/, 'no trailing zeros');
+      }),
+    );
+  });
+
+  test('assets are named as wallets name them, networks from the catalog (test networks in the sandbox)', () => {
+    assert.equal(assetName({ asset: 'USDT', network: 'TRON' }), 'USDT · TRC-20');
+    assert.equal(assetName({ asset: 'USDT', network: 'ETHEREUM' }), 'USDT · ERC-20');
+    assert.equal(assetName({ asset: 'ETH', network: 'ETHEREUM' }), 'ETH');
+    assert.equal(assetName({ asset: 'BTC', network: 'BITCOIN' }), 'BTC');
+    assert.equal(networkKey('BITCOIN', true), 'testNetwork_BITCOIN');
+    assert.equal(networkKey('TRON', false), 'network_TRON');
   });
 
   test('only bitcoin: and ethereum: URIs open a wallet', () => {
@@ -170,8 +215,7 @@ describe('payment figures', () => {
 
   test('confirmations count the least confirmed transaction', () => {
     assert.equal(confirmationsSeen(payment()), 0);
-    const tx = (confirmations: number) => ({ tx_hash: `0x${confirmations}`, amount_crypto: '1', confirmations });
-    assert.equal(confirmationsSeen(payment({ transactions: [tx(3), tx(1)] })), 1);
+    assert.equal(confirmationsSeen(payment({ transactions: [transaction(3), transaction(1)] })), 1);
   });
 
   test('the rate lock counts down only while the customer may still send', () => {

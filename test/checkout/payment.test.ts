@@ -1,6 +1,7 @@
 // Acceptance of the payment views (issue 4): the QR read back from its pixels, the test wallet paying what the
 // element shows, blocks mined on demand, and the element following the gateway's events to the end.
 import { expect } from '@open-wc/testing';
+import { REDIRECT_SECONDS } from '../../src/checkout/index.js';
 import type { AssetCode, Network, Payment } from '../../src/contract/index.js';
 import { addressOf, amountCrypto, decodeQr, mount, part, partOf, press, startPayment, textOf, until, untilView } from './helpers/element.js';
 import { checkoutView, createLink, expireQuote, mine, pay } from './helpers/server.js';
@@ -75,7 +76,7 @@ describe('<pay-checkout> payment', () => {
       await expect(el).to.be.accessible();
       // The element returns to the merchant on its own after a short countdown; the button does it at once.
       if (asset !== 'USDT') press(el, 'return-button');
-      await until(el, 'pay-checkout-success', () => events.some((e) => e.type === 'pay-checkout-success'));
+      await until(el, 'pay-checkout-success', () => events.some((e) => e.type === 'pay-checkout-success'), (REDIRECT_SECONDS + 5) * 1000);
       const success = events.find((e) => e.type === 'pay-checkout-success');
       expect(success?.detail, 'pay-checkout-success with the signed URL').to.have.property('url', paid.success_redirect_url);
       const statuses = events.filter((e) => e.type === 'pay-checkout-status').map((e) => (e.detail as { payment: Payment }).payment.status);

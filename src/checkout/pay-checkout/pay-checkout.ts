@@ -2,7 +2,7 @@
 // defines nothing; src/checkout/define.ts registers the tag. The class holds the properties, the state, the
 // controllers and the loading Task; state.ts decides which screen shows, views/ draw them.
 import { Task } from '@lit/task';
-import { html, LitElement, type PropertyValues, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { CheckoutView, Payment } from '../../contract/checkout.js';
 import { isWebUrl } from '../../contract/fields.js';
@@ -20,9 +20,10 @@ import {
   PayCheckoutStatusEvent,
   PayCheckoutSuccessEvent,
 } from '../events.js';
-import { format, formatVnd, toLocale, type Locale, type MessageKey, type Params } from '../i18n/index.js';
+import { format, formatRegion, formatTime, formatVnd, toLocale, type Locale, type MessageKey, type Params } from '../i18n/index.js';
 import { styles } from './pay-checkout.styles.js';
 import {
+  awaitsConfirmation,
   chooseMethod,
   contactFormOpen,
   contactFromBilling,
@@ -30,6 +31,7 @@ import {
   findMethod,
   firstInvalid,
   follows,
+  hasReceived,
   LINK_EXPIRED,
   methodKey,
   parseAssetKey,
@@ -50,15 +52,15 @@ import { loadingView } from './views/loading.js';
 import { orderView } from './views/order.js';
 import { paidLateView } from './views/paid-late.js';
 import { paidView } from './views/paid.js';
-import { header, type Ui } from './views/parts.js';
+import { footer, header, type Ui } from './views/parts.js';
 import { paymentView, type Copyable } from './views/payment.js';
 
 export type { CheckoutViewName } from './state.js';
 
 /** Where the script came from: the default gateway (the script-tag file is served by the gateway itself). */
 const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
-/** Seconds between "paid" and the automatic return to the merchant. */
-export const REDIRECT_SECONDS = 5;
+/** Seconds between "paid" (or a link found expired) and the automatic return to the merchant: time to read the receipt or stay. */
+export const REDIRECT_SECONDS = 10;
 /** The rate-lock countdown is announced at these seconds left only. */
 const ANNOUNCE_AT = [300, 60] as const;
 
@@ -74,33 +76,46 @@ const ANNOUNCE_AT = [300, 60] as const;
  * @fires pay-checkout-error - Loading or paying failed. `detail: {code, message}`.
  *
  * @csspart card - The root of every view; `data-view` names the view.
- * @csspart header - Merchant name, logo and the sandbox badge.
- * @csspart badge - The "Sandbox" badge.
+ * @csspart header - Merchant name, logo, the order, the sandbox badge and the language switch.
+ * @csspart badge - The sandbox badge.
+ * @csspart language-switch - Switches between Tiếng Việt and English.
  * @csspart summary - The order summary.
  * @csspart line - One order line.
  * @csspart total - The total row.
  * @csspart shipping - The shipping details.
  * @csspart back-button - Back to the merchant.
  * @csspart contact - The contact step.
- * @csspart methods - The payment method and asset step.
+ * @csspart methods - The payment method (when there are several) and asset step.
+ * @csspart asset-option - One asset card.
  * @csspart pay-button - The Pay button.
  * @csspart qr - The QR code canvas.
+ * @csspart qr-note - For a QR that holds only the address (TRON): the amount must be typed.
  * @csspart amount-crypto - The crypto amount and asset code.
- * @csspart amount-remaining - The amount still missing (underpaid).
- * @csspart amount-vnd - The amount in VND.
+ * @csspart received - What has arrived so far (a partial payment).
+ * @csspart amount-remaining - The amount still to send once part has arrived.
+ * @csspart amount-vnd - The amount to send in VND (the remainder once part has arrived).
  * @csspart address - The one-time address.
  * @csspart copy-address - Copies the address.
- * @csspart copy-amount - Copies the amount.
+ * @csspart copy-amount - Copies the amount to send.
  * @csspart wallet-link - Opens the payment URI in a wallet app.
  * @csspart network-warning - The only network to use.
+ * @csspart fee-note - An exchange's withdrawal fee comes on top.
  * @csspart countdown - The rate-lock or redirect countdown.
  * @csspart status - The polite live region.
  * @csspart confirmations - Confirmations seen of required.
+ * @csspart receipt - Paid and paid late: order, amount, network, transactions, time.
+ * @csspart tx-hash - One transaction hash of the receipt.
+ * @csspart paid-at - When the payment was paid.
+ * @csspart overpaid-amount - How much more than due arrived.
  * @csspart new-quote-button - Asks for a new quote after the old one expired.
  * @csspart leave-button - Gives up: back to the merchant's failure URL.
  * @csspart return-button - Paid: back to the merchant's success URL.
+ * @csspart stay-button - Paid: stops the automatic return.
  * @csspart retry-button - Loads again after an error.
  * @csspart error - An error message.
+ * @csspart footer - The help link and the "powered by" line.
+ * @csspart help-link - Opens the merchant's `back_url` in a new tab.
+ * @csspart powered-by - Names the checkout's maker.
  *
  * @cssprop --pay-checkout-accent - Buttons, selection and links.
  * @cssprop --pay-checkout-accent-text - Text on the accent colour.
@@ -128,13 +143,18 @@ export class PayCheckout extends LitElement {
   @property({ attribute: 'api-base' }) apiBase?: string;
 
   /**
-   * Overrides the link's `is_checkout_embed`: present (or any value but `false`), the inline card that fits its
-   * container; `embedded="false"`, the full hosted layout (the hosted page sets it). Absent, the link decides.
+   * The layout. Absent or present, the inline card that fits its container (from 320 px), from the first frame;
+   * `embedded="false"`, the full hosted page with the merchant as its h1 (the gateway's `/checkout` page sets it).
+   * The link's `is_checkout_embed` tells the merchant's integration which to use; it never changes the layout
+   * under the customer's eyes once the link has loaded.
    */
   @property({ converter: { fromAttribute: (value: string | null) => (value === null ? undefined : value !== 'false') } })
   embedded?: boolean;
 
-  /** `vi` or `en`; without it, the locale of the link's billing address, else the browser's language. */
+  /**
+   * `vi` or `en`; without it, the locale of the link's billing address, else the browser's language. The customer
+   * can switch language in the card; setting this attribute again overrides their choice.
+   */
   @property() locale?: string;
 
   /** The payment channel picked first. */
@@ -143,7 +163,10 @@ export class PayCheckout extends LitElement {
   /** The payment method picked first. */
   @property({ attribute: 'pmt-method' }) pmtMethod = 'PROVIDER_CRYPTO';
 
-  /** Forces `light` or `dark`; without it, the system's `prefers-color-scheme`. Read by CSS only. */
+  /**
+   * Forces `light` or `dark`. Without it, an embedded card is light (it sits in the shop's page, whose theme the
+   * system's setting does not tell), and the hosted page follows the system's `prefers-color-scheme`. Read by CSS only.
+   */
   @property({ reflect: true }) theme?: 'light' | 'dark';
 
   @state() private view?: CheckoutView;
@@ -158,7 +181,10 @@ export class PayCheckout extends LitElement {
   @state() private invalid: ContactErrors = {};
   @state() private methodKey = '';
   @state() private assetKey = '';
-  @state() private announcement = '';
+  /** What the polite live region says, kept as a message so that it follows a change of language. */
+  @state() private announcement?: { key: MessageKey; params?: Params };
+  /** The language the customer picked in the card. */
+  @state() private chosenLocale?: Locale;
 
   #viewTask = new Task(this, {
     task: async ([urls], { signal }) => {
@@ -195,7 +221,9 @@ export class PayCheckout extends LitElement {
 
   private readonly viewFocus = new ViewFocusController(this, {
     view: () => this.#screen().name,
+    loading: 'loading',
     heading: () => this.renderRoot.querySelector<HTMLElement>('h2'),
+    card: () => this.renderRoot.querySelector<HTMLElement>('[part~="card"]'),
   });
 
   get #ref(): string | undefined {
@@ -208,7 +236,7 @@ export class PayCheckout extends LitElement {
   }
 
   get #locale(): Locale {
-    return toLocale(this.locale) ?? toLocale(this.view?.billing_details?.billing_address?.locale) ?? toLocale(navigator.language) ?? 'en';
+    return this.chosenLocale ?? toLocale(this.locale) ?? toLocale(this.view?.billing_details?.billing_address?.locale) ?? toLocale(navigator.language) ?? 'en';
   }
 
   #screen(): Screen {
@@ -216,6 +244,7 @@ export class PayCheckout extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('locale')) this.chosenLocale = undefined;
     if (this.hasUpdated && (changed.has('paymentLinkRef') || changed.has('apiBase'))) {
       // Another link: nothing of the previous one may stay on screen or drive a redirect.
       this.view = undefined;
@@ -261,7 +290,13 @@ export class PayCheckout extends LitElement {
     const current = this.payment;
     if (!supersedes(current, payment)) return;
     this.payment = payment;
-    if (current?.payment_id === payment.payment_id && current.status === payment.status) return;
+    if (current?.payment_id === payment.payment_id && current.status === payment.status) {
+      // Money seen without a change of status (a partial payment, unconfirmed): said at once, politely.
+      if (current.received_crypto !== payment.received_crypto && hasReceived(payment)) {
+        this.#announce(awaitsConfirmation(payment) ? 'receivedUnconfirmed' : 'received', { amount: payment.received_crypto, asset: payment.asset });
+      }
+      return;
+    }
     this.#announce(STATUS_MESSAGES[payment.status]);
     this.dispatchEvent(new PayCheckoutStatusEvent({ payment }));
     if (payment.status === 'paid' && payment.success_redirect_url && isWebUrl(payment.success_redirect_url)) this.#redirect.schedule(this.#returnToMerchant);
@@ -279,7 +314,7 @@ export class PayCheckout extends LitElement {
   }
 
   #announce(key: MessageKey, params?: Params): void {
-    this.announcement = format(this.#locale, key, params);
+    this.announcement = { key, params };
   }
 
   // ---- actions
@@ -339,6 +374,12 @@ export class PayCheckout extends LitElement {
     if (url) this.#redirect.navigate(new PayCheckoutBackEvent({ url }), url);
   };
 
+  #stay = (): void => this.#redirect.cancel();
+
+  #switchLanguage = (): void => {
+    this.chosenLocale = this.#locale === 'vi' ? 'en' : 'vi';
+  };
+
   #retry = (): void => {
     this.failure = undefined;
     void this.#viewTask.run();
@@ -357,17 +398,24 @@ export class PayCheckout extends LitElement {
   // ---- rendering
 
   #hosted(): boolean {
-    return !(this.embedded ?? this.view?.is_checkout_embed ?? false);
+    return this.embedded === false;
   }
 
   protected override render(): TemplateResult {
     const locale = this.#locale;
-    const ui: Ui = { locale, t: (key, params) => format(locale, key, params), vnd: (amount) => formatVnd(locale, amount) };
+    const ui: Ui = {
+      locale,
+      t: (key, params) => format(locale, key, params),
+      vnd: (amount) => formatVnd(locale, amount),
+      time: (iso) => formatTime(locale, iso),
+      region: (code) => formatRegion(locale, code),
+    };
     const screen = this.#screen();
     const card = html`
       <div part="card" class="card" data-view=${screen.name} lang=${locale}>
-        ${header(ui, this.view, this.#hosted())} ${this.#body(ui, screen)}
-        <p part="status" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</p>
+        ${header(ui, this.view, this.#hosted(), this.#switchLanguage)} ${this.#body(ui, screen)}
+        ${screen.name === 'loading' ? nothing : footer(ui, this.view)}
+        <p part="status" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement ? ui.t(this.announcement.key, this.announcement.params) : ''}</p>
       </div>
     `;
     return this.#hosted() ? html`<div class="page">${card}</div>` : card;
@@ -412,11 +460,11 @@ export class PayCheckout extends LitElement {
       case 'confirming':
         return confirmingView(ui, screen.payment);
       case 'paid':
-        return paidView(ui, screen.payment, { seconds: this.#redirect.remaining, onReturn: this.#returnToMerchant });
+        return paidView(ui, screen.view, screen.payment, { seconds: this.#redirect.remaining, onReturn: this.#returnToMerchant, onStay: this.#stay });
       case 'expired':
         return expiredView(ui, screen.view, { busy: this.busy, actionError: this.actionError, onNewQuote: this.#newQuote, onLeave: this.#leave });
       case 'paid_late':
-        return paidLateView(ui, screen.view, this.#back);
+        return paidLateView(ui, screen.view, screen.payment, this.#back);
     }
   }
 }

@@ -154,9 +154,9 @@ export function firstInvalid(invalid: ContactErrors): ContactField | undefined {
 
 // ---- payment
 
-/** What the customer still has to send: the remainder once part has arrived, else the whole amount. */
+/** What the customer still has to send: the remainder once part has arrived (seen or confirmed), else the whole amount. */
 export function amountToSend(payment: Payment): string {
-  return payment.status === 'underpaid' ? payment.remaining_crypto : payment.amount_crypto;
+  return hasReceived(payment) ? payment.remaining_crypto : payment.amount_crypto;
 }
 
 /** Payment URIs a wallet opens; the bare TRON address has no scheme and gets no link. */
@@ -174,6 +174,45 @@ export function confirmationsSeen(payment: Payment): number {
 /** The rate lock runs while the customer may still send: awaiting payment or underpaid. */
 export function quoteDeadline(payment: Payment | null): number | null {
   return payment && ['awaiting_payment', 'underpaid'].includes(payment.status) ? Date.parse(payment.quote_expires_at) : null;
+}
+
+/** Whether anything has arrived yet (seen on the chain, confirmed or not). */
+export function hasReceived(payment: Payment): boolean {
+  return /[1-9]/.test(payment.received_crypto);
+}
+
+/** Whether some of what arrived still waits for its confirmations. */
+export function awaitsConfirmation(payment: Payment): boolean {
+  return payment.transactions.some((t) => t.confirmations < payment.confirmations_required);
+}
+
+/** How much more than due arrived (`received_crypto` − `amount_crypto`), in decimal arithmetic; '0' when none. */
+export function excess(payment: Pick<Payment, 'received_crypto' | 'amount_crypto'>): string {
+  const places = Math.max(...[payment.received_crypto, payment.amount_crypto].map((a) => a.split('.')[1]?.length ?? 0));
+  const atomic = (amount: string) => {
+    const [whole = '0', fraction = ''] = amount.split('.');
+    return BigInt(whole + fraction.padEnd(places, '0'));
+  };
+  const difference = atomic(payment.received_crypto) - atomic(payment.amount_crypto);
+  if (difference <= 0n) return '0';
+  const digits = difference.toString().padStart(places + 1, '0');
+  const fraction = digits.slice(digits.length - places).replace(/0+$/, '');
+  return `${digits.slice(0, digits.length - places)}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** Token standards of the assets that are tokens on their network (USDT); the network's own coin has none. */
+const TOKEN_STANDARDS: Partial<Record<Payment['network'], string>> = { TRON: 'TRC-20', ETHEREUM: 'ERC-20' };
+
+/** The asset as a wallet names it: `USDT · TRC-20`, `ETH`, `BTC`. The same in every language. */
+export function assetName({ asset, network }: Pick<Payment, 'asset' | 'network'>): string {
+  const native = (asset === 'ETH' && network === 'ETHEREUM') || (asset === 'BTC' && network === 'BITCOIN');
+  const standard = native ? undefined : TOKEN_STANDARDS[network];
+  return standard ? `${asset} · ${standard}` : asset;
+}
+
+/** The catalog key naming the network: the sandbox's chains are test networks. */
+export function networkKey(network: Payment['network'], sandbox: boolean): `network_${Payment['network']}` | `testNetwork_${Payment['network']}` {
+  return sandbox ? `testNetwork_${network}` : `network_${network}`;
 }
 
 /** `m:ss` for the countdown. */

@@ -18,7 +18,9 @@ export function expiredView(ui: Ui, view: CheckoutView, { busy, actionError, onN
     ${actionError ? errorLine(ui, actionError) : nothing}
     <div class="actions">
       ${view.status === 'active'
-        ? html`<button part="new-quote-button" class="primary" type="button" ?disabled=${busy} @click=${onNewQuote}>${ui.t('newQuote')}</button>`
+        ? html`<button part="new-quote-button" class="primary" type="button" aria-disabled=${busy ? 'true' : 'false'} @click=${onNewQuote}>
+            ${ui.t('newQuote')}
+          </button>`
         : nothing}
       ${isWebUrl(view.failure_redirect_url) ? html`<button part="leave-button" type="button" @click=${onLeave}>${ui.t('leave')}</button>` : nothing}
     </div>`;

@@ -2,7 +2,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutMethod, CheckoutView } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/fields.js';
-import { assetKey, findMethod, methodKey, sortedAssets, type Contact, type ContactErrors, type ContactField, type Failure } from '../state.js';
+import { assetKey, assetName, findMethod, methodKey, sortedAssets, type Contact, type ContactErrors, type ContactField, type Failure } from '../state.js';
 import { backButton, errorLine, heading, type Ui } from './parts.js';
 
 export interface OrderForm {
@@ -31,7 +31,15 @@ export function orderView(ui: Ui, view: CheckoutView, form: OrderForm, actions: 
     ${view.show_shipping_details && view.shipping_details ? shipping(ui, view.shipping_details) : nothing}
     <form novalidate @submit=${actions.onPay}>
       ${contact(ui, view, form, actions)} ${methods(ui, view, form, actions)} ${form.actionError ? errorLine(ui, form.actionError) : nothing}
-      <button part="pay-button" class="primary" type="submit" ?disabled=${form.busy || !form.assetKey} aria-busy=${form.busy ? 'true' : 'false'}>
+      <!-- Busy, the button stays enabled (aria-disabled): a disabled button drops the keyboard focus to the page. -->
+      <button
+        part="pay-button"
+        class="primary"
+        type="submit"
+        ?disabled=${!form.assetKey}
+        aria-disabled=${form.busy ? 'true' : 'false'}
+        aria-busy=${form.busy ? 'true' : 'false'}
+      >
         ${ui.t('pay', { amount: ui.vnd(view.amount) })}
       </button>
     </form>
@@ -76,7 +84,7 @@ function shipping(ui: Ui, details: NonNullable<CheckoutView['shipping_details']>
     address?.line_1,
     address?.line_2,
     [address?.city, address?.state, address?.postal_code].filter(Boolean).join(', '),
-    address?.country_code,
+    address?.country_code && ui.region(address.country_code),
     details.shipping_phone,
     details.shipping_email,
   ].filter((line): line is string => Boolean(line));
@@ -93,7 +101,8 @@ function contact(ui: Ui, view: CheckoutView, form: OrderForm, actions: OrderActi
       <legend>${ui.t('contact')}</legend>
       <div class="contact-card">
         <address>
-          ${[billing?.billing_name, billing?.billing_email, billing?.billing_phone].filter(Boolean).map((line) => html`<div>${line}</div>`)}
+          ${billing?.billing_name ? html`<div>${billing.billing_name}</div>` : nothing}
+          <div class="muted">${[billing?.billing_email, billing?.billing_phone].filter(Boolean).join(' · ')}</div>
         </address>
         <button type="button" class="link-button" @click=${actions.onEditContact} aria-label=${`${ui.t('edit')}: ${ui.t('contact')}`}>${ui.t('edit')}</button>
       </div>
@@ -128,9 +137,12 @@ function contact(ui: Ui, view: CheckoutView, form: OrderForm, actions: OrderActi
   </fieldset>`;
 }
 
+/** The method (shown only when the link offers more than one) and the asset, as cards. */
 function methods(ui: Ui, view: CheckoutView, form: OrderForm, actions: OrderActions): TemplateResult {
   const method = findMethod(view, form.methodKey);
   const value = (event: Event) => (event.target as HTMLInputElement).value;
+  const onAsset = (event: Event) => actions.onAsset(value(event));
+  if (view.methods.length === 1) return html`<div part="methods">${method ? assets(ui, method, form, onAsset) : nothing}</div>`;
   return html`<fieldset part="methods">
     <legend>${ui.t('method')}</legend>
     ${view.methods.map(
@@ -139,17 +151,18 @@ function methods(ui: Ui, view: CheckoutView, form: OrderForm, actions: OrderActi
         ${ui.t('methodCrypto')}
       </label>`,
     )}
-    ${method ? assets(ui, method, form, (e: Event) => actions.onAsset(value(e))) : nothing}
+    ${method ? assets(ui, method, form, onAsset) : nothing}
   </fieldset>`;
 }
 
+// The card names the chain only; the payment view names the exact (test) network where it matters.
 function assets(ui: Ui, method: CheckoutMethod, form: OrderForm, onChange: (event: Event) => void): TemplateResult {
-  return html`<fieldset>
+  return html`<fieldset class="assets">
     <legend>${ui.t('asset')}</legend>
     ${sortedAssets(method).map(
-      (a) => html`<label class="choice">
+      (a) => html`<label class="choice asset" part="asset-option">
         <input type="radio" name="asset" .value=${assetKey(a)} .checked=${assetKey(a) === form.assetKey} @change=${onChange} />
-        ${a.label}
+        <span class="asset-text"><span class="asset-name">${assetName(a)}</span> <span class="muted">${ui.t(`network_${a.network}`)}</span></span>
       </label>`,
     )}
   </fieldset>`;
