@@ -90,13 +90,22 @@ describe('<pay-checkout> layout', () => {
   });
 
   it('puts the total and the Pay button on the first screen of a phone, hosted', async () => {
+    // The demo's order: three lines, promo, shipping charges, shipping details shown.
     const { payment_link_ref } = await createLink({
+      description: 'Cà phê Buôn Ma Thuột, phin nhôm và trà sen Tây Hồ',
       order_details: [
         { id: 'CF-BMT-500', name: 'Cà phê Robusta Buôn Ma Thuột 500 g', price: 185_000, quantity: 2 },
         { id: 'PHIN-AL', name: 'Phin nhôm pha cà phê', price: 45_000, quantity: 1 },
         { id: 'TRA-SEN-100', name: 'Trà sen Tây Hồ 100 g', price: 120_000, quantity: 1 },
       ],
       amount: 545_000,
+      show_shipping_details: true,
+      shipping_details: {
+        shipping_name: 'Trần Văn Minh',
+        shipping_email: 'minh.tran@example.com',
+        shipping_phone: '+84 903 123 456',
+        shipping_address: { line_1: '18 Nguyễn Huệ', line_2: 'Phường Bến Nghé', city: 'TP. Hồ Chí Minh', state: 'Quận 1', postal_code: '700000', country_code: 'VN' },
+      },
     });
     const el = await onPhone(payment_link_ref);
     await untilView(el, 'order');

@@ -7,6 +7,7 @@ export const en = {
   /** The name of the other language, written in it: the language switch's label. */
   otherLanguage: 'Tiếng Việt',
   orderSummary: 'Order summary',
+  orderDetails: 'Order details ({count} items)',
   lineQuantity: '{quantity} × {price}',
   subtotal: 'Subtotal',
   promo: 'Promo code {code}',

@@ -9,6 +9,7 @@ export const vi: Messages = {
   order: 'Đơn hàng {order}',
   otherLanguage: 'English',
   orderSummary: 'Tóm tắt đơn hàng',
+  orderDetails: 'Chi tiết đơn hàng ({count} sản phẩm)',
   lineQuantity: '{quantity} × {price}',
   subtotal: 'Tạm tính',
   promo: 'Mã khuyến mãi {code}',

@@ -203,6 +203,12 @@ const base = css`
   .totals {
     margin: 0;
   }
+  [part='details'] > summary {
+    cursor: pointer;
+    color: var(--_accent);
+    font-size: 0.9375rem;
+    padding: 0.25rem 0;
+  }
   .totals div {
     display: flex;
     justify-content: space-between;
@@ -224,8 +230,8 @@ const base = css`
     padding-top: 0.5rem !important;
   }
   [part='shipping'] {
-    margin: 0 0 1.25rem;
-    padding: 0.75rem;
+    margin: 0 0 0.75rem;
+    padding: 0.5rem 0.75rem;
     border-radius: calc(var(--_radius) / 2);
     background: var(--_surface);
   }
@@ -287,6 +293,12 @@ const base = css`
     justify-content: space-between;
     align-items: flex-start;
     gap: 0.75rem;
+  }
+  .contact-card address {
+    min-width: 0;
+  }
+  .contact-card button {
+    flex: none;
   }
   .choice {
     display: flex;
@@ -467,6 +479,9 @@ const base = css`
     margin: 0;
     grid-column: 2;
     min-width: 0;
+  }
+  .hashes dd + dd {
+    margin-top: 0.25rem;
   }
   [part='tx-hash'] {
     font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;

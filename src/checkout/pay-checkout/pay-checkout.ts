@@ -61,6 +61,8 @@ export type { CheckoutViewName } from './state.js';
 const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
 /** Seconds between "paid" (or a link found expired) and the automatic return to the merchant: time to read the receipt or stay. */
 export const REDIRECT_SECONDS = 10;
+/** A window this narrow is a phone's: the order's lines start folded (the styles use the same width). */
+const COMPACT_MEDIA = '(max-width: 480px)';
 /** The rate-lock countdown is announced at these seconds left only. */
 const ANNOUNCE_AT = [300, 60] as const;
 
@@ -183,6 +185,8 @@ export class PayCheckout extends LitElement {
   @state() private assetKey = '';
   /** What the polite live region says, kept as a message so that it follows a change of language. */
   @state() private announcement?: { key: MessageKey; params?: Params };
+  /** A phone-sized window when the link loaded: the order's lines start folded. */
+  @state() private compact = false;
   /** The language the customer picked in the card. */
   @state() private chosenLocale?: Locale;
 
@@ -267,6 +271,7 @@ export class PayCheckout extends LitElement {
     if (screen.name === 'error') this.#reportError(new CheckoutApiError(LINK_EXPIRED.code, LINK_EXPIRED.message));
     this.contact = contactFromBilling(view);
     this.contactOpen = contactFormOpen(view);
+    this.compact = matchMedia(COMPACT_MEDIA).matches;
     const method = chooseMethod(view, this.pmtChannel, this.pmtMethod);
     this.methodKey = method ? methodKey(method) : '';
     this.assetKey = defaultAsset(method);
@@ -439,6 +444,7 @@ export class PayCheckout extends LitElement {
             assetKey: this.assetKey,
             busy: this.busy,
             actionError: this.actionError,
+            compact: this.compact,
           },
           {
             onPay: this.#pay,

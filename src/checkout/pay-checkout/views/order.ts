@@ -15,6 +15,8 @@ export interface OrderForm {
   busy: boolean;
   /** Why opening the payment failed. */
   actionError: Failure | undefined;
+  /** A phone's screen: the order's lines start folded, so that the total and the Pay button are on the first screen. */
+  compact: boolean;
 }
 
 export interface OrderActions {
@@ -27,7 +29,7 @@ export interface OrderActions {
 }
 
 export function orderView(ui: Ui, view: CheckoutView, form: OrderForm, actions: OrderActions): TemplateResult {
-  return html`${heading(ui.t('orderSummary'))} ${summary(ui, view)}
+  return html`${heading(ui.t('orderSummary'))} ${summary(ui, view, !form.compact)}
     ${view.show_shipping_details && view.shipping_details ? shipping(ui, view.shipping_details) : nothing}
     <form novalidate @submit=${actions.onPay}>
       ${contact(ui, view, form, actions)} ${methods(ui, view, form, actions)} ${form.actionError ? errorLine(ui, form.actionError) : nothing}
@@ -46,11 +48,15 @@ export function orderView(ui: Ui, view: CheckoutView, form: OrderForm, actions: 
     ${backButton(ui, view, actions.onBack)}`;
 }
 
-function summary(ui: Ui, view: CheckoutView): TemplateResult {
+function summary(ui: Ui, view: CheckoutView, open: boolean): TemplateResult {
   const merchant = view.merchant_details;
   const subtotal = view.order_details.reduce((sum, line) => sum + line.price * line.quantity, 0);
+  const count = view.order_details.reduce((sum, line) => sum + line.quantity, 0);
+  // Lit sets `open` once: a customer who unfolds the lines keeps them unfolded across renders.
   return html`<div part="summary">
     <p class="muted">${view.description}</p>
+    <details part="details" ?open=${open}>
+    <summary>${ui.t('orderDetails', { count })}</summary>
     <ul class="lines">
       ${view.order_details.map(
         (line) => html`<li part="line">
@@ -72,25 +78,24 @@ function summary(ui: Ui, view: CheckoutView): TemplateResult {
           </div>`
         : nothing}
       ${merchant.shipping_charges ? html`<div><dt>${ui.t('shipping')}</dt><dd>${ui.vnd(merchant.shipping_charges)}</dd></div>` : nothing}
+    </dl>
+    </details>
+    <dl class="totals">
       <div part="total"><dt>${ui.t('total')}</dt><dd>${ui.vnd(view.amount)}</dd></div>
     </dl>
   </div>`;
 }
 
+/** The shipping details, compact: who and how to reach them on one line, the address on the next. */
 function shipping(ui: Ui, details: NonNullable<CheckoutView['shipping_details']>): TemplateResult {
   const address = details.shipping_address;
-  const lines = [
-    details.shipping_name,
-    address?.line_1,
-    address?.line_2,
-    [address?.city, address?.state, address?.postal_code].filter(Boolean).join(', '),
-    address?.country_code && ui.region(address.country_code),
-    details.shipping_phone,
-    details.shipping_email,
-  ].filter((line): line is string => Boolean(line));
+  const who = [details.shipping_name, details.shipping_phone, details.shipping_email].filter(Boolean).join(' · ');
+  const where = [address?.line_1, address?.line_2, address?.state, address?.city, address?.postal_code, address?.country_code && ui.region(address.country_code)]
+    .filter(Boolean)
+    .join(', ');
   return html`<section part="shipping" aria-labelledby="shipping-title">
     <h3 id="shipping-title">${ui.t('shippingTo')}</h3>
-    <address>${lines.map((line) => html`<div>${line}</div>`)}</address>
+    <address>${who ? html`<div>${who}</div>` : nothing}${where ? html`<div class="muted">${where}</div>` : nothing}</address>
   </section>`;
 }
 
