@@ -82,6 +82,7 @@ const ANNOUNCE_AT = [300, 60] as const;
  * @csspart badge - The sandbox badge.
  * @csspart language-switch - Switches between Tiếng Việt and English.
  * @csspart summary - The order summary.
+ * @csspart details - The order's lines and subtotals, folded on a phone.
  * @csspart line - One order line.
  * @csspart total - The total row.
  * @csspart shipping - The shipping details.
