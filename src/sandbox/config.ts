@@ -67,6 +67,8 @@ export const SANDBOX_DEFAULTS = {
 } as const;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  // One interval for every network's blocks when set (0: blocks only when mined on demand).
+  const blockInterval = (fallback: number) => intFrom(env, 'SANDBOX_BLOCK_INTERVAL_MS', fallback);
   const port = Number(env.PORT ?? 4010);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   return {
@@ -96,9 +98,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       toleranceBps: intFrom(env, 'SANDBOX_TOLERANCE_BPS', 50),
       quoteTtlSeconds: intFrom(env, 'SANDBOX_QUOTE_TTL_SECONDS', 900),
       networks: {
-        TRON: { confirmations: 3, blockIntervalMs: 3_000 },
-        ETHEREUM: { confirmations: 3, blockIntervalMs: 6_000 },
-        BITCOIN: { confirmations: 2, blockIntervalMs: 10_000 },
+        TRON: { confirmations: 3, blockIntervalMs: blockInterval(3_000) },
+        ETHEREUM: { confirmations: 3, blockIntervalMs: blockInterval(6_000) },
+        BITCOIN: { confirmations: 2, blockIntervalMs: blockInterval(10_000) },
       },
     },
   };

@@ -2,7 +2,14 @@
 import { closeOnSignals, startBanner } from './banner.js';
 import { loadConfig } from './config.js';
 import { startGateway } from './gateway.js';
+import { FolderLockedError } from './storage/folder-lock.js';
 
-const running = await startGateway(loadConfig());
-console.log(startBanner(running, 'pay-checkout sandbox gateway'));
-closeOnSignals(running);
+try {
+  const running = await startGateway(loadConfig());
+  console.log(startBanner(running, 'pay-checkout sandbox gateway'));
+  closeOnSignals(running);
+} catch (error) {
+  if (!(error instanceof FolderLockedError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}

@@ -44,6 +44,28 @@ describe(`payment event stream (${storageName})`, () => {
     }
   });
 
+  it('reads each change once for all the streams of a link, however many are open', async () => {
+    const { ref, payment } = await openPayment();
+    const streams = Array.from({ length: 20 }, () => followEvents(gw.url, ref));
+    const { db } = gw.gateway;
+    const query = db.query;
+    let reads = 0;
+    try {
+      await Promise.all(streams.map((s) => s.next((p) => p.status === 'awaiting_payment')));
+      db.query = <T extends object>(text: string, params?: readonly unknown[]) => {
+        if (/FROM payment_events WHERE payment_link_ref/.test(text)) reads++;
+        return query.call(db, text, params) as Promise<T[]>;
+      };
+      await sandboxApi(gw.url).transfer(payment.address, 'USDT', 'TRON', payment.amount_crypto);
+      await Promise.all(streams.map((s) => s.next((p) => p.status === 'confirming')));
+      assert.equal(reads, 1, 'one read of the new event, shared by the 20 streams');
+      assert.ok(streams.every((s) => s.seen.length === 2));
+    } finally {
+      db.query = query;
+      for (const s of streams) s.close();
+    }
+  });
+
   it('answers 404 for the stream of an unknown link', async () => {
     const response = await fetch(`${gw.url}/api/checkout/pl_nope/events`);
     assert.equal(response.status, 404);

@@ -21,6 +21,7 @@ export function sandboxRoutes(gateway: Pick<Gateway, 'wallet' | 'chain' | 'watch
       await sandboxControls.expireLink(c.req.param('ref'));
       return c.json(await checkout.linkView(c.req.param('ref')));
     })
+    .get('/chain', async (c) => c.json({ tips: await chain.tips(db) }))
     .post('/chain/mine', async (c) => {
       const { blocks, network } = parseWith(MineRequest, await readJsonObject(c, { optional: true }));
       const tips: Record<string, number> = {};

@@ -38,6 +38,27 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
     },
   });
 
+  /**
+   * A client of the pool for `work`. A connection cut while it is out is an error event on the client (sometimes
+   * more than one: the server's message, then the socket's end), handled for as long as the client lives, or it would
+   * end the process; a client that broke is destroyed, not returned.
+   */
+  async function withClient<T>(work: (client: pg.PoolClient, state: { broken: boolean }) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    const state = { broken: false };
+    const onError = () => (state.broken = true);
+    client.on('error', onError);
+    try {
+      return await work(client, state);
+    } catch (error) {
+      if (isTransient(error)) state.broken = true;
+      throw error;
+    } finally {
+      if (!state.broken) client.off('error', onError);
+      client.release(state.broken || undefined);
+    }
+  }
+
   /** A statement on its own commits or not at all, so one lost with its connection is simply run again. */
   async function retried<T>(work: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
@@ -51,28 +72,39 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
   }
 
   async function transactionOnce<T>(fn: (tx: Sql) => Promise<T>): Promise<{ result: T } | { retry: unknown }> {
-    const client = await pool.connect();
-    let broken = false;
-    const onError = () => (broken = true);
-    client.on('error', onError);
-    try {
-      await client.query('BEGIN');
-      const result = await fn(wrap(client));
-      // A connection lost during COMMIT leaves the outcome unknown: that failure is the caller's, never retried.
+    return withClient(async (client, state) => {
       try {
-        await client.query('COMMIT');
+        // The transaction's id, in the same round trip: if the connection is lost during COMMIT, it tells the outcome.
+        const begun = (await client.query('BEGIN; SELECT txid_current()::text AS xid')) as unknown as pg.QueryResult<{ xid: string }>[];
+        const xid = begun[1]!.rows[0]!.xid;
+        const result = await fn(wrap(client));
+        try {
+          await client.query('COMMIT');
+        } catch (error) {
+          state.broken = true;
+          if (await committed(xid)) return { result };
+          return { retry: error };
+        }
+        return { result };
       } catch (error) {
-        broken = true;
-        throw Object.assign(new Error(`COMMIT failed, the outcome is unknown: ${(error as Error).message}`), { cause: error });
+        if (!state.broken) await client.query('ROLLBACK').catch(() => (state.broken = true));
+        if (isTransient(error)) return { retry: error };
+        throw error;
       }
-      return { result };
-    } catch (error) {
-      if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
-      if (isTransient(error) && !(error instanceof Error && error.message.startsWith('COMMIT failed'))) return { retry: error };
-      throw error;
-    } finally {
-      client.off('error', onError);
-      client.release(broken || undefined);
+    });
+  }
+
+  /** Whether a transaction whose COMMIT got no answer did commit, asked on another connection once one is up. */
+  async function committed(xid: string): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      const status = await retried(() => withClient((client) => wrap(client).query<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [xid]))).then(
+        (rows) => rows[0]?.status,
+        () => undefined,
+      );
+      if (status === 'committed') return true;
+      if (status === 'aborted') return false;
+      if (attempt >= ATTEMPTS * 4) throw new Error(`transaction ${xid} is still ${status ?? 'unknown'}: its outcome could not be learnt`);
+      await backoff(attempt);
     }
   }
 
@@ -114,7 +146,7 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
 
   return {
     engine: 'postgres',
-    query: (text, params) => retried(() => wrap(pool).query(text, params)),
+    query: (text, params) => retried(() => withClient((client) => wrap(client).query(text, params))),
     async transaction(fn) {
       for (let attempt = 1; ; attempt++) {
         const outcome = await transactionOnce(fn);

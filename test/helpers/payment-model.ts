@@ -1,0 +1,482 @@
+// Model-based testing of payment truth against real gateway processes: random sequences of what customers, the chain,
+// the clock, the merchant and the machine do (fast-check commands), with every invariant checked after every step.
+// test/payments/model.test.ts runs it in `npm test`; `npm run soak` runs it for longer and prints what it found.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import pg from 'pg';
+import { ASSETS, findAsset, type AssetInfo, type Network, type Payment, type PaymentLinkResource, type RefundList } from '../../src/contract/index.js';
+import { formatAtomic, parseDecimal, quoteStep } from '../../src/sandbox/chain/amounts.js';
+import { loadConfig } from '../../src/sandbox/config.js';
+import { linkState, type LinkFacts } from '../../src/sandbox/services/payment-state.js';
+import { sampleLink } from './gateway.js';
+import { accessToken, JSON_TYPE, send, signedLinkBody, type Answer } from './merchant-api.js';
+import { startGatewayProcess, urlInSchema, type GatewayProcess } from './process.js';
+
+const { sandboxMerchant: credentials, payments: settings } = loadConfig({});
+
+/** Gateway processes on one store: one on a PGlite folder, or two on one PostgreSQL schema. */
+export class GatewaySystem {
+  private processes: (GatewayProcess | undefined)[] = [];
+
+  private constructor(
+    readonly store: 'PGlite' | 'PostgreSQL',
+    private readonly env: Record<string, string>,
+    private readonly cleanup: () => Promise<void>,
+  ) {}
+
+  /** `applicationName` tags the processes' PostgreSQL connections, so a test can cut exactly those. */
+  static async start(databaseUrl: string | undefined, options: { applicationName?: string } = {}): Promise<GatewaySystem> {
+    // Blocks come on their own, fast: the watcher must keep mining whatever the steps do.
+    const common = { SANDBOX_BLOCK_INTERVAL_MS: '300' };
+    if (databaseUrl) {
+      const schema = `model_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.end();
+      const url = new URL(urlInSchema(databaseUrl, schema));
+      if (options.applicationName) url.searchParams.set('application_name', options.applicationName);
+      const system = new GatewaySystem('PostgreSQL', { ...common, DATABASE_URL: url.toString() }, async () => {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA ${schema} CASCADE`);
+        await client.end();
+      });
+      // One first, so that it migrates alone; the second joins.
+      system.processes = [await startGatewayProcess(system.env)];
+      system.processes.push(await startGatewayProcess(system.env));
+      return system;
+    }
+    const folder = await mkdtemp(join(tmpdir(), 'pay-checkout-model-'));
+    const system = new GatewaySystem('PGlite', { ...common, PGLITE_DIR: join(folder, 'pglite') }, () => rm(folder, { recursive: true, force: true }));
+    system.processes = [await startGatewayProcess(system.env)];
+    return system;
+  }
+
+  /** The live gateways. */
+  urls(): string[] {
+    return this.processes.filter((p): p is GatewayProcess => p !== undefined).map((p) => p.url);
+  }
+
+  /** Any live gateway: with two, requests go to either. */
+  url(): string {
+    const live = this.processes.filter((p): p is GatewayProcess => p !== undefined);
+    return live[Math.floor(Math.random() * live.length)]!.url;
+  }
+
+  /** SIGKILL one gateway process mid-run (as a machine dies), then start it again on the same store. */
+  async killAndRestart(index: number): Promise<void> {
+    const i = index % this.processes.length;
+    await this.processes[i]?.kill();
+    this.processes[i] = undefined;
+    this.processes[i] = await startGatewayProcess(this.env);
+  }
+
+  async close(): Promise<void> {
+    for (const p of this.processes) await p?.kill();
+    await this.cleanup();
+  }
+}
+
+export interface ModelStats {
+  sequences: number;
+  steps: number;
+  restarts: number;
+  /** How often each payment and link status was seen, and each kind of step answered. */
+  seen: Map<string, number>;
+}
+
+export const newStats = (): ModelStats => ({ sequences: 0, steps: 0, restarts: 0, seen: new Map() });
+
+/** What the test knows of one order: its links and every payment opened on them, as the gateway answered. */
+interface Model {
+  orderId: string;
+  links: { ref: string; payments: Payment[] }[];
+  /** Payments whose quote the test saw closed (superseded, run out, link ended) before it sent them anything. */
+  closedBeforeMoney: Set<string>;
+  /** Payments the test sent money to, and those the merchant accepted. */
+  funded: Set<string>;
+  accepted: Set<string>;
+  stats: ModelStats;
+}
+
+/** The test's own account of which quotes closed: every payment of a link but the newest, once a link ends all. */
+function noteClosedQuotes(m: Model, payments: readonly Payment[]): void {
+  for (const p of payments) if (!m.funded.has(p.payment_id)) m.closedBeforeMoney.add(p.payment_id);
+}
+
+interface Real {
+  system: GatewaySystem;
+}
+
+const count = (stats: ModelStats, key: string) => stats.seen.set(key, (stats.seen.get(key) ?? 0) + 1);
+
+export async function call<T>(system: GatewaySystem, method: string, path: string, body?: unknown, token?: string): Promise<Answer<T>> {
+  const headers: Record<string, string> = { ...JSON_TYPE };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  // A process may have just been killed: another try reaches a live one (or the restarted one).
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await send<T>(system.url(), method, path, { headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+/** Every answer in a sequence: never a 5xx, and one of the statuses the step may give. */
+export function expectStatus(answer: Answer<unknown>, allowed: number[], what: string): void {
+  assert.ok(answer.status < 500, `${what} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  assert.ok(allowed.includes(answer.status), `${what} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+}
+
+const tokens = new WeakMap<GatewaySystem, { token: string; until: number }>();
+/** The sandbox merchant's token, kept while it lives (every gateway process of the store accepts it). */
+async function merchantToken(system: GatewaySystem): Promise<string> {
+  const cached = tokens.get(system);
+  if (cached && cached.until > Date.now()) return cached.token;
+  const token = await accessToken(system.url(), credentials);
+  tokens.set(system, { token, until: Date.now() + 30 * 60_000 });
+  return token;
+}
+const latestLink = (m: Model) => m.links.at(-1)!;
+const allPayments = (m: Model) => m.links.flatMap((l) => l.payments);
+
+type Command = fc.AsyncCommand<Model, Real>;
+
+class Open implements Command {
+  constructor(readonly asset: AssetInfo) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const link = latestLink(m);
+    const answer = await call<Payment>(r.system, 'POST', `/api/checkout/${link.ref}/payments`, {
+      pmt_channel: 'PROVIDER',
+      pmt_method: 'PROVIDER_CRYPTO',
+      asset: this.asset.asset,
+      network: this.asset.network,
+    });
+    expectStatus(answer, [200, 201, 409, 410], 'open');
+    count(m.stats, `open → ${answer.status}`);
+    if (answer.status === 201) {
+      noteClosedQuotes(m, link.payments);
+      link.payments.push(answer.body);
+    }
+  }
+  toString = () => `open(${this.asset.asset}/${this.asset.network})`;
+}
+
+type PayKind = 'exact' | 'rest' | 'partial' | 'over';
+
+class Pay implements Command {
+  constructor(
+    readonly kind: PayKind,
+    /** Which payment of the order, counted from the newest: 0 is the latest (old addresses get money too). */
+    readonly back: number,
+  ) {}
+  check = (m: Model) => allPayments(m).length > 0;
+  async run(m: Model, r: Real) {
+    const payments = allPayments(m);
+    const target = payments[Math.max(0, payments.length - 1 - this.back)]!;
+    const { decimals } = findAsset(target.asset, target.network)!;
+    const current = await call<Payment>(r.system, 'GET', `/api/checkout/${linkOf(m, target)}/payments/${target.payment_id}`);
+    expectStatus(current, [200], 'payment');
+    const amount = parseDecimal(target.amount_crypto, decimals);
+    const rest = parseDecimal(current.body.remaining_crypto, decimals);
+    const atomic = { exact: amount, rest: rest > 0n ? rest : amount, partial: amount / 3n + 1n, over: amount + amount / 10n }[this.kind];
+    const answer = await call(r.system, 'POST', '/sandbox/wallet/transfers', {
+      to: target.address,
+      asset: target.asset,
+      network: target.network,
+      amount: formatAtomic(atomic, decimals),
+    });
+    expectStatus(answer, [201], 'transfer');
+    m.funded.add(target.payment_id);
+    count(m.stats, `pay ${this.kind}${this.back ? ' to an older address' : ''}`);
+  }
+  toString = () => `pay(${this.kind}, ${this.back} back)`;
+}
+
+const linkOf = (m: Model, payment: Payment) => m.links.find((l) => l.payments.includes(payment))!.ref;
+
+class Mine implements Command {
+  constructor(
+    readonly blocks: number,
+    readonly network: Network,
+  ) {}
+  check = () => true;
+  async run(_m: Model, r: Real) {
+    expectStatus(await call(r.system, 'POST', '/sandbox/chain/mine', { blocks: this.blocks, network: this.network }), [200], 'mine');
+    count(_m.stats, this.blocks > 3 ? 'mine a burst of 4–500 blocks' : 'mine 1–3 blocks');
+  }
+  toString = () => `mine(${this.blocks} ${this.network})`;
+}
+
+class ExpireQuote implements Command {
+  check = (m: Model) => allPayments(m).length > 0;
+  async run(m: Model, r: Real) {
+    const payment = allPayments(m).at(-1)!;
+    expectStatus(await call(r.system, 'POST', `/sandbox/payments/${payment.payment_id}/expire-quote`), [200], 'expire quote');
+    noteClosedQuotes(m, [payment]);
+  }
+  toString = () => 'expireQuote(latest)';
+}
+
+class ExpireLink implements Command {
+  check = () => true;
+  async run(m: Model, r: Real) {
+    expectStatus(await call(r.system, 'POST', `/sandbox/payment-links/${latestLink(m).ref}/expire`), [200], 'expire link');
+    noteClosedQuotes(m, latestLink(m).payments);
+  }
+  toString = () => 'expireLink(latest)';
+}
+
+class NewLink implements Command {
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const answer = await call<{ payment_link_ref: string }>(r.system, 'POST', '/api/paymentLink', signedLinkBody(credentials, orderInput(m.orderId)));
+    expectStatus(answer, [201, 409], 'new link');
+    count(m.stats, `new link → ${answer.status}`);
+    if (answer.status === 201) {
+      noteClosedQuotes(m, allPayments(m));
+      m.links.push({ ref: answer.body.payment_link_ref, payments: [] });
+    }
+  }
+  toString = () => 'newLink(same order)';
+}
+
+class Accept implements Command {
+  constructor(readonly back: number) {}
+  check = (m: Model) => allPayments(m).length > 0;
+  async run(m: Model, r: Real) {
+    const payments = allPayments(m);
+    const target = payments[Math.max(0, payments.length - 1 - this.back)]!;
+    const answer = await call(r.system, 'POST', `/api/payments/${target.payment_id}/accept`, undefined, await merchantToken(r.system));
+    expectStatus(answer, [200, 409], 'accept');
+    count(m.stats, `accept → ${answer.status}`);
+    if (answer.status === 200) m.accepted.add(target.payment_id);
+  }
+  toString = () => `accept(${this.back} back)`;
+}
+
+class Refund implements Command {
+  constructor(
+    readonly share: number,
+    readonly full: boolean,
+    /** Aim at one payment (counted from the newest), or none (the gateway's order). */
+    readonly back: number | undefined,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const token = await merchantToken(r.system);
+    const list = await call<RefundList>(r.system, 'GET', `/api/refund/getDataByTransaction/${m.orderId}`, undefined, token);
+    expectStatus(list, [200], 'refund list');
+    const payments = allPayments(m);
+    const target = this.back === undefined || !payments.length ? undefined : payments[Math.max(0, payments.length - 1 - this.back)];
+    const left = list.body.amountToRefund;
+    const amount = this.full ? left : Math.max(1, Math.floor((left * this.share) / 100));
+    const answer = await call<RefundList>(
+      r.system,
+      'POST',
+      `/api/refund/createRefund/${m.orderId}`,
+      {
+        amount,
+        channel: 'PROVIDER',
+        description: 'model',
+        refund_type: this.full ? 'full' : 'partial',
+        refund_reason: 'model',
+        ...(target && { payment_id: target.payment_id }),
+      },
+      token,
+    );
+    expectStatus(answer, [201, 409, 422], 'refund');
+    count(m.stats, `refund → ${answer.status}`);
+  }
+  toString = () => `refund(${this.full ? 'full' : `${this.share}%`}${this.back === undefined ? '' : `, payment ${this.back} back`})`;
+}
+
+class Restart implements Command {
+  constructor(readonly which: number) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    await r.system.killAndRestart(this.which);
+    m.stats.restarts++;
+  }
+  toString = () => `SIGKILL and restart gateway ${this.which}`;
+}
+
+/** What customers, the chain, the clock and the merchant do, weighted toward what happens most. */
+const commandArbitrary = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...ASSETS).map((a): Command => new Open(a)) },
+  {
+    weight: 5,
+    arbitrary: fc
+      .tuple(fc.constantFrom<PayKind>('exact', 'exact', 'rest', 'partial', 'over'), fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat(2) }))
+      .map(([kind, back]): Command => new Pay(kind, back)),
+  },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 3 }) }, { weight: 1, arbitrary: fc.integer({ min: 4, max: 500 }) }), fc.constantFrom<Network>('TRON', 'ETHEREUM', 'BITCOIN'))
+      .map(([n, net]): Command => new Mine(n, net)),
+  },
+  { weight: 1, arbitrary: fc.constant<Command>(new ExpireQuote()) },
+  { weight: 1, arbitrary: fc.constant<Command>(new ExpireLink()) },
+  { weight: 1, arbitrary: fc.constant<Command>(new NewLink()) },
+  { weight: 2, arbitrary: fc.nat(2).map((back): Command => new Accept(back)) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.integer({ min: 1, max: 100 }), fc.boolean(), fc.option(fc.nat(2), { nil: undefined }))
+      .map(([share, full, back]): Command => new Refund(share, full, back)),
+  },
+);
+
+/** A small order of one line, so the test wallet's coins last for thousands of sequences. */
+export const orderInput = (orderId: string) =>
+  sampleLink({ merchant_order_id: orderId, amount: 50_000, merchant_details: {}, order_details: [{ id: 'sku', name: 'Cà phê', price: 50_000, quantity: 1 }] });
+
+/**
+ * The invariants, read through the merchant API after a step: each payment's status is what payment-state.ts
+ * derives from the facts the gateway shows; a link is paid by at most one payment, and paid exactly when one is; what
+ * the order holds is paid + held − refunded and never below zero; the watcher keeps mining. Reconciliation after a
+ * block of the watcher's own runs a moment later, so a mismatch gets a few seconds to heal before it is a failure.
+ */
+export async function checkInvariants(system: GatewaySystem, orderId: string, stats?: ModelStats, model?: Model): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const problems = await invariantProblems(system, orderId, stats, model);
+    if (!problems.length) return;
+    if (Date.now() > deadline) assert.fail(`invariants broken for order ${orderId}:\n${problems.join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+async function invariantProblems(system: GatewaySystem, orderId: string, stats?: ModelStats, model?: Model): Promise<string[]> {
+  const token = await merchantToken(system);
+  const links = await call<{ payment_links: PaymentLinkResource[] }>(system, 'GET', `/api/paymentLink?merchant_order_id=${orderId}`, undefined, token);
+  expectStatus(links, [200], 'read links');
+  const order = await call<RefundList>(system, 'GET', `/api/refund/getDataByTransaction/${orderId}`, undefined, token);
+  expectStatus(order, [200], 'refund list');
+  const problems: string[] = [];
+  const now = new Date();
+  let orderHolds = 0;
+  for (const link of links.body.payment_links) {
+    const derived = linkState(factsOf(link), now, settings.toleranceBps);
+    if (derived.status !== link.status) problems.push(`link ${link.payment_link_ref} is ${link.status}, its facts say ${derived.status}`);
+    link.payments.forEach((p, i) => {
+      const want = derived.payments[i]!;
+      if (p.status !== want.status) problems.push(`payment ${p.payment_id} is ${p.status}, its facts say ${want.status} (${JSON.stringify(p.transactions)})`);
+      if (p.held_vnd !== Number(want.held_vnd)) problems.push(`payment ${p.payment_id} holds ${p.held_vnd} VND, its facts say ${want.held_vnd}`);
+    });
+    // What the test knows on its own, whatever payment-state.ts says: money that reached a quote after the test saw it
+    // close never pays the link unless the merchant accepted it; money with all its confirmations is not confirming.
+    for (const p of link.payments) {
+      if (p.status === 'paid' && model?.closedBeforeMoney.has(p.payment_id) && !model.accepted.has(p.payment_id)) {
+        problems.push(`payment ${p.payment_id} is paid with money sent after its quote closed`);
+      }
+      if (p.status === 'confirming' && p.transactions.length && p.transactions.every((t) => t.confirmations >= p.confirmations_required)) {
+        problems.push(`payment ${p.payment_id} is confirming with every transaction confirmed ${p.confirmations_required} times or more`);
+      }
+    }
+    const paid = link.payments.filter((p) => p.status === 'paid');
+    if (paid.length > 1) problems.push(`link ${link.payment_link_ref} is paid by ${paid.length} payments`);
+    if ((link.status === 'paid') !== (paid.length === 1)) problems.push(`link ${link.payment_link_ref} is ${link.status} with ${paid.length} paid payments`);
+    const refunded = link.refunds.filter((r) => r.refund_status !== 'FAILED').reduce((sum, r) => sum + r.amount, 0);
+    const held = link.payments.reduce((sum, p) => sum + p.held_vnd, 0);
+    const expected = (link.status === 'paid' ? link.amount : 0) + held - refunded;
+    if (link.amountToRefund !== expected) problems.push(`link ${link.payment_link_ref} can refund ${link.amountToRefund} VND, paid + held − refunded is ${expected}`);
+    if (link.amountToRefund < 0) problems.push(`link ${link.payment_link_ref} holds ${link.amountToRefund} VND`);
+    orderHolds += link.amountToRefund;
+    if (stats) {
+      count(stats, `link ${link.status}`);
+      for (const p of link.payments) count(stats, `payment ${p.status}${p.overpaid ? ' (overpaid)' : ''}`);
+    }
+  }
+  if (order.body.amountToRefund !== orderHolds) problems.push(`the order can refund ${order.body.amountToRefund} VND, its links ${orderHolds}`);
+  return problems;
+}
+
+function factsOf(link: PaymentLinkResource): LinkFacts {
+  const date = (text: string | null) => (text === null ? null : new Date(text));
+  return {
+    expires_at: new Date(link.expires_at),
+    superseded_at: date(link.superseded_at),
+    payments: link.payments.map((p) => {
+      const { decimals, quote_decimals } = findAsset(p.asset, p.network)!;
+      return {
+        payment_id: p.payment_id,
+        amount_atomic: parseDecimal(p.amount_crypto, decimals),
+        quote_step: quoteStep(decimals, quote_decimals),
+        amount_vnd: p.amount_vnd,
+        rate: p.rate,
+        decimals,
+        quote_expires_at: new Date(p.quote_expires_at),
+        superseded_at: date(p.superseded_at),
+        accepted_at: date(p.accepted_at),
+        transfers: p.transactions.map((t) => ({ amount: parseDecimal(t.amount_crypto, decimals), seen_at: new Date(t.seen_at), confirmed_at: date(t.confirmed_at) })),
+      };
+    }),
+  };
+}
+
+/** The watcher mines on its own: a network's tip moves within a few block intervals. */
+export async function checkWatcherMines(system: GatewaySystem): Promise<void> {
+  const tips = async () => (await call<{ tips: Record<Network, number> }>(system, 'GET', '/sandbox/chain')).body.tips.TRON;
+  const before = await tips();
+  const deadline = Date.now() + 5_000;
+  while ((await tips()) === before) {
+    if (Date.now() > deadline) assert.fail('the watcher stopped mining: the TRON tip has not moved in 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Runs random sequences against `system` for about `seconds`, and at least `minimum` of them, checking the invariants
+ * after every step. Every fourth sequence also kills and restarts a gateway process at a random step.
+ */
+export async function runModel(system: GatewaySystem, options: { seconds: number; minimum: number; stats: ModelStats }): Promise<void> {
+  const { stats } = options;
+  const until = Date.now() + options.seconds * 1000;
+  while (stats.sequences < options.minimum || Date.now() < until) {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...ASSETS), fc.array(commandArbitrary, { minLength: 4, maxLength: 16 }), fc.nat(9), fc.nat(1), async (first, commands, restartAt, which) => {
+        const index = stats.sequences++;
+        if (index % 25 === 0) expectStatus(await call(system, 'POST', '/sandbox/wallet/faucet'), [200], 'faucet');
+        const orderId = `model-${Date.now().toString(36)}-${index}`;
+        const created = await call<{ payment_link_ref: string }>(system, 'POST', '/api/paymentLink', signedLinkBody(credentials, orderInput(orderId)));
+        expectStatus(created, [201], 'create link');
+        const model: Model = {
+          orderId,
+          links: [{ ref: created.body.payment_link_ref, payments: [] }],
+          closedBeforeMoney: new Set(),
+          funded: new Set(),
+          accepted: new Set(),
+          stats,
+        };
+        const real: Real = { system };
+        // Most orders begin with the customer opening a payment.
+        const steps: Command[] = [new Open(first), ...commands];
+        if (index % 4 === 0) steps.splice(Math.min(restartAt, steps.length), 0, new Restart(which));
+        for (const step of steps) {
+          if (!step.check(model)) continue;
+          await step.run(model, real);
+          stats.steps++;
+          await checkInvariants(system, orderId, stats, model);
+        }
+        if (index % 5 === 0) await checkWatcherMines(system);
+      }),
+      // Sequences run against live processes: a failure is reported as found, not shrunk against them.
+      { numRuns: 10, endOnFailure: true, includeErrorInReport: true },
+    );
+  }
+}
+
+/** What a run found, for the log. */
+export function describeStats(stats: ModelStats, store: string): string {
+  const seen = [...stats.seen.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, n]) => `  ${key}: ${n}`);
+  return [`${store}: ${stats.sequences} sequences, ${stats.steps} steps, ${stats.restarts} gateway restarts (SIGKILL)`, ...seen].join('\n');
+}

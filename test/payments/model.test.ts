@@ -1,0 +1,24 @@
+// Payment truth, model-based: random sequences of payments in any asset, switches, exact/partial/over/old-address/late
+// transfers, bursts of up to 500 blocks, quotes and links run out, accepted and refunded held funds, and SIGKILLed
+// gateway processes, with every invariant checked after every step (test/helpers/payment-model.ts).
+// MODEL_SECONDS sets the time given to it and MODEL_MINIMUM the fewest sequences (`npm run soak`: 1,000 per store).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { describeStats, GatewaySystem, newStats, runModel } from '../helpers/payment-model.js';
+import { storageName } from '../helpers/gateway.js';
+
+describe(`payment truth, model-based (${storageName})`, () => {
+  it('holds every invariant after every step of random sequences, through gateway restarts', async () => {
+    const postgres = process.env.TEST_DATABASE_URL || undefined;
+    const system = await GatewaySystem.start(postgres);
+    const stats = newStats();
+    try {
+      const minimum = Number(process.env.MODEL_MINIMUM ?? (postgres ? 30 : 50));
+      await runModel(system, { seconds: Number(process.env.MODEL_SECONDS ?? 120), minimum, stats });
+    } finally {
+      console.log(describeStats(stats, storageName));
+      await system.close();
+    }
+    assert.ok(stats.restarts * 5 >= stats.sequences, 'a restart in at least a fifth of the sequences');
+  });
+});
