@@ -1,16 +1,9 @@
 // Exactly what to send (DESIGN.md sections 4 and 5): amounts a person can type, an address-only QR explained, the
 // exchange fee warned of, a partial payment acknowledged the moment it is seen, and the remainder in VND.
 import { expect } from '@open-wc/testing';
-import type { Payment } from '../../src/contract/index.js';
-import { addressOf, amountCrypto, mount, part, partOf, startPayment, textOf, until, untilView } from './helpers/element.js';
+import { addressOf, amountCrypto, mount, part, partOf, payAndConfirm, payingCheckout, startPayment, textOf, until } from './helpers/element.js';
 import { percentOf, sameAmount } from './helpers/money.js';
-import { checkoutView, createLink, mine, pay } from './helpers/server.js';
-
-async function paymentOf(ref: string): Promise<Payment> {
-  const { payment } = await checkoutView(ref);
-  if (!payment) throw new Error(`link ${ref} has no payment`);
-  return payment;
-}
+import { createLink, pay, paymentOf } from './helpers/server.js';
 
 /** The figure of a `data-*` holder inside a part. */
 const figure = (el: HTMLElement, name: string, attribute: string) => {
@@ -22,18 +15,14 @@ const enVnd = (amount: number) => amount.toLocaleString('en');
 
 describe('<pay-checkout> amounts', () => {
   it('asks for ETH with at most 6 decimals, the precision a person can type', async () => {
-    const { payment_link_ref } = await createLink();
-    const { el } = await mount(payment_link_ref, { locale: 'en' });
-    await startPayment(el, 'ETH:ETHEREUM');
+    const { el, ref: payment_link_ref } = await payingCheckout('ETH:ETHEREUM', { locale: 'en' });
     expect(amountCrypto(el)).to.match(/^\d+(\.\d{1,6})?$/);
     expect(amountCrypto(el)).to.equal((await paymentOf(payment_link_ref)).amount_crypto);
     expect(textOf(partOf(el, 'amount-crypto'))).to.match(/^\d+(\.\d{1,6})? ETH$/);
   });
 
   it('says that an address-only QR (TRON) needs the amount typed, and warns of exchange fees', async () => {
-    const { payment_link_ref } = await createLink();
-    const { el } = await mount(payment_link_ref, { locale: 'en' });
-    await startPayment(el, 'USDT:TRON');
+    const { el } = await payingCheckout('USDT:TRON', { locale: 'en' });
     const amount = amountCrypto(el)!;
     expect(textOf(partOf(el, 'qr-note')), 'the QR holds the address only').to.include(amount).and.match(/type|paste/i);
     expect(textOf(partOf(el, 'fee-note')), 'the fee comes on top').to.match(/fee/i).and.include(amount);
@@ -49,10 +38,7 @@ describe('<pay-checkout> amounts', () => {
   });
 
   it('acknowledges a partial payment at 0 confirmations: received, and what is left in crypto and VND', async () => {
-    const { payment_link_ref } = await createLink();
-    const { el } = await mount(payment_link_ref, { locale: 'en' });
-    await startPayment(el, 'USDT:TRON');
-    const quoted = await paymentOf(payment_link_ref);
+    const { el, ref: payment_link_ref, payment: quoted } = await payingCheckout('USDT:TRON', { locale: 'en' });
     const half = percentOf(quoted.amount_crypto, 50, 6);
     await pay(addressOf(el)!, 'USDT', 'TRON', half);
 
@@ -69,14 +55,8 @@ describe('<pay-checkout> amounts', () => {
   });
 
   it('shows the remainder of an underpayment in VND, not the whole order', async () => {
-    const { payment_link_ref } = await createLink();
-    const { el } = await mount(payment_link_ref, { locale: 'en' });
-    await startPayment(el, 'USDT:TRON');
-    const quoted = await paymentOf(payment_link_ref);
-    await pay(quoted.address, 'USDT', 'TRON', percentOf(quoted.amount_crypto, 60, 6));
-    await mine(quoted.confirmations_required, 'TRON');
-    await untilView(el, 'underpaid');
-    const underpaid = await paymentOf(payment_link_ref);
+    const { el, ref: payment_link_ref, payment: quoted } = await payingCheckout('USDT:TRON', { locale: 'en' });
+    const underpaid = await payAndConfirm(el, payment_link_ref, quoted, percentOf(quoted.amount_crypto, 60, 6), 'underpaid');
     expect(figure(el, 'amount-remaining', 'data-remaining-crypto')).to.equal(underpaid.remaining_crypto);
     expect(textOf(partOf(el, 'amount-vnd'))).to.include(enVnd(underpaid.remaining_vnd)).and.not.include('360,000');
     await expect(el).to.be.accessible();

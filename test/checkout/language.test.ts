@@ -2,7 +2,7 @@
 // walking the shadow DOM; and a switch in the card that changes every string.
 import { expect } from '@open-wc/testing';
 import type { CheckoutView, Payment } from '../../src/contract/index.js';
-import { addressOf, control, fill, mount, part, partOf, press, shownTexts, startPayment, until, untilView } from './helpers/element.js';
+import { addressOf, control, fill, mount, part, partOf, payingCheckout, press, shownTexts, startPayment, until, untilView } from './helpers/element.js';
 import { englishWords } from './helpers/english.js';
 import { percentOf } from './helpers/money.js';
 import { checkoutView, createLink, expireQuote, mine, pay, stubCheckout } from './helpers/server.js';
@@ -92,9 +92,7 @@ describe('<pay-checkout> in Vietnamese', () => {
   });
 
   it('shows no English word in the expired and paid-late views', async () => {
-    const { payment_link_ref } = await createLink();
-    const { el } = await mount(payment_link_ref, { locale: 'vi' });
-    await startPayment(el, 'BTC:BITCOIN');
+    const { el, ref: payment_link_ref } = await payingCheckout('BTC:BITCOIN', { locale: 'vi' });
     const { payment } = await checkoutView(payment_link_ref);
     await expectNoEnglish(el, 'payment (BTC)');
     await expireQuote(payment!.payment_id);

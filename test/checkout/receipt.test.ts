@@ -1,29 +1,16 @@
 // The receipt (DESIGN.md section 5): paid, overpaid and paid-late views say what was paid, with which asset on
 // which network, the transaction hashes and the time; the return countdown shows, and the customer may stay.
 import { expect } from '@open-wc/testing';
-import type { Payment } from '../../src/contract/index.js';
-import { mount, part, partOf, parts, press, startPayment, textOf, until, untilView } from './helpers/element.js';
+import { part, partOf, parts, payAndConfirm, payingCheckout, press, textOf, until, untilView } from './helpers/element.js';
 import { minus, percentOf } from './helpers/money.js';
-import { checkoutView, createLink, expireQuote, mine, pay } from './helpers/server.js';
-
-async function paymentOf(ref: string): Promise<Payment> {
-  const { payment } = await checkoutView(ref);
-  if (!payment) throw new Error(`link ${ref} has no payment`);
-  return payment;
-}
+import { checkoutView, expireQuote } from './helpers/server.js';
 
 const hashesShown = (el: HTMLElement) => parts(el, 'tx-hash').map((node) => node.getAttribute('data-tx-hash') ?? textOf(node));
 
 describe('<pay-checkout> receipt', () => {
   it('shows what was paid, the transaction hash and the time, counts down to the return, and lets the customer stay', async () => {
-    const { payment_link_ref } = await createLink();
-    const { el, events } = await mount(payment_link_ref, { locale: 'en' });
-    await startPayment(el, 'USDT:TRON');
-    const quoted = await paymentOf(payment_link_ref);
-    await pay(quoted.address, 'USDT', 'TRON', quoted.amount_crypto);
-    await mine(quoted.confirmations_required, 'TRON');
-    await untilView(el, 'paid');
-    const paid = await paymentOf(payment_link_ref);
+    const { el, events, ref: payment_link_ref, payment: quoted } = await payingCheckout('USDT:TRON', { locale: 'en' });
+    const paid = await payAndConfirm(el, payment_link_ref, quoted, quoted.amount_crypto, 'paid');
 
     const receipt = textOf(partOf(el, 'receipt'));
     expect(receipt).to.include(paid.amount_crypto).and.include('USDT').and.include('TRON').and.include('360,000');
@@ -42,14 +29,8 @@ describe('<pay-checkout> receipt', () => {
   });
 
   it('says how much more than due arrived on an overpaid payment', async () => {
-    const { payment_link_ref } = await createLink();
-    const { el } = await mount(payment_link_ref, { locale: 'en' });
-    await startPayment(el, 'BTC:BITCOIN');
-    const quoted = await paymentOf(payment_link_ref);
-    await pay(quoted.address, 'BTC', 'BITCOIN', percentOf(quoted.amount_crypto, 110, 8));
-    await mine(quoted.confirmations_required, 'BITCOIN');
-    await untilView(el, 'paid');
-    const paid = await paymentOf(payment_link_ref);
+    const { el, ref: payment_link_ref, payment: quoted } = await payingCheckout('BTC:BITCOIN', { locale: 'en' });
+    const paid = await payAndConfirm(el, payment_link_ref, quoted, percentOf(quoted.amount_crypto, 110, 8), 'paid');
     expect(paid.overpaid).to.equal(true);
     const extra = minus(paid.received_crypto, paid.amount_crypto, 8).replace(/\.?0+$/, '');
     expect(textOf(partOf(el, 'overpaid-amount'))).to.include(extra).and.include('BTC');
@@ -58,16 +39,10 @@ describe('<pay-checkout> receipt', () => {
   });
 
   it('gives a receipt for a payment that came after the quote expired', async () => {
-    const { payment_link_ref } = await createLink();
-    const { el } = await mount(payment_link_ref, { locale: 'en' });
-    await startPayment(el, 'USDT:TRON');
-    const quoted = await paymentOf(payment_link_ref);
+    const { el, ref: payment_link_ref, payment: quoted } = await payingCheckout('USDT:TRON', { locale: 'en' });
     await expireQuote(quoted.payment_id);
     await untilView(el, 'expired');
-    await pay(quoted.address, 'USDT', 'TRON', quoted.amount_crypto);
-    await mine(quoted.confirmations_required, 'TRON');
-    await untilView(el, 'paid_late');
-    const late = await paymentOf(payment_link_ref);
+    const late = await payAndConfirm(el, payment_link_ref, quoted, quoted.amount_crypto, 'paid_late');
     expect(textOf(partOf(el, 'receipt'))).to.include(late.received_crypto.replace(/\.?0+$/, '')).and.include('USDT');
     expect(hashesShown(el)).to.deep.equal(late.transactions.map((t) => t.tx_hash));
     expect(part(el, 'countdown') === undefined, 'held for the merchant: no automatic return').to.equal(true);

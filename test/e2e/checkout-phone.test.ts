@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { CheckoutView, Payment } from '../../src/contract/index.js';
+import { percentOf } from '../checkout/helpers/money.js';
 import { assertAccessible, assertClean, browserForFile, createLinkInBuilder, get, openPage, post, screenshot, waitForView, type TrackedPage } from './support.js';
 
 const browser = browserForFile();
@@ -58,13 +59,6 @@ const transfer = (payment: Payment, amount: string) =>
   post('/sandbox/wallet/transfers', { to: payment.address, asset: payment.asset, network: payment.network, amount });
 const mine = (payment: Payment) => post('/sandbox/chain/mine', { blocks: payment.confirmations_required, network: payment.network });
 
-/** Half of a decimal amount, rounded down at its own precision (strings, never floats). */
-function half(amount: string): string {
-  const [whole = '0', fraction = ''] = amount.split('.');
-  const halved = (BigInt(whole + fraction) / 2n).toString().padStart(fraction.length + 1, '0');
-  return fraction ? `${halved.slice(0, -fraction.length)}.${halved.slice(-fraction.length)}` : halved;
-}
-
 async function newLink(): Promise<string> {
   const demo = await openPage(browser(), '/');
   const ref = await createLinkInBuilder(demo.page);
@@ -86,7 +80,7 @@ test('on a phone in Vietnamese: loading, order, payment, partial, underpaid, con
   await look(page, 'payment', '22-phone-payment');
   const quoted = await paymentOf(ref);
 
-  await transfer(quoted, half(quoted.amount_crypto));
+  await transfer(quoted, percentOf(quoted.amount_crypto, 50, 6));
   await page.locator('pay-checkout [part="received"]').waitFor();
   await look(page, 'payment', '23-phone-partial');
 

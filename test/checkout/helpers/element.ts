@@ -3,7 +3,8 @@
 import { fixture, waitUntil } from '@open-wc/testing';
 import jsQR from 'jsqr';
 import '../../../src/checkout/define.js';
-import { gatewayUrl } from './server.js';
+import type { Payment, PaymentLinkInput } from '../../../src/contract/index.js';
+import { createLink, gatewayUrl, mine, pay, paymentOf } from './server.js';
 
 export type View = 'loading' | 'error' | 'order' | 'payment' | 'confirming' | 'underpaid' | 'paid' | 'expired' | 'paid_late';
 
@@ -153,6 +154,25 @@ export function fill(el: HTMLElement, name: 'name' | 'email' | 'phone', value: s
   input.value = value;
   input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   input.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+}
+
+/**
+ * A new sample link (`link` replaces fields), mounted, its payment opened in `asset` from the order view:
+ * the element, its events, the link's ref and the payment as the API gives it.
+ */
+export async function payingCheckout(asset: string, options: MountOptions & { link?: Partial<PaymentLinkInput> } = {}) {
+  const { payment_link_ref } = await createLink(options.link);
+  const mounted = await mount(payment_link_ref, options);
+  await startPayment(mounted.el, asset);
+  return { ...mounted, ref: payment_link_ref, payment: (await paymentOf(payment_link_ref)) as Payment };
+}
+
+/** The test wallet sends `amount` to the payment, blocks confirm it, the element shows `view`: the payment then. */
+export async function payAndConfirm(el: HTMLElement, ref: string, payment: Payment, amount: string, view: View): Promise<Payment> {
+  await pay(payment.address, payment.asset, payment.network, amount);
+  await mine(payment.confirmations_required, payment.network);
+  await untilView(el, view);
+  return paymentOf(ref);
 }
 
 /** From the order view: picks an asset (`USDT:TRON`), presses Pay and waits for the QR. */
