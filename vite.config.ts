@@ -4,10 +4,33 @@
 // default `api-base`). It resolves the `production` export condition, so Lit ships without its dev mode.
 // Bundlers get the modules tsc emits to dist/lib/ (tsconfig.build.json), with the dependencies left as imports.
 // The demo has its own config (demo/vite.config.ts) and output (dist/demo/), which this build leaves alone.
+// Third-party licences travel with the file: the notices in the sources (Lit's) stay, and a banner names every
+// bundled package with its licence and copyright lines (qrcode and zod carry none in their code).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+
+/** The package folder that holds a bundled file (the one nearest its node_modules). */
+function packageDir(id: string): string | undefined {
+  const match = /^(.*\/node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(id.replaceAll('\\', '/'));
+  return match?.[1];
+}
+
+function licenceBanner(moduleIds: string[]): string {
+  const own = JSON.parse(readFileSync(path('./package.json'), 'utf8')) as { name: string; version: string; license: string };
+  const lines = [`${own.name} ${own.version} (${own.license}): the <pay-checkout> element, with these packages bundled:`];
+  for (const dir of [...new Set(moduleIds.map(packageDir).filter((d) => d !== undefined))].sort()) {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string; license: string };
+    const licenceFile = ['LICENSE', 'LICENSE.md', 'license'].map((f) => join(dir, f)).find(existsSync);
+    // A copyright line, with the indented lines that continue it (dijkstrajs names its author on the next line).
+    const copyright = licenceFile ? [...readFileSync(licenceFile, 'utf8').matchAll(/^[ \t]*(Copyright.*(?:\n[ \t]+\S.*)*)/gim)].map((m) => m[1]!.replace(/\s+/g, ' ').trim()) : [];
+    lines.push(`${pkg.name} ${pkg.version} (${pkg.license})${copyright.length ? `: ${copyright.join('; ')}` : ''}`);
+  }
+  return `/*! ${lines.join('\n * ')}\n */`;
+}
 
 export default defineConfig({
   resolve: { conditions: ['production', 'module', 'browser'] },
@@ -21,6 +44,14 @@ export default defineConfig({
     lib: { entry: path('./src/checkout/script-tag.ts'), formats: ['es'], fileName: () => 'pay-checkout.js' },
     // Library mode keeps ES output's white space for bundlers; this file goes to browsers as is: minify it all,
     // and never split it (one file is the point).
-    rolldownOptions: { output: { minify: true, codeSplitting: false, comments: false } },
+    // The source map (with the sources inside) ships beside it in the package.
+    rolldownOptions: {
+      output: {
+        minify: true,
+        codeSplitting: false,
+        comments: { legal: true, annotation: false, jsdoc: false },
+        postBanner: (chunk) => licenceBanner(chunk.moduleIds),
+      },
+    },
   },
 });

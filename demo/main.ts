@@ -1,6 +1,6 @@
 // `npm start`: the sandbox gateway with the demo mounted, on one port (README, "Configuration").
-// Unlike `npm run gateway`, data persists in .data/pglite unless PGLITE_DIR or DATABASE_URL say otherwise.
-import { networkInterfaces } from 'node:os';
+// Unlike `npm run gateway`, data persists in .data/pglite unless PGLITE_DIR or DATABASE_URL say otherwise, and
+// webhook endpoints on the loopback host are taken (the demo's own receiver) unless SANDBOX_ALLOW_LOCAL_WEBHOOKS=0.
 import { fileURLToPath } from 'node:url';
 import { MerchantClient } from '../src/merchant/client.js';
 import { closeOnSignals, startBanner } from '../src/sandbox/banner.js';
@@ -8,8 +8,11 @@ import { loadConfig } from '../src/sandbox/config.js';
 import { startGateway } from '../src/sandbox/gateway.js';
 import { demoRoutes } from './server.js';
 
-const config = loadConfig({ ...process.env, PGLITE_DIR: process.env.PGLITE_DIR ?? (process.env.DATABASE_URL ? '' : '.data/pglite') });
-const { clientId, clientSecret, merchantKey } = config.sandboxMerchant;
+const config = loadConfig({
+  SANDBOX_ALLOW_LOCAL_WEBHOOKS: '1',
+  ...process.env,
+  PGLITE_DIR: process.env.PGLITE_DIR ?? (process.env.DATABASE_URL ? '' : '.data/pglite'),
+});
 const running = await startGateway(config, {
   mount(app) {
     const baseUrl = `http://localhost:${config.port}`;
@@ -18,28 +21,23 @@ const running = await startGateway(config, {
     app.route(
       '/',
       demoRoutes({
-        client: new MerchantClient({ baseUrl, clientId, clientSecret, merchantKey, fetch: inProcess }),
-        clientSecret,
+        sandbox: config.sandboxMerchant,
+        clientFor: (credentials) => new MerchantClient({ baseUrl, ...credentials, fetch: inProcess }),
         distDir: fileURLToPath(new URL('../dist/demo', import.meta.url)),
       }),
     );
   },
 });
 const { url } = running;
-const port = new URL(url).port;
-// A phone on the same network reaches the wallet page at one of these.
-const lan = Object.values(networkInterfaces())
-  .flat()
-  .filter((i) => i && i.family === 'IPv4' && !i.internal)
-  .map((i) => `http://${i!.address}:${port}/wallet`);
-
 console.log(
-  startBanner(running, 'pay-checkout demo and sandbox gateway', [
-    `Test wallet on a phone: ${lan.join(', ') || `${url}/wallet`}`,
-    `Merchant portal: ${url}/portal`,
-    `Webhooks: ${url}/webhooks`,
-    '',
-    `Open ${url}/`,
-  ]),
+  startBanner(running, 'pay-checkout demo and sandbox gateway', {
+    phonePath: '/wallet',
+    extra: [
+      `Merchant portal: ${url}/portal and ${url}/webhooks (sign in with the ClientId and Client Secret above,`,
+      '  or, on this machine, with the "Sign in as the sandbox merchant" button)',
+      '',
+      `Open ${url}/`,
+    ],
+  }),
 );
 closeOnSignals(running);

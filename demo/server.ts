@@ -1,36 +1,51 @@
 // The demo's server side. It plays the merchant's server: it holds the sandbox credentials and talks to the
 // gateway only through the merchant SDK, so no secret ever reaches a browser. It also serves the built pages.
+// The portal (the builder, transactions, webhooks) is the merchant's: its pages and API need a session
+// (demo/session.ts), and act as the merchant signed in.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
+import { except } from 'hono/combine';
 import type { CreateRefundRequest, PaymentLinkInput, Problem, WebhookEvent } from '../src/contract/index.js';
-import { PayCheckoutError, type MerchantClient } from '../src/merchant/client.js';
+import type { MerchantClient } from '../src/merchant/client.js';
+import { PayCheckoutApiError } from '../src/merchant/errors.js';
 import { verifyRedirect } from '../src/merchant/redirect.js';
 import { verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '../src/merchant/webhook.js';
+import { object, text } from '../src/contract/index.js';
+import type { MerchantCredentials } from '../src/sandbox/config.js';
 import { readJsonObject } from '../src/sandbox/http/body.js';
-import { badRequest } from '../src/sandbox/http/problem.js';
+import { badRequest, parseWith, ProblemError, unauthorized } from '../src/sandbox/http/problem.js';
+import { fromThisMachine, ownPagesOnly, requireSession, sessionView, Sessions, type SessionEnv } from './session.js';
 
 export interface DemoOptions {
-  /** The SDK, signed in as the sandbox merchant. */
-  client: MerchantClient;
-  /** The sandbox merchant's client secret: it keys the redirect signatures the success and failure pages check. */
-  clientSecret: string;
+  /** The sandbox merchant: the demo signs its links, checks its redirects and its webhooks with these. */
+  sandbox: MerchantCredentials;
+  /** The SDK for a merchant's credentials (for `npm start`, the gateway in the same process). */
+  clientFor(credentials: Omit<MerchantCredentials, 'name'>): MerchantClient;
   /** The built pages (`vite build --config demo/vite.config.ts`). */
   distDir: string;
+  sessions?: Sessions;
 }
 
 /** The same policy as the hosted checkout page: nothing inline, nothing from another origin but https images. */
 export const DEMO_CSP = "default-src 'self'; img-src 'self' data: https:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-const PAGES: Record<string, string> = {
-  '/': 'index.html',
-  '/wallet': 'wallet.html',
-  '/success': 'success.html',
-  '/failure': 'failure.html',
-  '/portal': 'portal.html',
-  '/webhooks': 'webhooks.html',
+/** The pages, and whether each is the merchant's (behind the sign-in) or anyone's. */
+const PAGES: Record<string, { file: string; merchant: boolean }> = {
+  '/': { file: 'index.html', merchant: true },
+  '/portal': { file: 'portal.html', merchant: true },
+  '/webhooks': { file: 'webhooks.html', merchant: true },
+  '/signin': { file: 'signin.html', merchant: false },
+  '/wallet': { file: 'wallet.html', merchant: false },
+  '/success': { file: 'success.html', merchant: false },
+  '/failure': { file: 'failure.html', merchant: false },
 };
+
+/** The demo's API routes that need no session: the success and failure pages' redirect check (it changes nothing). */
+const PUBLIC_API = ['/demo/api/redirects/verify'];
+
+const SignIn = object({ client_id: text(200, 1), client_secret: text(200, 1) });
 
 /** Where the demo's own receiver listens; the webhooks page offers it as an endpoint. */
 const RECEIVER_PATH = '/demo/webhook-receiver';
@@ -51,40 +66,74 @@ export interface WebhookReceipt {
   reason: string | null;
 }
 
-export function demoRoutes(options: DemoOptions): Hono {
-  const { client } = options;
-  const app = new Hono();
+export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
+  const sessions = options.sessions ?? new Sessions();
+  const sandboxClient = options.clientFor(options.sandbox);
+  const app = new Hono<SessionEnv>();
 
   // Gateway errors go to the page as the gateway sent them (status and problem details), so it can show them by field.
   app.onError((error, c) => {
-    if (!(error instanceof PayCheckoutError)) throw error;
+    if (!(error instanceof PayCheckoutApiError)) throw error;
     const problem: Problem = error.problem ?? { title: 'Error', status: error.status, detail: error.message };
     return c.body(JSON.stringify(problem), error.status as 400, { 'Content-Type': 'application/problem+json' });
   });
 
-  app.post('/demo/api/links', async (c) => {
-    // The page sends the link as a merchant's server would build it; svc_key and signature_hash are the SDK's to add.
-    const { svc_key: _key, signature_hash: _signature, ...input } = await readJsonObject(c);
-    return c.json(await client.createPaymentLink(input as unknown as PaymentLinkInput), 201);
+  // Signing in: the form's credentials, or (from this machine only) the sandbox merchant's in one click.
+  app.get('/demo/sign-in', (c) => c.json({ sandbox_sign_in: fromThisMachine(c), signed_in: sessions.of(c) !== undefined }));
+  app.post('/demo/sign-in', ownPagesOnly(), async (c) => {
+    const body = await readJsonObject(c);
+    let credentials: Omit<MerchantCredentials, 'name'>;
+    if (body.sandbox === true) {
+      if (!fromThisMachine(c)) throw new ProblemError(403, 'Signing in as the sandbox merchant without its secret works on this machine only, at a loopback address.');
+      credentials = options.sandbox;
+    } else {
+      const { client_id, client_secret } = parseWith(SignIn, body);
+      const sandbox = client_id === options.sandbox.clientId;
+      credentials = { clientId: client_id, clientSecret: client_secret, merchantKey: sandbox ? options.sandbox.merchantKey : '' };
+    }
+    const client = options.clientFor(credentials);
+    try {
+      await client.issueToken();
+    } catch (error) {
+      if (error instanceof PayCheckoutApiError && error.status < 500) throw unauthorized('The client id and client secret do not match a merchant.');
+      throw error;
+    }
+    return c.json(sessionView(sessions.start(c, { clientId: credentials.clientId, sandbox: credentials.clientId === options.sandbox.clientId, client })));
   });
 
-  app.get('/demo/api/transactions', async (c) => c.json({ payment_links: await client.listPaymentLinks({ limit: 50 }) }));
+  app.use('/demo/api/*', except(PUBLIC_API, requireSession(sessions), ownPagesOnly()));
 
-  app.get('/demo/api/orders/:order_id/refunds', async (c) => c.json(await client.getRefunds(c.req.param('order_id'))));
+  app.get('/demo/api/session', (c) => c.json(sessionView(c.get('session'))));
+  app.delete('/demo/api/session', (c) => {
+    sessions.end(c, c.get('session'));
+    return c.body(null, 204);
+  });
+
+  app.post('/demo/api/links', async (c) => {
+    const session = c.get('session');
+    if (!session.sandbox) throw new ProblemError(403, 'The demo signs links with the sandbox merchant\'s key only: sign in as the sandbox merchant to build one.');
+    // The page sends the link as a merchant's server would build it; svc_key and signature_hash are the SDK's to add.
+    const { svc_key: _key, signature_hash: _signature, ...input } = await readJsonObject(c);
+    return c.json(await session.client.createPaymentLink(input as unknown as PaymentLinkInput), 201);
+  });
+
+  app.get('/demo/api/transactions', async (c) => c.json({ payment_links: await c.get('session').client.listPaymentLinks({ limit: 50 }) }));
+
+  app.get('/demo/api/orders/:order_id/refunds', async (c) => c.json(await c.get('session').client.getRefunds(c.req.param('order_id'))));
 
   app.post('/demo/api/orders/:order_id/refunds', async (c) => {
     const body = await readJsonObject(c);
     // The gateway validates with the same contract schema the portal page checked before sending.
-    return c.json(await client.createRefund(c.req.param('order_id'), body as unknown as CreateRefundRequest), 201);
+    return c.json(await c.get('session').client.createRefund(c.req.param('order_id'), body as unknown as CreateRefundRequest), 201);
   });
 
   app.post('/demo/api/redirects/verify', async (c) => {
     const { url } = await readJsonObject(c);
     if (typeof url !== 'string' || !URL.canParse(url)) throw badRequest('url must be the address the browser was sent to.');
-    return c.json({ verified: verifyRedirect(url, options.clientSecret) !== undefined });
+    return c.json({ verified: (await verifyRedirect(url, options.sandbox.clientSecret)) !== undefined });
   });
 
-  webhookRoutes(app, client);
+  webhookRoutes(app, sandboxClient);
 
   app.use(
     '/demo/assets/*',
@@ -96,7 +145,13 @@ export function demoRoutes(options: DemoOptions): Hono {
   );
   app.use('/demo/*', serveStatic({ root: options.distDir, rewriteRequestPath: (path) => path.replace(/^\/demo/, '') }));
 
-  for (const [path, file] of Object.entries(PAGES)) app.get(path, (c) => page(c, join(options.distDir, file)));
+  for (const [path, { file, merchant }] of Object.entries(PAGES)) {
+    app.get(path, (c) => {
+      // The merchant's pages go to the sign-in first, which comes back here.
+      if (merchant && !sessions.of(c)) return c.redirect(`/signin?next=${encodeURIComponent(path)}`, 303);
+      return page(c, join(options.distDir, file));
+    });
+  }
   return app;
 }
 
@@ -107,35 +162,39 @@ async function page(c: Context, file: string): Promise<Response> {
   } catch {
     return c.text('The demo is not built yet: run `npm run build` (npm start does it for you).', 503);
   }
-  return c.html(html, 200, { 'Content-Security-Policy': DEMO_CSP, 'Cache-Control': 'no-cache', 'Referrer-Policy': 'no-referrer' });
+  // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` on the pages' own POSTs, which
+  // the portal could then not tell from another site's.
+  return c.html(html, 200, { 'Content-Security-Policy': DEMO_CSP, 'Cache-Control': 'no-cache', 'Referrer-Policy': 'same-origin' });
 }
 
 /**
  * The webhooks page's server side (endpoints, delivery logs, redelivery, all through the SDK), and a receiver that
  * checks each delivery as a merchant's server would. The page shows the signing secrets, as a merchant dashboard does.
  */
-function webhookRoutes(app: Hono, client: MerchantClient): void {
+function webhookRoutes(app: Hono<SessionEnv>, sandboxClient: MerchantClient): void {
   const receipts: WebhookReceipt[] = [];
+  const client = (c: Context<SessionEnv>) => c.get('session').client;
 
-  app.get('/demo/api/webhooks/endpoints', async (c) => c.json({ endpoints: await client.listWebhookEndpoints() }));
+  app.get('/demo/api/webhooks/endpoints', async (c) => c.json({ endpoints: await client(c).listWebhookEndpoints() }));
   app.post('/demo/api/webhooks/endpoints', async (c) => {
     const { url } = await readJsonObject(c);
     // Passed on as sent: the gateway's 422 names the field and the rule, and the page shows it there.
-    return c.json(await client.addWebhookEndpoint(url as string), 201);
+    return c.json(await client(c).addWebhookEndpoint(url as string), 201);
   });
   app.delete('/demo/api/webhooks/endpoints/:endpoint_id', async (c) => {
-    await client.removeWebhookEndpoint(c.req.param('endpoint_id'));
+    await client(c).removeWebhookEndpoint(c.req.param('endpoint_id'));
     return c.body(null, 204);
   });
   app.get('/demo/api/webhooks/endpoints/:endpoint_id/deliveries', async (c) =>
-    c.json({ deliveries: await client.getWebhookDeliveries(c.req.param('endpoint_id')) }),
+    c.json({ deliveries: await client(c).getWebhookDeliveries(c.req.param('endpoint_id')) }),
   );
   app.post('/demo/api/webhooks/deliveries/:delivery_id/redeliver', async (c) => {
     const id = c.req.param('delivery_id');
     if (!/^[0-9]{1,15}$/.test(id)) throw badRequest('delivery_id must be a whole number.');
-    return c.json(await client.redeliverWebhook(Number(id)));
+    return c.json(await client(c).redeliverWebhook(Number(id)));
   });
-  app.get('/demo/api/webhooks/receiver', (c) => c.json({ receipts }));
+  // The receiver checks deliveries with the sandbox merchant's secrets: what it got is that merchant's to see.
+  app.get('/demo/api/webhooks/receiver', (c) => c.json({ receipts: c.get('session').sandbox ? receipts : [] }));
 
   app.post(RECEIVER_PATH, async (c) => {
     // The raw body, before any parsing: the signature covers its exact bytes.
@@ -144,9 +203,9 @@ function webhookRoutes(app: Hono, client: MerchantClient): void {
     let event: WebhookEvent | undefined;
     let endpointId: string | null = null;
     let reason = 'the merchant has no webhook endpoint, so no secret to check it with';
-    for (const endpoint of await client.listWebhookEndpoints()) {
+    for (const endpoint of await sandboxClient.listWebhookEndpoints()) {
       try {
-        event = verifyWebhook(body, header, endpoint.secret);
+        event = await verifyWebhook(body, header, endpoint.secret);
         endpointId = endpoint.endpoint_id;
         break;
       } catch (error) {

@@ -25,6 +25,7 @@ function demoChrome(): Plugin {
       <nav aria-label="Demo pages">
         ${NAV.map(([file, href, name]) => `<a href="${href}"${file === current ? ' aria-current="page"' : ''}>${name}</a>`).join('\n        ')}
       </nav>
+      <div class="session" id="session"></div>
     </header>`;
   return {
     name: 'demo-chrome',
@@ -51,7 +52,7 @@ export default defineConfig({
     target: 'es2022',
     modulePreload: { polyfill: false },
     rollupOptions: {
-      input: Object.fromEntries(['index', 'wallet', 'success', 'failure', 'portal', 'webhooks'].map((name) => [name, page(name)])),
+      input: Object.fromEntries(['index', 'wallet', 'success', 'failure', 'portal', 'webhooks', 'signin'].map((name) => [name, page(name)])),
     },
   },
 });

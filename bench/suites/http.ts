@@ -1,10 +1,9 @@
 // Issue 2: requests/s and latency of the merchant API's hot endpoints, beside Hono's hello world started the same way.
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import type { PaymentLinkInput } from '../../src/contract/index.js';
-import { signPaymentLinkBody } from '../../src/merchant/signature.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/config.js';
 import { sampleLink } from '../../test/helpers/gateway.js';
+import { signedLinkBody as signedBody } from '../../test/helpers/merchant-api.js';
 import { mine, openPayment, payInFull, sandboxMerchant } from '../lib/gateway-client.js';
 import { round, type Cell, type Table } from '../lib/report.js';
 import { startServer } from '../lib/server-process.js';
@@ -38,13 +37,8 @@ function row(name: string, storage: string, result: autocannon.Result): Cell[] {
   return [name, storage, round(result.requests.average, 0), round(result.latency.p50, 0), round(result.latency.p99, 0), result['2xx'], codes || 0, result.errors];
 }
 
-/** A payment link request as the SDK sends it: distinct order id, signed, its own Idempotency-Key. */
-function signedLinkBody(): string {
-  const input: PaymentLinkInput = sampleLink();
-  const body: Record<string, unknown> = { source: 'api', ...input, svc_key: SANDBOX_DEFAULTS.merchantKey };
-  body.signature_hash = signPaymentLinkBody(body, SANDBOX_DEFAULTS.clientSecret);
-  return JSON.stringify(body);
-}
+/** A payment link request as the SDK sends it: distinct order id, signed. */
+const signedLinkBody = (): string => JSON.stringify(signedBody(SANDBOX_DEFAULTS, sampleLink()));
 
 export const httpSuite: Suite = {
   id: 'http',

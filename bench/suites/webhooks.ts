@@ -18,7 +18,7 @@ const WAIT_MS = 60_000;
 async function measurePaidLatency(storage: Storage): Promise<Cell[]> {
   const receiver = await startTimedReceiver();
   try {
-    return await withGateway(storage, { SANDBOX_WEBHOOK_URL: receiver.url }, async (gateway) => {
+    return await withGateway(storage, { SANDBOX_WEBHOOK_URL: receiver.url, SANDBOX_ALLOW_LOCAL_WEBHOOKS: '1' }, async (gateway) => {
       const merchant = sandboxMerchant(gateway.url);
       const opened = await inBatches(Array.from({ length: PAID_PAYMENTS }), PREPARE_CONCURRENCY, () => openPayment(gateway.url, merchant));
       const watches = opened.map(({ ref }) => watchPayments(gateway.url, ref));
@@ -63,7 +63,7 @@ async function measureThroughput(storage: Storage): Promise<Cell[]> {
   const receiver = await startTimedReceiver();
   const database = await storage.fresh({ reopenable: true });
   try {
-    const env = { ...database.env, SANDBOX_WEBHOOK_URL: receiver.url };
+    const env = { ...database.env, SANDBOX_WEBHOOK_URL: receiver.url, SANDBOX_ALLOW_LOCAL_WEBHOOKS: '1' };
     // The producer: no timers, so nothing is delivered (and no block is mined) while the queue fills.
     const producer = await startServer('gateway', { ...env, BENCH_TIMERS: 'off' });
     let queuedPerSecond: number;

@@ -5,6 +5,7 @@ import { keyed } from 'lit/directives/keyed.js';
 import QRCode from 'qrcode';
 import type { PaymentLinkResponse, Problem } from '../../src/contract/index.js';
 import { api, ApiError } from './lib/api.js';
+import { showSession } from './lib/session.js';
 import { checkbox, copyText, fieldId, formatVnd, input, type InputOptions } from './lib/ui.js';
 import { newOrderId, sampleFlags, sampleLines, sampleValues, type LineDraft } from './sample-order.js';
 import { decodeCanvas } from './wallet/decode.js';
@@ -418,3 +419,4 @@ loadElement().catch((error: Error) => {
   state.elementError = error.message;
   update();
 });
+void showSession();

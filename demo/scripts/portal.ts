@@ -3,6 +3,7 @@
 import { html, nothing, render, type TemplateResult } from 'lit';
 import { CreateRefundRequest, fieldErrors, type PaymentLinkResource, type Problem, type RefundList } from '../../src/contract/index.js';
 import { api, ApiError } from './lib/api.js';
+import { showSession } from './lib/session.js';
 import { fieldId, formatDate, formatVnd, input } from './lib/ui.js';
 
 interface RefundDraft {
@@ -345,3 +346,4 @@ function update(): void {
 }
 
 void load();
+void showSession();

@@ -6,6 +6,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import { isWebUrl, type WebhookDelivery, type WebhookEndpoint } from '../../src/contract/index.js';
 import type { WebhookReceipt } from '../server.js';
 import { api, ApiError } from './lib/api.js';
+import { showSession } from './lib/session.js';
 import { copyText, formatDate, input } from './lib/ui.js';
 
 /** demo/server.ts's RECEIVER_PATH (not imported: that module is the server's). */
@@ -101,7 +102,7 @@ document.addEventListener('visibilitychange', () => {
 
 // ---- endpoints ----
 
-/** The form of the URL; whether the gateway takes it (https:, or http: on localhost) is the gateway's to say. */
+/** The form of the URL; whether the gateway takes it (a public https: address, or the loopback) is the gateway's to say. */
 function urlProblem(url: string): string | undefined {
   if (!url) return 'must not be empty';
   if (!URL.canParse(url)) return 'must be an absolute URL, such as https://shop.example/webhooks';
@@ -245,7 +246,7 @@ function endpointsSection(): TemplateResult {
         required: true,
         value: state.draftUrl,
         error: state.urlError,
-        hint: 'https:, or http: on localhost (the sandbox only). Every event is POSTed there, signed with the secret it gets.',
+        hint: 'https: to a public address (http: on localhost only, for receivers on this machine). Every event is POSTed there, signed with the secret it gets.',
         onInput: (v) => ((state.draftUrl = v), update()),
       })}
       <button type="submit" class="primary">${state.adding ? 'Adding…' : 'Add endpoint'}</button>
@@ -288,8 +289,8 @@ async function redeliver(delivery: WebhookDelivery): Promise<void> {
   }
 }
 
-/** What the receiver answered last: the error the gateway recorded, else the status code. */
-const lastResponse = (d: WebhookDelivery) => d.last_error ?? (d.last_status_code === null ? '—' : String(d.last_status_code));
+/** The last attempt, as the gateway tells it: "delivered", "HTTP <status>" or "unreachable" ("—" before the first). */
+const lastResponse = (d: WebhookDelivery) => d.last_error ?? (d.last_status_code === null ? '—' : 'delivered');
 
 function deliveriesSection(): TemplateResult | typeof nothing {
   const endpoint = selectedEndpoint();
@@ -413,5 +414,6 @@ function update(): void {
   );
 }
 
+void showSession();
 await loadEndpoints();
 await refresh();

@@ -10,11 +10,22 @@ export const expected = (what: string) => ({
 /** A JSON object of known fields (unknown ones are dropped). */
 export const object = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, expected('an object'));
 
-/** A bounded piece of free text. */
+/**
+ * Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): they reorder the text around
+ * them, so a name or description could show the customer something other than what it says. Refused, not
+ * stripped: the merchant learns which field held one, and a signed body is never changed behind its signature.
+ */
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+/** Nothing a reader can see: white space, controls, format characters, zero-width and filler characters. */
+const INVISIBLE = /^[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]+$/u;
+
+/** A bounded piece of free text; a required one (`min` ≥ 1) must show something. */
 export const text = (max: number, min = 0) =>
   z.string(expected('text')).check(
     z.minLength(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`),
     z.maxLength(max, `must be at most ${max} characters`),
+    z.refine((value) => !BIDI_CONTROL.test(value), 'must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069)'),
+    z.refine((value) => min === 0 || !INVISIBLE.test(value), 'must contain a visible character, not only spaces or invisible ones'),
   );
 
 /** Whole VND (the currency has no minor unit), as a JSON number. Money is never a float. */

@@ -2,6 +2,7 @@
 // webhook events that announce its changes. Not in the seed; see docs/api.md, "Merchant-side truth".
 import * as z from 'zod/mini';
 import { LINK_STATUSES, Payment } from './checkout.js';
+import { expected, object, text } from './fields.js';
 import { RefundRecord } from './refund.js';
 
 export const PaymentLinkResource = z.object({
@@ -27,6 +28,15 @@ export type PaymentLinkResource = z.infer<typeof PaymentLinkResource>;
 
 export const PaymentLinkList = z.object({ payment_links: z.array(PaymentLinkResource) });
 export type PaymentLinkList = z.infer<typeof PaymentLinkList>;
+
+/** GET /api/paymentLink: an order's links (`merchant_order_id`), else the latest `limit` (1 to 200, default 50). */
+export const PaymentLinkListQuery = z.object({
+  merchant_order_id: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
+  limit: z._default(
+    z.coerce.number(expected('a whole number')).check(z.int('must be a whole number'), z.gte(1, 'must be at least 1'), z.lte(200, 'must be at most 200')),
+    50,
+  ),
+});
 
 export const WEBHOOK_EVENT_TYPES = [
   'payment.confirming',
@@ -61,6 +71,12 @@ export const WebhookEndpoint = z.object({
 });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
+export const WebhookEndpointList = z.object({ endpoints: z.array(WebhookEndpoint) });
+export type WebhookEndpointList = z.infer<typeof WebhookEndpointList>;
+
+/** POST /api/webhooks/endpoints. The URL rules (public https:) are the webhooks service's. */
+export const WebhookEndpointRequest = object({ url: text(2048, 1) });
+
 export const WebhookDelivery = z.object({
   delivery_id: z.int(),
   event_id: z.string(),
@@ -74,3 +90,6 @@ export const WebhookDelivery = z.object({
   created_at: z.string(),
 });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+export const WebhookDeliveryList = z.object({ deliveries: z.array(WebhookDelivery) });
+export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>;

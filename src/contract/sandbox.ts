@@ -18,3 +18,25 @@ export const MineRequest = object({
   network: z.optional(z.enum(NETWORKS, expected(`one of ${NETWORKS.join(', ')}`))),
 });
 export type MineRequest = z.infer<typeof MineRequest>;
+
+/** One balance of the test wallet: a decimal string in the asset's units. */
+export const WalletBalance = z.object({
+  asset: z.enum(ASSET_CODES),
+  network: z.enum(NETWORKS),
+  address: z.string(),
+  balance: z.string(),
+});
+export type WalletBalance = z.infer<typeof WalletBalance>;
+
+/** GET /sandbox/wallet and POST /sandbox/wallet/faucet: the wallet's address on each network, and its balances. */
+export const WalletState = z.object({
+  addresses: z.record(z.enum(NETWORKS), z.string()),
+  balances: z.array(WalletBalance),
+});
+export type WalletState = z.infer<typeof WalletState>;
+
+/** POST /sandbox/wallet/transfers: the transaction, in the mempool until a block. */
+export const WalletTransferResponse = z.object({ tx_hash: z.string() });
+
+/** POST /sandbox/chain/mine: the height of each network mined. */
+export const MineResponse = z.object({ tips: z.partialRecord(z.enum(NETWORKS), z.int()) });

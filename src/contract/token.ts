@@ -14,3 +14,10 @@ export const TokenError = z.object({
   error_description: z.optional(z.string()),
 });
 export type TokenError = z.infer<typeof TokenError>;
+
+/** The token request's form (RFC 6749 4.4.2); the credentials may come as HTTP Basic instead. */
+export const TokenRequest = z.object({
+  grant_type: z.literal('client_credentials'),
+  client_id: z.optional(z.string()),
+  client_secret: z.optional(z.string()),
+});

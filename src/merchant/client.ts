@@ -1,18 +1,25 @@
-// The merchant SDK: a typed Node client for the gateway's merchant API (seed section 4).
-import { randomUUID } from 'node:crypto';
-import type {
-  CreateRefundRequest,
+// The merchant SDK: a typed client for the gateway's merchant API (seed section 4) on `fetch` and WebCrypto alone,
+// so it runs on Node 20+, Deno, Bun and edge workers. Every call has a deadline, retries what is safe to retry
+// (network errors, 408, 429, 5xx) with exponential backoff and jitter, honouring Retry-After, sends one
+// Idempotency-Key on every attempt of a call, and validates every answer with the contract.
+import type * as z from 'zod/mini';
+import {
+  fieldErrors,
   PaymentLinkList,
   PaymentLinkResource,
-  WebhookDelivery,
-  WebhookEndpoint,
-  PaymentLinkInput,
   PaymentLinkResponse,
   Problem,
   RefundList,
   TokenError,
   TokenResponse,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  type CreateRefundRequest,
+  type PaymentLinkInput,
 } from '../contract/index.js';
+import { PayCheckoutApiError, PayCheckoutConnectionError, PayCheckoutResponseError, PayCheckoutTimeoutError } from './errors.js';
 import { signPaymentLinkBody } from './signature.js';
 
 export interface MerchantClientOptions {
@@ -25,33 +32,79 @@ export interface MerchantClientOptions {
   /** The Merchant Key, sent as `svc_key`. */
   merchantKey: string;
   fetch?: typeof fetch;
+  /** The longest a call may take, retries and the waits between them included, in milliseconds. Default 30 000. */
+  timeoutMs?: number;
+  /** Retries after a network error, 408, 429 or 5xx. Default 2. */
+  maxRetries?: number;
+  /** The wait before the first retry, doubled for each further one (with jitter, at most 8 s). Default 500 ms. */
+  initialRetryDelayMs?: number;
 }
 
 export interface RequestOptions {
-  /** Sent as `Idempotency-Key`; a retry with the same key returns the first response. Generated when absent. */
+  /**
+   * Sent as `Idempotency-Key` on every attempt of this call; generated when absent. Pass your own (one per
+   * logical operation, e.g. per order and refund) to retry a call later without doing it twice.
+   */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /** This call's deadline, over the client's `timeoutMs`. */
+  timeoutMs?: number;
 }
 
-/** An error answer of the gateway, with its problem details (or OAuth error) as sent. */
-export class PayCheckoutError extends Error {
-  constructor(
-    readonly status: number,
-    readonly problem: Problem | undefined,
-    readonly oauthError: TokenError | undefined,
-  ) {
-    super(problem?.detail ?? oauthError?.error_description ?? oauthError?.error ?? `gateway answered ${status}`);
-    this.name = 'PayCheckoutError';
-  }
+export type ReadOptions = Pick<RequestOptions, 'signal' | 'timeoutMs'>;
 
-  /** The `{path, message}` list of a validation error, empty otherwise. */
-  get fieldErrors() {
-    return this.problem?.errors ?? [];
-  }
+/** How a call may be repeated: with its Idempotency-Key, as a read (no effect), or not at all. */
+type Retry = 'idempotency-key' | 'read' | 'never';
+
+interface Call<S extends z.ZodMiniType> {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: URL;
+  /** The answer's schema; `undefined` for an answer without a body (204). */
+  schema: S | undefined;
+  retry: Retry;
+  body?: string | URLSearchParams;
+  contentType?: string;
+  bearer?: boolean;
 }
 
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_INITIAL_RETRY_DELAY_MS = 500;
+const MAX_RETRY_DELAY_MS = 8_000;
 /** A token is renewed this long before it expires, so a request never carries one that dies in flight. */
 const TOKEN_MARGIN_MS = 60_000;
+const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date (RFC 9110 10.2.3). */
+function retryAfterMs(header: string | null, now: number): number | undefined {
+  if (!header) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', abort, { once: true });
+  });
+
+/** `promise`, or the signal's reason once it aborts, whichever comes first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
 
 export class MerchantClient {
   readonly #options: MerchantClientOptions;
@@ -60,7 +113,7 @@ export class MerchantClient {
 
   constructor(options: MerchantClientOptions) {
     this.#options = options;
-    this.#fetch = options.fetch ?? fetch;
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
   }
 
   /** A bearer token, cached until shortly before it expires. */
@@ -74,112 +127,176 @@ export class MerchantClient {
   /** Signs and creates a payment link (seed 4.3). `source` defaults to `api`. */
   async createPaymentLink(input: PaymentLinkInput, options: RequestOptions = {}): Promise<PaymentLinkResponse> {
     const body: Record<string, unknown> = { source: 'api', ...input, svc_key: this.#options.merchantKey };
-    body.signature_hash = signPaymentLinkBody(body, this.#options.clientSecret);
-    return this.#json<PaymentLinkResponse>(this.#url('/api/paymentLink'), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': options.idempotencyKey ?? randomUUID() },
-      body: JSON.stringify(body),
-      signal: options.signal,
-    });
+    body.signature_hash = await signPaymentLinkBody(body, this.#options.clientSecret);
+    return this.#call({ method: 'POST', url: this.#url('/api/paymentLink'), schema: PaymentLinkResponse, retry: 'idempotency-key', body: JSON.stringify(body) }, options);
   }
 
   /** Refunds part or all of a paid order (seed 4.1); answers with every refund of the order. */
   async createRefund(orderId: string, request: CreateRefundRequest, options: RequestOptions = {}): Promise<RefundList> {
-    const idempotencyKey = options.idempotencyKey ?? randomUUID();
-    return this.#authorized<RefundList>(`/api/refund/createRefund/${encodeURIComponent(orderId)}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
-      body: JSON.stringify(request),
-      signal: options.signal,
-    });
+    const url = this.#url(`/api/refund/createRefund/${encodeURIComponent(orderId)}`);
+    return this.#call({ method: 'POST', url, schema: RefundList, retry: 'idempotency-key', body: JSON.stringify(request), bearer: true }, options);
+  }
+
+  /**
+   * Accepts a payment held for you (`paid_late`: money that came after its quote ran out, or to a superseded
+   * address) while its link is not paid: the payment and the link become paid. Answers with the link.
+   * Retrying it is safe (a payment is accepted once at most), but the gateway does not replay accepts by key yet:
+   * a 409 "already paid" after a cut connection can mean that the first attempt went through.
+   */
+  async acceptPayment(paymentId: string, options: RequestOptions = {}): Promise<PaymentLinkResource> {
+    const url = this.#url(`/api/payments/${encodeURIComponent(paymentId)}/accept`);
+    return this.#call({ method: 'POST', url, schema: PaymentLinkResource, retry: 'idempotency-key', bearer: true }, options);
   }
 
   /** Every refund of an order, and what is left to refund (seed 4.2). */
-  async getRefunds(orderId: string, options: Pick<RequestOptions, 'signal'> = {}): Promise<RefundList> {
-    return this.#authorized<RefundList>(`/api/refund/getDataByTransaction/${encodeURIComponent(orderId)}`, { signal: options.signal });
+  async getRefunds(orderId: string, options: ReadOptions = {}): Promise<RefundList> {
+    return this.#read(`/api/refund/getDataByTransaction/${encodeURIComponent(orderId)}`, RefundList, options);
   }
 
   /** One of your payment links as it stands: status, payments with their transactions, refunds. */
-  async getPaymentLink(paymentLinkRef: string, options: Pick<RequestOptions, 'signal'> = {}): Promise<PaymentLinkResource> {
-    return this.#authorized(`/api/paymentLink/${encodeURIComponent(paymentLinkRef)}`, { signal: options.signal });
+  async getPaymentLink(paymentLinkRef: string, options: ReadOptions = {}): Promise<PaymentLinkResource> {
+    return this.#read(`/api/paymentLink/${encodeURIComponent(paymentLinkRef)}`, PaymentLinkResource, options);
   }
 
   /** Your latest payment links, newest first (`limit` 1 to 200, default 50): a transactions page. */
-  async listPaymentLinks(options: { limit?: number; signal?: AbortSignal } = {}): Promise<PaymentLinkResource[]> {
+  async listPaymentLinks(options: ReadOptions & { limit?: number } = {}): Promise<PaymentLinkResource[]> {
     const query = options.limit === undefined ? '' : `?limit=${options.limit}`;
-    const list = await this.#authorized<PaymentLinkList>(`/api/paymentLink${query}`, { signal: options.signal });
-    return list.payment_links;
+    return (await this.#read(`/api/paymentLink${query}`, PaymentLinkList, options)).payment_links;
   }
 
   /** Your payment links for an order, newest first. */
-  async findPaymentLinks(merchantOrderId: string, options: Pick<RequestOptions, 'signal'> = {}): Promise<PaymentLinkResource[]> {
-    const list = await this.#authorized<PaymentLinkList>(`/api/paymentLink?merchant_order_id=${encodeURIComponent(merchantOrderId)}`, { signal: options.signal });
-    return list.payment_links;
+  async findPaymentLinks(merchantOrderId: string, options: ReadOptions = {}): Promise<PaymentLinkResource[]> {
+    return (await this.#read(`/api/paymentLink?merchant_order_id=${encodeURIComponent(merchantOrderId)}`, PaymentLinkList, options)).payment_links;
   }
 
-  /** Adds a webhook endpoint; keep its `secret` to verify deliveries with `verifyWebhook`. */
-  async addWebhookEndpoint(url: string): Promise<WebhookEndpoint> {
-    return this.#authorized('/api/webhooks/endpoints', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url }) });
+  /**
+   * Adds a webhook endpoint; keep its `secret` to verify deliveries with `verifyWebhook`. Not retried: the
+   * endpoint takes no Idempotency-Key, so a repeat could add it twice.
+   */
+  async addWebhookEndpoint(url: string, options: ReadOptions = {}): Promise<WebhookEndpoint> {
+    return this.#call({ method: 'POST', url: this.#url('/api/webhooks/endpoints'), schema: WebhookEndpoint, retry: 'never', body: JSON.stringify({ url }), bearer: true }, options);
   }
 
   /** Removes an endpoint: events from now on are not sent to it. */
-  async removeWebhookEndpoint(endpointId: string): Promise<void> {
-    await this.#authorized<undefined>(`/api/webhooks/endpoints/${encodeURIComponent(endpointId)}`, { method: 'DELETE' });
+  async removeWebhookEndpoint(endpointId: string, options: ReadOptions = {}): Promise<void> {
+    await this.#call({ method: 'DELETE', url: this.#url(`/api/webhooks/endpoints/${encodeURIComponent(endpointId)}`), schema: undefined, retry: 'never', bearer: true }, options);
   }
 
-  async listWebhookEndpoints(): Promise<WebhookEndpoint[]> {
-    return (await this.#authorized<{ endpoints: WebhookEndpoint[] }>('/api/webhooks/endpoints', {})).endpoints;
+  async listWebhookEndpoints(options: ReadOptions = {}): Promise<WebhookEndpoint[]> {
+    return (await this.#read('/api/webhooks/endpoints', WebhookEndpointList, options)).endpoints;
   }
 
   /** An endpoint's delivery log, newest first: attempts, status codes, next retry. */
-  async getWebhookDeliveries(endpointId: string): Promise<WebhookDelivery[]> {
-    return (await this.#authorized<{ deliveries: WebhookDelivery[] }>(`/api/webhooks/endpoints/${encodeURIComponent(endpointId)}/deliveries`, {})).deliveries;
+  async getWebhookDeliveries(endpointId: string, options: ReadOptions = {}): Promise<WebhookDelivery[]> {
+    return (await this.#read(`/api/webhooks/endpoints/${encodeURIComponent(endpointId)}/deliveries`, WebhookDeliveryList, options)).deliveries;
   }
 
-  async redeliverWebhook(deliveryId: number): Promise<WebhookDelivery> {
-    return this.#authorized(`/api/webhooks/deliveries/${deliveryId}/redeliver`, { method: 'POST' });
+  /** Sends a delivery again (deliveries are at least once, so a retried request at worst sends it twice). */
+  async redeliverWebhook(deliveryId: number, options: ReadOptions = {}): Promise<WebhookDelivery> {
+    return this.#call({ method: 'POST', url: this.#url(`/api/webhooks/deliveries/${deliveryId}/redeliver`), schema: WebhookDelivery, retry: 'read', bearer: true }, options);
   }
 
   async #requestToken() {
-    const { clientId, clientSecret } = this.#options;
-    const value = await this.#json<TokenResponse>(new URL('/api/v2/oauth/token', this.#options.authUrl ?? this.#options.baseUrl), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
-    });
+    const { clientId, clientSecret, authUrl, baseUrl } = this.#options;
+    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });
+    const url = new URL('/api/v2/oauth/token', authUrl ?? baseUrl);
+    // A second token is harmless, so the token request is retried like a read.
+    const value = await this.#call({ method: 'POST', url, schema: TokenResponse, retry: 'read', body, contentType: 'application/x-www-form-urlencoded' }, {});
     return { value, renewAt: Date.now() + value.expires_in * 1000 - TOKEN_MARGIN_MS };
   }
 
-  /** A Bearer request; a token the gateway no longer knows is renewed once. */
-  async #authorized<T>(path: string, init: RequestInit): Promise<T> {
-    const send = async () => {
-      const token = await this.issueToken();
-      return this.#json<T>(this.#url(path), { ...init, headers: { ...init.headers, Authorization: `Bearer ${token.access_token}` } });
-    };
-    try {
-      return await send();
-    } catch (error) {
-      if (!(error instanceof PayCheckoutError && error.status === 401)) throw error;
-      this.#token = undefined;
-      return send();
-    }
+  #read<S extends z.ZodMiniType>(path: string, schema: S, options: ReadOptions): Promise<z.infer<S>> {
+    return this.#call({ method: 'GET', url: this.#url(path), schema, retry: 'read', bearer: true }, options);
   }
 
   #url(path: string): URL {
     return new URL(path, this.#options.baseUrl);
   }
 
-  async #json<T>(url: URL, init: RequestInit): Promise<T> {
-    const response = await this.#fetch(url, init);
-    const text = await response.text();
+  /** One logical call: attempts until an answer, a final error, or the deadline. */
+  async #call<S extends z.ZodMiniType>(call: Call<S>, options: RequestOptions): Promise<z.infer<S>> {
+    const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadline = Date.now() + timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const maxRetries = call.retry === 'never' ? 0 : (this.#options.maxRetries ?? DEFAULT_MAX_RETRIES);
+    const idempotencyKey = call.retry === 'idempotency-key' ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
+    let tokenRenewed = false;
+    let attempts = 0;
+    const timedOut = (error: unknown) => new PayCheckoutTimeoutError(`no answer within ${timeoutMs} ms (${attempts} attempt${attempts === 1 ? '' : 's'})`, idempotencyKey, attempts, { cause: error });
+    for (let retries = 0; ; ) {
+      // The token is shared by concurrent calls, so it is not aborted with this one: this call only stops waiting.
+      const token = call.bearer ? (await untilAborted(this.issueToken(), signal).catch((error: unknown) => {
+        if (options.signal?.aborted) throw options.signal.reason;
+        throw timeout.aborted ? timedOut(error) : error;
+      })).access_token : undefined;
+      attempts++;
+      let answer: { response: Response; text: string } | undefined;
+      let failure: unknown;
+      try {
+        answer = await this.#attempt(call, idempotencyKey, token, signal);
+      } catch (error) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        if (timeout.aborted) throw timedOut(error);
+        failure = error;
+      }
+      // A token the gateway no longer knows is renewed once, outside the retry budget.
+      if (answer?.response.status === 401 && call.bearer && !tokenRenewed) {
+        tokenRenewed = true;
+        this.#token = undefined;
+        continue;
+      }
+      const retryable = answer ? RETRY_STATUSES.has(answer.response.status) : true;
+      if (retryable && retries < maxRetries) {
+        const backoff = Math.min(MAX_RETRY_DELAY_MS, (this.#options.initialRetryDelayMs ?? DEFAULT_INITIAL_RETRY_DELAY_MS) * 2 ** retries);
+        const asked = answer && retryAfterMs(answer.response.headers.get('Retry-After'), Date.now());
+        // Half the backoff, plus a random part of the other half: clients that failed together do not return together.
+        const wait = asked ?? backoff / 2 + Math.random() * (backoff / 2);
+        if (Date.now() + wait < deadline) {
+          retries++;
+          try {
+            await sleep(wait, signal);
+          } catch (error) {
+            if (options.signal?.aborted) throw options.signal.reason;
+            throw timedOut(error);
+          }
+          continue;
+        }
+      }
+      if (!answer) throw new PayCheckoutConnectionError(`the gateway could not be reached (${attempts} attempt${attempts === 1 ? '' : 's'})`, idempotencyKey, attempts, { cause: failure });
+      return this.#answer(call, answer.response, answer.text, idempotencyKey, attempts);
+    }
+  }
+
+  async #attempt(call: Call<z.ZodMiniType>, idempotencyKey: string | undefined, token: string | undefined, signal: AbortSignal): Promise<{ response: Response; text: string }> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (call.body !== undefined) headers['Content-Type'] = call.contentType ?? 'application/json';
+    if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const response = await this.#fetch(call.url, { method: call.method, headers, body: call.body, signal });
+    return { response, text: await response.text() };
+  }
+
+  #answer<S extends z.ZodMiniType>(call: Call<S>, response: Response, text: string, idempotencyKey: string | undefined, attempts: number): z.infer<S> {
     let body: unknown;
+    let json = true;
     try {
       body = text ? JSON.parse(text) : undefined;
     } catch {
-      if (response.ok) throw new SyntaxError(`the gateway answered ${response.status} with a body that is not JSON`);
+      json = false;
     }
-    if (response.ok) return body as T;
-    const isProblem = typeof body === 'object' && body !== null && 'status' in body;
-    throw new PayCheckoutError(response.status, isProblem ? (body as Problem) : undefined, isProblem ? undefined : (body as TokenError));
+    if (!response.ok) {
+      const problem = Problem.safeParse(body);
+      const oauth = problem.success ? undefined : TokenError.safeParse(body);
+      const asked = retryAfterMs(response.headers.get('Retry-After'), Date.now());
+      throw new PayCheckoutApiError(response.status, problem.success ? problem.data : undefined, oauth?.success ? oauth.data : undefined, idempotencyKey, attempts, asked);
+    }
+    const where = `${call.method} ${call.url.pathname} answered ${response.status}`;
+    if (!json) throw new PayCheckoutResponseError(`${where} with a body that is not JSON`, response.status, [], idempotencyKey, attempts);
+    if (!call.schema) return undefined as z.infer<S>;
+    const parsed = call.schema.safeParse(body);
+    if (parsed.success) return parsed.data as z.infer<S>;
+    const issues = fieldErrors(parsed.error);
+    throw new PayCheckoutResponseError(`${where} with a body the contract does not allow: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, response.status, issues, idempotencyKey, attempts);
   }
 }

@@ -1,6 +1,6 @@
 // signature_hash (DESIGN.md section 3): base64 HMAC-SHA256, keyed by the client secret, over the
 // RFC 8785 (JCS) canonical JSON of the request body without its signature_hash member.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { base64, equalText, hmacSha256 } from './crypto.js';
 import { canonicalize } from './jcs.js';
 
 /** The exact text that is signed: the JCS form of the body without `signature_hash`. */
@@ -11,18 +11,16 @@ export function signedText(body: Record<string, unknown>): string {
   return text;
 }
 
-export function signPaymentLinkBody(body: Record<string, unknown>, clientSecret: string): string {
-  return createHmac('sha256', clientSecret).update(signedText(body), 'utf8').digest('base64');
+export async function signPaymentLinkBody(body: Record<string, unknown>, clientSecret: string): Promise<string> {
+  return base64(await hmacSha256(clientSecret, signedText(body)));
 }
 
 /**
- * Constant-time check of `body.signature_hash` as the exact text: Node's base64 decoder skips white space and
- * whatever follows the padding, so comparing decoded bytes would also take the signature with junk appended.
+ * Constant-time check of `body.signature_hash` as the exact text: a decoder that skips white space or what follows
+ * the padding would also take the signature with junk appended.
  */
-export function verifyPaymentLinkSignature(body: Record<string, unknown>, clientSecret: string): boolean {
+export async function verifyPaymentLinkSignature(body: Record<string, unknown>, clientSecret: string): Promise<boolean> {
   const given = body.signature_hash;
   if (typeof given !== 'string') return false;
-  const expected = Buffer.from(signPaymentLinkBody(body, clientSecret), 'utf8');
-  const actual = Buffer.from(given, 'utf8');
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return equalText(given, await signPaymentLinkBody(body, clientSecret));
 }

@@ -1,7 +1,7 @@
 // Verifying a webhook on the merchant's server: the signature over the raw body and its timestamp, in constant
 // time, within a tolerance window against replays (Stripe's scheme).
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookEvent } from '../contract/index.js';
+import { equalText, hex, hmacSha256 } from './crypto.js';
 
 export const WEBHOOK_SIGNATURE_HEADER = 'pay-checkout-signature';
 
@@ -18,20 +18,18 @@ export interface VerifyWebhookOptions {
 
 /**
  * The event of a genuine delivery, else a WebhookVerificationError. Pass the body exactly as received
- * (a string or Buffer, before any JSON parsing) and the `Pay-Checkout-Signature` header.
+ * (a string or bytes, before any JSON parsing) and the `Pay-Checkout-Signature` header.
  */
-export function verifyWebhook(rawBody: string | Uint8Array, header: string | null | undefined, secret: string, options: VerifyWebhookOptions = {}): WebhookEvent {
+export async function verifyWebhook(rawBody: string | Uint8Array, header: string | null | undefined, secret: string, options: VerifyWebhookOptions = {}): Promise<WebhookEvent> {
   if (!header) throw new WebhookVerificationError('the Pay-Checkout-Signature header is missing');
   const parts = header.split(',').map((part) => part.trim().split('=', 2) as [string, string]);
   const timestamp = parts.find(([k]) => k === 't')?.[1];
-  const signatures = parts.filter(([k]) => k === 'v1').map(([, v]) => Buffer.from(v ?? '', 'hex'));
+  const signatures = parts.filter(([k]) => k === 'v1').map(([, v]) => (v ?? '').toLowerCase());
   if (!timestamp || !/^\d{1,12}$/.test(timestamp) || signatures.length === 0) throw new WebhookVerificationError('the signature header is malformed');
   const age = Math.abs((options.now ?? new Date()).getTime() / 1000 - Number(timestamp));
   if (age > (options.toleranceSeconds ?? 300)) throw new WebhookVerificationError('the delivery is outside the tolerance window (a replay?)');
-  const body = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
-  const expected = createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest();
-  if (!signatures.some((given) => given.length === expected.length && timingSafeEqual(given, expected))) {
-    throw new WebhookVerificationError('the signature does not match the body');
-  }
+  const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
+  const expected = hex(await hmacSha256(secret, `${timestamp}.${body}`));
+  if (!signatures.some((given) => equalText(given, expected))) throw new WebhookVerificationError('the signature does not match the body');
   return JSON.parse(body) as WebhookEvent;
 }

@@ -1,5 +1,6 @@
 // Configuration by environment (DESIGN.md section 6). The sandbox defaults are public on purpose:
 // they are printed at start and written in the README, so a tester can use them at once.
+import { isIP } from 'node:net';
 import type { Network } from '../contract/index.js';
 import { DEFAULT_SANDBOX_SEED_HEX } from './chain/addresses.js';
 
@@ -12,6 +13,8 @@ export interface MerchantCredentials {
 
 export interface GatewayConfig {
   port: number;
+  /** The address to listen on: loopback by default, so only this machine reaches the gateway and the portal. */
+  host: string;
   /** PostgreSQL server; PGlite when absent. */
   databaseUrl?: string;
   /** PGlite data folder; in memory when absent. */
@@ -21,6 +24,8 @@ export interface GatewayConfig {
   sandboxMerchant: MerchantCredentials;
   /** A webhook endpoint the sandbox merchant gets at start (more can be added through the API or the portal). */
   sandboxWebhookUrl?: string;
+  /** Webhook endpoints on the loopback host (`http:` included) are taken: set for the demo's own receiver. */
+  allowLocalWebhooks: boolean;
   webhookTimeoutMs: number;
   /** Key that seals stored client secrets. */
   dataKey: string;
@@ -52,12 +57,25 @@ export interface PaymentSettings {
 /** The test wallet's seed: public, like every sandbox default. */
 export const SANDBOX_WALLET_SEED_HEX = '7061792d636865636b6f75742073616e64626f782074657374207761606c6574';
 
+/** The name to print for a listen address: `localhost` for the loopback and for every interface. */
+export function urlHost(host: string): string {
+  if (isIP(host) === 0) return host;
+  if (/^(127\.|::1$|::$|0\.0\.0\.0$)/.test(host)) return 'localhost';
+  return isIP(host) === 6 ? `[${host}]` : host;
+}
+
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got ${raw}`);
   return value;
+}
+
+function flagFrom(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name] ?? '';
+  if (raw !== '' && raw !== '0' && raw !== '1') throw new Error(`${name} must be 1 or 0, got ${raw}`);
+  return raw === '1';
 }
 
 export const SANDBOX_DEFAULTS = {
@@ -73,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   return {
     port,
+    host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.PGLITE_DIR || undefined,
     checkoutUrl: env.CHECKOUT_URL || `http://localhost:${port}/checkout`,
@@ -83,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       merchantKey: env.SANDBOX_MERCHANT_KEY || SANDBOX_DEFAULTS.merchantKey,
     },
     sandboxWebhookUrl: env.SANDBOX_WEBHOOK_URL || undefined,
+    allowLocalWebhooks: flagFrom(env, 'SANDBOX_ALLOW_LOCAL_WEBHOOKS'),
     webhookTimeoutMs: intFrom(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
     dataKey: env.GATEWAY_DATA_KEY || 'pay-checkout sandbox data key',
     tokenTtlSeconds: 3600,

@@ -5,12 +5,14 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { systemClock, type Clock } from './clock.js';
-import type { GatewayConfig } from './config.js';
+import { urlHost, type GatewayConfig } from './config.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { ProblemError, problemResponse } from './http/problem.js';
 import { sandboxRootKey } from './chain/addresses.js';
 import { assetRoutes } from './routes/assets.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { oauthRoutes } from './routes/oauth.js';
+import { openApiRoutes } from './routes/openapi.js';
 import { paymentLinkRoutes } from './routes/payment-links.js';
 import { refundRoutes } from './routes/refunds.js';
 import { sandboxRoutes } from './routes/sandbox.js';
@@ -33,6 +35,7 @@ import { Tokens } from './services/tokens.js';
 import { TestWallet } from './services/wallet.js';
 import { Watcher } from './services/watcher.js';
 import { Webhooks } from './services/webhooks.js';
+import { WebhookTargets, type Resolve } from './services/webhook-targets.js';
 import { openDatabase, type Database } from './storage/database.js';
 
 export interface Gateway {
@@ -62,6 +65,8 @@ export interface GatewayOptions {
   schema?: string;
   /** Run the timers (blocks, expiries, webhook deliveries on their own). Tests turn them off and drive each step. */
   watch?: boolean;
+  /** How webhook hosts resolve (the system's DNS when absent); tests give names of their own. */
+  resolve?: Resolve;
 }
 
 export async function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
@@ -72,7 +77,8 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   const chain = new Chain(db, clock);
   const paymentEvents = new PaymentEvents(db, clock);
   // Webhook bodies carry the link as the read API shows it, which needs the services built after them.
-  const webhooks: Webhooks = new Webhooks(db, clock, sealer, (sql, merchantId, ref) => linkResources.get(sql, merchantId, ref), config.webhookTimeoutMs);
+  const targets = new WebhookTargets(config.allowLocalWebhooks, options.resolve);
+  const webhooks: Webhooks = new Webhooks(db, clock, sealer, (sql, merchantId, ref) => linkResources.get(sql, merchantId, ref), targets, config.webhookTimeoutMs);
   const view = new PaymentView((sql, merchantId) => merchants.clientSecret(sql, merchantId));
   const reconciler = new Reconciler(clock, config.payments.toleranceBps, view, paymentEvents, webhooks);
   const heldFunds = new HeldFunds(clock, reconciler);
@@ -136,6 +142,7 @@ export function createApp(gateway: Gateway): Hono {
   app.route('/api/webhooks', webhookRoutes(gateway));
   app.route('/sandbox', sandboxRoutes(gateway));
   app.route('/', assetRoutes());
+  app.route('/', openApiRoutes());
   app.notFound((c) => problemResponse(c, new ProblemError(404, `No route for ${c.req.method} ${c.req.path}.`)));
   app.onError((error, c) => {
     if (error instanceof ProblemError) return problemResponse(c, error);
@@ -188,13 +195,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     }
   };
   const server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch, port: config.port }, () => resolve(s as Server));
+    const s = serve({ fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
   });
+  answerClientErrors(server);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   return {
     gateway,
-    url: `http://localhost:${port}`,
+    url: `http://${urlHost(config.host)}:${port}`,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // No new requests; those under way finish (a refund mid-transaction commits or rolls back, never half-run).

@@ -2,12 +2,12 @@
 // they name, and merchant strings stay text.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertAccessible, assertClean, createLinkInBuilder, get, browserForFile, openPage, screenshot, waitForView } from './support.js';
+import { assertAccessible, assertClean, createLinkInBuilder, get, browserForFile, openSignedIn, screenshot, waitForView } from './support.js';
 
 const browser = browserForFile();
 
 test('the amount follows the lines; a wrong amount and a foreign currency come back as 422s next to their fields', async () => {
-  const tracked = await openPage(browser(), '/');
+  const tracked = await openSignedIn(browser(), '/');
   const { page } = tracked;
   const amount = page.locator('#f-amount');
   assert.equal(await amount.inputValue(), '530000', 'the sample order adds up');
@@ -42,7 +42,7 @@ test('the amount follows the lines; a wrong amount and a foreign currency come b
 });
 
 test('merchant strings are shown as text, never as HTML, by the element on the demo page', async () => {
-  const tracked = await openPage(browser(), '/');
+  const tracked = await openSignedIn(browser(), '/');
   const { page } = tracked;
   const markup = '<img src=x onerror="window.__owned=1">Cà phê <b>đậm</b>';
   await page.locator('#f-order_details-0-name').fill(markup);

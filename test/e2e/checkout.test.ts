@@ -12,7 +12,7 @@ import {
   get,
   browserForFile,
   mine,
-  openPage,
+  openSignedIn,
   scanCheckoutQr,
   screenshot,
   waitForView,
@@ -23,7 +23,7 @@ import {
 const browser = browserForFile();
 
 test('a new user builds a link, pays it exactly with the wallet panel, and lands on /success with a verified signature', async () => {
-  const tracked = await openPage(browser(), '/');
+  const tracked = await openSignedIn(browser(), '/');
   const { page } = tracked;
   await page.locator('[data-balance="USDT:TRON"]').waitFor();
   const balanceBefore = await page.locator('[data-balance="USDT:TRON"]').textContent();
@@ -68,7 +68,7 @@ test('a new user builds a link, pays it exactly with the wallet panel, and lands
 });
 
 test('a partial payment leaves the checkout underpaid with the rest in its QR; paying the rest makes it paid', async () => {
-  const tracked = await openPage(browser(), '/');
+  const tracked = await openSignedIn(browser(), '/');
   const { page } = tracked;
   await createLinkInBuilder(page);
   await choosePayment(page, 'BTC:BITCOIN');
@@ -99,7 +99,7 @@ test('a partial payment leaves the checkout underpaid with the rest in its QR; p
 });
 
 test('an expired quote offers a new one; giving up lands on /failure with a verified signature', async () => {
-  const tracked = await openPage(browser(), '/');
+  const tracked = await openSignedIn(browser(), '/');
   const { page } = tracked;
   const ref = await createLinkInBuilder(page);
   await choosePayment(page, 'USDT:ETHEREUM');
@@ -114,9 +114,11 @@ test('an expired quote offers a new one; giving up lands on /failure with a veri
 
   await page.locator('pay-checkout [part="new-quote-button"]').click();
   await waitForView(page, 'payment');
-  // A new quote, at the same one-time address.
-  assert.equal(await elementAttribute(page, '[part="address"]', 'data-address'), address);
+  // A new quote is a new payment, at a new one-time address: the old quote takes nothing more.
+  assert.notEqual(await elementAttribute(page, '[part="address"]', 'data-address'), address);
 
+  // The wallet follows the new QR, and its quote runs out too.
+  await scanCheckoutQr(page);
   await page.locator('[data-expire]').click();
   await waitForView(page, 'expired');
   await page.locator('pay-checkout [part="leave-button"]').click();
@@ -131,7 +133,7 @@ test('an expired quote offers a new one; giving up lands on /failure with a veri
 });
 
 test('a full payment after the quote expired is held as paid late; an overpayment is paid and flagged', async () => {
-  const tracked = await openPage(browser(), '/');
+  const tracked = await openSignedIn(browser(), '/');
   const { page } = tracked;
   await createLinkInBuilder(page);
   await choosePayment(page, 'ETH:ETHEREUM');

@@ -12,6 +12,7 @@ import {
   browserForFile,
   mine,
   openPage,
+  openSignedIn,
   screenshot,
   waitForView,
   walletPay,
@@ -23,7 +24,7 @@ const jsQR = jsQRModule.default;
 const browser = browserForFile();
 
 test('the payment_link opens the hosted page; the /wallet page pays it from a photo of the QR', async () => {
-  const demo = await openPage(browser(), '/');
+  const demo = await openSignedIn(browser(), '/');
   // The link is made for embedding (is_checkout_embed), yet sent by e-mail it opens as the full hosted page.
   assert.equal(await demo.page.getByLabel('Embedded checkout').isChecked(), true);
   const ref = await createLinkInBuilder(demo.page);

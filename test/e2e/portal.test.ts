@@ -4,30 +4,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sampleLink } from '../helpers/gateway.js';
-import { assertAccessible, assertClean, baseUrl, get, browserForFile, openPage, post, screenshot } from './support.js';
+import { assertAccessible, assertClean, baseUrl, browserForFile, openSignedIn, paidOrder, post, screenshot } from './support.js';
 
 const browser = browserForFile();
 
-/** A paid order of 360.000 ₫, set up over HTTP as a customer and the chain would: the subject here is the portal. */
-async function paidOrder(): Promise<string> {
-  const link = sampleLink({ success_url: `${baseUrl}/success`, failure_url: `${baseUrl}/failure` });
-  const { payment_link_ref } = await post<{ payment_link_ref: string }>('/demo/api/links', link);
-  const payment = await post<{ address: string; amount_crypto: string; confirmations_required: number }>(`/api/checkout/${payment_link_ref}/payments`, {
-    pmt_channel: 'PROVIDER',
-    pmt_method: 'PROVIDER_CRYPTO',
-    asset: 'USDT',
-    network: 'TRON',
-  });
-  await post('/sandbox/wallet/transfers', { to: payment.address, asset: 'USDT', network: 'TRON', amount: payment.amount_crypto });
-  await post('/sandbox/chain/mine', { blocks: payment.confirmations_required, network: 'TRON' });
-  const view = await get<{ status: string }>(`/api/checkout/${payment_link_ref}`);
-  assert.equal(view.status, 'paid');
-  return link.merchant_order_id;
-}
-
 test('a merchant refunds part of a paid order from the row menu, is refused an over-refund, then refunds the rest', async () => {
   const orderId = await paidOrder();
-  const tracked = await openPage(browser(), '/portal');
+  const tracked = await openSignedIn(browser(), '/portal', { how: 'credentials' });
   const { page } = tracked;
   const row = page.locator(`tr[data-order="${orderId}"]`);
   await row.waitFor();
@@ -107,7 +90,7 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
 test('an order that is not paid offers no refund', async () => {
   const link = sampleLink({ success_url: `${baseUrl}/success`, failure_url: `${baseUrl}/failure` });
   await post('/demo/api/links', link);
-  const tracked = await openPage(browser(), '/portal');
+  const tracked = await openSignedIn(browser(), '/portal');
   const row = tracked.page.locator(`tr[data-order="${link.merchant_order_id}"]`);
   await row.getByRole('button', { name: /^Actions for order/ }).click();
   const refund = row.getByRole('menuitem', { name: /^Refund/ });

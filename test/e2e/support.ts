@@ -5,6 +5,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { SANDBOX_DEFAULTS } from '../../src/sandbox/config.js';
+import { sampleLink } from '../helpers/gateway.js';
 
 const base = process.env.E2E_BASE_URL;
 if (!base) throw new Error('E2E_BASE_URL is not set: run these files with `npm run test:e2e`, which starts the demo for them.');
@@ -71,6 +73,31 @@ export async function openPage(
   });
   page.on('pageerror', (error) => tracked.pageErrors.push(error.message));
   await page.goto(path);
+  return tracked;
+}
+
+/**
+ * A merchant's page, reached as a merchant reaches it: the page sends a new browser to the sign-in, the merchant
+ * signs in (typing the printed sandbox credentials, or with the one-click button) and lands back on the page.
+ */
+export async function openSignedIn(
+  browser: Browser,
+  path: string,
+  options: { how?: 'button' | 'credentials'; viewport?: { width: number; height: number } } = {},
+): Promise<TrackedPage> {
+  const tracked = await openPage(browser, path, options.viewport);
+  const { page } = tracked;
+  await page.waitForURL((url) => url.pathname === '/signin');
+  assert.equal(new URL(page.url()).searchParams.get('next'), new URL(path, baseUrl).pathname);
+  if (options.how === 'credentials') {
+    await page.getByLabel('Client id').fill(SANDBOX_DEFAULTS.clientId);
+    await page.getByLabel('Client secret').fill(SANDBOX_DEFAULTS.clientSecret);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  } else {
+    await page.getByRole('button', { name: 'Sign in as the sandbox merchant' }).click();
+  }
+  await page.waitForURL((url) => url.pathname === new URL(path, baseUrl).pathname);
+  await page.locator('#session', { hasText: `Signed in as ${SANDBOX_DEFAULTS.clientId}` }).waitFor();
   return tracked;
 }
 
@@ -170,16 +197,66 @@ export async function mine(page: Page): Promise<void> {
 
 // ---- straight to the server, for set-ups that are not the subject of a test ----
 
+interface ServerSession {
+  cookie: string;
+  csrf: string;
+}
+let serverSession: Promise<ServerSession> | undefined;
+
+/** The sandbox merchant's session for the set-ups below, signed in as the sign-in page does. */
+export function merchantSession(): Promise<ServerSession> {
+  serverSession ??= (async () => {
+    const response = await fetch(new URL('/demo/sign-in', baseUrl), {
+      method: 'POST',
+      headers: { Origin: origin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_id: SANDBOX_DEFAULTS.clientId, client_secret: SANDBOX_DEFAULTS.clientSecret }),
+    });
+    assert.equal(response.status, 200, await response.clone().text());
+    const cookie = response.headers.getSetCookie()[0]!.split(';')[0]!;
+    const { csrf_token } = (await response.json()) as { csrf_token: string };
+    return { cookie, csrf: csrf_token };
+  })();
+  return serverSession;
+}
+
+/** The portal's API needs the session, and its token on changes; the rest of the server needs nothing. */
+async function headersFor(path: string, change: boolean): Promise<Record<string, string>> {
+  if (!path.startsWith('/demo/api/')) return {};
+  const { cookie, csrf } = await merchantSession();
+  return { Cookie: cookie, ...(change && { Origin: origin, 'X-CSRF-Token': csrf }) };
+}
+
 export async function get<T>(path: string): Promise<T> {
-  const response = await fetch(new URL(path, baseUrl));
+  const response = await fetch(new URL(path, baseUrl), { headers: await headersFor(path, false) });
   const json = (await response.json()) as T;
   assert.ok(response.ok, `${path} answered ${response.status}: ${JSON.stringify(json)}`);
   return json;
 }
 
 export async function post<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(new URL(path, baseUrl), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(new URL(path, baseUrl), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(await headersFor(path, true)) },
+    body: JSON.stringify(body),
+  });
   const json = (await response.json()) as T;
   assert.ok(response.ok, `${path} answered ${response.status}: ${JSON.stringify(json)}`);
   return json;
+}
+
+/** A paid order of 360.000 ₫, set up over HTTP as the merchant's server, a customer and the chain would (for tests whose subject is the portal). */
+export async function paidOrder(): Promise<string> {
+  const link = sampleLink({ success_url: `${baseUrl}/success`, failure_url: `${baseUrl}/failure` });
+  const { payment_link_ref } = await post<{ payment_link_ref: string }>('/demo/api/links', link);
+  const payment = await post<{ address: string; amount_crypto: string; confirmations_required: number }>(`/api/checkout/${payment_link_ref}/payments`, {
+    pmt_channel: 'PROVIDER',
+    pmt_method: 'PROVIDER_CRYPTO',
+    asset: 'USDT',
+    network: 'TRON',
+  });
+  await post('/sandbox/wallet/transfers', { to: payment.address, asset: 'USDT', network: 'TRON', amount: payment.amount_crypto });
+  await post('/sandbox/chain/mine', { blocks: payment.confirmations_required, network: 'TRON' });
+  const view = await get<{ status: string }>(`/api/checkout/${payment_link_ref}`);
+  assert.equal(view.status, 'paid');
+  return link.merchant_order_id;
 }

@@ -14,7 +14,7 @@ import {
   elementAttribute,
   browserForFile,
   mine,
-  openPage,
+  openSignedIn,
   scanCheckoutQr,
   screenshot,
   waitForView,
@@ -27,7 +27,7 @@ const RECEIVER_URL = `${new URL(baseUrl).origin}/demo/webhook-receiver`;
 
 /** Builds a link on the demo page and pays it exactly with the wallet panel; resolves with its merchant_order_id. */
 async function buildAndPay(): Promise<string> {
-  const { page } = await openPage(browser(), '/');
+  const { page } = await openSignedIn(browser(), '/');
   await page.locator('[data-balance="USDT:TRON"]').waitFor();
   const orderId = await page.locator('[name="merchant_order_id"]').inputValue();
   await createLinkInBuilder(page);
@@ -50,14 +50,14 @@ function deliveryRow(page: Page, eventId: string, status: string, attempts: numb
 }
 
 test('a merchant adds the demo receiver, sees a paid link’s events delivered and verified, and redelivers one', async () => {
-  const tracked = await openPage(browser(), '/webhooks');
+  const tracked = await openSignedIn(browser(), '/webhooks');
   const { page } = tracked;
   await page.getByText('Loading endpoints…').waitFor({ state: 'detached' });
   await assertAccessible(page, '/webhooks as first loaded');
   let endpointPosts = 0;
   page.on('request', (r) => void (r.method() === 'POST' && r.url().endsWith('/demo/api/webhooks/endpoints') && endpointPosts++));
 
-  // The page checks the form of the URL; the gateway's rule (http: only on localhost) comes back by the field.
+  // The page checks the form of the URL; the gateway's rule (http: on the loopback host only) comes back by the field.
   const url = page.locator('#f-url');
   const urlError = page.locator('#f-url-error');
   const addButton = page.getByRole('button', { name: 'Add endpoint' });
@@ -67,7 +67,7 @@ test('a merchant adds the demo receiver, sees a paid link’s events delivered a
   assert.equal(endpointPosts, 0);
   await url.fill('http://shop.invalid/hooks');
   await addButton.click();
-  await urlError.filter({ hasText: /The gateway refused it \(422\):.*http: only on localhost/ }).waitFor();
+  await urlError.filter({ hasText: /The gateway refused it \(422\):.*http: is taken on the loopback host only/ }).waitFor();
   assert.equal(await url.getAttribute('aria-invalid'), 'true');
   assert.equal(endpointPosts, 1);
   await assertAccessible(page, '/webhooks with the gateway refusing an endpoint');
@@ -127,7 +127,7 @@ test('a merchant adds the demo receiver, sees a paid link’s events delivered a
   await deliveryRow(page, paidId, 'delivered', 1).waitFor();
   const logged = await page.locator('tr[data-delivery]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-event-id')));
   assert.ok(logged.indexOf(paidId) < logged.indexOf(confirmingId), 'newest first');
-  assert.equal(await deliveryRow(page, paidId, 'delivered', 1).locator('td').nth(3).textContent(), '200');
+  assert.equal(await deliveryRow(page, paidId, 'delivered', 1).locator('td').nth(3).textContent(), 'delivered');
   await assertAccessible(page, '/webhooks with deliveries and receipts');
 
   // Redelivered by hand: one more attempt, and a second receipt with the same event id.
@@ -144,7 +144,7 @@ test('a merchant adds the demo receiver, sees a paid link’s events delivered a
 });
 
 test('the demo receiver refuses a forged delivery and shows what it claimed as text', async () => {
-  const tracked = await openPage(browser(), '/webhooks');
+  const tracked = await openSignedIn(browser(), '/webhooks');
   const { page } = tracked;
   const claimed = { id: `evt_forged_${Date.now()}`, type: '<img src=x data-injected>payment.paid', data: { payment_link: { merchant_order_id: '<b>DH-1</b>' } } };
   const response = await fetch(RECEIVER_URL, {
@@ -167,7 +167,7 @@ test('away from localhost the page says why the demo receiver cannot be added', 
   // Chromium resolves *.localhost to the loopback itself; the gateway takes http: on localhost, 127.0.0.1 and [::1] only.
   const away = new URL(baseUrl);
   away.hostname = 'demo.localhost';
-  const tracked = await openPage(browser(), new URL('/webhooks', away).href);
+  const tracked = await openSignedIn(browser(), new URL('/webhooks', away).href);
   const { page } = tracked;
   const note = page.locator('[data-receiver-note]');
   await note.waitFor();

@@ -44,10 +44,10 @@ describe('signature_hash, the worked example', () => {
     assert.match(example.signature, /^[A-Za-z0-9+/]{43}=$/);
   });
 
-  it('is what the SDK computes, with or without a signature_hash member already in the body', () => {
+  it('is what the SDK computes, with or without a signature_hash member already in the body', async () => {
     assert.equal(signedText(example.body), example.canonical);
-    assert.equal(signPaymentLinkBody(example.body, SANDBOX_DEFAULTS.clientSecret), example.signature);
-    assert.equal(signPaymentLinkBody({ ...example.body, signature_hash: 'anything' }, SANDBOX_DEFAULTS.clientSecret), example.signature);
+    assert.equal(await signPaymentLinkBody(example.body, SANDBOX_DEFAULTS.clientSecret), example.signature);
+    assert.equal(await signPaymentLinkBody({ ...example.body, signature_hash: 'anything' }, SANDBOX_DEFAULTS.clientSecret), example.signature);
   });
 
   it("canonicalizes as RFC 8785's own examples do (the library the SDK and the gateway share)", () => {
@@ -65,11 +65,11 @@ describe('signature_hash, the worked example', () => {
     assert.equal(jcs(order), inOrder);
   });
 
-  it('does not depend on key order or white space', () => {
+  it('does not depend on key order or white space', async () => {
     const shuffled = Object.fromEntries(Object.entries(example.body).reverse());
     const reread = JSON.parse(JSON.stringify(shuffled, null, '\t')) as Record<string, unknown>;
-    assert.equal(signPaymentLinkBody(reread, SANDBOX_DEFAULTS.clientSecret), example.signature);
-    assert.ok(verifyPaymentLinkSignature({ ...reread, signature_hash: example.signature }, SANDBOX_DEFAULTS.clientSecret));
+    assert.equal(await signPaymentLinkBody(reread, SANDBOX_DEFAULTS.clientSecret), example.signature);
+    assert.ok(await verifyPaymentLinkSignature({ ...reread, signature_hash: example.signature }, SANDBOX_DEFAULTS.clientSecret));
   });
 });
 

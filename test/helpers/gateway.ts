@@ -30,16 +30,19 @@ export interface TestGatewayOptions {
   schema?: string;
   /** Routes beside the gateway's own (see startGateway). */
   mount?: StartOptions['mount'];
+  /** How webhook hosts resolve (see createGateway). */
+  resolve?: StartOptions['resolve'];
   /** Run the timers and the start-up reconciliation (off: each test drives every step). */
   watch?: boolean;
 }
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const clock = options.clock ?? new ManualClock();
-  const config = { ...loadConfig({}), port: 0, databaseUrl: process.env.TEST_DATABASE_URL, ...options.config };
+  // Receivers in tests listen on loopback, as the demo's does: allowed unless a test says otherwise.
+  const config = { ...loadConfig({}), port: 0, databaseUrl: process.env.TEST_DATABASE_URL, allowLocalWebhooks: true, ...options.config };
   const ownSchema = config.databaseUrl && !options.schema ? `test_${randomBytes(6).toString('hex')}` : undefined;
   const schema = options.schema ?? ownSchema;
-  const running = await startGateway(config, { clock, schema, watch: options.watch ?? false, mount: options.mount });
+  const running = await startGateway(config, { clock, schema, watch: options.watch ?? false, mount: options.mount, resolve: options.resolve });
   const clientFor = (credentials: MerchantCredentials) =>
     new MerchantClient({ baseUrl: running.url, clientId: credentials.clientId, clientSecret: credentials.clientSecret, merchantKey: credentials.merchantKey });
   const { db } = running.gateway;

@@ -1,9 +1,10 @@
 // The merchant API as a merchant's server reaches it without the SDK: raw requests, signed bodies, row counts.
+import { createHmac } from 'node:crypto';
 import type { Hono } from 'hono';
 import type { PaymentLinkInput } from '../../src/contract/index.js';
 import type { MerchantCredentials } from '../../src/sandbox/config.js';
 import { createApp } from '../../src/sandbox/gateway.js';
-import { signPaymentLinkBody } from '../../src/merchant/index.js';
+import { signedText } from '../../src/merchant/index.js';
 import type { Database } from '../../src/sandbox/storage/database.js';
 import { sampleLink, type TestGateway } from './gateway.js';
 
@@ -11,14 +12,19 @@ export const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 export const JSON_TYPE = { 'Content-Type': 'application/json' };
 
 /** The body the SDK sends for `input`: `source: api`, the merchant key as `svc_key`, signed with the client secret. */
-export function signedLinkBody(credentials: MerchantCredentials, input: Partial<PaymentLinkInput> | Record<string, unknown> = sampleLink()): Record<string, unknown> {
+export function signedLinkBody(credentials: Pick<MerchantCredentials, 'merchantKey' | 'clientSecret'>, input: Partial<PaymentLinkInput> | Record<string, unknown> = sampleLink()): Record<string, unknown> {
   return sign({ source: 'api', ...input, svc_key: credentials.merchantKey }, credentials.clientSecret);
 }
 
-/** `body` with its `signature_hash` computed afresh (whatever it held before). */
+/**
+ * `body` with its `signature_hash` computed afresh (whatever it held before), by hand as docs/api.md shows it
+ * (node:crypto over the JCS text), apart from the SDK's WebCrypto signer, and synchronously. It signs the body as
+ * JSON carries it (a fuzzed NaN or Infinity travels as null), which is what the gateway checks.
+ */
 export function sign(body: Record<string, unknown>, clientSecret: string): Record<string, unknown> {
   const { signature_hash: _old, ...rest } = body;
-  return { ...rest, signature_hash: signPaymentLinkBody(rest, clientSecret) };
+  const sent = JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
+  return { ...rest, signature_hash: createHmac('sha256', clientSecret).update(signedText(sent), 'utf8').digest('base64') };
 }
 
 export interface Answer<T = unknown> {

@@ -415,7 +415,7 @@ function factsOf(link: PaymentLinkResource): LinkFacts {
         rate: p.rate,
         decimals,
         quote_expires_at: new Date(p.quote_expires_at),
-        superseded_at: date(p.superseded_at),
+        created_at: new Date(p.created_at),
         accepted_at: date(p.accepted_at),
         transfers: p.transactions.map((t) => ({ amount: parseDecimal(t.amount_crypto, decimals), seen_at: new Date(t.seen_at), confirmed_at: date(t.confirmed_at) })),
       };

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { AssetCode, Network } from '../../src/contract/index.js';
-import type { PayCheckoutError } from '../../src/merchant/index.js';
+import type { PayCheckoutApiError } from '../../src/merchant/index.js';
 import { parseDecimal } from '../../src/sandbox/chain/amounts.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
@@ -43,7 +43,7 @@ describe(`refunds on chain (${storageName})`, () => {
     const before = await held();
     const error = await gw.client.createRefund(orderId, refund(1)).then(
       () => assert.fail('a 1 VND refund of a BTC payment moves nothing'),
-      (e: unknown) => e as PayCheckoutError,
+      (e: unknown) => e as PayCheckoutApiError,
     );
     assert.equal(error.status, 422);
     const message = error.problem?.errors?.find((e) => e.path === 'amount')?.message ?? '';

@@ -85,12 +85,12 @@ describe(`crypto payment flow over HTTP (${storageName})`, () => {
 
     // The merchant's server learns the truth twice over: a signed webhook, and a redirect that verifies.
     while ((await gw.gateway.webhooks.deliverDue()) > 0);
-    const received = receiver.received.map((r) => verifyWebhook(r.body, r.signature, secret, { now: gw.clock.now() }));
+    const received = await Promise.all(receiver.received.map((r) => verifyWebhook(r.body, r.signature, secret, { now: gw.clock.now() })));
     const paidEvent = received.find((e) => e.type === 'payment.paid');
     assert.equal(paidEvent?.payment_id, opened.body.payment_id);
     assert.equal(paidEvent?.data.payment_link.status, 'paid');
     const { body: paidPayment } = await checkout.payment(opened.body.payment_id);
-    assert.deepEqual(verifyRedirect(paidPayment.success_redirect_url!, gw.credentials.clientSecret), {
+    assert.deepEqual(await verifyRedirect(paidPayment.success_redirect_url!, gw.credentials.clientSecret), {
       merchant_order_id: 'flow-1',
       payment_link_ref: ref,
       status: 'paid',

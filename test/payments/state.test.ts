@@ -30,7 +30,7 @@ function payment(transfers: TransferFact[], overrides: Partial<PaymentFacts> = {
     rate: RATE,
     decimals: 6,
     quote_expires_at: QUOTE_END,
-    superseded_at: null,
+    created_at: at(0),
     accepted_at: null,
     transfers,
     ...overrides,
@@ -96,15 +96,15 @@ describe('payment state', () => {
   });
 
   it('never credits an old quote after it was superseded: money there is held, and the new payment pays the link', () => {
-    const old = payment([transfer(DUE, 6, 7)], { payment_id: 'old', superseded_at: at(5) });
-    const current = payment([transfer(DUE, 3, 4)], { payment_id: 'new', quote_expires_at: at(20) });
+    const old = payment([transfer(DUE, 6, 7)], { payment_id: 'old' });
+    const current = payment([transfer(DUE, 3, 4)], { payment_id: 'new', created_at: at(2), quote_expires_at: at(20) });
     const s = state(link([old, current]), at(8));
     assert.deepEqual([s.paid_by, s.payments[0]!.status, s.payments[1]!.status], ['new', 'paid_late', 'paid']);
   });
 
   it('lets only the first payment to settle in time pay the link; money after that is held', () => {
-    const first = payment([transfer(DUE, 1, 3)], { payment_id: 'first', superseded_at: at(2) });
-    const second = payment([transfer(DUE, 2, 4)], { payment_id: 'second' });
+    const first = payment([transfer(DUE, 1, 3)], { payment_id: 'first' });
+    const second = payment([transfer(DUE, 2, 4)], { payment_id: 'second', created_at: at(2) });
     const s = state(link([first, second]), at(5));
     assert.deepEqual([s.paid_by, s.payments.map((p) => p.status)], ['first', ['paid', 'paid_late']]);
   });
@@ -137,19 +137,38 @@ const transferArb = fc
   .tuple(fc.bigInt({ min: 1n, max: 2n * DUE }), minutes, fc.option(fc.integer({ min: 0, max: 30 }), { nil: null }))
   .map(([amount, seen, delay]) => transfer(amount, seen, delay === null ? null : seen + delay));
 const paymentArb = fc
-  .tuple(fc.array(transferArb, { maxLength: 4 }), minutes, fc.option(minutes, { nil: null }), fc.option(minutes, { nil: null }))
-  .map(([transfers, quoteEnd, superseded, accepted]) =>
+  .tuple(fc.array(transferArb, { maxLength: 4 }), minutes, minutes, fc.option(minutes, { nil: null }))
+  .map(([transfers, created, quoteEnd, accepted]) =>
     payment(
       transfers.sort((a, b) => a.seen_at.getTime() - b.seen_at.getTime()),
-      { quote_expires_at: at(quoteEnd), superseded_at: superseded === null ? null : at(superseded), accepted_at: accepted === null ? null : at(accepted) },
+      { created_at: at(created), quote_expires_at: at(created + quoteEnd), accepted_at: accepted === null ? null : at(accepted) },
     ),
   );
 const linkArb = fc
   .tuple(fc.array(paymentArb, { maxLength: 4 }), minutes, fc.option(minutes, { nil: null }), fc.integer({ min: 0, max: 120 }))
   .map(([payments, end, superseded, now]) => ({
-    facts: link(payments.map((p, i) => ({ ...p, payment_id: `pay_${i}` })), { expires_at: at(end), superseded_at: superseded === null ? null : at(superseded) }),
+    facts: link(
+      payments.sort((a, b) => a.created_at.getTime() - b.created_at.getTime()).map((p, i) => ({ ...p, payment_id: `pay_${i}` })),
+      { expires_at: at(end), superseded_at: superseded === null ? null : at(superseded) },
+    ),
     now: at(now),
   }));
+
+/**
+ * Facts the gateway can produce: a payment is replaced by a newer one only if nothing reached it while its quote was
+ * open, or its quote ran out first short of what was due (the gateway refuses to open another payment otherwise, and
+ * locks the payment against transfers while it decides).
+ */
+function realistic({ facts }: { facts: LinkFacts }): boolean {
+  return facts.payments.every((p, i) => {
+    const next = facts.payments[i + 1];
+    if (!next) return true;
+    const openUntil = Math.min(p.quote_expires_at.getTime(), next.created_at.getTime());
+    const seenWhileOpen = p.transfers.filter((t) => t.seen_at.getTime() < openUntil).reduce((sum, t) => sum + t.amount, 0n);
+    if (seenWhileOpen === 0n) return true;
+    return p.quote_expires_at.getTime() <= next.created_at.getTime() && seenWhileOpen < dueWithTolerance(p.amount_atomic, TOLERANCE_BPS);
+  });
+}
 
 describe('payment state: properties over random facts', () => {
   it('pays a link with at most one payment, and the link is paid exactly when one payment is', () => {
@@ -160,6 +179,16 @@ describe('payment state: properties over random facts', () => {
         assert.ok(paid.length <= 1);
         assert.equal(s.status === 'paid', paid.length === 1);
         if (s.paid_by) assert.equal(s.payments[facts.payments.findIndex((p) => p.payment_id === s.paid_by)]!.status, 'paid');
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('keeps at most one quote open on a link, and only the newest', () => {
+    fc.assert(
+      fc.property(linkArb.filter(realistic), ({ facts, now }) => {
+        const open = state(facts, now).payments.flatMap((p, i) => (['awaiting_payment', 'underpaid', 'confirming'].includes(p.status) ? [i] : []));
+        assert.ok(open.length === 0 || (open.length === 1 && open[0] === facts.payments.length - 1), `open: ${open.join()}`);
       }),
       { numRuns: 2000 },
     );

@@ -128,7 +128,7 @@ describe(`payment truth (${storageName})`, () => {
       assert.deepEqual([accepted.body.payments[0]!.status, accepted.body.payments[0]!.held_vnd], ['paid', 0]);
       const { body: paid } = await checkout.payment(payment.payment_id);
       assert.ok(paid.accepted_at);
-      assert.deepEqual(verifyRedirect(paid.success_redirect_url!, gw.credentials.clientSecret)?.status, 'paid');
+      assert.deepEqual((await verifyRedirect(paid.success_redirect_url!, gw.credentials.clientSecret))?.status, 'paid');
       while ((await gw.gateway.webhooks.deliverDue()) > 0);
       const types = receiver.received.map((r) => (JSON.parse(r.body) as WebhookEvent).type);
       assert.ok(types.includes('payment.paid'), types.join());

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { WebhookEvent } from '../../src/contract/index.js';
-import type { PayCheckoutError} from '../../src/merchant/index.js';
+import type { PayCheckoutApiError } from '../../src/merchant/index.js';
 import { verifyRedirect, verifyWebhook, WebhookVerificationError } from '../../src/merchant/index.js';
 import { ManualClock } from '../../src/sandbox/clock.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
@@ -42,7 +42,7 @@ describe(`webhooks (${storageName})`, () => {
     while ((await gw.gateway.webhooks.deliverDue()) > 0);
   }
 
-  const events = () => receiver.received.map((r) => verifyWebhook(r.body, r.signature, secret, { now: gw.clock.now() }));
+  const events = () => Promise.all(receiver.received.map((r) => verifyWebhook(r.body, r.signature, secret, { now: gw.clock.now() })));
 
   async function openPayment(overrides = {}) {
     const link = await gw.client.createPaymentLink(sampleLink(overrides));
@@ -75,7 +75,7 @@ describe(`webhooks (${storageName})`, () => {
     await gw.gateway.watcher.tick();
 
     await deliverAll();
-    const received = events();
+    const received = await events();
     assert.deepEqual(new Set(received.map((e) => e.type)), new Set([
       'payment.confirming', 'payment.paid', 'payment.underpaid', 'payment.expired', 'payment.paid_late',
       'payment_link.expired', 'refund.succeeded', 'refund.failed',
@@ -105,20 +105,21 @@ describe(`webhooks (${storageName})`, () => {
       ['payment.paid', 'pending', 0, null],
       ['payment.confirming', 'pending', 1, 500],
     ], 'the later event waits for the earlier one');
+    assert.equal(log[1]!.last_error, 'HTTP 500');
     assert.equal(Date.parse(log[1]!.next_attempt_at!) - gw.clock.now().getTime(), 10_000);
 
     receiver.setMode('hang');
     gw.clock.advance(10_000);
     await deliverAll();
     log = await gw.client.getWebhookDeliveries(endpointId);
-    assert.match(log[1]!.last_error!, /Timeout|abort/i);
+    assert.equal(log[1]!.last_error, 'unreachable', 'a timeout, in the words the merchant sees');
 
     await receiver.stop();
     gw.clock.advance(20_000);
     await deliverAll();
     log = await gw.client.getWebhookDeliveries(endpointId);
     assert.equal(log[1]!.attempts, 3);
-    assert.match(log[1]!.last_error!, /fetch failed|ECONNREFUSED/i);
+    assert.equal(log[1]!.last_error, 'unreachable', 'a refused connection, with no word of the gateway\'s network');
 
     await receiver.start();
     receiver.setMode('ok');
@@ -162,7 +163,7 @@ describe(`webhooks (${storageName})`, () => {
     assert.deepEqual(receiver.received, []);
     const [removed] = await gw.gateway.db.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE delivery_id = $1', [waiting!.delivery_id]);
     assert.equal(removed!.status, 'failed');
-    await assert.rejects(gw.client.redeliverWebhook(waiting!.delivery_id), (error: PayCheckoutError) => error.status === 404);
+    await assert.rejects(gw.client.redeliverWebhook(waiting!.delivery_id), (error: PayCheckoutApiError) => error.status === 404);
   });
 
   it('delivers after a restart what was written before it', async () => {
@@ -179,7 +180,7 @@ describe(`webhooks (${storageName})`, () => {
     const second = await startTestGateway({ clock, schema, config: { dataDir } });
     try {
       while ((await second.gateway.webhooks.deliverDue()) > 0);
-      const types = receiver.received.map((r) => verifyWebhook(r.body, r.signature, restartSecret, { now: clock.now() }).type);
+      const types = (await Promise.all(receiver.received.map((r) => verifyWebhook(r.body, r.signature, restartSecret, { now: clock.now() })))).map((e) => e.type);
       assert.deepEqual(types, ['payment.confirming', 'payment.paid']);
     } finally {
       await second.close();
@@ -193,24 +194,24 @@ describe(`webhooks (${storageName})`, () => {
     await deliverAll();
     const { body, signature } = receiver.received[0]!;
     const now = gw.clock.now();
-    assert.equal(verifyWebhook(body, signature, secret, { now }).type, 'payment.confirming');
-    assert.throws(() => verifyWebhook(body, signature, 'whsec_forged', { now }), WebhookVerificationError);
-    assert.throws(() => verifyWebhook(body.replace('confirming', 'paid'), signature, secret, { now }), WebhookVerificationError);
-    assert.throws(() => verifyWebhook(body, signature, secret, { now: new Date(now.getTime() + 301_000) }), /tolerance/);
-    assert.throws(() => verifyWebhook(body, undefined, secret, { now }), WebhookVerificationError);
+    assert.equal((await verifyWebhook(body, signature, secret, { now })).type, 'payment.confirming');
+    await assert.rejects(() => verifyWebhook(body, signature, 'whsec_forged', { now }), WebhookVerificationError);
+    await assert.rejects(() => verifyWebhook(body.replace('confirming', 'paid'), signature, secret, { now }), WebhookVerificationError);
+    await assert.rejects(() => verifyWebhook(body, signature, secret, { now: new Date(now.getTime() + 301_000) }), /tolerance/);
+    await assert.rejects(() => verifyWebhook(body, undefined, secret, { now }), WebhookVerificationError);
 
     await sandbox().mine(3, 'TRON');
     const { body: paid } = await checkoutApi(gw.url, ref).payment(payment.payment_id);
     const redirect = paid.success_redirect_url!;
-    assert.deepEqual(verifyRedirect(redirect, gw.credentials.clientSecret), {
+    assert.deepEqual(await verifyRedirect(redirect, gw.credentials.clientSecret), {
       merchant_order_id: (await gw.client.getPaymentLink(ref)).merchant_order_id,
       payment_link_ref: ref,
       status: 'paid',
     });
     const forged = new URL(redirect);
     forged.searchParams.set('payment_link_ref', 'pl_someone_else');
-    assert.equal(verifyRedirect(forged, gw.credentials.clientSecret), undefined);
-    assert.equal(verifyRedirect(redirect, 'wrong secret'), undefined);
+    assert.equal(await verifyRedirect(forged, gw.credentials.clientSecret), undefined);
+    assert.equal(await verifyRedirect(redirect, 'wrong secret'), undefined);
   });
 
   if (process.env.TEST_DATABASE_URL) {
@@ -224,7 +225,7 @@ describe(`webhooks (${storageName})`, () => {
         }
         await sandbox().mine(3, 'TRON');
         const worker = async (g: TestGateway) => {
-          for (let round = 0; round < 20; round++) await g.gateway.webhooks.deliverDue(3);
+          for (let round = 0; round < 20; round++) await g.gateway.webhooks.deliverDue();
         };
         await Promise.all([worker(gw), worker(second)]);
         const ids = receiver.received.map((r) => r.eventId);

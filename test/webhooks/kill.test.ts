@@ -40,7 +40,7 @@ describe(`webhooks across a killed gateway (${storageName})`, () => {
       await admin.query(`CREATE SCHEMA ${schema}`);
       await admin.end();
     }
-    const first = await startGatewayProcess({ ...storage, SANDBOX_WEBHOOK_URL: receiver.url });
+    const first = await startGatewayProcess({ ...storage, SANDBOX_WEBHOOK_URL: receiver.url, SANDBOX_ALLOW_LOCAL_WEBHOOKS: '1' });
     let secret: string;
     let paymentId: string;
     try {
@@ -65,7 +65,7 @@ describe(`webhooks across a killed gateway (${storageName})`, () => {
     const second = await startTestGateway({ clock, schema, config: { dataDir } });
     try {
       while ((await second.gateway.webhooks.deliverDue()) > 0);
-      const events = receiver.received.map((r) => verifyWebhook(r.body, r.signature, secret, { now: clock.now() }));
+      const events = await Promise.all(receiver.received.map((r) => verifyWebhook(r.body, r.signature, secret, { now: clock.now() })));
       assert.deepEqual(events.map((e) => [e.type, e.payment_id]), [
         ['payment.confirming', paymentId],
         ['payment.paid', paymentId],

@@ -8,7 +8,7 @@ export interface InputOptions {
   path: string;
   label: string;
   value: string;
-  type?: 'text' | 'email' | 'tel' | 'url' | 'number';
+  type?: 'text' | 'email' | 'tel' | 'url' | 'number' | 'password';
   error?: string;
   hint?: string;
   autocomplete?: string;

@@ -1,12 +1,14 @@
 // The browser side of the gateway: the script-tag file of <pay-checkout> at /pay-checkout.js, and the hosted
 // checkout page at /checkout?ref=... (the `{checkout_url}` of every payment link), served under a strict CSP.
 import { readFile } from 'node:fs/promises';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { compress } from 'hono/compress';
 import { ProblemError, problemResponse } from '../http/problem.js';
 
 /** Built by `npm run build` (vite.config.ts); read on each request so a rebuild shows without a restart. */
 const SCRIPT = new URL('../../../dist/pay-checkout.js', import.meta.url);
+/** Its source map, which browsers fetch only when the developer tools are open. */
+const SOURCE_MAP = new URL('../../../dist/pay-checkout.js.map', import.meta.url);
 
 /** What the hosted page may do: its own script, the gateway's API and stream, images from anywhere on https. */
 export const CHECKOUT_CSP = "default-src 'self'; img-src 'self' data: https:; connect-src 'self'";
@@ -39,24 +41,30 @@ function checkoutPage(lang: 'vi' | 'en'): string {
 `;
 }
 
+/** A file of the build, or a 503 saying how to build it. */
+async function built(c: Context, file: URL, headers: Record<string, string>): Promise<Response> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch {
+    return problemResponse(c, new ProblemError(503, 'The checkout script is not built yet: run npm run build.'));
+  }
+  return c.body(new Uint8Array(bytes), 200, headers);
+}
+
 export function assetRoutes(): Hono {
   return new Hono()
     // 35 KB gzipped instead of 102 KB: the budget of the script-tag file counts what travels.
     .use('/pay-checkout.js', compress())
-    .get('/pay-checkout.js', async (c) => {
-      let script: Buffer;
-      try {
-        script = await readFile(SCRIPT);
-      } catch {
-        return problemResponse(c, new ProblemError(503, 'The checkout script is not built yet: run npm run build.'));
-      }
-      return c.body(new Uint8Array(script), 200, {
+    .get('/pay-checkout.js', (c) =>
+      built(c, SCRIPT, {
         'Content-Type': 'text/javascript; charset=utf-8',
         'Access-Control-Allow-Origin': '*',
         'Cache-Control': 'public, max-age=300',
         'X-Content-Type-Options': 'nosniff',
-      });
-    })
+      }),
+    )
+    .get('/pay-checkout.js.map', (c) => built(c, SOURCE_MAP, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300' }))
     .get('/checkout.css', (c) => c.body(CHECKOUT_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=300' }))
     .get('/checkout', (c) =>
       c.html(checkoutPage(pageLanguage(c.req.header('Accept-Language'))), 200, {

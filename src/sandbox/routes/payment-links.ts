@@ -1,20 +1,12 @@
 // POST {base_url}/api/paymentLink (seed 4.3).
 import { Hono } from 'hono';
-import * as z from 'zod/mini';
-import { expected, PaymentLinkRequest } from '../../contract/index.js';
+import { PaymentLinkListQuery, PaymentLinkRequest } from '../../contract/index.js';
 import { verifyPaymentLinkSignature } from '../../merchant/signature.js';
 import type { Gateway } from '../gateway.js';
 import { readJsonObject } from '../http/body.js';
 import { bearer, type BearerEnv } from '../http/bearer.js';
 import { parseWith, unauthorized, unprocessable } from '../http/problem.js';
 import { replayHeaders } from './replay.js';
-
-const ListQuery = z.object({
-  limit: z._default(
-    z.coerce.number(expected('a whole number')).check(z.int('must be a whole number'), z.gte(1, 'must be at least 1'), z.lte(200, 'must be at most 200')),
-    50,
-  ),
-});
 
 export function paymentLinkRoutes(gateway: Gateway): Hono<BearerEnv> {
   const { db, linkResources, tokens } = gateway;
@@ -25,7 +17,7 @@ export function paymentLinkRoutes(gateway: Gateway): Hono<BearerEnv> {
       const merchant = await gateway.merchants.byMerchantKey(request.svc_key);
       if (!merchant) throw unauthorized('svc_key is not a known merchant key.');
       if (body.signature_hash === undefined) throw unauthorized('signature_hash is required: the base64 HMAC-SHA256 of the body (see README, "Signing a payment link").');
-      if (!verifyPaymentLinkSignature(body, merchant.clientSecret)) {
+      if (!(await verifyPaymentLinkSignature(body, merchant.clientSecret))) {
         throw unauthorized('signature_hash does not match the body: sign the JCS form of the body without signature_hash with your client secret.');
       }
       const { value, replayed } = await gateway.paymentLinks.create(merchant, request, {
@@ -44,7 +36,7 @@ export function paymentLinkRoutes(gateway: Gateway): Hono<BearerEnv> {
         if (!orderId) throw unprocessable('merchant_order_id must name an order.', [{ path: 'merchant_order_id', message: 'must not be empty' }]);
         return c.json({ payment_links: await linkResources.byOrder(db, c.get('merchantId'), orderId) });
       }
-      const { limit } = parseWith(ListQuery, c.req.query());
+      const { limit } = parseWith(PaymentLinkListQuery, c.req.query());
       return c.json({ payment_links: await linkResources.recent(db, c.get('merchantId'), limit) });
     })
     .get('/:payment_link_ref', bearer(tokens), async (c) => c.json(await linkResources.get(db, c.get('merchantId'), c.req.param('payment_link_ref'))));

@@ -11,7 +11,7 @@ export function refundRoutes(gateway: Gateway): Hono<BearerEnv> {
   return new Hono<BearerEnv>()
     .use(bearer(gateway.tokens))
     .post('/createRefund/:order_id', async (c) => {
-      const body = await readJsonObject(c);
+      const body = await readJsonObject(c, { untyped: true });
       const request = parseWith(CreateRefundRequest, body);
       const { value, replayed } = await gateway.refunds.create(c.get('merchantId'), c.req.param('order_id'), request, {
         key: c.req.header('Idempotency-Key'),

@@ -1,13 +1,10 @@
 // Webhook endpoints and their delivery logs (Bearer): what the merchant portal shows, and manual redelivery.
 import { Hono } from 'hono';
-import * as z from 'zod/mini';
-import { object, text } from '../../contract/index.js';
+import { WebhookEndpointRequest } from '../../contract/index.js';
 import type { Gateway } from '../gateway.js';
 import { bearer, type BearerEnv } from '../http/bearer.js';
 import { readJsonObject } from '../http/body.js';
 import { badRequest, parseWith } from '../http/problem.js';
-
-const NewEndpoint = object({ url: text(2048, 1) });
 
 export function webhookRoutes(gateway: Gateway): Hono<BearerEnv> {
   const { webhooks } = gateway;
@@ -15,7 +12,7 @@ export function webhookRoutes(gateway: Gateway): Hono<BearerEnv> {
     .use(bearer(gateway.tokens))
     .get('/endpoints', async (c) => c.json({ endpoints: await webhooks.endpoints(c.get('merchantId')) }))
     .post('/endpoints', async (c) => {
-      const { url } = parseWith(NewEndpoint, await readJsonObject(c));
+      const { url } = parseWith(WebhookEndpointRequest, await readJsonObject(c));
       return c.json(await webhooks.addEndpoint(c.get('merchantId'), url), 201);
     })
     .delete('/endpoints/:endpoint_id', async (c) => {
@@ -26,8 +23,9 @@ export function webhookRoutes(gateway: Gateway): Hono<BearerEnv> {
       c.json({ deliveries: await webhooks.deliveries(c.get('merchantId'), c.req.param('endpoint_id')) }),
     )
     .post('/deliveries/:delivery_id/redeliver', async (c) => {
-      const id = z.coerce.number().check(z.int()).safeParse(c.req.param('delivery_id'));
-      if (!id.success) throw badRequest('delivery_id must be a whole number.');
-      return c.json(await webhooks.redeliver(c.get('merchantId'), id.data));
+      // Digits only: a number parser would also take " 1", "1e0" or "0x1" for the same delivery.
+      const id = c.req.param('delivery_id');
+      if (!/^[0-9]{1,15}$/.test(id)) throw badRequest('delivery_id must be a whole number, in digits only.');
+      return c.json(await webhooks.redeliver(c.get('merchantId'), Number(id)));
     });
 }

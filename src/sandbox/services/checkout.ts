@@ -10,7 +10,7 @@ import type { PaymentSettings } from '../config.js';
 import { conflict, notFound, ProblemError, unprocessable } from '../http/problem.js';
 import { randomToken } from '../secrets.js';
 import type { Database, Sql } from '../storage/database.js';
-import { insertPayment, nextAddressIndex, supersedePayment, type PaymentRow } from '../storage/payments.js';
+import { insertPayment, nextAddressIndex, type PaymentRow } from '../storage/payments.js';
 import type { PaymentView } from './payment-view.js';
 import { Reconciler, type LinkSnapshot } from './reconciler.js';
 
@@ -76,7 +76,7 @@ export class Checkout {
 
   /**
    * POST /api/checkout/{ref}/payments: the open payment in this asset, or a new payment. Opening one in another
-   * asset, or after a quote ran out, supersedes the last: its quote closes at once.
+   * asset, or after a quote ran out, supersedes the last: its quote closes at once, and what reaches it later is held.
    */
   async open(ref: string, request: OpenPaymentRequest): Promise<{ payment: Payment; created: boolean }> {
     const asset = findAsset(request.asset, request.network);
@@ -101,10 +101,8 @@ export class Checkout {
         if (states[last]!.received > 0n) {
           throw conflict(`The open ${current.asset} payment has already received funds; finish it in ${current.asset} on ${current.network}.`);
         }
-        await supersedePayment(tx, current.payment_id, this.clock.now());
-        // Written before the new payment exists: a link has at most one open payment.
-        await this.reconciler.reconcile(tx, ref);
       }
+      // The new payment closes the last one's quote at once (it is newer); both are written before this commits.
       const row = await this.quote(tx, link.payment_link_ref, link.amount, link.expires_at, asset.asset, asset.network, request.customer);
       await insertPayment(tx, row);
       snapshot = await this.reconciler.reconcile(tx, ref);
@@ -141,7 +139,6 @@ export class Checkout {
       quote_expires_at: new Date(Math.min(now.getTime() + this.settings.quoteTtlSeconds * 1000, linkExpiresAt.getTime())),
       confirmations_required: this.settings.networks[network].confirmations,
       customer,
-      superseded_at: null,
       accepted_at: null,
       paid_at: null,
       held_vnd: 0,

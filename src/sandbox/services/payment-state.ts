@@ -24,8 +24,7 @@ export interface PaymentFacts {
   rate: string;
   decimals: number;
   quote_expires_at: Date;
-  /** Another payment of the link opened (the customer switched asset or asked for a new quote). */
-  superseded_at: Date | null;
+  created_at: Date;
   /** The merchant accepted this payment although it came too late. */
   accepted_at: Date | null;
   /** In the order they were seen. */
@@ -36,7 +35,7 @@ export interface LinkFacts {
   expires_at: Date;
   /** A newer link for the same order replaced this one (it had expired): the order has moved on. */
   superseded_at: Date | null;
-  /** Oldest first. */
+  /** Oldest first: a newer payment (the customer switched asset or asked for a new quote) closes the quotes before it. */
   payments: readonly PaymentFacts[];
 }
 
@@ -51,6 +50,8 @@ export interface PaymentState {
   remaining_vnd: bigint;
   /** When it became paid or paid_late. */
   paid_at: Date | null;
+  /** When a newer payment of the link closed this quote; null for the newest. */
+  superseded_at: Date | null;
   /** VND of confirmed money the order holds through this payment, once its quote is over (0 while it is open). */
   value_vnd: bigint;
   /** The part of value_vnd the link does not need: all of it unless this payment paid the link, else the excess. */
@@ -95,9 +96,11 @@ interface Progress {
   settledAt: number;
   /** When this quote stopped taking money for the link: money seen at that instant or later is late. */
   closedAt: number;
+  /** A newer payment exists: this quote is closed, whatever the clock says. */
+  replaced: boolean;
 }
 
-function progress(link: LinkFacts, facts: PaymentFacts, toleranceBps: number): Progress {
+function progress(link: LinkFacts, facts: PaymentFacts, next: PaymentFacts | undefined, toleranceBps: number): Progress {
   const due = dueWithTolerance(facts.amount_atomic, toleranceBps);
   const seen = facts.transfers.map((t) => ({ amount: t.amount, at: t.seen_at.getTime() }));
   const confirmed = facts.transfers
@@ -111,7 +114,8 @@ function progress(link: LinkFacts, facts: PaymentFacts, toleranceBps: number): P
     confirmed: confirmed.reduce((sum, t) => sum + t.amount, 0n),
     completedAt: reachedAt(seen, due),
     settledAt: reachedAt(confirmed, due),
-    closedAt: Math.min(ms(facts.quote_expires_at), ms(link.expires_at), ms(facts.superseded_at), ms(link.superseded_at)),
+    closedAt: Math.min(ms(facts.quote_expires_at), ms(link.expires_at), ms(next?.created_at ?? null), ms(link.superseded_at)),
+    replaced: next !== undefined,
   };
 }
 
@@ -134,7 +138,7 @@ function winner(link: LinkFacts, all: readonly Progress[]): { index: number; at:
 }
 
 export function linkState(link: LinkFacts, now: Date, toleranceBps: number): LinkState {
-  const all = link.payments.map((facts) => progress(link, facts, toleranceBps));
+  const all = link.payments.map((facts, i) => progress(link, facts, link.payments[i + 1], toleranceBps));
   const won = winner(link, all);
   const payments = all.map((p, index): PaymentState => {
     const { facts, due, received, confirmed } = p;
@@ -146,7 +150,7 @@ export function linkState(link: LinkFacts, now: Date, toleranceBps: number): Lin
     if (isWinner) status = 'paid';
     else if (p.settledAt !== NEVER) status = 'paid_late';
     else if (complete) status = p.completedAt < closedAt && !won && link.superseded_at === null ? 'confirming' : 'expired';
-    else if (now.getTime() >= closedAt) status = 'expired';
+    else if (p.replaced || now.getTime() >= closedAt) status = 'expired';
     else status = confirmed > 0n ? 'underpaid' : 'awaiting_payment';
 
     const overpaid = (status === 'paid' || status === 'paid_late') && received - facts.amount_atomic >= facts.quote_step;
@@ -164,6 +168,7 @@ export function linkState(link: LinkFacts, now: Date, toleranceBps: number): Lin
       remaining,
       remaining_vnd,
       paid_at: paidAt === NEVER ? null : new Date(paidAt),
+      superseded_at: link.payments[index + 1]?.created_at ?? null,
       value_vnd,
       held_vnd,
       unsettled: open || facts.transfers.some((t) => t.confirmed_at === null),

@@ -44,7 +44,7 @@ export class PaymentView {
       })),
       success_redirect_url: row.status === 'paid' ? await this.redirectUrl(sql, link, link.request.success_url, 'paid') : null,
       paid_at: row.paid_at?.toISOString() ?? null,
-      superseded_at: row.superseded_at?.toISOString() ?? null,
+      superseded_at: state.superseded_at?.toISOString() ?? null,
       accepted_at: row.accepted_at?.toISOString() ?? null,
       created_at: row.created_at.toISOString(),
     };

@@ -104,7 +104,7 @@ export class Reconciler {
             rate: p.rate,
             decimals,
             quote_expires_at: p.quote_expires_at,
-            superseded_at: p.superseded_at,
+            created_at: p.created_at,
             accepted_at: p.accepted_at,
             transfers: transfers.get(p.payment_id)!.map((t) => ({ amount: BigInt(t.amount_atomic), seen_at: t.seen_at, confirmed_at: t.confirmed_at })),
           };

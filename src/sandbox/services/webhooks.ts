@@ -2,13 +2,18 @@
 // them (a transactional outbox), one delivery per endpoint; a worker sends due deliveries with exponential
 // backoff for three days of sandbox time. At least once, with a stable event id; in order per link; several
 // gateway processes share the work through row locks (SKIP LOCKED) and leases, so none sends a delivery
-// another is sending.
+// another is sending. Each delivery is sent on its own, and a merchant has only a few in flight at once, so a
+// receiver that hangs until the timeout holds back its own merchant's deliveries, never another's.
 import { createHmac } from 'node:crypto';
-import { isWebUrl, type PaymentLinkResource, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent, type WebhookEventType } from '../../contract/index.js';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { type PaymentLinkResource, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent, type WebhookEventType } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
 import { notFound, unprocessable } from '../http/problem.js';
 import { randomToken, type Sealer } from '../secrets.js';
 import { one, type Database, type Sql } from '../storage/database.js';
+import type { WebhookTargets } from './webhook-targets.js';
+import { pinnedLookup, RefusedTarget } from './webhook-targets.js';
 
 export interface MerchantEvent {
   merchantId: string;
@@ -36,8 +41,10 @@ const MAX_RETRY_MS = 3_600_000;
 const GIVE_UP_AFTER_MS = 3 * 24 * 3_600_000;
 /** How long a claimed delivery is another process's to leave alone. */
 const LEASE_MS = 30_000;
-/** Deliveries one round sends at once. */
-const ROUND_SIZE = 20;
+/** Deliveries one process sends at once. */
+const MAX_IN_FLIGHT = 32;
+/** Deliveries of one merchant in flight at once (leased, across processes): all a slow merchant can hold. */
+const PER_MERCHANT = 4;
 /** NOTIFY channel: a delivery was queued, so every gateway process on the database wakes its worker. */
 const QUEUED = 'pay_checkout_webhooks';
 
@@ -58,11 +65,29 @@ interface DeliveryRow {
 
 const DELIVERY_COLUMNS = `d.delivery_id, d.event_id, e.type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at, d.delivered_at, d.created_at`;
 
+interface ClaimedDelivery {
+  delivery_id: number;
+  attempts: number;
+  url: string;
+  secret_sealed: string;
+  body: string;
+  event_id: string;
+  event_at: Date;
+}
+
+/** What the delivery log says of an attempt that did not deliver: the receiver's status, or that none answered. */
+const attemptError = (statusCode: number | undefined) => (statusCode === undefined ? 'unreachable' : `HTTP ${statusCode}`);
+
 export class Webhooks implements MerchantEventSink {
   #timer: NodeJS.Timeout | undefined;
-  #running: Promise<number> = Promise.resolve(0);
-  #draining: Promise<void> | undefined;
   #unlisten: (() => Promise<void>) | undefined;
+  /** Sends under way in this process. */
+  readonly #inFlight = new Set<Promise<void>>();
+  /** The claim under way (one at a time); a wake-up meanwhile asks it to look once more. */
+  #claiming: Promise<void> | undefined;
+  #lookAgain = false;
+  #stopped = false;
+  #attempts = 0;
 
   constructor(
     private readonly db: Database,
@@ -70,16 +95,19 @@ export class Webhooks implements MerchantEventSink {
     private readonly sealer: Sealer,
     /** The link as the read API shows it; set once the services that build it exist. */
     private readonly resource: (sql: Sql, merchantId: string, ref: string) => Promise<PaymentLinkResource>,
+    /** Which URLs may be sent to (public https:, loopback when the sandbox allows it). */
+    private readonly targets: WebhookTargets,
     /** A receiver that has not answered by then has failed this attempt. */
     private readonly timeoutMs = 10_000,
   ) {}
 
   async addEndpoint(merchantId: string, url: string): Promise<WebhookEndpoint> {
-    if (!isWebUrl(url)) {
-      throw unprocessable('A webhook endpoint must be an absolute https: URL (http: only on localhost in the sandbox).', [
-        { path: 'url', message: 'must be an absolute https: URL (http: only on localhost in the sandbox)' },
-      ]);
-    }
+    const refuse = (message: string) => unprocessable(`The webhook endpoint URL ${message}.`, [{ path: 'url', message }]);
+    if (!URL.canParse(url)) throw refuse('must be an absolute https: URL');
+    // A name that does not resolve yet is taken: it is checked again, like every name, at each delivery.
+    await this.targets.addresses(new URL(url)).catch((error: unknown) => {
+      if (error instanceof RefusedTarget) throw refuse(error.message);
+    });
     const endpoint = { endpoint_id: randomToken('we', 12), url, secret: randomToken('whsec', 24), created_at: this.clock.now() };
     await this.db.query('INSERT INTO webhook_endpoints (endpoint_id, merchant_id, url, secret_sealed, created_at) VALUES ($1, $2, $3, $4, $5)', [
       endpoint.endpoint_id,
@@ -180,87 +208,108 @@ export class Webhooks implements MerchantEventSink {
 
   /** Sends what is due at once when an event is queued (in any process), and every second for the retries. */
   async start(intervalMs = 1000): Promise<void> {
-    this.#unlisten = await this.db.listen(QUEUED, () => this.#drain());
-    this.#timer = setInterval(() => this.#drain(), intervalMs);
+    this.#stopped = false;
+    this.#unlisten = await this.db.listen(QUEUED, () => void this.#fill());
+    this.#timer = setInterval(() => void this.#fill(), intervalMs);
     this.#timer.unref();
   }
 
+  /** No new claims; the sends under way finish (each within the timeout). */
   async stop(): Promise<void> {
+    this.#stopped = true;
     clearInterval(this.#timer);
-    await this.#unlisten?.();
-    await this.#draining;
-    await this.#running;
+    const unlisten = this.#unlisten;
+    this.#unlisten = undefined;
+    await unlisten?.();
+    await this.#settled();
   }
 
-  /** Rounds until one comes back short of full; a wake-up while draining is absorbed by the drain under way. */
-  #drain(): void {
-    this.#draining ??= (async () => {
+  /** Sends everything due now, and what falls due as those finish; resolves with how many attempts it made. */
+  async deliverDue(): Promise<number> {
+    const before = this.#attempts;
+    await this.#fill();
+    await this.#settled();
+    return this.#attempts - before;
+  }
+
+  async #settled(): Promise<void> {
+    while (this.#claiming || this.#inFlight.size) await Promise.all([this.#claiming, ...this.#inFlight]);
+  }
+
+  /** Claims due deliveries into the free slots and starts each on its own; every finished send looks for more. */
+  #fill(): Promise<void> {
+    this.#lookAgain = true;
+    this.#claiming ??= (async () => {
       try {
-        while ((await this.deliverDue()) === ROUND_SIZE);
+        while (this.#lookAgain && !this.#stopped) {
+          this.#lookAgain = false;
+          const free = MAX_IN_FLIGHT - this.#inFlight.size;
+          if (free <= 0) break; // the next send to finish looks again
+          const claimed = await this.claim(free);
+          for (const delivery of claimed) this.#send(delivery);
+          if (claimed.length === free) this.#lookAgain = true;
+        }
       } catch (error) {
         console.error('webhook delivery failed', error);
       } finally {
-        this.#draining = undefined;
+        this.#claiming = undefined;
       }
     })();
+    return this.#claiming;
   }
 
-  /** Sends what is due (rounds never overlap in one process); resolves with how many were attempted. */
-  deliverDue(limit = ROUND_SIZE): Promise<number> {
-    this.#running = this.#running.then(async () => {
-      const claimed = await this.claim(limit);
-      await Promise.all(claimed.map((delivery) => this.send(delivery)));
-      return claimed.length;
-    });
-    return this.#running;
+  #send(delivery: ClaimedDelivery): void {
+    const sending: Promise<void> = this.send(delivery)
+      .catch((error: unknown) => console.error('webhook delivery failed', error))
+      .finally(() => {
+        this.#inFlight.delete(sending);
+        void this.#fill();
+      });
+    this.#inFlight.add(sending);
   }
 
-  /** Takes due deliveries whose earlier siblings (same endpoint, same link) are done, and leases them to this process. */
-  private async claim(limit: number) {
+  /**
+   * Takes due deliveries whose earlier siblings (same endpoint, same link) are done, at most PER_MERCHANT of a
+   * merchant in flight counting those other processes hold, and leases them to this process.
+   */
+  private async claim(limit: number): Promise<ClaimedDelivery[]> {
     const now = this.clock.now();
     return this.db.transaction((tx) =>
-      tx.query<{ delivery_id: number; attempts: number; url: string; secret_sealed: string; body: string; event_id: string; event_at: Date }>(
-        `WITH due AS (
-           SELECT d.delivery_id FROM webhook_deliveries d
+      tx.query<ClaimedDelivery>(
+        `WITH leased AS (
+           SELECT w.merchant_id, count(*) AS held FROM webhook_deliveries d JOIN webhook_endpoints w USING (endpoint_id)
+           WHERE d.status = 'pending' AND d.locked_until > $1 GROUP BY w.merchant_id),
+         ready AS (
+           SELECT d.delivery_id, coalesce(l.held, 0) + row_number() OVER (PARTITION BY w.merchant_id ORDER BY d.delivery_id) AS slot
+           FROM webhook_deliveries d JOIN webhook_endpoints w USING (endpoint_id) LEFT JOIN leased l USING (merchant_id)
            WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until <= $1)
              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key
-                             AND p.status = 'pending' AND p.delivery_id < d.delivery_id)
-           ORDER BY d.delivery_id LIMIT $2 FOR UPDATE SKIP LOCKED)
+                             AND p.status = 'pending' AND p.delivery_id < d.delivery_id)),
+         due AS (
+           SELECT d.delivery_id FROM webhook_deliveries d JOIN ready r USING (delivery_id) WHERE r.slot <= $4
+           ORDER BY d.delivery_id LIMIT $2 FOR UPDATE OF d SKIP LOCKED)
          UPDATE webhook_deliveries d SET locked_until = $3 FROM due, webhook_endpoints w, webhook_events e
          WHERE d.delivery_id = due.delivery_id AND w.endpoint_id = d.endpoint_id AND e.event_id = d.event_id
          RETURNING d.delivery_id, d.attempts, w.url, w.secret_sealed, e.body, e.event_id, e.created_at AS event_at`,
-        [now, limit, new Date(now.getTime() + LEASE_MS)],
+        [now, limit, new Date(now.getTime() + LEASE_MS), PER_MERCHANT],
       ),
     );
   }
 
-  private async send(delivery: { delivery_id: number; attempts: number; url: string; secret_sealed: string; body: string; event_id: string; event_at: Date }) {
+  private async send(delivery: ClaimedDelivery): Promise<void> {
     const timestamp = Math.floor(this.clock.now().getTime() / 1000);
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    try {
-      const response = await fetch(delivery.url, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'User-Agent': 'pay-checkout-webhooks/1',
-          'Pay-Checkout-Event-Id': delivery.event_id,
-          [SIGNATURE_HEADER]: webhookSignature(delivery.body, this.sealer.open(delivery.secret_sealed), timestamp),
-        },
-        body: delivery.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      statusCode = response.status;
-      await response.body?.cancel();
-      if (!response.ok) error = `answered ${response.status}`;
-    } catch (cause) {
-      error = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-    }
+    this.#attempts++;
+    const statusCode = await this.post(delivery.url, delivery.body, {
+      'Content-Type': 'application/json',
+      'User-Agent': 'pay-checkout-webhooks/1',
+      'Pay-Checkout-Event-Id': delivery.event_id,
+      [SIGNATURE_HEADER]: webhookSignature(delivery.body, this.sealer.open(delivery.secret_sealed), timestamp),
+    });
+    const delivered = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
     const now = this.clock.now();
     const attempts = delivery.attempts + 1;
     const gaveUp = now.getTime() - delivery.event_at.getTime() >= GIVE_UP_AFTER_MS;
-    const status = error === null ? 'delivered' : gaveUp ? 'failed' : 'pending';
+    const status = delivered ? 'delivered' : gaveUp ? 'failed' : 'pending';
     await this.db.query(
       `UPDATE webhook_deliveries SET status = $2, attempts = $3, last_status_code = $4, last_error = $5, locked_until = NULL,
          next_attempt_at = $6, delivered_at = $7 WHERE delivery_id = $1`,
@@ -268,12 +317,32 @@ export class Webhooks implements MerchantEventSink {
         delivery.delivery_id,
         status,
         attempts,
-        statusCode,
-        error,
+        statusCode ?? null,
+        delivered ? null : attemptError(statusCode),
         status === 'pending' ? new Date(now.getTime() + retryDelay(attempts)) : null,
         status === 'delivered' ? now : null,
       ],
     );
+  }
+
+  /**
+   * POSTs to an endpoint on the addresses its host has now, if they may be sent to (they are connected to as
+   * checked); resolves with the status code, or undefined when nothing answered (refused, unresolved, timed out).
+   * The reason stays here: the merchant's log says only "unreachable", never what the gateway's network said.
+   */
+  private async post(target: string, body: string, headers: Record<string, string>): Promise<number | undefined> {
+    const url = new URL(target);
+    const addresses = await this.targets.addresses(url).catch(() => undefined);
+    if (!addresses) return undefined;
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise((resolve) => {
+      const request = send(url, { method: 'POST', headers, agent: false, lookup: pinnedLookup(addresses), signal: AbortSignal.timeout(this.timeoutMs) }, (response) => {
+        resolve(response.statusCode);
+        response.destroy();
+      });
+      request.once('error', () => resolve(undefined));
+      request.end(body);
+    });
   }
 
   private async ownEndpoint(merchantId: string, endpointId: string): Promise<void> {

@@ -34,7 +34,6 @@ export interface PaymentRow {
   quote_expires_at: Date;
   confirmations_required: number;
   customer: unknown;
-  superseded_at: Date | null;
   accepted_at: Date | null;
   paid_at: Date | null;
   held_vnd: number;
@@ -55,7 +54,7 @@ export interface TransferRow {
 
 const LINK = `payment_link_ref, merchant_id, merchant_order_id, status, amount, currency, request, expires_at, superseded_at, paid_at, created_at`;
 const PAYMENT = `payment_id, payment_link_ref, status, overpaid, asset, network, address, address_index, amount_atomic::text AS amount_atomic,
-  amount_vnd, rate, quote_expires_at, confirmations_required, customer, superseded_at, accepted_at, paid_at, held_vnd, unsettled, created_at`;
+  amount_vnd, rate, quote_expires_at, confirmations_required, customer, accepted_at, paid_at, held_vnd, unsettled, created_at`;
 
 export async function readLink(sql: Sql, ref: string, lock = false): Promise<LinkRow | undefined> {
   return one<LinkRow>(sql, `SELECT ${LINK} FROM payment_links WHERE payment_link_ref = $1 ${lock ? 'FOR UPDATE' : ''}`, [ref]);
@@ -147,10 +146,6 @@ export async function writeDerivedPayment(sql: Sql, paymentId: string, derived: 
 
 export async function writeDerivedLink(sql: Sql, ref: string, derived: Pick<LinkRow, 'status' | 'paid_at'>): Promise<void> {
   await sql.query('UPDATE payment_links SET status = $2, paid_at = $3 WHERE payment_link_ref = $1', [ref, derived.status, derived.paid_at]);
-}
-
-export async function supersedePayment(sql: Sql, paymentId: string, at: Date): Promise<void> {
-  await sql.query('UPDATE payments SET superseded_at = $2 WHERE payment_id = $1 AND superseded_at IS NULL', [paymentId, at]);
 }
 
 export async function supersedeLink(sql: Sql, ref: string, at: Date): Promise<void> {

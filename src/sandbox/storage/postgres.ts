@@ -81,6 +81,8 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
         try {
           await client.query('COMMIT');
         } catch (error) {
+          // A constraint checked at commit refuses it: the transaction is over, the error is the caller's.
+          if (!isTransient(error)) throw error;
           state.broken = true;
           if (await committed(xid)) return { result };
           return { retry: error };

@@ -1,8 +1,6 @@
 -- Payment truth: statuses re-derived from facts (src/sandbox/services/payment-state.ts), so the facts they come from
--- are kept: when a quote was closed early, what the merchant decided, when an order moved on to a newer link.
+-- are kept: what the merchant decided, when an order moved on to a newer link.
 
--- Another payment of the link opened: this quote closed at once; money that still arrives here is held.
-ALTER TABLE payments ADD COLUMN superseded_at timestamptz;
 -- The merchant accepted this held payment: it pays the link.
 ALTER TABLE payments ADD COLUMN accepted_at timestamptz;
 -- VND of confirmed money here that the link does not need (all of a payment that did not pay it, the excess of one that did).
@@ -21,6 +19,12 @@ CREATE INDEX payment_links_by_order ON payment_links (merchant_id, merchant_orde
 ALTER TABLE refunds ADD COLUMN payment_id text REFERENCES payments ON DELETE CASCADE;
 UPDATE refunds r SET payment_id = (SELECT p.payment_id FROM payments p WHERE p.payment_link_ref = r.payment_link_ref AND p.status = 'paid' LIMIT 1);
 CREATE INDEX refunds_by_payment ON refunds (payment_id);
+
+-- While a payment is open, the link has no other: checked at commit, so one transaction can open a new payment and
+-- close the last one's quote (a newer payment closes it).
+DROP INDEX payments_one_open_per_link;
+ALTER TABLE payments ADD CONSTRAINT payments_one_open_per_link EXCLUDE USING btree (payment_link_ref WITH =)
+  WHERE (status IN ('awaiting_payment', 'confirming', 'underpaid')) DEFERRABLE INITIALLY DEFERRED;
 
 -- Replaced by payments_unsettled: blocks reconcile by state, not by a window of recent heights.
 DROP INDEX payments_open_by_network;

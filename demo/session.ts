@@ -1,0 +1,134 @@
+// The merchant portal's sessions (DESIGN.md section 7). A merchant signs in with its client id and client secret
+// (checked by the gateway's token endpoint) and gets an HttpOnly, SameSite=Strict cookie naming a session held in
+// this process's memory: a restart or sign-out ends it, and so do 8 hours. Every change the portal's API takes must
+// come from the portal's own pages: same Origin, Content-Type application/json, and the session's CSRF token.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { HttpBindings } from '@hono/node-server';
+import type { Context, MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { MerchantClient } from '../src/merchant/client.js';
+import { requireJsonType } from '../src/sandbox/http/body.js';
+import { ProblemError, unauthorized } from '../src/sandbox/http/problem.js';
+
+export const SESSION_COOKIE = 'pay_checkout_session';
+export const CSRF_HEADER = 'X-CSRF-Token';
+const SESSION_TTL_MS = 8 * 3_600_000;
+/** Sign-ins beyond this push out the oldest sessions, so repeated sign-ins cannot grow memory without bound. */
+const MAX_SESSIONS = 1000;
+
+export interface Session {
+  id: string;
+  csrfToken: string;
+  clientId: string;
+  /** The sandbox merchant, whose merchant key the demo holds, so it can sign links for it. */
+  sandbox: boolean;
+  /** The SDK, signed in as this session's merchant: everything the portal shows comes through it. */
+  client: MerchantClient;
+  expiresAt: number;
+}
+
+/** What the pages learn of their session (GET /demo/api/session). */
+export interface SessionView {
+  client_id: string;
+  sandbox: boolean;
+  csrf_token: string;
+  expires_at: string;
+}
+
+export type SessionEnv = { Bindings: Partial<HttpBindings>; Variables: { session: Session } };
+
+export class Sessions {
+  readonly #byId = new Map<string, Session>();
+
+  constructor(
+    readonly ttlMs = SESSION_TTL_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  start(c: Context, fields: Pick<Session, 'clientId' | 'sandbox' | 'client'>): Session {
+    for (const [id, session] of this.#byId) if (session.expiresAt <= this.now() || this.#byId.size >= MAX_SESSIONS) this.#byId.delete(id);
+    const session = { ...fields, id: randomBytes(32).toString('base64url'), csrfToken: randomBytes(32).toString('base64url'), expiresAt: this.now() + this.ttlMs };
+    this.#byId.set(session.id, session);
+    setCookie(c, SESSION_COOKIE, session.id, {
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/',
+      maxAge: Math.floor(this.ttlMs / 1000),
+      secure: new URL(c.req.url).protocol === 'https:',
+    });
+    return session;
+  }
+
+  /** The live session of the request's cookie, if any. */
+  of(c: Context): Session | undefined {
+    const id = getCookie(c, SESSION_COOKIE);
+    const session = id === undefined ? undefined : this.#byId.get(id);
+    if (session && session.expiresAt <= this.now()) this.#byId.delete(session.id);
+    return session && session.expiresAt > this.now() ? session : undefined;
+  }
+
+  end(c: Context, session: Session): void {
+    this.#byId.delete(session.id);
+    deleteCookie(c, SESSION_COOKIE, { path: '/' });
+  }
+}
+
+export const sessionView = (s: Session): SessionView => ({
+  client_id: s.clientId,
+  sandbox: s.sandbox,
+  csrf_token: s.csrfToken,
+  expires_at: new Date(s.expiresAt).toISOString(),
+});
+
+/** The request's session, else a 401 that says how to get one. */
+export function requireSession(sessions: Sessions): MiddlewareHandler<SessionEnv> {
+  return async (c, next) => {
+    const session = sessions.of(c);
+    if (!session) throw unauthorized('Sign in to the merchant portal first (/signin): this needs the merchant\'s session.');
+    c.set('session', session);
+    await next();
+  };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A change (any method but GET and HEAD) only from the portal's own pages: the browser's Origin is this server's,
+ * the body is declared JSON (which another site's page cannot send without a CORS preflight this server never
+ * answers), and, once signed in, the session's CSRF token is in X-CSRF-Token.
+ */
+export function ownPagesOnly(): MiddlewareHandler<SessionEnv> {
+  return async (c, next) => {
+    if (SAFE_METHODS.has(c.req.method)) return next();
+    const own = new URL(c.req.url).host;
+    const origin = c.req.header('Origin');
+    const site = c.req.header('Sec-Fetch-Site');
+    if (!origin || !URL.canParse(origin) || new URL(origin).host !== own || (site !== undefined && site !== 'same-origin')) {
+      throw new ProblemError(403, `The portal takes changes from its own pages only: the request came from ${origin || 'no origin'}, not ${own}.`);
+    }
+    requireJsonType(c.req.header('Content-Type'));
+    const session = c.get('session') as Session | undefined;
+    if (session && !sameToken(c.req.header(CSRF_HEADER), session.csrfToken)) {
+      throw new ProblemError(403, `${CSRF_HEADER} must carry the session's token (GET /demo/api/session).`);
+    }
+    await next();
+  };
+}
+
+function sameToken(given: string | undefined, expected: string): boolean {
+  const a = Buffer.from(given ?? '');
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Whether the request comes from this machine to a loopback name: the socket's peer is a loopback address and the
+ * Host header names the loopback (so neither the network, with HOST opened, nor a DNS-rebound name passes).
+ */
+export function fromThisMachine(c: Context<SessionEnv>): boolean {
+  const peer = c.env?.incoming?.socket.remoteAddress ?? '';
+  const host = new URL(c.req.url).hostname;
+  const loopbackPeer = /^(127\.|::1$|::ffff:127\.)/.test(peer);
+  const loopbackHost = host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]';
+  return loopbackPeer && loopbackHost;
+}

@@ -1,0 +1,30 @@
+// HMAC-SHA256 and the encodings the gateway's signatures use, on WebCrypto alone (Node 20+, Deno, Bun, browsers,
+// edge workers): no node:crypto, no Buffer.
+
+const encoder = new TextEncoder();
+
+export async function hmacSha256(secret: string, message: string): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message)));
+}
+
+export function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+export const base64url = (bytes: Uint8Array): string => base64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+export const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * Whether two texts are equal, in time that depends on their length only: a signature is compared as the exact
+ * text it must be, so no other spelling of the same bytes (padding, alphabet, case, white space) passes.
+ */
+export function equalText(given: string, expected: string): boolean {
+  if (given.length !== expected.length) return false;
+  let difference = 0;
+  for (let i = 0; i < expected.length; i++) difference |= given.charCodeAt(i) ^ expected.charCodeAt(i);
+  return difference === 0;
+}

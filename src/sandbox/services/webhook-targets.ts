@@ -1,0 +1,73 @@
+// Where the gateway may send a merchant's webhooks: `https:` to public addresses only, checked when the endpoint is
+// added and again at every delivery, on the addresses the host name resolves to then. The delivery connects to the
+// very addresses that were checked, so a name cannot answer "public" to the check and "private" to the connection.
+// Loopback (`http:` too) only when the sandbox runs with SANDBOX_ALLOW_LOCAL_WEBHOOKS=1, for the demo's receiver.
+import { lookup } from 'node:dns/promises';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** A host name's addresses (DNS and /etc/hosts, as the system resolves them). */
+export type Resolve = (hostname: string) => Promise<string[]>;
+
+export const systemResolve: Resolve = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+/** A URL the gateway will not send to, and why (the message of the `url` field). */
+export class RefusedTarget extends Error {}
+
+/** A host name that did not resolve: nothing to check yet; at delivery, the attempt is "unreachable". */
+export class UnresolvedTarget extends Error {}
+
+type Reach = 'public' | 'loopback' | 'internal';
+
+/** Public unicast, loopback, or anything else: private, link-local (169.254.169.254), unique local, reserved … */
+export function reachOf(address: string): Reach {
+  let ip = ipaddr.parse(address);
+  if (ip instanceof ipaddr.IPv6 && ip.isIPv4MappedAddress()) ip = ip.toIPv4Address();
+  const range = ip.range();
+  return range === 'unicast' ? 'public' : range === 'loopback' ? 'loopback' : 'internal';
+}
+
+export class WebhookTargets {
+  constructor(
+    private readonly allowLocal: boolean,
+    private readonly resolve: Resolve = systemResolve,
+  ) {}
+
+  /**
+   * The addresses a delivery to `url` may connect to; refuses (RefusedTarget) a URL that is not `https:` or whose
+   * host has any address that is not public, and says so when the name does not resolve (UnresolvedTarget).
+   */
+  async addresses(url: URL): Promise<string[]> {
+    const httpRule = 'must be an https: URL; http: is taken on the loopback host only';
+    if (url.protocol !== 'https:' && !(this.allowLocal && url.protocol === 'http:')) {
+      throw new RefusedTarget(this.allowLocal ? httpRule : 'must be an https: URL');
+    }
+    if (url.username || url.password) throw new RefusedTarget('must not carry a user name or password');
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    let addresses: string[];
+    if (isIP(host)) addresses = [host];
+    else {
+      addresses = await this.resolve(host).catch(() => []);
+      // An http: URL must be shown to be loopback; an https: name may resolve later, and is checked then.
+      if (!addresses.length && url.protocol === 'http:') throw new RefusedTarget(httpRule);
+      if (!addresses.length) throw new UnresolvedTarget(`${host} does not resolve`);
+    }
+    const reaches = new Set(addresses.map(reachOf));
+    const named = isIP(host) ? '' : ` (${host} resolves to ${addresses.join(', ')})`;
+    if (reaches.size === 1 && reaches.has('loopback') && this.allowLocal) return addresses;
+    if (url.protocol === 'http:') throw new RefusedTarget(`${httpRule}${named}`);
+    if (reaches.size !== 1 || !reaches.has('public')) {
+      throw new RefusedTarget(`must reach a public address, not a private, loopback, link-local or reserved one${named}`);
+    }
+    return addresses;
+  }
+}
+
+/** A `lookup` for http.request that answers with addresses already checked, whatever the name resolves to now. */
+export function pinnedLookup(addresses: string[]): LookupFunction {
+  const answers = addresses.map((address) => ({ address, family: isIP(address) }));
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, answers);
+    else callback(null, answers[0]!.address, answers[0]!.family);
+  };
+}

@@ -1,0 +1,212 @@
+// The merchant portal's API (demo/server.ts) behind its sign-in, over HTTP: anonymous requests get 401 on every
+// route; a session acts as its own merchant only; changes need the same Origin, JSON and the session's CSRF token;
+// the one-click sandbox sign-in works only at a loopback name; sessions end on sign-out and after their time.
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import type { Problem } from '../../src/contract/index.js';
+import { MerchantClient } from '../../src/merchant/index.js';
+import type { MerchantCredentials } from '../../src/sandbox/config.js';
+import { demoRoutes } from '../../demo/server.js';
+import { Sessions } from '../../demo/session.js';
+import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { paidOrder } from '../helpers/merchant-api.js';
+import { startReceiver } from '../helpers/receiver.js';
+
+/** Every route of the portal's API, with a body where it takes one. */
+const PORTAL_API: [string, string, unknown?][] = [
+  ['GET', '/demo/api/session'],
+  ['DELETE', '/demo/api/session'],
+  ['POST', '/demo/api/links', sampleLink()],
+  ['GET', '/demo/api/transactions'],
+  ['GET', '/demo/api/orders/order-1/refunds'],
+  ['POST', '/demo/api/orders/order-1/refunds', { amount: 1000, channel: 'PROVIDER', description: 'x', refund_type: 'partial', refund_reason: 'x' }],
+  ['GET', '/demo/api/webhooks/endpoints'],
+  ['POST', '/demo/api/webhooks/endpoints', { url: 'https://hooks.shop.example/pay' }],
+  ['DELETE', '/demo/api/webhooks/endpoints/we_1'],
+  ['GET', '/demo/api/webhooks/endpoints/we_1/deliveries'],
+  ['POST', '/demo/api/webhooks/deliveries/1/redeliver'],
+  ['GET', '/demo/api/webhooks/receiver'],
+];
+
+/** A request with exactly these headers (fetch would not send a Host of its own). */
+function raw(base: string, method: string, path: string, headers: Record<string, string>, body?: string) {
+  return new Promise<{ status: number; body: string; cookie: string[] | undefined }>((resolve, reject) => {
+    const req = request(new URL(path, base), { method, headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, body: text, cookie: response.headers['set-cookie'] }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe(`merchant portal sessions (${storageName})`, () => {
+  let gw: TestGateway;
+  let origin: string;
+  let clock = Date.now();
+  before(async () => {
+    gw = await startTestGateway({
+      mount(app, gateway) {
+        const inProcess: typeof fetch = async (input, init) => app.fetch(new Request(input, init));
+        app.route(
+          '/',
+          demoRoutes({
+            sandbox: gateway.config.sandboxMerchant,
+            clientFor: (credentials) => new MerchantClient({ baseUrl: 'http://gateway.test', ...credentials, fetch: inProcess }),
+            distDir: '/nonexistent',
+            sessions: new Sessions(3_600_000, () => clock),
+          }),
+        );
+      },
+    });
+    origin = new URL(gw.url).origin;
+  });
+  after(() => gw.close());
+
+  async function call<T = Problem>(method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; base?: string } = {}) {
+    const response = await fetch(new URL(path, init.base ?? gw.url), {
+      method,
+      redirect: 'manual',
+      headers: { ...(init.body !== undefined && { 'Content-Type': 'application/json' }), ...init.headers },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: (/json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : text) as T };
+  }
+
+  /** Signs in as the sign-in page does; the headers a page of that session sends with a change. */
+  async function signIn(credentials: Pick<MerchantCredentials, 'clientId' | 'clientSecret'>) {
+    const answer = await call<{ csrf_token: string }>('POST', '/demo/sign-in', {
+      headers: { Origin: origin },
+      body: { client_id: credentials.clientId, client_secret: credentials.clientSecret },
+    });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const cookie = answer.headers.getSetCookie()[0]!;
+    assert.match(cookie, /HttpOnly/);
+    assert.match(cookie, /SameSite=Strict/);
+    assert.match(cookie, /Max-Age=\d+/);
+    return { Cookie: cookie.split(';')[0]!, Origin: origin, 'Content-Type': 'application/json', 'X-CSRF-Token': answer.body.csrf_token };
+  }
+
+  for (const [method, path, body] of PORTAL_API) {
+    it(`answers ${method} ${path} without a session with 401`, async () => {
+      // Even from the portal's own origin: the session is what is missing.
+      const answer = await call(method, path, { body, headers: { Origin: origin } });
+      assert.equal(answer.status, 401, JSON.stringify(answer.body));
+      assert.equal(answer.headers.get('content-type'), 'application/problem+json');
+      assert.match(answer.body.detail!, /Sign in/);
+    });
+  }
+
+  it("sends the merchant's pages to the sign-in, and leaves the customer's pages and the checks open", async () => {
+    for (const path of ['/', '/portal', '/webhooks']) {
+      const answer = await call('GET', path);
+      assert.equal(answer.status, 303, path);
+      assert.equal(answer.headers.get('location'), `/signin?next=${encodeURIComponent(path)}`);
+    }
+    // Unbuilt here (503), but not sent to the sign-in.
+    for (const path of ['/signin', '/wallet', '/success', '/failure']) assert.equal((await call('GET', path)).status, 503, path);
+    const verify = await call<{ verified: boolean }>('POST', '/demo/api/redirects/verify', { body: { url: 'https://shop.example/success?status=paid' } });
+    assert.deepEqual([verify.status, verify.body.verified], [200, false]);
+    assert.equal((await call('POST', '/demo/webhook-receiver', { body: {} })).status, 400, 'the receiver answers deliveries itself');
+  });
+
+  it("shows a session from another merchant none of this merchant's data, and lets it change none", async () => {
+    await gw.reset();
+    const receiver = await startReceiver();
+    try {
+      const endpoint = await gw.client.addWebhookEndpoint(receiver.url);
+      const { orderId } = await paidOrder(gw);
+      await gw.gateway.webhooks.deliverDue();
+      const [delivery] = await gw.client.getWebhookDeliveries(endpoint.endpoint_id);
+      assert.ok(delivery);
+
+      const mine = await signIn(gw.credentials);
+      assert.equal((await call<{ payment_links: unknown[] }>('GET', '/demo/api/transactions', { headers: mine })).body.payment_links.length, 1);
+      assert.equal((await call<{ endpoints: unknown[] }>('GET', '/demo/api/webhooks/endpoints', { headers: mine })).body.endpoints.length, 1);
+
+      const other = await gw.addMerchant();
+      const theirs = await signIn(other.credentials);
+      const view = async <T>(path: string) => (await call<T>('GET', path, { headers: theirs })).body;
+      assert.deepEqual(await view('/demo/api/transactions'), { payment_links: [] });
+      assert.deepEqual(await view('/demo/api/webhooks/endpoints'), { endpoints: [] });
+      assert.deepEqual(await view('/demo/api/webhooks/receiver'), { receipts: [] });
+      assert.equal((await call('GET', `/demo/api/orders/${orderId}/refunds`, { headers: theirs })).status, 404, 'no such order for this merchant');
+      assert.equal((await call('GET', `/demo/api/webhooks/endpoints/${endpoint.endpoint_id}/deliveries`, { headers: theirs })).status, 404);
+
+      const refund = { amount: 1000, channel: 'PROVIDER', description: 'not mine', refund_type: 'partial', refund_reason: 'x' };
+      assert.notEqual((await call('POST', `/demo/api/orders/${orderId}/refunds`, { headers: theirs, body: refund })).status, 201);
+      assert.equal((await call('DELETE', `/demo/api/webhooks/endpoints/${endpoint.endpoint_id}`, { headers: theirs })).status, 404);
+      assert.equal((await call('POST', `/demo/api/webhooks/deliveries/${delivery.delivery_id}/redeliver`, { headers: theirs })).status, 404);
+      assert.equal((await call('POST', '/demo/api/links', { headers: theirs, body: sampleLink() })).status, 403, 'the demo holds no merchant key but the sandbox one');
+
+      assert.deepEqual((await gw.client.getRefunds(orderId)).refundDetails, [], 'no refund');
+      assert.equal((await gw.client.listWebhookEndpoints()).length, 1, 'the endpoint is still there');
+      assert.equal((await gw.client.getWebhookDeliveries(endpoint.endpoint_id))[0]!.attempts, delivery.attempts, 'nothing redelivered');
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('takes a change only from its own origin, as JSON, with the session\'s CSRF token', async () => {
+    const session = await signIn(gw.credentials);
+    const body = { url: 'https://hooks.shop.example/pay' };
+    const refused: [Record<string, string>, number, RegExp][] = [
+      [{ ...session, Origin: 'http://localhost:1' }, 403, /own pages only/],
+      [{ ...session, Origin: 'null' }, 403, /own pages only/],
+      [{ ...session, Origin: '' }, 403, /no origin/],
+      [{ ...session, 'Sec-Fetch-Site': 'same-site' }, 403, /own pages only/],
+      [{ ...session, 'Content-Type': 'text/plain' }, 415, /application\/json/],
+      [{ ...session, 'X-CSRF-Token': 'guess' }, 403, /X-CSRF-Token/],
+      [{ ...session, 'X-CSRF-Token': '' }, 403, /X-CSRF-Token/],
+    ];
+    for (const [headers, status, detail] of refused) {
+      const answer = await call('POST', '/demo/api/webhooks/endpoints', { headers, body });
+      assert.equal(answer.status, status, `${JSON.stringify(headers)}: ${JSON.stringify(answer.body)}`);
+      assert.match(answer.body.detail!, detail);
+    }
+    const { 'Content-Type': _type, ...untyped } = session;
+    const noType = await fetch(new URL('/demo/api/webhooks/endpoints', gw.url), { method: 'POST', headers: untyped, body: new Blob([JSON.stringify(body)]) });
+    assert.equal(noType.status, 415, 'a body without a Content-Type');
+    assert.equal((await gw.client.listWebhookEndpoints()).filter((e) => e.url === body.url).length, 0);
+    assert.equal((await call('POST', '/demo/api/webhooks/endpoints', { headers: session, body })).status, 201, 'the page itself may');
+  });
+
+  it('signs in as the sandbox merchant in one click only at a loopback name (not a DNS-rebound one), and refuses a wrong secret', async () => {
+    const options = await call<{ sandbox_sign_in: boolean }>('GET', '/demo/sign-in');
+    assert.equal(options.body.sandbox_sign_in, true);
+    const here = await call('POST', '/demo/sign-in', { headers: { Origin: origin }, body: { sandbox: true } });
+    assert.equal(here.status, 200);
+
+    // A name the attacker's DNS points at 127.0.0.1: the request arrives from the loopback, under another Host.
+    const rebound = `http://attacker.example:${new URL(gw.url).port}`;
+    const asRebound = { Host: new URL(rebound).host, Origin: rebound, 'Content-Type': 'application/json' };
+    assert.match((await raw(gw.url, 'GET', '/demo/sign-in', asRebound)).body, /"sandbox_sign_in":false/);
+    const refused = await raw(gw.url, 'POST', '/demo/sign-in', asRebound, JSON.stringify({ sandbox: true }));
+    assert.equal(refused.status, 403);
+    assert.equal(refused.cookie, undefined);
+
+    const wrong = await call('POST', '/demo/sign-in', { headers: { Origin: origin }, body: { client_id: gw.credentials.clientId, client_secret: 'guess' } });
+    assert.deepEqual([wrong.status, wrong.headers.get('set-cookie')], [401, null]);
+    const blank = await call('POST', '/demo/sign-in', { headers: { Origin: origin }, body: { client_id: '\u200b', client_secret: '' } });
+    assert.equal(blank.status, 422);
+    assert.deepEqual(blank.body.errors?.map((e) => e.path), ['client_id', 'client_secret']);
+    const crossSite = await call('POST', '/demo/sign-in', { headers: { Origin: 'http://localhost:1' }, body: { sandbox: true } });
+    assert.equal(crossSite.status, 403, 'no sign-in forced on the merchant by another page');
+  });
+
+  it('ends a session on sign-out and after its time', async () => {
+    const session = await signIn(gw.credentials);
+    assert.equal((await call('DELETE', '/demo/api/session', { headers: session })).status, 204);
+    assert.equal((await call('GET', '/demo/api/transactions', { headers: session })).status, 401);
+
+    const later = await signIn(gw.credentials);
+    clock += 3_600_000 - 1;
+    assert.equal((await call('GET', '/demo/api/transactions', { headers: later })).status, 200);
+    clock += 1;
+    assert.equal((await call('GET', '/demo/api/transactions', { headers: later })).status, 401);
+  });
+});

@@ -1,0 +1,205 @@
+// Webhook endpoint URLs (DESIGN.md section 7): https: to public addresses only, the host's DNS answers included,
+// checked when the endpoint is added and again at every delivery, which connects to the very addresses checked.
+// Loopback, http: included, only when the sandbox allows it (SANDBOX_ALLOW_LOCAL_WEBHOOKS=1, as `npm start` does).
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:net';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import fc from 'fast-check';
+import type { Problem } from '../../src/contract/index.js';
+import { systemResolve } from '../../src/sandbox/services/webhook-targets.js';
+import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { accessToken, JSON_TYPE, send } from '../helpers/merchant-api.js';
+
+const PUBLIC = '93.184.216.34';
+
+/** Names of the tests' own: a fixed answer, or one per lookup in turn (a host that changes its answer). */
+function fakeDns(names: Record<string, string[] | string[][]>) {
+  const asked: Record<string, number> = {};
+  const resolve = async (hostname: string) => {
+    const answer = names[hostname];
+    if (!answer) return systemResolve(hostname);
+    const nth = (asked[hostname] = (asked[hostname] ?? 0) + 1) - 1;
+    return (Array.isArray(answer[0]) ? (answer as string[][])[Math.min(nth, answer.length - 1)]! : (answer as string[]));
+  };
+  return { resolve, asked };
+}
+
+/** A TCP port that counts connections and never answers: the proof that nothing was sent there. */
+async function listener(): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
+  let count = 0;
+  const server: Server = createServer((socket) => {
+    count++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { port, connections: () => count, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe(`webhook endpoint URLs (${storageName})`, () => {
+  let gw: TestGateway;
+  let auth: Record<string, string>;
+  const dns = fakeDns({
+    'public.shop.test': [PUBLIC],
+    'internal.shop.test': ['10.1.2.3'],
+    'loopback.shop.test': ['127.0.0.1'],
+    'mixed.shop.test': [PUBLIC, '192.168.1.20'],
+    'metadata.shop.test': ['169.254.169.254'],
+    'v6-internal.shop.test': ['fd00::5'],
+    // Public when the endpoint is added, loopback by the time of the delivery.
+    'rebind.shop.test': [[PUBLIC], ['127.0.0.1']],
+    // Public at every lookup but the third, which would reach the loopback: a delivery must look up only once.
+    'flip.shop.test': [[PUBLIC], [PUBLIC], ['127.0.0.1']],
+  });
+
+  before(async () => {
+    gw = await startTestGateway({ config: { allowLocalWebhooks: false, webhookTimeoutMs: 300 }, resolve: dns.resolve });
+  });
+  after(() => gw.close());
+  beforeEach(async () => {
+    await gw.reset();
+    auth = { Authorization: `Bearer ${await accessToken(gw.url, gw.credentials)}`, ...JSON_TYPE };
+  });
+
+  const add = (url: string) => send<Problem & { endpoint_id: string }>(gw.url, 'POST', '/api/webhooks/endpoints', { headers: auth, body: JSON.stringify({ url }) });
+
+  /** An endpoint at `url`, then a paid link, so its events are due there; resolves with the endpoint's id. */
+  async function paidLinkFor(url: string): Promise<string> {
+    const { endpoint_id } = await gw.client.addWebhookEndpoint(url);
+    await gw.markPaid((await gw.client.createPaymentLink(sampleLink())).payment_link_ref);
+    return endpoint_id;
+  }
+
+  async function assertRefused(url: string, rule: RegExp = /public address|https: URL/) {
+    const answer = await add(url);
+    assert.equal(answer.status, 422, `${url}: ${JSON.stringify(answer.body)}`);
+    assert.equal(answer.headers.get('content-type'), 'application/problem+json');
+    assert.deepEqual(answer.body.errors?.map((e) => e.path), ['url'], url);
+    assert.match(answer.body.errors![0]!.message, rule, url);
+  }
+
+  const refused: [string, RegExp?][] = [
+    ['https://169.254.169.254/latest/meta-data/'],
+    ['https://10.0.0.1/hooks'],
+    ['https://10.255.255.254/hooks'],
+    ['https://172.16.0.1/hooks'],
+    ['https://172.31.255.254/hooks'],
+    ['https://192.168.0.1/hooks'],
+    ['https://192.168.255.254/hooks'],
+    ['https://[fc00::1]/hooks'],
+    ['https://[fdff:ffff::1]/hooks'],
+    ['https://[::1]/hooks'],
+    ['https://[::ffff:127.0.0.1]/hooks'],
+    ['https://[::ffff:169.254.169.254]/hooks'],
+    ['https://127.0.0.1/hooks'],
+    ['https://0.0.0.0/hooks'],
+    ['https://100.64.0.1/hooks'],
+    ['https://2130706433/hooks'], // 127.0.0.1 as the URL parser reads it
+    ['https://0x7f.1/hooks'],
+    ['https://localhost/hooks', /localhost resolves to 127\.0\.0\.1/],
+    ['https://loopback.shop.test/hooks', /loopback\.shop\.test resolves to 127\.0\.0\.1/],
+    ['https://internal.shop.test/hooks', /resolves to 10\.1\.2\.3/],
+    ['https://mixed.shop.test/hooks', /resolves to 93\.184\.216\.34, 192\.168\.1\.20/],
+    ['https://metadata.shop.test/hooks'],
+    ['https://v6-internal.shop.test/hooks'],
+    ['http://public.shop.test/hooks', /https: URL/],
+    [`http://${PUBLIC}/hooks`, /https: URL/],
+    ['http://localhost:4010/demo/webhook-receiver', /https: URL/],
+    ['ftp://public.shop.test/hooks', /https: URL/],
+    ['https://user:pass@public.shop.test/hooks', /https: URL|user name/],
+  ];
+  for (const [url, rule] of refused) {
+    it(`refuses ${url}, naming url`, async () => {
+      await assertRefused(url, rule);
+      assert.deepEqual(await gw.client.listWebhookEndpoints(), [], 'nothing stored');
+    });
+  }
+
+  it('refuses every address in the private, loopback, link-local and unique local ranges (property)', async () => {
+    const byte = fc.integer({ min: 0, max: 255 });
+    const v4 = fc.oneof(
+      fc.tuple(fc.constant(10), byte, byte, byte),
+      fc.tuple(fc.constant(172), fc.integer({ min: 16, max: 31 }), byte, byte),
+      fc.tuple(fc.constant(192), fc.constant(168), byte, byte),
+      fc.tuple(fc.constant(169), fc.constant(254), byte, byte),
+      fc.tuple(fc.constant(127), byte, byte, byte),
+    ).map((octets) => octets.join('.'));
+    const hextet = fc.integer({ min: 0, max: 0xffff }).map((n) => n.toString(16));
+    const v6 = fc
+      .tuple(fc.integer({ min: 0xfc00, max: 0xfdff }), fc.array(hextet, { minLength: 7, maxLength: 7 }))
+      .map(([first, rest]) => `[${[first.toString(16), ...rest].join(':')}]`);
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(v4, v6), async (host) => {
+        const answer = await add(`https://${host}/hooks`);
+        assert.equal(answer.status, 422, host);
+        assert.equal(answer.body.errors?.[0]?.path, 'url');
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('takes https: to public addresses, and a name that does not resolve yet', async () => {
+    for (const url of ['https://public.shop.test/hooks', `https://${PUBLIC}/hooks`, 'https://[2606:4700:4700::1111]/hooks', 'https://not-yet.invalid/hooks']) {
+      const answer = await add(url);
+      assert.equal(answer.status, 201, `${url}: ${JSON.stringify(answer.body)}`);
+    }
+  });
+
+  it('checks again at delivery: a host that now resolves to the loopback gets nothing, and the log says "unreachable"', async () => {
+    const target = await listener();
+    try {
+      const endpoint_id = await paidLinkFor(`https://rebind.shop.test:${target.port}/hooks`);
+      while ((await gw.gateway.webhooks.deliverDue()) > 0);
+      const log = (await gw.client.getWebhookDeliveries(endpoint_id)).filter((d) => d.attempts > 0);
+      assert.ok(log.length > 0);
+      assert.deepEqual(new Set(log.map((d) => d.last_error)), new Set(['unreachable']));
+      assert.equal(target.connections(), 0, 'no connection to the loopback');
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('connects to the addresses it checked, without asking DNS again', async () => {
+    const target = await listener();
+    try {
+      const endpoint_id = await paidLinkFor(`https://flip.shop.test:${target.port}/hooks`);
+      assert.equal(await gw.gateway.webhooks.deliverDue(), 1, 'one attempt: the later event waits for the first');
+      assert.equal(dns.asked['flip.shop.test'], 2, 'one lookup when added, one for the delivery');
+      assert.equal(target.connections(), 0, 'the third answer (loopback) was never asked for, nor connected to');
+      const [first] = (await gw.client.getWebhookDeliveries(endpoint_id)).slice(-1);
+      assert.equal(first!.last_error, 'unreachable', 'the public address does not answer in this closed network');
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('takes a delivery id in digits only', async () => {
+    for (const id of ['%201', '1%20', '1e0', '0x1', '+1', '1.0', '-1']) {
+      const answer = await send<Problem>(gw.url, 'POST', `/api/webhooks/deliveries/${id}/redeliver`, { headers: auth });
+      assert.equal(answer.status, 400, `${id}: ${JSON.stringify(answer.body)}`);
+      assert.match(answer.body.detail!, /delivery_id/);
+    }
+    assert.equal((await send(gw.url, 'POST', '/api/webhooks/deliveries/1/redeliver', { headers: auth })).status, 404);
+  });
+});
+
+describe(`webhook endpoint URLs with SANDBOX_ALLOW_LOCAL_WEBHOOKS=1 (${storageName})`, () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({ config: { allowLocalWebhooks: true }, resolve: fakeDns({ 'internal.shop.test': ['10.1.2.3'] }).resolve });
+  });
+  after(() => gw.close());
+
+  it('takes the loopback host, http: included, and still refuses the rest', async () => {
+    for (const url of ['http://localhost:4010/demo/webhook-receiver', 'http://127.0.0.1:9/hooks', 'http://[::1]:9/hooks', 'https://localhost/hooks']) {
+      assert.equal((await gw.client.addWebhookEndpoint(url)).url, url);
+    }
+    for (const url of ['http://10.0.0.1/hooks', 'http://internal.shop.test/hooks', 'https://internal.shop.test/hooks', 'https://169.254.169.254/', 'http://not-yet.invalid/hooks']) {
+      await assert.rejects(gw.client.addWebhookEndpoint(url), (error: { status: number; fieldErrors: { path: string }[] }) => {
+        assert.equal(error.status, 422, url);
+        assert.deepEqual(error.fieldErrors.map((e) => e.path), ['url']);
+        return true;
+      });
+    }
+  });
+});
