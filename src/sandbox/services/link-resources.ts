@@ -1,7 +1,7 @@
 // The merchant's read of a payment link (GET /api/paymentLink/{ref}): the link, its payments with their
 // transactions, its refunds. Webhook bodies carry the same resource.
 import type { Payment, PaymentLinkResource } from '../../contract/index.js';
-import { notFound } from '../http/problem.js';
+import { notFound } from '../errors.js';
 import { one, type Sql } from '../storage/database.js';
 import { paymentLinkUrl } from './payment-links.js';
 import type { PaymentView } from './payment-view.js';
