@@ -5,7 +5,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { puppeteerLauncher } from '@web/test-runner-puppeteer';
 import { webdriverLauncher } from '@web/test-runner-webdriver';
-import { gatewayPlugin } from './test/helpers/wtr-gateway.ts';
+import { gatewayPlugin, stubRefusals } from './test/helpers/wtr-gateway.ts';
 
 // Launch options from shared/BROWSERS.md: the system's browsers, nothing downloaded.
 const launchers = {
@@ -18,8 +18,19 @@ const launchers = {
         args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
       },
     }),
-  firefox: () => puppeteerLauncher({ launchOptions: { browser: 'firefox', executablePath: '/usr/bin/firefox-esr', headless: true } }),
+  // Firefox (like WebKitGTK below) runs with a dark system theme: wtr cannot emulate media over WebDriver BiDi.
+  firefox: () =>
+    puppeteerLauncher({
+      launchOptions: {
+        browser: 'firefox',
+        executablePath: '/usr/bin/firefox-esr',
+        headless: true,
+        extraPrefsFirefox: { 'layout.css.prefers-color-scheme.content-override': 0 },
+      },
+    }),
   // WebKitWebDriver runs under xvfb-run, started by the script; it refuses any browserName, so none is sent.
+  // MiniBrowser runs in dark mode: wtr cannot emulate media over WebDriver. So two engines check the dark colours
+  // (hosted) and that an embedded card ignores them (test/checkout/layout.test.ts); Chromium stays light.
   webkit: () => named('WebKitGTK', webdriverLauncher({
       automationProtocol: 'webdriver',
       hostname: '127.0.0.1',
@@ -27,7 +38,7 @@ const launchers = {
       path: '/',
       logLevel: 'error',
       capabilities: {
-        'webkitgtk:browserOptions': { binary: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', args: ['--automation'] },
+        'webkitgtk:browserOptions': { binary: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', args: ['--automation', '--dark-mode'] },
       },
     })),
 };
@@ -59,5 +70,6 @@ export default {
   testsStartTimeout: 60_000,
   testsFinishTimeout: 180_000,
   testFramework: { config: { timeout: 30_000 } },
+  middleware: [stubRefusals],
   plugins: [esbuildPlugin({ ts: true, tsconfig: new URL('./tsconfig.json', import.meta.url).pathname }), gatewayPlugin(browsers)],
 };

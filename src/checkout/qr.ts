@@ -1,6 +1,8 @@
 // The payment QR: qrcode encodes, and the element draws the module matrix itself, black on white whatever the
 // theme (scanners need the contrast), with the standard quiet zone. Importing qrcode's core module, not the
 // package, leaves its canvas/SVG renderers and promise helpers out of the bundle (about 1 KB gzip).
+import { nothing } from 'lit';
+import { Directive, directive, PartType, type ElementPart, type PartInfo } from 'lit/directive.js';
 import { create } from 'qrcode/lib/core/qrcode.js';
 
 /** Modules of white border on each side (ISO/IEC 18004 asks for 4). */
@@ -24,3 +26,27 @@ export function drawQr(canvas: HTMLCanvasElement, text: string): void {
     }
   }
 }
+
+/** `<canvas ${qrCode(text)}>`: draws `text` on the canvas when it is rendered, again only when `text` changes. */
+class QrCodeDirective extends Directive {
+  #drawn: string | undefined;
+
+  constructor(part: PartInfo) {
+    super(part);
+    if (part.type !== PartType.ELEMENT) throw new Error('qrCode() goes on a <canvas> element');
+  }
+
+  render(_text: string) {
+    return nothing;
+  }
+
+  override update(part: ElementPart, [text]: [string]) {
+    if (text !== this.#drawn) {
+      drawQr(part.element as HTMLCanvasElement, text);
+      this.#drawn = text;
+    }
+    return nothing;
+  }
+}
+
+export const qrCode = directive(QrCodeDirective);

@@ -1,8 +1,8 @@
 // Keyboard only (issue 4): contact and method steps with Tab, typing, arrow keys and Enter, until the QR shows.
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { addressOf, control, mount, partOf, until, untilView, viewOf } from './helpers/element.js';
-import { checkoutView, createLink } from './helpers/server.js';
+import { addressOf, control, focusedHeading, mount, partOf, until, untilView, viewOf } from './helpers/element.js';
+import { checkoutView, createLink, mine, pay } from './helpers/server.js';
 
 /** The focused element inside the checkout's shadow root. */
 const focused = (el: HTMLElement) => el.shadowRoot?.activeElement ?? null;
@@ -54,6 +54,9 @@ describe('<pay-checkout> with the keyboard alone', () => {
     await tabTo(el, 'the pay button', (node) => node.matches('[part~="pay-button"]'));
     await sendKeys({ press: 'Enter' });
     await untilView(el, 'payment');
+    // Focus moves to the new view's heading, never back to the top of the page.
+    await until(el, 'focus on the payment heading', () => focusedHeading(el) !== null);
+    expect(focusedHeading(el)?.textContent).to.match(/pay|send/i);
 
     const { payment } = await checkoutView(payment_link_ref);
     expect(`${payment?.asset}:${payment?.network}`).to.equal(chosen.value);
@@ -71,6 +74,28 @@ describe('<pay-checkout> with the keyboard alone', () => {
     expect(viewOf(el)).to.equal('order');
     expect(control(el, 'input[name="email"]').getAttribute('aria-invalid')).to.equal('true');
     expect((await checkoutView(payment_link_ref)).payment, 'no payment opened').to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it('moves focus to the heading of each view the gateway brings', async () => {
+    const { payment_link_ref } = await createLink();
+    const { el } = await mount(payment_link_ref, { locale: 'en' });
+    await untilView(el, 'order');
+    (document.activeElement as HTMLElement | null)?.blur();
+    await tabTo(el, 'the pay button', (node) => node.matches('[part~="pay-button"]'));
+    await sendKeys({ press: 'Enter' });
+    await untilView(el, 'payment');
+    await until(el, 'focus on the payment heading', () => focusedHeading(el) !== null);
+
+    // The customer is on a copy button when the money arrives.
+    await tabTo(el, 'the copy-address button', (node) => node.matches('[part~="copy-address"]'));
+    const { payment } = await checkoutView(payment_link_ref);
+    await pay(payment!.address, 'USDT', 'TRON', payment!.amount_crypto);
+    await untilView(el, 'confirming');
+    await until(el, 'focus on the confirming heading', () => focusedHeading(el)?.textContent?.match(/confirm/i) != null);
+    await mine(payment!.confirmations_required, 'TRON');
+    await untilView(el, 'paid');
+    await until(el, 'focus on the paid heading', () => focusedHeading(el)?.textContent?.match(/complete|paid/i) != null);
     await expect(el).to.be.accessible();
   });
 });

@@ -1,16 +1,11 @@
 // Acceptance of the payment views (issue 4): the QR read back from its pixels, the test wallet paying what the
 // element shows, blocks mined on demand, and the element following the gateway's events to the end.
 import { expect } from '@open-wc/testing';
+import { REDIRECT_SECONDS } from '../../src/checkout/index.js';
 import type { AssetCode, Network, Payment } from '../../src/contract/index.js';
-import { addressOf, amountCrypto, decodeQr, mount, part, partOf, press, startPayment, textOf, until, untilView } from './helpers/element.js';
-import { checkoutView, createLink, expireQuote, mine, pay } from './helpers/server.js';
-
-/** The payment the gateway holds open for a link, as the API gives it. */
-async function openPaymentOf(ref: string): Promise<Payment> {
-  const { payment } = await checkoutView(ref);
-  if (!payment) throw new Error(`link ${ref} has no payment`);
-  return payment;
-}
+import { addressOf, amountCrypto, decodeQr, mount, part, partOf, payingCheckout, press, startPayment, textOf, until, untilView } from './helpers/element.js';
+import { percentOf } from './helpers/money.js';
+import { checkoutView, createLink, expireQuote, mine, pay, paymentOf } from './helpers/server.js';
 
 const qrOf = (el: HTMLElement) => decodeQr(partOf<HTMLCanvasElement>(el, 'qr'));
 
@@ -19,13 +14,6 @@ function accessibleName(node: Element): string {
   const ids = node.getAttribute('aria-labelledby');
   if (ids) return ids.split(/\s+/).map((id) => textOf((node.getRootNode() as ShadowRoot).getElementById(id) ?? undefined)).join(' ');
   return node.getAttribute('aria-label') ?? node.getAttribute('title') ?? textOf(node);
-}
-
-/** Half of a decimal amount, in whole atomic units, as a decimal string (money never goes through floats). */
-function halfOf(amount: string, decimals: number): string {
-  const [whole = '0', fraction = ''] = amount.split('.');
-  const half = (BigInt(whole + fraction.padEnd(decimals, '0')) / 2n).toString().padStart(decimals + 1, '0');
-  return `${half.slice(0, -decimals)}.${half.slice(-decimals)}`;
 }
 
 const ASSETS: { asset: AssetCode; network: Network }[] = [
@@ -40,7 +28,7 @@ describe('<pay-checkout> payment', () => {
       const { payment_link_ref } = await createLink();
       const { el, events } = await mount(payment_link_ref, { locale: 'en' });
       await startPayment(el, `${asset}:${network}`);
-      const payment = await openPaymentOf(payment_link_ref);
+      const payment = await paymentOf(payment_link_ref);
       expect(payment.asset).to.equal(asset);
 
       expect(qrOf(el), 'the QR encodes payment_uri').to.equal(payment.payment_uri);
@@ -69,13 +57,13 @@ describe('<pay-checkout> payment', () => {
       await mine(payment.confirmations_required, network);
       await untilView(el, 'paid');
 
-      const paid = await openPaymentOf(payment_link_ref);
+      const paid = await paymentOf(payment_link_ref);
       expect(paid.status).to.equal('paid');
       expect(part(el, 'return-button'), 'a button to return now').to.be.instanceOf(Element);
       await expect(el).to.be.accessible();
       // The element returns to the merchant on its own after a short countdown; the button does it at once.
       if (asset !== 'USDT') press(el, 'return-button');
-      await until(el, 'pay-checkout-success', () => events.some((e) => e.type === 'pay-checkout-success'));
+      await until(el, 'pay-checkout-success', () => events.some((e) => e.type === 'pay-checkout-success'), (REDIRECT_SECONDS + 5) * 1000);
       const success = events.find((e) => e.type === 'pay-checkout-success');
       expect(success?.detail, 'pay-checkout-success with the signed URL').to.have.property('url', paid.success_redirect_url);
       const statuses = events.filter((e) => e.type === 'pay-checkout-status').map((e) => (e.detail as { payment: Payment }).payment.status);
@@ -85,17 +73,14 @@ describe('<pay-checkout> payment', () => {
   }
 
   it('asks for the remainder of an underpayment, with the QR updated', async () => {
-    const { payment_link_ref } = await createLink();
-    const { el } = await mount(payment_link_ref, { locale: 'en' });
-    await startPayment(el, 'ETH:ETHEREUM');
-    const first = await openPaymentOf(payment_link_ref);
+    const { el, ref: payment_link_ref, payment: first } = await payingCheckout('ETH:ETHEREUM', { locale: 'en' });
     expect(qrOf(el)).to.equal(first.payment_uri);
 
-    await pay(first.address, 'ETH', 'ETHEREUM', halfOf(first.amount_crypto, 18));
+    await pay(first.address, 'ETH', 'ETHEREUM', percentOf(first.amount_crypto, 50, 18));
     await mine(first.confirmations_required, 'ETHEREUM');
     await untilView(el, 'underpaid');
 
-    const underpaid = await openPaymentOf(payment_link_ref);
+    const underpaid = await paymentOf(payment_link_ref);
     expect(underpaid.status).to.equal('underpaid');
     expect(underpaid.payment_uri).not.to.equal(first.payment_uri);
     await until(el, 'the QR for the remainder', () => qrOf(el) === underpaid.payment_uri);
@@ -112,10 +97,7 @@ describe('<pay-checkout> payment', () => {
   });
 
   it('offers a new quote when the quote expires, and shows it', async () => {
-    const { payment_link_ref } = await createLink();
-    const { el } = await mount(payment_link_ref, { locale: 'en' });
-    await startPayment(el, 'USDT:TRON');
-    const first = await openPaymentOf(payment_link_ref);
+    const { el, ref: payment_link_ref, payment: first } = await payingCheckout('USDT:TRON', { locale: 'en' });
     await expireQuote(first.payment_id);
     await untilView(el, 'expired');
     expect(part(el, 'qr'), 'no QR for a dead quote').to.equal(undefined);
@@ -123,7 +105,7 @@ describe('<pay-checkout> payment', () => {
 
     press(el, 'new-quote-button');
     await untilView(el, 'payment');
-    const fresh = await openPaymentOf(payment_link_ref);
+    const fresh = await paymentOf(payment_link_ref);
     expect(fresh.status).to.equal('awaiting_payment');
     expect(Date.parse(fresh.quote_expires_at)).to.be.greaterThan(Date.parse(first.quote_expires_at));
     expect(addressOf(el)).to.equal(fresh.address);
@@ -133,26 +115,21 @@ describe('<pay-checkout> payment', () => {
   });
 
   it('shows a payment that arrived after the quote expired as paid late', async () => {
-    const { payment_link_ref } = await createLink();
-    const { el, events } = await mount(payment_link_ref, { locale: 'en' });
-    await startPayment(el, 'BTC:BITCOIN');
-    const quoted = await openPaymentOf(payment_link_ref);
+    const { el, events, ref: payment_link_ref, payment: quoted } = await payingCheckout('BTC:BITCOIN', { locale: 'en' });
     await expireQuote(quoted.payment_id);
     await untilView(el, 'expired');
     await pay(quoted.address, 'BTC', 'BITCOIN', quoted.amount_crypto);
     await mine(quoted.confirmations_required, 'BITCOIN');
     await untilView(el, 'paid_late');
-    expect((await openPaymentOf(payment_link_ref)).status).to.equal('paid_late');
+    expect((await paymentOf(payment_link_ref)).status).to.equal('paid_late');
     expect(events.some((e) => e.type === 'pay-checkout-success'), 'a late payment is not a success').to.equal(false);
     expect(part(el, 'new-quote-button'), 'no new quote once paid late').to.equal(undefined);
     await expect(el).to.be.accessible();
   });
 
   it('lets the customer give up, with pay-checkout-failure carrying the signed failure URL', async () => {
-    const { payment_link_ref } = await createLink();
-    const { el, events } = await mount(payment_link_ref, { locale: 'en' });
-    await startPayment(el, 'USDT:TRON');
-    await expireQuote((await openPaymentOf(payment_link_ref)).payment_id);
+    const { el, events, ref: payment_link_ref } = await payingCheckout('USDT:TRON', { locale: 'en' });
+    await expireQuote((await paymentOf(payment_link_ref)).payment_id);
     await untilView(el, 'expired');
     press(el, 'leave-button');
     await until(el, 'pay-checkout-failure', () => events.some((e) => e.type === 'pay-checkout-failure'));

@@ -1,5 +1,6 @@
 // Acceptance of the element's views (issue 4): each reached through the real checkout API of this engine's gateway.
 import { expect } from '@open-wc/testing';
+import { REDIRECT_SECONDS } from '../../src/checkout/index.js';
 import { control, mount, part, parts, partOf, press, textOf, until, untilView, viewOf } from './helpers/element.js';
 import { advanceClock, createLink, startGateway, stopGateway } from './helpers/server.js';
 
@@ -140,7 +141,7 @@ describe('<pay-checkout> error views', () => {
       expect(part(el, 'pay-button'), 'no way to pay').to.equal(undefined);
       expect(textOf(partOf(el, 'countdown'))).to.match(/returning to the merchant in \d+ s/i);
       await expect(el).to.be.accessible();
-      await until(el, 'the failure event', () => events.some((e) => e.type === 'pay-checkout-failure'));
+      await until(el, 'the failure event', () => events.some((e) => e.type === 'pay-checkout-failure'), (REDIRECT_SECONDS + 5) * 1000);
       const { reason, url } = events.find((e) => e.type === 'pay-checkout-failure')!.detail as { reason: string; url: string };
       expect(reason).to.equal('link_expired');
       const query = new URL(url).searchParams;
@@ -168,5 +169,27 @@ describe('<pay-checkout> error views', () => {
     await untilView(el, 'order');
     expect(textOf(partOf(el, 'total'))).to.include('360,000');
     await expect(el).to.be.accessible();
+  });
+});
+
+describe('<pay-checkout> footer', () => {
+  it('says who runs the checkout and where to get help: the merchant, at back_url', async () => {
+    const back_url = 'https://shop.example/help';
+    const { payment_link_ref } = await createLink({ merchant_details: { name: 'Cà Phê Sữa Đá', back_url, promo_discount: 20_000, shipping_charges: 30_000 } });
+    const { el } = await mount(payment_link_ref, { locale: 'en', embedded: true });
+    await untilView(el, 'order');
+    expect(textOf(partOf(el, 'footer'))).to.match(/powered by/i).and.include('pay-checkout');
+    const help = partOf<HTMLAnchorElement>(el, 'help-link');
+    expect(help.getAttribute('href')).to.equal(back_url);
+    expect(textOf(help)).to.include('Cà Phê Sữa Đá');
+    expect(help.getAttribute('target')).to.equal('_blank');
+    expect(help.getAttribute('rel')).to.include('noopener');
+    await expect(el).to.be.accessible();
+
+    const bare = await createLink({ merchant_details: { promo_discount: 20_000, shipping_charges: 30_000 } });
+    const other = await mount(bare.payment_link_ref, { locale: 'en', embedded: true });
+    await untilView(other.el, 'order');
+    expect(part(other.el, 'footer') !== undefined, 'the powered-by line stays').to.equal(true);
+    expect(part(other.el, 'help-link') === undefined, 'no help link without a URL').to.equal(true);
   });
 });

@@ -49,10 +49,19 @@ export interface TrackedPage {
   pageErrors: string[];
 }
 
-/** A fresh context (no cookies, no storage) and a page in it, watched. */
-export async function openPage(browser: Browser, path: string, viewport = { width: 1280, height: 1000 }): Promise<TrackedPage> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport });
+/**
+ * A fresh context (no cookies, no storage) and a page in it, watched. `locale` is the browser's language;
+ * `setUp` runs before the page loads (routes).
+ */
+export async function openPage(
+  browser: Browser,
+  path: string,
+  viewport = { width: 1280, height: 1000 },
+  { locale, setUp }: { locale?: string; setUp?: (page: Page) => Promise<void> } = {},
+): Promise<TrackedPage> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport, ...(locale && { locale }) });
   const page = await context.newPage();
+  await setUp?.(page);
   page.setDefaultTimeout(WAIT);
   const tracked: TrackedPage = { page, offsite: [], cspViolations: [], pageErrors: [] };
   page.on('request', (request) => {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
+import type { Middleware } from '@web/dev-server-core';
 import type { TestRunnerPlugin } from '@web/test-runner';
 import { build } from 'esbuild';
 import { Hono } from 'hono';
@@ -270,3 +271,15 @@ export function gatewayPlugin(browsers: readonly object[] = []): TestRunnerPlugi
     },
   };
 }
+
+/**
+ * A stub link refuses every payment, in the gateway's words (its problem details are English). A middleware, not
+ * the plugin's serve hook, which always answers 200.
+ */
+export const stubRefusals: Middleware = async (context, next) => {
+  const stub = /^\/api\/checkout\/([^/]+)\/payments$/.exec(context.path);
+  if (context.method !== 'POST' || !stub || !stubViews.has(decodeURIComponent(stub[1]!))) return next();
+  context.status = 409;
+  context.type = 'application/problem+json';
+  context.body = JSON.stringify({ type: 'about:blank', title: 'Conflict', status: 409, detail: 'This payment link already has funds on another asset.' });
+};

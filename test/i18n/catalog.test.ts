@@ -5,9 +5,10 @@ import { test } from 'node:test';
 import { en } from '../../src/checkout/i18n/en.js';
 import { format, type MessageKey } from '../../src/checkout/i18n/index.js';
 import { vi } from '../../src/checkout/i18n/vi.js';
+import { englishWords } from '../checkout/helpers/english.js';
 
 /** Words Vietnamese takes as they are, and messages that are only placeholders and symbols. */
-const SAME_IN_BOTH: MessageKey[] = ['sandbox', 'email', 'lineQuantity', 'rate'];
+const SAME_IN_BOTH: MessageKey[] = ['lineQuantity', 'rate'];
 
 const placeholders = (message: string) => [...message.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -34,5 +35,13 @@ test('format fills every placeholder it is given, in both languages', () => {
       const params = Object.fromEntries(placeholders(en[key]).map((name) => [name, `<${name}>`]));
       assert.doesNotMatch(format(locale, key, params), /\{\w+\}/, `${locale}.${key} left a placeholder`);
     }
+  }
+});
+
+test('no Vietnamese message holds an English word', () => {
+  for (const key of Object.keys(vi) as MessageKey[]) {
+    // `otherLanguage` is the switch's label: the name of English, in English (marked lang="en" by the element).
+    if (key === 'otherLanguage') continue;
+    assert.deepEqual(englishWords(vi[key].replace(/\{\w+\}/g, ' '), []), [], `vi.${key}: "${vi[key]}"`);
   }
 });

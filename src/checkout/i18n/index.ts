@@ -24,3 +24,17 @@ export function format(locale: Locale, key: MessageKey, params: Params = {}): st
 export function formatVnd(locale: Locale, amount: number | `${number}`): string {
   return new Intl.NumberFormat(locale, { style: 'currency', currency: 'VND', maximumFractionDigits: 0 }).format(amount);
 }
+
+/** An instant (ISO 8601) as the customer reads it: date and time, in their language and time zone. */
+export function formatTime(locale: Locale, iso: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+}
+
+/** A country by its ISO 3166 code, in the customer's language ("VN" → "Việt Nam"); the code when the browser cannot name it. */
+export function formatRegion(locale: Locale, code: string): string {
+  try {
+    return new Intl.DisplayNames(locale, { type: 'region' }).of(code.toUpperCase()) ?? code;
+  } catch {
+    return code;
+  }
+}

@@ -1,5 +1,7 @@
 // Styles of <pay-checkout>: public `--pay-checkout-*` properties with defaults, private `--_*` inside.
-// Light by default, dark under `prefers-color-scheme: dark`; `theme="light"` / `theme="dark"` on the element forces one.
+// Light by default. The hosted page (`.page`) turns dark under `prefers-color-scheme: dark`; an embedded card does
+// not (it sits in the shop's page, whose theme the system's setting does not tell). `theme="light"` /
+// `theme="dark"` on the element forces one either way.
 import { css, unsafeCSS } from 'lit';
 
 /** The themable colours: public property, light default, dark default. One table, so both themes stay in step. */
@@ -23,10 +25,10 @@ const theme = (scheme: 'light' | 'dark') =>
   `color-scheme:${scheme};accent-color:var(--_accent);` +
   COLOURS.map(([name, light, dark]) => `--_${name}:var(--pay-checkout-${name},${scheme === 'light' ? light : dark});`).join('');
 
-// Built from the table above (constant text, nothing from outside): light first, dark by preference or by force.
+// Built from the table above (constant text, nothing from outside): light first, dark by preference (hosted) or by force.
 const themes = unsafeCSS(
   `:host{${theme('light')}}` +
-    `@media (prefers-color-scheme: dark){:host(:not([theme='light'])){${theme('dark')}}}` +
+    `@media (prefers-color-scheme: dark){:host(:not([theme='light'])) .page{${theme('dark')}}}` +
     `:host([theme='dark']){${theme('dark')}}`,
 );
 
@@ -56,6 +58,7 @@ const base = css`
     min-height: 100vh;
     min-height: 100dvh;
     background: var(--_surface);
+    color: var(--_text);
     padding: 1.5rem 1rem 3rem;
   }
   .card {
@@ -68,22 +71,33 @@ const base = css`
     min-width: 0;
     overflow-wrap: anywhere;
   }
+  /* A phone: the page's margins go to the content. (Not a container query: size containment on the host would
+     collapse it in a shop's flex row.) */
+  @media (max-width: 480px) {
+    .page {
+      padding: 0.5rem 0.5rem 2rem;
+    }
+    .card {
+      padding: 1rem 0.875rem;
+    }
+  }
   .page .card {
     max-width: var(--_max-width);
     margin: 0 auto;
     box-shadow: 0 1px 3px rgb(0 0 0 / 0.08);
-  }
-  @media (max-width: 360px) {
-    .card {
-      padding: 1rem 0.75rem;
-    }
   }
 
   [part='header'] {
     display: flex;
     align-items: center;
     gap: 0.75rem;
-    margin-bottom: 1rem;
+    margin-bottom: 0.75rem;
+  }
+    [part='language-switch'] {
+    flex: none;
+    align-self: flex-start;
+    font-size: 0.8125rem;
+    font-weight: 500;
   }
   [part='header'] img {
     width: 40px;
@@ -105,12 +119,13 @@ const base = css`
     color: var(--_muted);
   }
   [part='badge'] {
-    flex: none;
-    padding: 0.125rem 0.5rem;
+    display: inline-block;
+    margin-inline-start: 0.25rem;
+    padding: 0 0.375rem;
     border-radius: 999px;
     background: var(--_warning-background);
     color: var(--_warning-text);
-    font-size: 0.75rem;
+    font-size: 0.6875rem;
     font-weight: 600;
     text-transform: uppercase;
     letter-spacing: 0.04em;
@@ -118,7 +133,7 @@ const base = css`
 
   h2 {
     font-size: 1.125rem;
-    margin: 0 0 0.75rem;
+    margin: 0 0 0.5rem;
   }
   h2:focus {
     outline: none;
@@ -148,7 +163,10 @@ const base = css`
 
   /* Order summary */
   [part='summary'] {
-    margin-bottom: 1.25rem;
+    margin-bottom: 0.75rem;
+  }
+  [part='summary'] > p {
+    margin-bottom: 0.25rem;
   }
   .lines {
     list-style: none;
@@ -159,7 +177,7 @@ const base = css`
     display: flex;
     align-items: center;
     gap: 0.75rem;
-    padding: 0.5rem 0;
+    padding: 0.25rem 0;
     border-bottom: 1px solid var(--_border);
   }
   [part='line'] img {
@@ -185,6 +203,12 @@ const base = css`
   .totals {
     margin: 0;
   }
+  [part='details'] > summary {
+    cursor: pointer;
+    color: var(--_accent);
+    font-size: 0.9375rem;
+    padding: 0.25rem 0;
+  }
   .totals div {
     display: flex;
     justify-content: space-between;
@@ -206,8 +230,8 @@ const base = css`
     padding-top: 0.5rem !important;
   }
   [part='shipping'] {
-    margin: 0 0 1.25rem;
-    padding: 0.75rem;
+    margin: 0 0 0.75rem;
+    padding: 0.5rem 0.75rem;
     border-radius: calc(var(--_radius) / 2);
     background: var(--_surface);
   }
@@ -220,15 +244,19 @@ const base = css`
   }
 
   /* Form */
-  fieldset {
+  fieldset,
+  [part='methods'] {
     border: 0;
-    margin: 0 0 1.25rem;
+    margin: 0 0 0.75rem;
     padding: 0;
     min-width: 0;
   }
+  [part='methods'] fieldset {
+    margin: 0;
+  }
   legend {
     font-weight: 600;
-    margin-bottom: 0.5rem;
+    margin-bottom: 0.25rem;
     padding: 0;
   }
   .field {
@@ -266,6 +294,12 @@ const base = css`
     align-items: flex-start;
     gap: 0.75rem;
   }
+  .contact-card address {
+    min-width: 0;
+  }
+  .contact-card button {
+    flex: none;
+  }
   .choice {
     display: flex;
     align-items: center;
@@ -279,6 +313,32 @@ const base = css`
   .choice:has(input:checked) {
     border-color: var(--_accent);
     box-shadow: 0 0 0 1px var(--_accent);
+  }
+  /* The assets as cards, two to a row: on a phone the Pay button stays on the first screen. */
+  .assets {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr));
+    gap: 0.5rem;
+  }
+  .assets legend {
+    float: left;
+    grid-column: 1 / -1;
+  }
+  .asset {
+    margin: 0;
+    align-items: flex-start;
+    line-height: 1.3;
+  }
+  .asset input {
+    margin-top: 0.125rem;
+  }
+  .asset-name {
+    display: block;
+    font-weight: 600;
+    white-space: nowrap;
+  }
+  .asset-text .muted {
+    font-size: 0.8125rem;
   }
   input[type='radio'] {
     margin: 0;
@@ -310,7 +370,8 @@ const base = css`
     border-color: var(--_accent);
     color: var(--_accent-text);
   }
-  button[disabled] {
+  button[disabled],
+  [aria-disabled='true'] {
     opacity: 0.6;
     cursor: progress;
   }
@@ -382,6 +443,66 @@ const base = css`
   [part='countdown'] {
     font-variant-numeric: tabular-nums;
     color: var(--_muted);
+  }
+  [part='qr-note'],
+  [part='received'] {
+    text-align: start;
+    background: var(--_surface);
+    padding: 0.625rem 0.75rem;
+    border-radius: calc(var(--_radius) / 2);
+    font-size: 0.9375rem;
+  }
+  [part='received'] {
+    font-weight: 600;
+  }
+  [part='fee-note'] {
+    text-align: start;
+  }
+
+  /* Receipt */
+  .receipt {
+    text-align: start;
+    margin: 0 0 0.75rem;
+    font-size: 0.9375rem;
+  }
+  .receipt div {
+    display: grid;
+    grid-template-columns: minmax(6rem, auto) 1fr;
+    gap: 0 0.75rem;
+    padding: 0.25rem 0;
+    border-bottom: 1px solid var(--_border);
+  }
+  .receipt dt {
+    color: var(--_muted);
+  }
+  .receipt dd {
+    margin: 0;
+    grid-column: 2;
+    min-width: 0;
+  }
+  .hashes dd + dd {
+    margin-top: 0.25rem;
+  }
+  [part='tx-hash'] {
+    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+    font-size: 0.8125rem;
+    word-break: break-all;
+  }
+
+  /* Footer */
+  [part='footer'] {
+    display: flex;
+    flex-wrap: wrap;
+    justify-content: space-between;
+    gap: 0.25rem 1rem;
+    margin-top: 1rem;
+    padding-top: 0.75rem;
+    border-top: 1px solid var(--_border);
+    color: var(--_muted);
+    font-size: 0.8125rem;
+  }
+  [part='help-link'] {
+    color: var(--_accent);
   }
   [part='confirmations'] {
     font-weight: 600;

@@ -3,7 +3,8 @@
 import { fixture, waitUntil } from '@open-wc/testing';
 import jsQR from 'jsqr';
 import '../../../src/checkout/define.js';
-import { gatewayUrl } from './server.js';
+import type { Payment, PaymentLinkInput } from '../../../src/contract/index.js';
+import { createLink, gatewayUrl, mine, pay, paymentOf } from './server.js';
 
 export type View = 'loading' | 'error' | 'order' | 'payment' | 'confirming' | 'underpaid' | 'paid' | 'expired' | 'paid_late';
 
@@ -155,10 +156,62 @@ export function fill(el: HTMLElement, name: 'name' | 'email' | 'phone', value: s
   input.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
 }
 
+/**
+ * A new sample link (`link` replaces fields), mounted, its payment opened in `asset` from the order view:
+ * the element, its events, the link's ref and the payment as the API gives it.
+ */
+export async function payingCheckout(asset: string, options: MountOptions & { link?: Partial<PaymentLinkInput> } = {}) {
+  const { payment_link_ref } = await createLink(options.link);
+  const mounted = await mount(payment_link_ref, options);
+  await startPayment(mounted.el, asset);
+  return { ...mounted, ref: payment_link_ref, payment: (await paymentOf(payment_link_ref)) as Payment };
+}
+
+/** The test wallet sends `amount` to the payment, blocks confirm it, the element shows `view`: the payment then. */
+export async function payAndConfirm(el: HTMLElement, ref: string, payment: Payment, amount: string, view: View): Promise<Payment> {
+  await pay(payment.address, payment.asset, payment.network, amount);
+  await mine(payment.confirmations_required, payment.network);
+  await untilView(el, view);
+  return paymentOf(ref);
+}
+
 /** From the order view: picks an asset (`USDT:TRON`), presses Pay and waits for the QR. */
 export async function startPayment(el: HTMLElement, asset: string): Promise<void> {
   await untilView(el, 'order');
   control(el, `input[type="radio"][value="${asset}"]`).click();
   press(el, 'pay-button');
   await untilView(el, 'payment');
+}
+
+/** A piece of text the customer meets: a text node, or an element's accessible name or label attribute. */
+export interface ShownText {
+  text: string;
+  /** The language the text is marked with (the nearest `lang` attribute). */
+  lang: string | null;
+}
+
+const NAMING_ATTRIBUTES = ['aria-label', 'title', 'alt', 'placeholder'];
+
+/** Every text of the element's shadow tree, visually hidden ones included (screen readers read them). */
+export function shownTexts(el: HTMLElement): ShownText[] {
+  const found: ShownText[] = [];
+  const langOf = (node: Element) => node.closest('[lang]')?.getAttribute('lang') ?? null;
+  for (const node of deepElements(shadowOf(el))) {
+    if (node.localName === 'style') continue;
+    for (const name of NAMING_ATTRIBUTES) {
+      const value = node.getAttribute(name);
+      if (value?.trim()) found.push({ text: value.trim(), lang: langOf(node) });
+    }
+    for (const child of node.childNodes) {
+      const text = child.nodeType === Node.TEXT_NODE ? child.textContent?.replace(/\s+/g, ' ').trim() : '';
+      if (text) found.push({ text, lang: langOf(node) });
+    }
+  }
+  return found;
+}
+
+/** The element's heading that holds focus, if focus is on a heading inside it. */
+export function focusedHeading(el: HTMLElement): HTMLElement | null {
+  const active = el.shadowRoot?.activeElement;
+  return active && /^h[1-6]$/i.test(active.localName) ? (active as HTMLElement) : null;
 }

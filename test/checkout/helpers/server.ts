@@ -44,3 +44,10 @@ async function getJson<T>(path: string): Promise<T> {
 
 export const checkoutView = (ref: string) => getJson<CheckoutView>(`/api/checkout/${ref}`);
 export const payment = (ref: string, paymentId: string) => getJson<Payment>(`/api/checkout/${ref}/payments/${paymentId}`);
+
+/** The link's open or last payment, as the API gives it; fails when there is none. */
+export async function paymentOf(ref: string): Promise<Payment> {
+  const { payment } = await checkoutView(ref);
+  if (!payment) throw new Error(`link ${ref} has no payment`);
+  return payment;
+}

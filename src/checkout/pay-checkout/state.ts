@@ -1,0 +1,221 @@
+// The checkout's pure logic: which screen the customer sees, what the contact form accepts, which asset is picked
+// first. No DOM and no Lit here, so test/checkout-state/ checks it with node:test.
+import type { CheckoutMethod, CheckoutView, Payment } from '../../contract/checkout.js';
+import { email as emailRule, isWebUrl, phone as phoneRule } from '../../contract/fields.js';
+import type { CheckoutErrorCode } from '../api.js';
+import type { MessageKey } from '../i18n/index.js';
+
+/** Why the link cannot be shown, or why an action failed. */
+export interface Failure {
+  code: CheckoutErrorCode;
+  message: string;
+}
+
+/** What the checkout shows. `name` is the card's `data-view`; each screen carries exactly what it draws. */
+export type Screen =
+  | { name: 'loading' }
+  | { name: 'error'; failure: Failure; view?: CheckoutView }
+  | { name: 'order'; view: CheckoutView }
+  | { name: 'payment' | 'underpaid' | 'confirming' | 'expired' | 'paid_late'; view: CheckoutView; payment: Payment }
+  /** A paid link; its payment is missing only if the gateway lost it. */
+  | { name: 'paid'; view: CheckoutView; payment: Payment | null };
+
+/** The names of the views, as the card's `data-view` attribute shows them. */
+export type CheckoutViewName = Screen['name'];
+
+export const LINK_EXPIRED: Failure = { code: 'link_expired', message: 'This payment link has expired.' };
+
+/** The screen for what the element knows: the link's view, its latest payment, and why loading failed. */
+export function screenOf(view: CheckoutView | undefined, payment: Payment | null, failure: Failure | undefined): Screen {
+  if (failure) return { name: 'error', failure, ...(view && { view }) };
+  if (!view) return { name: 'loading' };
+  if (payment && payment.status !== 'awaiting_payment') return { name: payment.status, view, payment };
+  // An expired link with nothing received: nothing to pay, nothing to follow.
+  if (view.status === 'expired') return { name: 'error', failure: LINK_EXPIRED, view };
+  if (payment) return { name: 'payment', view, payment };
+  return view.status === 'paid' ? { name: 'paid', view, payment: null } : { name: 'order', view };
+}
+
+const OPEN_STATUSES: readonly Payment['status'][] = ['awaiting_payment', 'confirming', 'underpaid'];
+
+/** Whether the live stream is needed: the link is active, or its payment is not yet final. */
+export function follows(screen: Screen): boolean {
+  if (screen.name === 'loading' || screen.name === 'error') return false;
+  return screen.view.status === 'active' || ('payment' in screen && screen.payment != null && OPEN_STATUSES.includes(screen.payment.status));
+}
+
+/**
+ * Whether `incoming` may replace `current`: any news of the same payment, or a payment opened later. Events of an
+ * older payment of the link (one a new quote superseded) arrive late and are ignored.
+ */
+export function supersedes(current: Payment | null, incoming: Payment): boolean {
+  return !current || current.payment_id === incoming.payment_id || Date.parse(incoming.created_at) >= Date.parse(current.created_at);
+}
+
+/** The message the live region announces when a payment reaches a status. */
+export const STATUS_MESSAGES: Record<Payment['status'], MessageKey> = {
+  awaiting_payment: 'awaitingPayment',
+  confirming: 'confirming',
+  underpaid: 'underpaid',
+  paid: 'paid',
+  expired: 'expired',
+  paid_late: 'paidLate',
+};
+
+/** Errors a retry cannot mend (the link is missing, unknown or over). */
+export function retryable(code: CheckoutErrorCode): boolean {
+  return !['missing_ref', 'not_found', 'link_expired'].includes(code);
+}
+
+/** Whether an error screen may send the customer back to the merchant (the link expired, with a URL to follow). */
+export function canLeave(screen: Extract<Screen, { name: 'error' }>): boolean {
+  return screen.failure.code === 'link_expired' && !!screen.view && isWebUrl(screen.view.failure_redirect_url);
+}
+
+// ---- method and asset
+
+export function methodKey(method: CheckoutMethod): string {
+  return `${method.pmt_channel}:${method.pmt_method}`;
+}
+
+export function assetKey(asset: Pick<Payment, 'asset' | 'network'>): string {
+  return `${asset.asset}:${asset.network}`;
+}
+
+/** The method the attributes ask for, else the link's first. */
+export function chooseMethod(view: CheckoutView, pmtChannel: string, pmtMethod: string): CheckoutMethod | undefined {
+  return view.methods.find((m) => m.pmt_channel === pmtChannel && m.pmt_method === pmtMethod) ?? view.methods[0];
+}
+
+export function findMethod(view: CheckoutView | undefined, key: string): CheckoutMethod | undefined {
+  return view?.methods.find((m) => methodKey(m) === key);
+}
+
+/** USDT on TRON first (the default choice), then the gateway's order. */
+export function sortedAssets(method: CheckoutMethod): CheckoutMethod['assets'] {
+  const isDefault = (a: CheckoutMethod['assets'][number]) => a.asset === 'USDT' && a.network === 'TRON';
+  return [...method.assets.filter(isDefault), ...method.assets.filter((a) => !isDefault(a))];
+}
+
+/** The asset picked first: `USDT:TRON` when the method takes it; '' when the method takes none. */
+export function defaultAsset(method: CheckoutMethod | undefined): string {
+  const first = method && sortedAssets(method)[0];
+  return first ? assetKey(first) : '';
+}
+
+/** `USDT:TRON` back into the request's fields. */
+export function parseAssetKey(key: string): Pick<Payment, 'asset' | 'network'> {
+  const [asset, network] = key.split(':') as [Payment['asset'], Payment['network']];
+  return { asset, network };
+}
+
+// ---- contact
+
+export type ContactField = 'name' | 'email' | 'phone';
+export type Contact = Record<ContactField, string>;
+export const CONTACT_FIELDS: readonly ContactField[] = ['name', 'email', 'phone'];
+
+/** The billing details as the contact to confirm (empty fields where the link has none). */
+export function contactFromBilling(view: CheckoutView): Contact {
+  const billing = view.billing_details;
+  return { name: billing?.billing_name ?? '', email: billing?.billing_email ?? '', phone: billing?.billing_phone ?? '' };
+}
+
+/** The guest form starts open when the link asks for it, or when the billing details cannot stand as a contact. */
+export function contactFormOpen(view: CheckoutView): boolean {
+  const billing = view.billing_details;
+  return view.default_guest_checkout || !(billing?.billing_name || billing?.billing_email);
+}
+
+export type ContactErrors = Partial<Record<ContactField, MessageKey>>;
+
+/**
+ * Checks the open guest form with the gateway's own field rules. `customer` is what to send (trimmed, empty
+ * fields left out), present only when nothing is invalid; a closed form (the billing contact) is always valid.
+ */
+export function validateContact(contact: Contact, open: boolean): { invalid: ContactErrors; customer?: Partial<Contact> } {
+  const name = contact.name.trim();
+  const email = contact.email.trim();
+  const phone = contact.phone.trim();
+  const invalid: ContactErrors = {};
+  if (open) {
+    if (!name || name.length > 200) invalid.name = 'nameRequired';
+    if (!emailRule.safeParse(email).success) invalid.email = 'emailInvalid';
+    if (phone && !phoneRule.safeParse(phone).success) invalid.phone = 'phoneInvalid';
+  }
+  if (Object.keys(invalid).length) return { invalid };
+  return { invalid, customer: Object.fromEntries(Object.entries({ name, email, phone }).filter(([, value]) => value)) };
+}
+
+/** The first field to fix, in the form's order. */
+export function firstInvalid(invalid: ContactErrors): ContactField | undefined {
+  return CONTACT_FIELDS.find((field) => invalid[field]);
+}
+
+// ---- payment
+
+/** What the customer still has to send: the remainder once part has arrived (seen or confirmed), else the whole amount. */
+export function amountToSend(payment: Payment): string {
+  return hasReceived(payment) ? payment.remaining_crypto : payment.amount_crypto;
+}
+
+/** Payment URIs a wallet opens; the bare TRON address has no scheme and gets no link. */
+const WALLET_URI = /^(bitcoin|ethereum):/i;
+
+export function walletUri(payment: Payment): string | undefined {
+  return WALLET_URI.test(payment.payment_uri) ? payment.payment_uri : undefined;
+}
+
+/** The fewest confirmations any of the payment's transactions has (0 before the first). */
+export function confirmationsSeen(payment: Payment): number {
+  return payment.transactions.length ? Math.min(...payment.transactions.map((t) => t.confirmations)) : 0;
+}
+
+/** The rate lock runs while the customer may still send: awaiting payment or underpaid. */
+export function quoteDeadline(payment: Payment | null): number | null {
+  return payment && ['awaiting_payment', 'underpaid'].includes(payment.status) ? Date.parse(payment.quote_expires_at) : null;
+}
+
+/** Whether anything has arrived yet (seen on the chain, confirmed or not). */
+export function hasReceived(payment: Payment): boolean {
+  return /[1-9]/.test(payment.received_crypto);
+}
+
+/** Whether some of what arrived still waits for its confirmations. */
+export function awaitsConfirmation(payment: Payment): boolean {
+  return payment.transactions.some((t) => t.confirmations < payment.confirmations_required);
+}
+
+/** How much more than due arrived (`received_crypto` − `amount_crypto`), in decimal arithmetic; '0' when none. */
+export function excess(payment: Pick<Payment, 'received_crypto' | 'amount_crypto'>): string {
+  const places = Math.max(...[payment.received_crypto, payment.amount_crypto].map((a) => a.split('.')[1]?.length ?? 0));
+  const atomic = (amount: string) => {
+    const [whole = '0', fraction = ''] = amount.split('.');
+    return BigInt(whole + fraction.padEnd(places, '0'));
+  };
+  const difference = atomic(payment.received_crypto) - atomic(payment.amount_crypto);
+  if (difference <= 0n) return '0';
+  const digits = difference.toString().padStart(places + 1, '0');
+  const fraction = digits.slice(digits.length - places).replace(/0+$/, '');
+  return `${digits.slice(0, digits.length - places)}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** Token standards of the assets that are tokens on their network (USDT); the network's own coin has none. */
+const TOKEN_STANDARDS: Partial<Record<Payment['network'], string>> = { TRON: 'TRC-20', ETHEREUM: 'ERC-20' };
+
+/** The asset as a wallet names it: `USDT · TRC-20`, `ETH`, `BTC`. The same in every language. */
+export function assetName({ asset, network }: Pick<Payment, 'asset' | 'network'>): string {
+  const native = (asset === 'ETH' && network === 'ETHEREUM') || (asset === 'BTC' && network === 'BITCOIN');
+  const standard = native ? undefined : TOKEN_STANDARDS[network];
+  return standard ? `${asset} · ${standard}` : asset;
+}
+
+/** The catalog key naming the network: the sandbox's chains are test networks. */
+export function networkKey(network: Payment['network'], sandbox: boolean): `network_${Payment['network']}` | `testNetwork_${Payment['network']}` {
+  return sandbox ? `testNetwork_${network}` : `network_${network}`;
+}
+
+/** `m:ss` for the countdown. */
+export function clock(seconds: number): string {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}

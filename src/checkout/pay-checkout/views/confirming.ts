@@ -1,0 +1,17 @@
+// Enough has arrived: the network confirms it, block by block.
+import { html, type TemplateResult } from 'lit';
+import type { Payment } from '../../../contract/checkout.js';
+import { confirmationsSeen } from '../state.js';
+import { amountCrypto, heading, type Ui } from './parts.js';
+
+export function confirmingView(ui: Ui, payment: Payment): TemplateResult {
+  const seen = confirmationsSeen(payment);
+  const required = payment.confirmations_required;
+  return html`<div class="pay">
+    ${heading(ui.t('confirming'))}
+    <p class="amount-big">${amountCrypto(payment)}</p>
+    <p part="amount-vnd">${ui.vnd(payment.amount_vnd)}</p>
+    <p part="confirmations" data-seen=${seen} data-required=${required}>${ui.t('confirmations', { seen, required })}</p>
+    <progress max=${required} .value=${Math.min(seen, required)} aria-label=${ui.t('confirmations', { seen, required })}></progress>
+  </div>`;
+}

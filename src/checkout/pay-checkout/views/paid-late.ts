@@ -1,0 +1,10 @@
+// The full payment came after the quote expired: held for the merchant, who decides. A receipt, no redirect.
+import { html, type TemplateResult } from 'lit';
+import type { CheckoutView, Payment } from '../../../contract/checkout.js';
+import { backButton, heading, type Ui } from './parts.js';
+import { receipt } from './receipt.js';
+
+export const paidLateView = (ui: Ui, view: CheckoutView, payment: Payment, onBack: () => void): TemplateResult =>
+  html`${heading(ui.t('paidLate'))}
+    <p>${ui.t('paidLateBody')}</p>
+    ${receipt(ui, view, payment, { crypto: payment.received_crypto, vnd: payment.held_vnd })} ${backButton(ui, view, onBack)}`;

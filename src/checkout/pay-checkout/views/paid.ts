@@ -1,0 +1,35 @@
+// Paid: a receipt, and the return to the merchant, automatic after a visible countdown, at once with the button,
+// or never if the customer chooses to stay.
+import { html, nothing, type TemplateResult } from 'lit';
+import type { CheckoutView, Payment } from '../../../contract/checkout.js';
+import { isWebUrl } from '../../../contract/fields.js';
+import { excess } from '../state.js';
+import { countdown, heading, type Ui } from './parts.js';
+import { receipt } from './receipt.js';
+
+export interface PaidActions {
+  /** Seconds until the automatic return; null when none is due. */
+  seconds: number | null;
+  onReturn: () => void;
+  onStay: () => void;
+}
+
+export function paidView(ui: Ui, view: CheckoutView, payment: Payment | null, { seconds, onReturn, onStay }: PaidActions): TemplateResult {
+  const url = payment?.success_redirect_url;
+  const extra = payment?.overpaid ? excess(payment) : '0';
+  return html`<div class="pay">
+    ${heading(ui.t('paid'), 'done')}
+    ${payment
+      ? html`<p>${ui.t('paidBody', { amount: ui.vnd(payment.amount_vnd) })}</p>
+          ${receipt(ui, view, payment, { crypto: payment.amount_crypto, vnd: payment.amount_vnd })}`
+      : nothing}
+    ${payment && extra !== '0'
+      ? html`<p part="overpaid-amount" class="muted" data-overpaid-crypto=${extra}>${ui.t('overpaid', { amount: extra, asset: payment.asset, vnd: ui.vnd(payment.held_vnd) })}</p>`
+      : nothing}
+    ${seconds !== null ? countdown(ui.t('redirectIn', { seconds })) : nothing}
+    <div class="actions">
+      ${url && isWebUrl(url) ? html`<button part="return-button" class="primary" type="button" @click=${onReturn}>${ui.t('returnToMerchant')}</button>` : nothing}
+      ${seconds !== null ? html`<button part="stay-button" type="button" @click=${onStay}>${ui.t('stay')}</button>` : nothing}
+    </div>
+  </div>`;
+}

@@ -1,0 +1,235 @@
+// The element's pure logic (src/checkout/pay-checkout/state.ts): which screen shows for every combination of link,
+// payment and failure; when the stream is needed; which payment wins; the contact form; the default asset.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { LINK_STATUSES, PAYMENT_STATUSES } from '../../src/contract/checkout.js';
+import {
+  amountToSend,
+  assetName,
+  awaitsConfirmation,
+  excess,
+  hasReceived,
+  networkKey,
+  chooseMethod,
+  clock,
+  confirmationsSeen,
+  contactFormOpen,
+  contactFromBilling,
+  defaultAsset,
+  firstInvalid,
+  follows,
+  parseAssetKey,
+  quoteDeadline,
+  screenOf,
+  sortedAssets,
+  supersedes,
+  validateContact,
+  walletUri,
+} from '../../src/checkout/pay-checkout/state.js';
+import { checkoutView, payment, transaction } from './fixtures.js';
+
+const linkStatus = fc.constantFrom(...LINK_STATUSES);
+const paymentStatus = fc.constantFrom(...PAYMENT_STATUSES);
+const failure = fc.option(fc.constantFrom('missing_ref', 'not_found', 'link_expired', 'conflict', 'invalid', 'network', 'malformed' as const), { nil: undefined });
+
+describe('screenOf', () => {
+  test('loading until the view arrives, the error whenever loading failed', () => {
+    assert.equal(screenOf(undefined, null, undefined).name, 'loading');
+    fc.assert(
+      fc.property(fc.boolean(), fc.option(paymentStatus, { nil: undefined }), linkStatus, (withView, status, link) => {
+        const failed = { code: 'not_found' as const, message: 'gone' };
+        const screen = screenOf(withView ? checkoutView({ status: link }) : undefined, status ? payment({ status }) : null, failed);
+        assert.equal(screen.name, 'error');
+        assert.equal(screen.name === 'error' && screen.failure, failed);
+      }),
+    );
+  });
+
+  test('a payment past awaiting_payment shows its own status, whatever the link says', () => {
+    fc.assert(
+      fc.property(paymentStatus.filter((s) => s !== 'awaiting_payment'), linkStatus, (status, link) => {
+        const screen = screenOf(checkoutView({ status: link }), payment({ status }), undefined);
+        assert.equal(screen.name, status);
+        assert.equal('payment' in screen && screen.payment?.status, status);
+      }),
+    );
+  });
+
+  test('an awaiting payment: the payment view on an active link, the expired-link error once the link is over', () => {
+    assert.equal(screenOf(checkoutView(), payment(), undefined).name, 'payment');
+    const expired = screenOf(checkoutView({ status: 'expired' }), payment(), undefined);
+    assert.equal(expired.name, 'error');
+    assert.equal(expired.name === 'error' && expired.failure.code, 'link_expired');
+  });
+
+  test('no payment: the order on an active link, paid on a paid one, the expired-link error on an expired one', () => {
+    assert.equal(screenOf(checkoutView(), null, undefined).name, 'order');
+    assert.deepEqual(screenOf(checkoutView({ status: 'paid' }), null, undefined), { name: 'paid', view: checkoutView({ status: 'paid' }), payment: null });
+    assert.equal(screenOf(checkoutView({ status: 'expired' }), null, undefined).name, 'error');
+  });
+
+  test('every combination gives a screen that carries the view it was derived from', () => {
+    fc.assert(
+      fc.property(linkStatus, fc.option(paymentStatus, { nil: undefined }), failure, (link, status, code) => {
+        const view = checkoutView({ status: link });
+        const screen = screenOf(view, status ? payment({ status }) : null, code && { code, message: code });
+        if (screen.name !== 'loading') assert.equal(screen.view, view);
+      }),
+    );
+  });
+});
+
+describe('follows', () => {
+  test('the stream is open while the link is active or the payment is not final', () => {
+    fc.assert(
+      fc.property(linkStatus, fc.option(paymentStatus, { nil: undefined }), (link, status) => {
+        const screen = screenOf(checkoutView({ status: link }), status ? payment({ status }) : null, undefined);
+        const open = status === 'awaiting_payment' || status === 'confirming' || status === 'underpaid';
+        const expected = screen.name !== 'error' && (link === 'active' || open);
+        assert.equal(follows(screen), expected, `${link} link, ${status ?? 'no'} payment, ${screen.name} screen`);
+      }),
+    );
+    assert.equal(follows({ name: 'loading' }), false);
+  });
+});
+
+describe('supersedes', () => {
+  test('news of the same payment always replaces it; another payment only when opened no earlier', () => {
+    const current = payment({ created_at: '2026-11-22T10:00:00.000Z' });
+    assert.equal(supersedes(null, current), true);
+    assert.equal(supersedes(current, payment({ status: 'expired', created_at: '2020-01-01T00:00:00.000Z' })), true);
+    assert.equal(supersedes(current, payment({ payment_id: 'pay_0', created_at: '2026-11-22T09:59:59.000Z' })), false);
+    assert.equal(supersedes(current, payment({ payment_id: 'pay_2', created_at: '2026-11-22T10:00:01.000Z' })), true);
+  });
+});
+
+describe('methods and assets', () => {
+  test('USDT on TRON is picked first, the rest keep the gateway order', () => {
+    const method = checkoutView().methods[0]!;
+    assert.deepEqual(
+      sortedAssets(method).map((a) => `${a.asset}:${a.network}`),
+      ['USDT:TRON', 'ETH:ETHEREUM', 'BTC:BITCOIN'],
+    );
+    assert.equal(defaultAsset(method), 'USDT:TRON');
+    assert.equal(defaultAsset({ ...method, assets: method.assets.filter((a) => a.asset !== 'USDT') }), 'ETH:ETHEREUM');
+    assert.equal(defaultAsset({ ...method, assets: [] }), '');
+    assert.equal(defaultAsset(undefined), '');
+    assert.deepEqual(parseAssetKey('BTC:BITCOIN'), { asset: 'BTC', network: 'BITCOIN' });
+  });
+
+  test('the method of the attributes when the link has it, else the first', () => {
+    const view = checkoutView();
+    assert.equal(chooseMethod(view, 'PROVIDER', 'PROVIDER_CRYPTO'), view.methods[0]);
+    assert.equal(chooseMethod(view, 'OTHER', 'CARD'), view.methods[0]);
+    assert.equal(chooseMethod(checkoutView({ methods: [] }), 'PROVIDER', 'PROVIDER_CRYPTO'), undefined);
+  });
+});
+
+describe('contact', () => {
+  test('the billing details stand as the contact unless the link asks for a guest or has no name and no email', () => {
+    assert.deepEqual(contactFromBilling(checkoutView()), { name: 'Nguyễn Văn An', email: 'an@example.com', phone: '' });
+    assert.equal(contactFormOpen(checkoutView()), false);
+    assert.equal(contactFormOpen(checkoutView({ default_guest_checkout: true })), true);
+    assert.equal(contactFormOpen(checkoutView({ billing_details: {} })), true);
+    assert.equal(contactFormOpen(checkoutView({ billing_details: undefined })), true);
+    assert.deepEqual(contactFromBilling(checkoutView({ billing_details: undefined })), { name: '', email: '', phone: '' });
+  });
+
+  test('a closed form is valid as it is; an open one needs a name and an email, and a phone only if given', () => {
+    assert.deepEqual(validateContact({ name: '', email: '', phone: '' }, false), { invalid: {}, customer: {} });
+    const empty = validateContact({ name: ' ', email: '', phone: '' }, true);
+    assert.deepEqual(empty, { invalid: { name: 'nameRequired', email: 'emailInvalid' } });
+    assert.equal(firstInvalid(empty.invalid), 'name');
+    assert.equal(firstInvalid(validateContact({ name: 'An', email: 'an@', phone: 'x' }, true).invalid), 'email');
+    assert.deepEqual(validateContact({ name: 'An', email: 'an@example.com', phone: 'call me' }, true).invalid, { phone: 'phoneInvalid' });
+    assert.deepEqual(validateContact({ name: ' An ', email: ' an@example.com ', phone: '' }, true), {
+      invalid: {},
+      customer: { name: 'An', email: 'an@example.com' },
+    });
+  });
+
+  test('whatever is typed, the contact sent is trimmed and present only when nothing is invalid', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.oneof(fc.string(), fc.emailAddress()), fc.oneof(fc.string(), fc.constant('+84 903 123 456')), (name, email, phone) => {
+        const { invalid, customer } = validateContact({ name, email, phone }, true);
+        assert.equal(customer === undefined, Object.keys(invalid).length > 0);
+        for (const value of Object.values(customer ?? {})) assert.equal(value, value.trim());
+        assert.ok(!customer || (customer.name && customer.email), 'a valid guest has a name and an email');
+      }),
+    );
+  });
+});
+
+describe('payment figures', () => {
+  test('the amount to send is the remainder once anything has arrived, confirmed or not', () => {
+    assert.equal(amountToSend(payment()), '14.24');
+    assert.equal(amountToSend(payment({ status: 'underpaid', received_crypto: '10', remaining_crypto: '4.24' })), '4.24');
+    assert.equal(amountToSend(payment({ received_crypto: '0.01', remaining_crypto: '14.23', transactions: [transaction(0)] })), '14.23');
+    assert.equal(hasReceived(payment({ received_crypto: '0.000001' })), true);
+    assert.equal(hasReceived(payment({ received_crypto: '0.000' })), false);
+  });
+
+  test('money waits for confirmation while any transaction has fewer than required', () => {
+    assert.equal(awaitsConfirmation(payment()), false);
+    assert.equal(awaitsConfirmation(payment({ transactions: [transaction(3), transaction(0)] })), true);
+    assert.equal(awaitsConfirmation(payment({ transactions: [transaction(3)] })), false);
+  });
+
+  test('the excess is received minus due, exactly, whatever the decimals of either', () => {
+    assert.equal(excess({ received_crypto: '15.664', amount_crypto: '14.24' }), '1.424');
+    assert.equal(excess({ received_crypto: '14.24', amount_crypto: '14.24' }), '0');
+    assert.equal(excess({ received_crypto: '1', amount_crypto: '2' }), '0');
+    assert.equal(excess({ received_crypto: '0.00000003', amount_crypto: '0.00000001' }), '0.00000002');
+    const decimal = fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.integer({ min: 0, max: 18 }));
+    const text = ([units, places]: [bigint, number]) => {
+      const digits = units.toString().padStart(places + 1, '0');
+      return places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
+    };
+    fc.assert(
+      fc.property(decimal, decimal, (a, b) => {
+        // Scaled to 18 places, received − due in integers is the oracle.
+        const scaled = ([units, places]: [bigint, number]) => units * 10n ** BigInt(18 - places);
+        const expected = scaled(a) - scaled(b);
+        const got = excess({ received_crypto: text(a), amount_crypto: text(b) });
+        assert.equal(scaled([BigInt(got.replace('.', '')), got.split('.')[1]?.length ?? 0]), expected > 0n ? expected : 0n);
+        assert.doesNotMatch(got, /\.\d*0$/, 'no trailing zeros');
+      }),
+    );
+  });
+
+  test('assets are named as wallets name them, networks from the catalog (test networks in the sandbox)', () => {
+    assert.equal(assetName({ asset: 'USDT', network: 'TRON' }), 'USDT · TRC-20');
+    assert.equal(assetName({ asset: 'USDT', network: 'ETHEREUM' }), 'USDT · ERC-20');
+    assert.equal(assetName({ asset: 'ETH', network: 'ETHEREUM' }), 'ETH');
+    assert.equal(assetName({ asset: 'BTC', network: 'BITCOIN' }), 'BTC');
+    assert.equal(networkKey('BITCOIN', true), 'testNetwork_BITCOIN');
+    assert.equal(networkKey('TRON', false), 'network_TRON');
+  });
+
+  test('only bitcoin: and ethereum: URIs open a wallet', () => {
+    assert.equal(walletUri(payment()), undefined);
+    assert.equal(walletUri(payment({ payment_uri: 'bitcoin:tb1q?amount=0.1' })), 'bitcoin:tb1q?amount=0.1');
+    assert.equal(walletUri(payment({ payment_uri: 'javascript:alert(1)' })), undefined);
+  });
+
+  test('confirmations count the least confirmed transaction', () => {
+    assert.equal(confirmationsSeen(payment()), 0);
+    assert.equal(confirmationsSeen(payment({ transactions: [transaction(3), transaction(1)] })), 1);
+  });
+
+  test('the rate lock counts down only while the customer may still send', () => {
+    const deadline = Date.parse(payment().quote_expires_at);
+    for (const status of PAYMENT_STATUSES) {
+      const expected = status === 'awaiting_payment' || status === 'underpaid' ? deadline : null;
+      assert.equal(quoteDeadline(payment({ status })), expected, status);
+    }
+    assert.equal(quoteDeadline(null), null);
+  });
+
+  test('the countdown reads m:ss', () => {
+    assert.equal(clock(0), '0:00');
+    assert.equal(clock(65), '1:05');
+    assert.equal(clock(900), '15:00');
+  });
+});

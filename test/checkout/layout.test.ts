@@ -1,0 +1,133 @@
+// Where the card sits and how it looks (DESIGN.md section 5): without `embedded` it is the embedded card from the
+// first frame (no h1, no full-page slab) and fits a 320 px column; embedded, it follows the page's theme, not the
+// system's; on a phone the total and the Pay button are on the first screen, and after Pay the payment is in view.
+import { expect, fixture, html } from '@open-wc/testing';
+import { emulateMedia } from '@web/test-runner-commands';
+import { create, mount, part, partOf, press, until, untilView, viewOf } from './helpers/element.js';
+import { createLink, gatewayUrl } from './helpers/server.js';
+
+/** A phone's first screen, as issue reports measure it: 390 × 844 CSS pixels. */
+const PHONE = { width: 390, height: 844 };
+
+/**
+ * The hosted page as a phone shows it: a frame of the phone's size (its own viewport, so media queries see the
+ * phone's width) holding the page `/checkout` serves, the element loaded from source.
+ */
+async function onPhone(ref: string): Promise<HTMLElement> {
+  const frame = await fixture<HTMLIFrameElement>(html`<iframe title="phone" width=${PHONE.width} height=${PHONE.height} style="border:0"></iframe>`);
+  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  frame.srcdoc = `<!doctype html><html lang="vi"><head><meta name="viewport" content="width=device-width, initial-scale=1">
+    <style>body{margin:0}</style><script type="module" src="/src/checkout/define.ts"></script></head>
+    <body><main><pay-checkout embedded="false" locale="vi" payment-link-ref="${ref}" api-base="${await gatewayUrl()}"></pay-checkout></main></body></html>`;
+  await loaded;
+  return frame.contentDocument!.querySelector('pay-checkout')!;
+}
+
+/** Places `el` in a column `width` px wide, at the top of the page. */
+async function inColumn(el: HTMLElement, width: number): Promise<HTMLElement> {
+  return fixture<HTMLElement>(html`<div style="width:${width}px">${el}</div>`);
+}
+
+function expectFits(el: HTMLElement, width: number, where: string): void {
+  const card = partOf(el, 'card');
+  expect(el.getBoundingClientRect().width, `${where}: the element's width`).to.be.at.most(width);
+  expect(card.scrollWidth, `${where}: nothing wider than the card`).to.be.at.most(card.clientWidth);
+  expect(el.shadowRoot!.querySelectorAll('h1').length, `${where}: no h1 of its own in the shop's page`).to.equal(0);
+  expect(el.getBoundingClientRect().height, `${where}: a card, not a full-page slab`).to.be.lessThan(window.innerHeight / 2);
+}
+
+describe('<pay-checkout> layout', () => {
+  it('without an embedded attribute, draws the card from the first frame, fitting a 320 px column while loading and on error', async () => {
+    const loading = await create('slow_loading', { locale: 'vi', apiBase: location.origin });
+    await inColumn(loading.el, 320);
+    expect(viewOf(loading.el)).to.equal('loading');
+    expectFits(loading.el, 320, 'loading');
+    await expect(loading.el).to.be.accessible();
+
+    const missing = await create('plk_does_not_exist', { locale: 'vi' });
+    await inColumn(missing.el, 320);
+    await untilView(missing.el, 'error');
+    expectFits(missing.el, 320, 'error');
+  });
+
+  it('fits the order in a 320 px column', async () => {
+    const { payment_link_ref } = await createLink();
+    const { el } = await create(payment_link_ref, { locale: 'vi' });
+    await inColumn(el, 320);
+    await untilView(el, 'order');
+    const card = partOf(el, 'card');
+    expect(card.scrollWidth).to.be.at.most(card.clientWidth);
+    expect(el.getBoundingClientRect().width).to.be.at.most(320);
+  });
+
+  it("embedded, follows the page's theme rather than the system's dark mode; hosted, follows the system", async () => {
+    // Firefox and WebKitGTK run with a dark system (web-test-runner.config.mjs); Chromium emulates one.
+    const emulated = !matchMedia('(prefers-color-scheme: dark)').matches;
+    if (emulated) await emulateMedia({ colorScheme: 'dark' });
+    try {
+      expect(matchMedia('(prefers-color-scheme: dark)').matches, 'the system is dark').to.equal(true);
+      const { payment_link_ref } = await createLink();
+      const embedded = await mount(payment_link_ref, { locale: 'en', embedded: true });
+      await untilView(embedded.el, 'order');
+      const light = getComputedStyle(partOf(embedded.el, 'card')).backgroundColor;
+      expect(light, 'embedded: the light card').to.equal('rgb(255, 255, 255)');
+      await expect(embedded.el).to.be.accessible();
+
+      embedded.el.setAttribute('theme', 'dark');
+      await untilView(embedded.el, 'order');
+      await new Promise(requestAnimationFrame);
+      expect(getComputedStyle(partOf(embedded.el, 'card')).backgroundColor, 'theme="dark" asks for dark').not.to.equal(light);
+
+      const hosted = await create(payment_link_ref, { locale: 'en' });
+      hosted.el.setAttribute('embedded', 'false');
+      await fixture(hosted.el);
+      await untilView(hosted.el, 'order');
+      expect(getComputedStyle(partOf(hosted.el, 'card')).backgroundColor, 'hosted: the system theme').not.to.equal(light);
+      await expect(hosted.el).to.be.accessible();
+    } finally {
+      if (emulated) await emulateMedia({ colorScheme: 'light' });
+    }
+  });
+
+  it('puts the total and the Pay button on the first screen of a phone, hosted', async () => {
+    // The demo's order: three lines, promo, shipping charges, shipping details shown.
+    const { payment_link_ref } = await createLink({
+      description: 'Cà phê Buôn Ma Thuột, phin nhôm và trà sen Tây Hồ',
+      order_details: [
+        { id: 'CF-BMT-500', name: 'Cà phê Robusta Buôn Ma Thuột 500 g', price: 185_000, quantity: 2 },
+        { id: 'PHIN-AL', name: 'Phin nhôm pha cà phê', price: 45_000, quantity: 1 },
+        { id: 'TRA-SEN-100', name: 'Trà sen Tây Hồ 100 g', price: 120_000, quantity: 1 },
+      ],
+      amount: 545_000,
+      show_shipping_details: true,
+      shipping_details: {
+        shipping_name: 'Trần Văn Minh',
+        shipping_email: 'minh.tran@example.com',
+        shipping_phone: '+84 903 123 456',
+        shipping_address: { line_1: '18 Nguyễn Huệ', line_2: 'Phường Bến Nghé', city: 'TP. Hồ Chí Minh', state: 'Quận 1', postal_code: '700000', country_code: 'VN' },
+      },
+    });
+    const el = await onPhone(payment_link_ref);
+    await untilView(el, 'order');
+    const bottomOf = (name: string) => partOf(el, name).getBoundingClientRect().bottom;
+    expect(bottomOf('total'), 'the total').to.be.at.most(PHONE.height);
+    expect(bottomOf('pay-button'), 'the Pay button').to.be.at.most(PHONE.height);
+    expect(part(el, 'methods')?.querySelectorAll('input[name="method"]').length, 'no choice of one method').to.equal(0);
+  });
+
+  it('brings the payment into view after Pay', async () => {
+    const { payment_link_ref } = await createLink();
+    const { el } = await create(payment_link_ref, { locale: 'vi', embedded: true });
+    // A shop page with a tall header: the customer scrolled down to the Pay button.
+    await fixture(html`<div><div style="height:1500px"></div>${el}<div style="height:1500px"></div></div>`);
+    await untilView(el, 'order');
+    partOf(el, 'pay-button').scrollIntoView({ block: 'end' });
+    press(el, 'pay-button');
+    await untilView(el, 'payment');
+    const headingTop = () => el.shadowRoot!.querySelector('h2')!.getBoundingClientRect().top;
+    await until(el, 'the heading back on the screen', () => headingTop() >= 0);
+    const qr = partOf(el, 'qr').getBoundingClientRect();
+    expect(qr.top, 'the QR starts on the screen').to.be.lessThan(window.innerHeight);
+    expect(qr.bottom, 'the whole QR is on the screen').to.be.at.most(window.innerHeight);
+  });
+});
