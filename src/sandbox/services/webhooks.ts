@@ -54,6 +54,7 @@ interface DeliveryRow {
   delivery_id: number;
   event_id: string;
   type: WebhookEventType;
+  payment_link_ref: string;
   status: WebhookDelivery['status'];
   attempts: number;
   last_status_code: number | null;
@@ -63,7 +64,7 @@ interface DeliveryRow {
   created_at: Date;
 }
 
-const DELIVERY_COLUMNS = `d.delivery_id, d.event_id, e.type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at, d.delivered_at, d.created_at`;
+const DELIVERY_COLUMNS = `d.delivery_id, d.event_id, e.type, e.payment_link_ref, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at, d.delivered_at, d.created_at`;
 
 interface ClaimedDelivery {
   delivery_id: number;
@@ -150,13 +151,13 @@ export class Webhooks implements MerchantEventSink {
     });
   }
 
-  /** The delivery log of an endpoint, newest first. */
-  async deliveries(merchantId: string, endpointId: string): Promise<WebhookDelivery[]> {
+  /** The delivery log of an endpoint, newest first: the latest 200, or those of one payment link. */
+  async deliveries(merchantId: string, endpointId: string, paymentLinkRef?: string): Promise<WebhookDelivery[]> {
     await this.ownEndpoint(merchantId, endpointId);
     const rows = await this.db.query<DeliveryRow>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_events e USING (event_id)
-       WHERE d.endpoint_id = $1 ORDER BY d.delivery_id DESC LIMIT 200`,
-      [endpointId],
+       WHERE d.endpoint_id = $1 AND ($2::text IS NULL OR e.payment_link_ref = $2) ORDER BY d.delivery_id DESC LIMIT 200`,
+      [endpointId, paymentLinkRef ?? null],
     );
     return rows.map(deliveryView);
   }
@@ -356,6 +357,7 @@ function deliveryView(row: DeliveryRow): WebhookDelivery {
     delivery_id: row.delivery_id,
     event_id: row.event_id,
     type: row.type,
+    payment_link_ref: row.payment_link_ref,
     status: row.status,
     attempts: row.attempts,
     last_status_code: row.last_status_code,
