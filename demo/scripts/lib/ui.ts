@@ -8,7 +8,7 @@ export interface InputOptions {
   path: string;
   label: string;
   value: string;
-  type?: 'text' | 'email' | 'tel' | 'url' | 'number' | 'password';
+  type?: 'text' | 'email' | 'tel' | 'url' | 'number' | 'password' | 'search' | 'date';
   error?: string;
   hint?: string;
   autocomplete?: string;
@@ -39,6 +39,37 @@ export function input(o: InputOptions): TemplateResult {
       .value=${live(o.value)}
       @input=${(e: Event) => o.onInput((e.target as HTMLInputElement).value)}
     />
+    ${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : nothing}
+    ${o.error ? html`<p class="error" id="${id}-error">${o.error}</p>` : nothing}
+  </div>`;
+}
+
+export interface SelectOptions {
+  path: string;
+  label: string;
+  value: string;
+  options: readonly { value: string; label: string }[];
+  error?: string;
+  hint?: string;
+  required?: boolean;
+  onChange: (value: string) => void;
+}
+
+export function select(o: SelectOptions): TemplateResult {
+  const id = fieldId(o.path);
+  const described = [o.hint ? `${id}-hint` : '', o.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return html`<div class="field ${o.error ? 'invalid' : ''}">
+    <label for=${id}>${o.label}${o.required ? html`<span class="req" aria-hidden="true"> *</span>` : nothing}</label>
+    <select
+      id=${id}
+      name=${o.path}
+      aria-invalid=${o.error ? 'true' : 'false'}
+      aria-describedby=${ifDefined(described || undefined)}
+      ?required=${o.required}
+      @change=${(e: Event) => o.onChange((e.target as HTMLSelectElement).value)}
+    >
+      ${o.options.map((option) => html`<option value=${option.value} ?selected=${option.value === o.value}>${option.label}</option>`)}
+    </select>
     ${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : nothing}
     ${o.error ? html`<p class="error" id="${id}-error">${o.error}</p>` : nothing}
   </div>`;
