@@ -4,7 +4,7 @@
 // the success webhook delivered), another refunded in full to its sender, an overpayment's excess returned; the
 // refund form saying what goes back in crypto before anything is sent.
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { PaymentLinkInput } from '../../src/contract/index.js';
 import { sampleLink } from '../helpers/gateway.js';
@@ -29,6 +29,7 @@ const browser = browserForFile();
 const RUN = `P${Date.now().toString(36).toUpperCase()}`;
 const EMAIL = `thu.ha.${RUN.toLowerCase()}@example.vn`;
 const SEEDED = 120;
+let removeReceiver: () => Promise<void>;
 
 interface Wallet {
   addresses: Record<string, string>;
@@ -44,8 +45,9 @@ before(async () => {
   inputs[57]!.billing_details = { billing_name: 'Phạm Thu Hà', billing_email: EMAIL };
   await createLinks(inputs);
   await paidOrder({ coin: ['BTC', 'BITCOIN'], link: { merchant_order_id: `${RUN}-BTC` } });
-  await receiverEndpoint();
+  removeReceiver = await receiverEndpoint();
 });
+after(() => removeReceiver());
 
 /** The orders the list shows once it has loaded for a query with these parameters. */
 async function listed(page: Page, params: Record<string, string> = {}): Promise<string[]> {

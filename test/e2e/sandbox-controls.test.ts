@@ -59,7 +59,8 @@ test('on TRON the wallet takes the amount from the checkout: "Pay 50%" is underp
     assert.match(await description(page, control), leadsTo, control);
   }
   await assertAccessible(page, 'the demo page with every sandbox control');
-  await screenshot(page, '19-sandbox-controls', { fullPage: true });
+  await page.locator('test-wallet .pay').scrollIntoViewIfNeeded();
+  await screenshot(page, '19-sandbox-controls');
 
   await walletPay(page, 'partial');
   const seen = await get<View>(`/api/checkout/${ref}`);
@@ -98,8 +99,8 @@ test('paying the address of a quote the customer moved on from is held for the m
   assertClean(tracked);
 });
 
-test('"Expire the link now": the checkout says the link has expired, and the merchant gets payment_link.expired', async () => {
-  await receiverEndpoint();
+test('"Expire the link now": the checkout says the link has expired, and the merchant gets payment_link.expired', async (t) => {
+  t.after(await receiverEndpoint());
   const tracked = await openSignedIn(browser(), '/');
   const { page } = tracked;
   const ref = await createLinkInBuilder(page);

@@ -281,9 +281,17 @@ export async function createLinks(inputs: PaymentLinkInput[], concurrency = 6): 
   );
 }
 
-/** The demo's receiver as a webhook endpoint of the sandbox merchant (once). */
-export async function receiverEndpoint(): Promise<void> {
+/**
+ * The demo's receiver as a webhook endpoint of the sandbox merchant, for the tests of one file; resolves with what
+ * removes it again, so the webhooks page's own tests find the merchant without it.
+ */
+export async function receiverEndpoint(): Promise<() => Promise<void>> {
   const url = `${origin}/demo/webhook-receiver`;
-  const { endpoints } = await get<{ endpoints: { url: string }[] }>('/demo/api/webhooks/endpoints');
-  if (!endpoints.some((e) => e.url === url)) await post('/demo/api/webhooks/endpoints', { url });
+  const { endpoints } = await get<{ endpoints: { url: string; endpoint_id: string }[] }>('/demo/api/webhooks/endpoints');
+  const endpoint = endpoints.find((e) => e.url === url) ?? (await post<{ endpoint_id: string }>('/demo/api/webhooks/endpoints', { url }));
+  return async () => {
+    const path = `/demo/api/webhooks/endpoints/${endpoint.endpoint_id}`;
+    const response = await fetch(new URL(path, baseUrl), { method: 'DELETE', headers: { 'Content-Type': 'application/json', ...(await headersFor(path, true)) } });
+    assert.equal(response.status, 204);
+  };
 }

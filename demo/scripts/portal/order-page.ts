@@ -39,8 +39,10 @@ export class OrderPage extends LightElement {
 
   /** Loads the order again (after a refund), saying what happened. */
   async reload(notice = ''): Promise<void> {
-    this.notice = notice;
+    this.notice = '';
     await this.#order.run();
+    // Said once the page shows the order as it now is.
+    this.notice = notice;
     await this.updateComplete;
     this.querySelector<HTMLElement>(notice ? '#order-notice' : 'h1')?.focus();
   }
