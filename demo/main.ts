@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { MerchantClient } from '../src/merchant/client.js';
 import { closeOnSignals, startBanner } from '../src/sandbox/banner.js';
 import { loadConfig } from '../src/sandbox/config.js';
-import { startGateway } from '../src/sandbox/gateway.js';
+import { startGateway } from '../src/sandbox/server.js';
 import { demoRoutes } from './server.js';
 
 const config = loadConfig({

@@ -1,7 +1,7 @@
 // What `npm start` and `npm run gateway` print once listening: where, on what storage, who can reach it, and the
 // sandbox credentials.
 import { networkInterfaces } from 'node:os';
-import type { RunningGateway } from './gateway.js';
+import type { RunningGateway } from './server.js';
 
 export interface BannerOptions {
   /** Lines after the credentials (the demo's pages). */

@@ -1,7 +1,7 @@
 // `npm run gateway`: the sandbox gateway alone, configured by environment (README, "Configuration").
 import { closeOnSignals, startBanner } from './banner.js';
 import { loadConfig } from './config.js';
-import { startGateway } from './gateway.js';
+import { startGateway } from './server.js';
 import { FolderLockedError } from './storage/folder-lock.js';
 
 try {

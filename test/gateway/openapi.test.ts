@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { validate } from '@readme/openapi-parser';
-import { createApp } from '../../src/sandbox/gateway.js';
+import { createApp } from '../../src/sandbox/app.js';
 import { startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 
 type Document = { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> };

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../src/sandbox/clock.js';
 import { loadConfig, type GatewayConfig, type MerchantCredentials } from '../../src/sandbox/config.js';
-import { startGateway, type RunningGateway, type StartOptions } from '../../src/sandbox/gateway.js';
+import { startGateway, type RunningGateway, type StartOptions } from '../../src/sandbox/server.js';
 import { MerchantClient } from '../../src/merchant/index.js';
 import type { PaymentLinkInput } from '../../src/contract/index.js';
 

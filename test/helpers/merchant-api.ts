@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import type { Hono } from 'hono';
 import type { PaymentLinkInput } from '../../src/contract/index.js';
 import type { MerchantCredentials } from '../../src/sandbox/config.js';
-import { createApp } from '../../src/sandbox/gateway.js';
+import { createApp } from '../../src/sandbox/app.js';
 import { signedText } from '../../src/merchant/index.js';
 import type { Database } from '../../src/sandbox/storage/database.js';
 import { sampleLink, type TestGateway } from './gateway.js';

@@ -15,7 +15,8 @@ import type { AssetCode, CheckoutView, Network, PaymentLinkInput } from '../../s
 import { MerchantClient } from '../../src/merchant/index.js';
 import type { Clock } from '../../src/sandbox/clock.js';
 import { loadConfig, type GatewayConfig } from '../../src/sandbox/config.js';
-import { createApp, createGateway, type Gateway } from '../../src/sandbox/gateway.js';
+import { createApp } from '../../src/sandbox/app.js';
+import { createServices, type Services } from '../../src/sandbox/services.js';
 import { checkoutApi, sandboxApi } from './checkout.js';
 import { sampleLink } from './gateway.js';
 
@@ -61,7 +62,7 @@ class BrowserGateway {
   readonly clock = new SteppingClock();
   readonly #dataDir = mkdtempSync(join(tmpdir(), 'pay-checkout-wtr-'));
   readonly #config: GatewayConfig;
-  #running: { gateway: Gateway; server: Server } | undefined;
+  #running: { gateway: Services; server: Server } | undefined;
   #starting: Promise<void> | undefined;
 
   constructor(port: number) {
@@ -72,7 +73,7 @@ class BrowserGateway {
     return `http://localhost:${this.#config.port}`;
   }
 
-  get gateway(): Gateway {
+  get gateway(): Services {
     if (!this.#running) throw new Error('the test gateway is stopped: run the start-gateway command first');
     return this.#running.gateway;
   }
@@ -87,7 +88,7 @@ class BrowserGateway {
   }
 
   async #start(): Promise<void> {
-    const gateway = await createGateway(this.#config, { clock: this.clock, watch: false });
+    const gateway = await createServices(this.#config, { clock: this.clock, watch: false });
     const app = createApp(gateway);
     const fetch = (request: Request) => (new URL(request.url).pathname.startsWith('/__test/') ? testPages.fetch(request) : app.fetch(request));
     const server = await new Promise<Server>((resolve) => {

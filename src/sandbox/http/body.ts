@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { FieldError } from '../../contract/index.js';
-import { badRequest, ProblemError, unprocessable } from './problem.js';
+import { invalid } from '../errors.js';
+import { badRequest, ProblemError } from './problem.js';
 
 /** Deeper than any request of the API nests; also keeps recursive canonicalization (JCS) off the stack limit. */
 const MAX_DEPTH = 32;
@@ -69,7 +70,7 @@ function checkStorable(body: object): void {
   }
   if (errors.length) {
     errors.splice(MAX_ERRORS);
-    throw unprocessable(`The body holds ${errors.length === 1 ? 'a value' : 'values'} the gateway cannot store: ${errors.map((e) => e.path).join(', ')}.`, errors);
+    throw invalid(`The body holds ${errors.length === 1 ? 'a value' : 'values'} the gateway cannot store: ${errors.map((e) => e.path).join(', ')}.`, errors);
   }
 }
 

@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import type * as z from 'zod/mini';
 import { fieldErrors, type FieldError, type Problem } from '../../contract/index.js';
+import { GatewayError, invalid, type FailureKind } from '../errors.js';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -37,19 +38,26 @@ export class ProblemError extends Error {
 
 export const badRequest = (detail: string) => new ProblemError(400, detail);
 export const unauthorized = (detail: string, headers?: Record<string, string>) => new ProblemError(401, detail, undefined, headers);
-export const notFound = (detail: string) => new ProblemError(404, detail);
-export const conflict = (detail: string) => new ProblemError(409, detail);
-export const unprocessable = (detail: string, errors?: FieldError[]) => new ProblemError(422, detail, errors);
+
+/** The HTTP status of each kind of failure the services report (errors.ts). */
+const STATUS: Record<FailureKind, number> = { invalid: 422, malformed: 400, not_found: 404, conflict: 409, gone: 410 };
+
+/** Any error a request can end with, as problem details; undefined for an unexpected one (a 500, logged). */
+export function asProblem(error: unknown): ProblemError | undefined {
+  if (error instanceof ProblemError) return error;
+  if (error instanceof GatewayError) return new ProblemError(STATUS[error.kind], error.detail, error.errors);
+  return undefined;
+}
 
 /** Parses `value` with a contract schema; a failure is a 422 naming every bad field. */
 export function parseWith<S extends z.ZodMiniType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const errors = fieldErrors(result.error);
-  return raise(unprocessable(`The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}: ${errors.map((e) => e.path).join(', ')}.`, errors));
+  return raise(invalid(`The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}: ${errors.map((e) => e.path).join(', ')}.`, errors));
 }
 
-function raise(error: ProblemError): never {
+function raise(error: GatewayError): never {
   throw error;
 }
 

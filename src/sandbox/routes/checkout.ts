@@ -3,15 +3,14 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { streamSSE } from 'hono/streaming';
 import { OpenPaymentRequest } from '../../contract/index.js';
-import type { Gateway } from '../gateway.js';
+import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
 import { badRequest, parseWith } from '../http/problem.js';
 
 /** A comment line this often keeps proxies and load balancers from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
 
-export function checkoutRoutes(gateway: Pick<Gateway, 'checkout' | 'paymentEvents'>): Hono {
-  const { checkout, paymentEvents } = gateway;
+export function checkoutRoutes({ checkout, paymentEvents }: Pick<Services, 'checkout' | 'paymentEvents'>): Hono {
   return new Hono()
     .use(cors({ origin: '*', allowHeaders: ['Content-Type', 'Last-Event-ID'], maxAge: 600 }))
     .get('/:ref', async (c) => c.json(await checkout.linkView(c.req.param('ref')), 200, { 'Cache-Control': 'no-store' }))

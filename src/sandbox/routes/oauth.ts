@@ -1,7 +1,7 @@
 // POST {auth_url}/api/v2/oauth/token: the client-credentials grant (RFC 6749 4.4), errors as RFC 6749 5.2.
 import { Hono } from 'hono';
 import type { TokenError } from '../../contract/index.js';
-import type { Gateway } from '../gateway.js';
+import type { Services } from '../services.js';
 
 class OAuthError extends Error {
   constructor(
@@ -30,7 +30,7 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   }
 }
 
-export function oauthRoutes(gateway: Gateway): Hono {
+export function oauthRoutes({ merchants, tokens }: Pick<Services, 'merchants' | 'tokens'>): Hono {
   return new Hono().post('/token', async (c) => {
     try {
       const type = c.req.header('Content-Type') ?? '';
@@ -60,9 +60,9 @@ export function oauthRoutes(gateway: Gateway): Hono {
       if (!id || !secret) {
         throw new OAuthError(401, { error: 'invalid_client', error_description: 'client_id and client_secret are required.' }, Boolean(basic));
       }
-      const merchant = await gateway.merchants.authenticateClient(id, secret);
+      const merchant = await merchants.authenticateClient(id, secret);
       if (!merchant) throw new OAuthError(401, { error: 'invalid_client', error_description: 'Unknown client or wrong secret.' }, Boolean(basic));
-      return c.json(await gateway.tokens.issue(merchant), 200, NO_STORE);
+      return c.json(await tokens.issue(merchant), 200, NO_STORE);
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
       const challenge = error.basic ? { 'WWW-Authenticate': 'Basic realm="pay-checkout"' } : undefined;

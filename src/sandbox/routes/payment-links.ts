@@ -2,25 +2,24 @@
 import { Hono } from 'hono';
 import { PaymentLinkListQuery, PaymentLinkRequest } from '../../contract/index.js';
 import { verifyPaymentLinkSignature } from '../../merchant/signature.js';
-import type { Gateway } from '../gateway.js';
+import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
 import { bearer, type BearerEnv } from '../http/bearer.js';
 import { parseWith, unauthorized } from '../http/problem.js';
 import { replayHeaders } from './replay.js';
 
-export function paymentLinkRoutes(gateway: Gateway): Hono<BearerEnv> {
-  const { db, linkResources, tokens } = gateway;
+export function paymentLinkRoutes({ db, linkResources, tokens, merchants, paymentLinks }: Pick<Services, 'db' | 'linkResources' | 'tokens' | 'merchants' | 'paymentLinks'>): Hono<BearerEnv> {
   return new Hono<BearerEnv>()
     .post('/', async (c) => {
       const body = await readJsonObject(c);
       const request = parseWith(PaymentLinkRequest, body);
-      const merchant = await gateway.merchants.byMerchantKey(request.svc_key);
+      const merchant = await merchants.byMerchantKey(request.svc_key);
       if (!merchant) throw unauthorized('svc_key is not a known merchant key.');
       if (body.signature_hash === undefined) throw unauthorized('signature_hash is required: the base64 HMAC-SHA256 of the body (see README, "Signing a payment link").');
       if (!(await verifyPaymentLinkSignature(body, merchant.clientSecret))) {
         throw unauthorized('signature_hash does not match the body: sign the JCS form of the body without signature_hash with your client secret.');
       }
-      const { value, replayed } = await gateway.paymentLinks.create(merchant, request, {
+      const { value, replayed } = await paymentLinks.create(merchant, request, {
         key: c.req.header('Idempotency-Key'),
         method: c.req.method,
         path: c.req.path,

@@ -1,19 +1,19 @@
 // {base_url}/api/refund (seed 4.1, 4.2), behind a Bearer token from the token endpoint.
 import { Hono } from 'hono';
 import { CreateRefundRequest } from '../../contract/index.js';
-import type { Gateway } from '../gateway.js';
+import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
 import { bearer, type BearerEnv } from '../http/bearer.js';
 import { parseWith } from '../http/problem.js';
 import { replayHeaders } from './replay.js';
 
-export function refundRoutes(gateway: Gateway): Hono<BearerEnv> {
+export function refundRoutes({ refunds, tokens }: Pick<Services, 'refunds' | 'tokens'>): Hono<BearerEnv> {
   return new Hono<BearerEnv>()
-    .use(bearer(gateway.tokens))
+    .use(bearer(tokens))
     .post('/createRefund/:order_id', async (c) => {
       const body = await readJsonObject(c, { untyped: true });
       const request = parseWith(CreateRefundRequest, body);
-      const { value, replayed } = await gateway.refunds.create(c.get('merchantId'), c.req.param('order_id'), request, {
+      const { value, replayed } = await refunds.create(c.get('merchantId'), c.req.param('order_id'), request, {
         key: c.req.header('Idempotency-Key'),
         method: c.req.method,
         path: c.req.path,
@@ -21,5 +21,5 @@ export function refundRoutes(gateway: Gateway): Hono<BearerEnv> {
       });
       return c.json(value, 201, replayHeaders(replayed));
     })
-    .get('/getDataByTransaction/:order_id', async (c) => c.json(await gateway.refunds.list(c.get('merchantId'), c.req.param('order_id'))));
+    .get('/getDataByTransaction/:order_id', async (c) => c.json(await refunds.list(c.get('merchantId'), c.req.param('order_id'))));
 }

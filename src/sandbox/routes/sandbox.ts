@@ -1,14 +1,13 @@
-// Sandbox-only endpoints (DESIGN.md section 4): the test wallet and the simulated chain, so testers can
-// script every path and tests never sleep.
+// Sandbox-only endpoints: the test wallet, the simulated chain and shortcuts through time, so testers can script
+// every path and tests never sleep (docs/payment-lifecycle.md, "Sandbox controls").
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { MineRequest, NETWORKS, WalletTransferRequest } from '../../contract/index.js';
-import type { Gateway } from '../gateway.js';
+import { MineRequest, WalletTransferRequest } from '../../contract/index.js';
+import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
 import { parseWith } from '../http/problem.js';
 
-export function sandboxRoutes(gateway: Pick<Gateway, 'wallet' | 'chain' | 'watcher' | 'db' | 'sandboxControls' | 'checkout'>): Hono {
-  const { wallet, chain, watcher, db, sandboxControls, checkout } = gateway;
+export function sandboxRoutes({ wallet, sandboxControls, checkout }: Pick<Services, 'wallet' | 'sandboxControls' | 'checkout'>): Hono {
   return new Hono()
     .use(cors({ origin: '*', allowHeaders: ['Content-Type'] }))
     .get('/wallet', async (c) => c.json({ addresses: wallet.addresses, balances: await wallet.balances() }))
@@ -21,14 +20,9 @@ export function sandboxRoutes(gateway: Pick<Gateway, 'wallet' | 'chain' | 'watch
       await sandboxControls.expireLink(c.req.param('ref'));
       return c.json(await checkout.linkView(c.req.param('ref')));
     })
-    .get('/chain', async (c) => c.json({ tips: await chain.tips(db) }))
+    .get('/chain', async (c) => c.json({ tips: await sandboxControls.tips() }))
     .post('/chain/mine', async (c) => {
       const { blocks, network } = parseWith(MineRequest, await readJsonObject(c, { optional: true }));
-      const tips: Record<string, number> = {};
-      for (const n of network ? [network] : NETWORKS) {
-        tips[n] = await db.transaction((tx) => chain.mine(tx, n, blocks));
-        await watcher.afterBlocks(n);
-      }
-      return c.json({ tips });
+      return c.json({ tips: await sandboxControls.mine(blocks, network) });
     });
 }

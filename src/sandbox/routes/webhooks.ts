@@ -1,15 +1,14 @@
 // Webhook endpoints and their delivery logs (Bearer): what the merchant portal shows, and manual redelivery.
 import { Hono } from 'hono';
 import { WebhookDeliveryQuery, WebhookEndpointRequest } from '../../contract/index.js';
-import type { Gateway } from '../gateway.js';
+import type { Services } from '../services.js';
 import { bearer, type BearerEnv } from '../http/bearer.js';
 import { readJsonObject } from '../http/body.js';
 import { badRequest, parseWith } from '../http/problem.js';
 
-export function webhookRoutes(gateway: Gateway): Hono<BearerEnv> {
-  const { webhooks } = gateway;
+export function webhookRoutes({ webhooks, tokens }: Pick<Services, 'webhooks' | 'tokens'>): Hono<BearerEnv> {
   return new Hono<BearerEnv>()
-    .use(bearer(gateway.tokens))
+    .use(bearer(tokens))
     .get('/endpoints', async (c) => c.json({ endpoints: await webhooks.endpoints(c.get('merchantId')) }))
     .post('/endpoints', async (c) => {
       const { url } = parseWith(WebhookEndpointRequest, await readJsonObject(c));

@@ -4,7 +4,7 @@
 // down never strands dust: the refund that completes it sends exactly what is left of its confirmed money.
 // Sandbox trigger: a refund whose refund_reason is SANDBOX_FAIL fails, so testers can see refund.failed.
 import { leastRefundVnd, refundAtomic } from '../chain/amounts.js';
-import { unprocessable } from '../http/problem.js';
+import { invalid } from '../errors.js';
 import type { Chain } from './chain.js';
 import type { RefundSender } from './refunds.js';
 
@@ -20,7 +20,7 @@ export function chainRefunds(chain: Chain): RefundSender {
       const atomic = refundAtomic(confirmed, value, BigInt(refunded), BigInt(amount), sent);
       if (atomic <= 0n) {
         const least = leastRefundVnd(confirmed, value, BigInt(refunded), sent);
-        throw unprocessable(`${amount} VND is less than the smallest amount of ${asset} the chain can send back.`, [
+        throw invalid(`${amount} VND is less than the smallest amount of ${asset} the chain can send back.`, [
           { path: 'amount', message: `must be at least ${least} VND for this order: less is not one unit of ${asset}` },
         ]);
       }

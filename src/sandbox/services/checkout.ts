@@ -7,7 +7,7 @@ import { deriveAddress } from '../chain/addresses.js';
 import { applySpread, quoteAtomic, quoteStep } from '../chain/amounts.js';
 import type { Clock } from '../clock.js';
 import type { PaymentSettings } from '../config.js';
-import { conflict, notFound, ProblemError, unprocessable } from '../http/problem.js';
+import { conflict, gone, invalid, notFound } from '../errors.js';
 import { randomToken } from '../secrets.js';
 import type { Database, Sql } from '../storage/database.js';
 import { insertPayment, nextAddressIndex, type PaymentRow } from '../storage/payments.js';
@@ -81,7 +81,7 @@ export class Checkout {
   async open(ref: string, request: OpenPaymentRequest): Promise<{ payment: Payment; created: boolean }> {
     const asset = findAsset(request.asset, request.network);
     if (!asset) {
-      throw unprocessable(`${request.asset} is not offered on ${request.network}.`, [
+      throw invalid(`${request.asset} is not offered on ${request.network}.`, [
         { path: 'network', message: `must be a network that carries ${request.asset}` },
       ]);
     }
@@ -89,7 +89,7 @@ export class Checkout {
       let snapshot = await this.reconciler.reconcile(tx, ref);
       const { link, payments, states } = snapshot;
       if (link.status === 'paid') throw conflict('This payment link has already been paid.');
-      if (link.status === 'expired') throw new ProblemError(410, 'This payment link has expired.');
+      if (link.status === 'expired') throw gone('This payment link has expired.');
       // Money that arrived in full after its quote ran out waits for the merchant; paying again would pay twice.
       if (payments.some((p, i) => p.status === 'paid_late' || (p.status === 'expired' && states[i]!.remaining === 0n))) {
         throw conflict('A full payment for this link arrived after its quote ran out and is held for the merchant, who will accept or return it.');

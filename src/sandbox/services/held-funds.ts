@@ -1,9 +1,10 @@
 // The merchant's decisions about an order's money: what each link and payment of an order holds, and accepting a
 // held payment so that it pays its link. Refunds (refunds.ts) return held money the same way as paid money.
+import type { PaymentLinkResource } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
-import { conflict, notFound } from '../http/problem.js';
-import type { Sql } from '../storage/database.js';
-import { acceptPayment, findPaymentLink, lockOrderLinks, readLink, supersedeLink, type LinkRow } from '../storage/payments.js';
+import { conflict, notFound } from '../errors.js';
+import type { Database, Sql } from '../storage/database.js';
+import { acceptPayment, findPaymentLink, lockOrderLinks, readLink, supersedeLink } from '../storage/payments.js';
 import { refundedByPayment } from '../storage/refunds.js';
 import { CHAIN_LOCK } from './chain.js';
 import type { LinkSnapshot, Reconciler } from './reconciler.js';
@@ -20,8 +21,11 @@ export const liveLinkConflict = (orderId: string) => conflict(`Order ${orderId} 
 
 export class HeldFunds {
   constructor(
+    private readonly db: Database,
     private readonly clock: Clock,
     private readonly reconciler: Reconciler,
+    /** The link as the read API shows it (link-resources.ts, built after this service). */
+    private readonly present: (sql: Sql, merchantId: string, ref: string) => Promise<PaymentLinkResource>,
   ) {}
 
   /** Every link of the order locked (links by ref, then each link's payments) and reconciled. */
@@ -51,7 +55,12 @@ export class HeldFunds {
    * POST /api/payments/{payment_id}/accept: a held payment that arrived in full pays its link, while the order is not
    * paid. Another link of the order that is still open for payment is closed, so the order is paid once.
    */
-  async accept(tx: Sql, merchantId: string, paymentId: string): Promise<LinkRow> {
+  async accept(merchantId: string, paymentId: string): Promise<PaymentLinkResource> {
+    const ref = await this.db.transaction((tx) => this.acceptIn(tx, merchantId, paymentId));
+    return this.present(this.db, merchantId, ref);
+  }
+
+  private async acceptIn(tx: Sql, merchantId: string, paymentId: string): Promise<string> {
     const found = await findPaymentLink(tx, { payment_id: paymentId });
     const owner = found && (await readLink(tx, found.payment_link_ref));
     if (!owner || owner.merchant_id !== merchantId) throw notFound(`There is no payment ${paymentId} for this merchant.`);
@@ -77,6 +86,7 @@ export class HeldFunds {
       await this.reconciler.reconcile(tx, other.link.payment_link_ref);
     }
     await acceptPayment(tx, paymentId, now);
-    return (await this.reconciler.reconcile(tx, owner.payment_link_ref)).link;
+    await this.reconciler.reconcile(tx, owner.payment_link_ref);
+    return owner.payment_link_ref;
   }
 }

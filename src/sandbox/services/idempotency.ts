@@ -1,7 +1,7 @@
 // Idempotency-Key on POSTs: the same key with the same request returns the first response;
 // with another request, 422. Only successes are kept, so a failed request may be retried under its key.
 import { canonicalize } from '../../merchant/jcs.js';
-import { ProblemError, unprocessable } from '../http/problem.js';
+import { invalid, malformed } from '../errors.js';
 import { sha256 } from '../secrets.js';
 import { one, type Database, type Sql } from '../storage/database.js';
 
@@ -22,7 +22,7 @@ export async function idempotent<T>(
   const { key } = scope;
   if (key === undefined) return { value: await db.transaction(work), replayed: false };
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    throw new ProblemError(400, 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.', [
+    throw malformed('The Idempotency-Key header must be 1 to 255 visible ASCII characters.', [
       { path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' },
     ]);
   }
@@ -37,7 +37,7 @@ export async function idempotent<T>(
     );
     if (earlier) {
       if (earlier.request_hash !== requestHash) {
-        throw unprocessable('This Idempotency-Key was used with a different request; use a new key for a new request.', [
+        throw invalid('This Idempotency-Key was used with a different request; use a new key for a new request.', [
           { path: 'Idempotency-Key', message: 'was used with a different request' },
         ]);
       }

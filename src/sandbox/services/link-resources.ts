@@ -2,7 +2,7 @@
 // with their transactions, its refunds. Webhook bodies carry the same resource.
 import type * as z from 'zod/mini';
 import type { Customer, MerchantPayment, PaymentLinkList, PaymentLinkListQuery, PaymentLinkResource } from '../../contract/index.js';
-import { notFound, unprocessable } from '../http/problem.js';
+import { invalid, notFound } from '../errors.js';
 import { one, type Sql } from '../storage/database.js';
 import type { LinkRow, PaymentRow } from '../storage/payments.js';
 import { paymentLinkUrl } from './payment-links.js';
@@ -134,7 +134,7 @@ function decodeCursor(cursor: string): { created_at: string; ref: string } {
   if (Array.isArray(key) && key.length === 2 && typeof key[0] === 'string' && SORT_KEY.test(key[0]) && !Number.isNaN(Date.parse(key[0])) && typeof key[1] === 'string') {
     return { created_at: key[0], ref: key[1] };
   }
-  throw unprocessable('cursor is not one this list gave: pass the next_cursor of the page before, unchanged.', [
+  throw invalid('cursor is not one this list gave: pass the next_cursor of the page before, unchanged.', [
     { path: 'cursor', message: 'must be the next_cursor of an earlier page' },
   ]);
 }

@@ -1,7 +1,7 @@
 // Payment links (seed 2.1, 2.7, DESIGN.md section 3): the rules a link must meet, and its creation.
 import { orderTotal, type PaymentLinkRequest, type PaymentLinkResponse } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
-import { unprocessable } from '../http/problem.js';
+import { invalid } from '../errors.js';
 import { randomToken } from '../secrets.js';
 import { isUniqueViolation, type Database, type Sql } from '../storage/database.js';
 import { liveLinkConflict, type HeldFunds } from './held-funds.js';
@@ -59,16 +59,16 @@ export function paymentLinkUrl(checkoutUrl: string, ref: string): string {
 /** The rules that span fields; each failure names the field. */
 function checkRules(request: PaymentLinkRequest): void {
   if (request.source !== 'api') {
-    throw unprocessable('Links created through the API must have source "api".', [{ path: 'source', message: 'must be api for API calls' }]);
+    throw invalid('Links created through the API must have source "api".', [{ path: 'source', message: 'must be api for API calls' }]);
   }
   if (request.currency.toUpperCase() !== 'VND') {
-    throw unprocessable(`The crypto channel (PROVIDER_CRYPTO) takes VND only; ${request.currency} cannot be paid through it.`, [
+    throw invalid(`The crypto channel (PROVIDER_CRYPTO) takes VND only; ${request.currency} cannot be paid through it.`, [
       { path: 'currency', message: 'must be VND: the crypto channel supports only VND' },
     ]);
   }
   const total = orderTotal(request);
   if (total !== request.amount) {
-    throw unprocessable(
+    throw invalid(
       `amount is ${request.amount} VND but the order adds up to ${total} VND (sum of price × quantity, minus promo_discount, plus shipping_charges).`,
       [{ path: 'amount', message: `must equal the order total ${total} VND, not ${request.amount}` }],
     );

@@ -3,7 +3,7 @@
 import { findAsset, type WebhookEventType } from '../../contract/index.js';
 import { quoteStep } from '../chain/amounts.js';
 import type { Clock } from '../clock.js';
-import { notFound } from '../http/problem.js';
+import { notFound } from '../errors.js';
 import type { Sql } from '../storage/database.js';
 import {
   readLink,

@@ -3,7 +3,7 @@
 // first, then held payments', oldest first; a request larger than one payment holds becomes one refund per payment.
 import type { CreateRefundRequest, LinkRefund, RefundList, RefundStatus } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
-import { conflict, notFound, unprocessable } from '../http/problem.js';
+import { conflict, invalid, notFound } from '../errors.js';
 import { randomToken } from '../secrets.js';
 import type { Database, Sql } from '../storage/database.js';
 import { orderLinkRefs, type LinkRow, type PaymentRow } from '../storage/payments.js';
@@ -62,21 +62,21 @@ export class Refunds {
       if (!sources.length) {
         throw conflict(`Order ${orderId} holds no money yet: only a paid order, or one holding a payment, can be refunded.`);
       }
-      if (left === 0) throw unprocessable(`Order ${orderId} is already fully refunded.`, [{ path: 'amount', message: 'nothing is left to refund' }]);
+      if (left === 0) throw invalid(`Order ${orderId} is already fully refunded.`, [{ path: 'amount', message: 'nothing is left to refund' }]);
       const chosen = request.payment_id === undefined ? sources : sources.filter((s) => s.payment.payment_id === request.payment_id);
       if (request.payment_id !== undefined && !chosen.length) {
-        throw unprocessable(`Order ${orderId} holds no money through payment ${request.payment_id}.`, [
+        throw invalid(`Order ${orderId} holds no money through payment ${request.payment_id}.`, [
           { path: 'payment_id', message: 'must be a payment of this order that holds money' },
         ]);
       }
       const available = chosen.reduce((sum, s) => sum + refundable(s), 0);
       if (request.refund_type === 'full' && request.amount !== available) {
-        throw unprocessable(`A full refund returns exactly what is left: ${available} VND.`, [
+        throw invalid(`A full refund returns exactly what is left: ${available} VND.`, [
           { path: 'amount', message: `must be ${available} VND (what is left) for a full refund` },
         ]);
       }
       if (request.amount > available) {
-        throw unprocessable(`amount ${request.amount} VND is more than the ${available} VND left to refund on order ${orderId}.`, [
+        throw invalid(`amount ${request.amount} VND is more than the ${available} VND left to refund on order ${orderId}.`, [
           { path: 'amount', message: `must be at most ${available} VND, what is left to refund` },
         ]);
       }

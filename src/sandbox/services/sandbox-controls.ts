@@ -1,12 +1,14 @@
-// Sandbox controls: time runs out now for a quote or a link, so testers reach expiry, late payment and held funds
+// Sandbox controls: blocks now, and time running out now for a quote or a link, so testers reach every status
 // without waiting, and tests never sleep.
-import type { Payment } from '../../contract/index.js';
+import { NETWORKS, type Network, type Payment } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
-import { notFound } from '../http/problem.js';
+import { notFound } from '../errors.js';
 import type { Database } from '../storage/database.js';
 import { endLink, endQuote, findPaymentLink } from '../storage/payments.js';
+import type { Chain } from './chain.js';
 import type { PaymentView } from './payment-view.js';
 import type { Reconciler } from './reconciler.js';
+import type { Watcher } from './watcher.js';
 
 export class SandboxControls {
   constructor(
@@ -14,7 +16,23 @@ export class SandboxControls {
     private readonly clock: Clock,
     private readonly reconciler: Reconciler,
     private readonly view: PaymentView,
+    private readonly chain: Chain,
+    private readonly watcher: Watcher,
   ) {}
+
+  /** Mines `blocks` blocks now, on one network or all, and follows them; the new tips. */
+  async mine(blocks: number, network?: Network): Promise<Partial<Record<Network, number>>> {
+    const tips: Partial<Record<Network, number>> = {};
+    for (const n of network ? [network] : NETWORKS) {
+      tips[n] = await this.db.transaction((tx) => this.chain.mine(tx, n, blocks));
+      await this.watcher.afterBlocks(n);
+    }
+    return tips;
+  }
+
+  tips(): Promise<Record<Network, number>> {
+    return this.chain.tips(this.db);
+  }
 
   /**
    * Ends a payment's quote now. The payment is named by its id, or by its address for the test wallet, which knows

@@ -5,7 +5,7 @@ import { hexToBytes } from '@noble/hashes/utils.js';
 import { ASSETS, findAsset, NETWORKS, type AssetCode, type Network } from '../../contract/index.js';
 import { deriveAddress, isValidAddress } from '../chain/addresses.js';
 import { formatAtomic, parseDecimal } from '../chain/amounts.js';
-import { unprocessable } from '../http/problem.js';
+import { invalid } from '../errors.js';
 import type { Database } from '../storage/database.js';
 import { markUnsettledAt } from '../storage/payments.js';
 import type { Chain } from './chain.js';
@@ -69,17 +69,17 @@ export class TestWallet {
   /** Sends test coins; the transfer waits in the mempool for the next block. */
   async transfer(request: WalletTransfer): Promise<{ tx_hash: string }> {
     const info = findAsset(request.asset, request.network);
-    if (!info) throw unprocessable(`${request.asset} is not on ${request.network}.`, [{ path: 'network', message: `must carry ${request.asset}` }]);
+    if (!info) throw invalid(`${request.asset} is not on ${request.network}.`, [{ path: 'network', message: `must carry ${request.asset}` }]);
     if (!isValidAddress(request.network, request.to)) {
-      throw unprocessable(`${request.to} is not a ${request.network} address.`, [{ path: 'to', message: `must be a valid ${request.network} address` }]);
+      throw invalid(`${request.to} is not a ${request.network} address.`, [{ path: 'to', message: `must be a valid ${request.network} address` }]);
     }
     let amount: bigint;
     try {
       amount = parseDecimal(request.amount, info.decimals);
     } catch (error) {
-      throw unprocessable(`amount: ${(error as Error).message}`, [{ path: 'amount', message: (error as Error).message }]);
+      throw invalid(`amount: ${(error as Error).message}`, [{ path: 'amount', message: (error as Error).message }]);
     }
-    if (amount <= 0n) throw unprocessable('amount must be more than 0.', [{ path: 'amount', message: 'must be more than 0' }]);
+    if (amount <= 0n) throw invalid('amount must be more than 0.', [{ path: 'amount', message: 'must be more than 0' }]);
     const from = this.addresses[request.network];
     const tx_hash = await this.db.transaction(async (tx) => {
       // Serializes the wallet's sends, so two at once cannot both spend the same coins.
@@ -87,7 +87,7 @@ export class TestWallet {
       await markUnsettledAt(tx, request.network, request.to);
       const balance = await this.chain.balance(tx, request.network, request.asset, from);
       if (balance < amount) {
-        throw unprocessable(`The test wallet holds ${formatAtomic(balance, info.decimals)} ${request.asset}; use the faucet to top it up.`, [
+        throw invalid(`The test wallet holds ${formatAtomic(balance, info.decimals)} ${request.asset}; use the faucet to top it up.`, [
           { path: 'amount', message: `must be at most the balance, ${formatAtomic(balance, info.decimals)} ${request.asset}` },
         ]);
       }

@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { type PaymentLinkResource, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent, type WebhookEventType } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
-import { notFound, unprocessable } from '../http/problem.js';
+import { invalid, notFound } from '../errors.js';
 import { randomToken, type Sealer } from '../secrets.js';
 import { one, type Database, type Sql } from '../storage/database.js';
 import type { WebhookTargets } from './webhook-targets.js';
@@ -103,7 +103,7 @@ export class Webhooks implements MerchantEventSink {
   ) {}
 
   async addEndpoint(merchantId: string, url: string): Promise<WebhookEndpoint> {
-    const refuse = (message: string) => unprocessable(`The webhook endpoint URL ${message}.`, [{ path: 'url', message }]);
+    const refuse = (message: string) => invalid(`The webhook endpoint URL ${message}.`, [{ path: 'url', message }]);
     if (!URL.canParse(url)) throw refuse('must be an absolute https: URL');
     // A name that does not resolve yet is taken: it is checked again, like every name, at each delivery.
     await this.targets.addresses(new URL(url)).catch((error: unknown) => {

@@ -1,0 +1,107 @@
+// The composition root: every service built once, from the configuration, over the storage of openDatabase().
+// app.ts turns them into routes; server.ts runs them on a port.
+import { sandboxRootKey } from './chain/addresses.js';
+import { systemClock, type Clock } from './clock.js';
+import type { GatewayConfig } from './config.js';
+import { createSealer } from './secrets.js';
+import { Chain } from './services/chain.js';
+import { chainRefunds } from './services/chain-refunds.js';
+import { Checkout } from './services/checkout.js';
+import { HeldFunds } from './services/held-funds.js';
+import { LinkResources } from './services/link-resources.js';
+import { Merchants, type Merchant } from './services/merchants.js';
+import { PaymentEvents } from './services/payment-events.js';
+import { PaymentLinks } from './services/payment-links.js';
+import { PaymentView } from './services/payment-view.js';
+import { Reconciler } from './services/reconciler.js';
+import { Refunds } from './services/refunds.js';
+import { SandboxControls } from './services/sandbox-controls.js';
+import { Tokens } from './services/tokens.js';
+import { TestWallet } from './services/wallet.js';
+import { Watcher } from './services/watcher.js';
+import { WebhookTargets, type Resolve } from './services/webhook-targets.js';
+import { Webhooks } from './services/webhooks.js';
+import { openDatabase, type Database } from './storage/database.js';
+
+export interface Services {
+  config: GatewayConfig;
+  db: Database;
+  clock: Clock;
+  merchants: Merchants;
+  tokens: Tokens;
+  paymentLinks: PaymentLinks;
+  refunds: Refunds;
+  checkout: Checkout;
+  heldFunds: HeldFunds;
+  sandboxControls: SandboxControls;
+  paymentEvents: PaymentEvents;
+  chain: Chain;
+  watcher: Watcher;
+  wallet: TestWallet;
+  linkResources: LinkResources;
+  webhooks: Webhooks;
+  sandboxMerchant: Merchant;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  clock?: Clock;
+  /** PostgreSQL schema to work in; tests give each file its own. */
+  schema?: string;
+  /** Run the timers (blocks, expiries, webhook deliveries on their own). Tests turn them off and drive each step. */
+  watch?: boolean;
+  /** How webhook hosts resolve (the system's DNS when absent); tests give names of their own. */
+  resolve?: Resolve;
+}
+
+export async function createServices(config: GatewayConfig, options: ServiceOptions = {}): Promise<Services> {
+  const clock = options.clock ?? systemClock;
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.schema });
+  const sealer = createSealer(config.dataKey);
+  const merchants = new Merchants(db, sealer);
+  const chain = new Chain(db, clock);
+  const paymentEvents = new PaymentEvents(db, clock);
+  // Webhook bodies carry the link as the read API shows it, which needs the services built after them.
+  const targets = new WebhookTargets(config.allowLocalWebhooks, options.resolve);
+  const webhooks: Webhooks = new Webhooks(db, clock, sealer, (sql, merchantId, ref) => linkResources.get(sql, merchantId, ref), targets, config.webhookTimeoutMs);
+  const view = new PaymentView((sql, merchantId) => merchants.clientSecret(sql, merchantId));
+  const reconciler = new Reconciler(clock, config.payments.toleranceBps, view, paymentEvents, webhooks);
+  const heldFunds: HeldFunds = new HeldFunds(db, clock, reconciler, (sql, merchantId, ref) => linkResources.get(sql, merchantId, ref));
+  const refunds = new Refunds(db, clock, reconciler, heldFunds, chainRefunds(chain), webhooks);
+  const linkResources = new LinkResources(reconciler, view, refunds, config.checkoutUrl);
+  const watcher = new Watcher(db, clock, chain, reconciler, config.payments);
+  const wallet = new TestWallet(db, chain, watcher, config.payments.walletSeedHex);
+  const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);
+  if (config.sandboxWebhookUrl) await webhooks.ensureEndpoint(sandboxMerchant.merchant_id, config.sandboxWebhookUrl);
+  await paymentEvents.start();
+  if ((await wallet.balances()).every((b) => b.balance === '0')) await wallet.faucet();
+  if (options.watch ?? true) {
+    await watcher.start();
+    await webhooks.start();
+  }
+  return {
+    config,
+    db,
+    clock,
+    merchants,
+    tokens: new Tokens(db, clock, config.tokenTtlSeconds),
+    paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl, heldFunds),
+    refunds,
+    checkout: new Checkout(db, clock, config.payments, sandboxRootKey(config.payments.hdSeedHex), reconciler, view),
+    heldFunds,
+    sandboxControls: new SandboxControls(db, clock, reconciler, view, chain, watcher),
+    linkResources,
+    webhooks,
+    paymentEvents,
+    chain,
+    watcher,
+    wallet,
+    sandboxMerchant,
+    async close() {
+      await watcher.stop();
+      await webhooks.stop();
+      await paymentEvents.stop();
+      await db.close();
+    },
+  };
+}
