@@ -22,7 +22,10 @@ export class SubmitController implements ReactiveController {
     host.addController(this);
   }
 
-  hostConnected(): void {}
+  /** A form taken off the page comes back without its last refusal. */
+  hostDisconnected(): void {
+    this.errors.clear();
+  }
 
   /**
    * Runs `work` unless a submit is already under way. An ApiError becomes the form's problem and field errors (and

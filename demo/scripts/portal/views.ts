@@ -30,6 +30,8 @@ export function cryptoReceived(payment: MerchantPayment): string {
 /** A long hash or address, shortened for a table; the whole of it in the title and for copying. */
 export const short = (value: string) => (value.length > 22 ? `${value.slice(0, 10)}…${value.slice(-8)}` : value);
 
-const RATE = new Intl.NumberFormat('vi-VN', { maximumFractionDigits: 6 });
-/** VND per unit, as a merchant reads a rate. */
-export const formatRate = (rate: string, asset: AssetCode) => `${RATE.format(Number(rate))} ₫ per ${asset}`;
+/** VND per unit, as a Vietnamese merchant reads a rate ("26.218,25 ₫ per USDT"), from its decimal string. */
+export function formatRate(rate: string, asset: AssetCode): string {
+  const [whole = '0', fraction] = rate.split('.');
+  return `${whole.replace(/\B(?=(\d{3})+$)/g, '.')}${fraction ? `,${fraction}` : ''} ₫ per ${asset}`;
+}
