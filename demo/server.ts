@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { except } from 'hono/combine';
-import type { CreateRefundRequest, PaymentLinkInput, Problem, WebhookEvent } from '../src/contract/index.js';
-import type { MerchantClient } from '../src/merchant/client.js';
+import type { CreateRefundRequest, PaymentLinkInput, PaymentLinkResource, Problem, WebhookDelivery, WebhookEvent } from '../src/contract/index.js';
+import type { MerchantClient, PaymentLinkQuery } from '../src/merchant/client.js';
 import { PayCheckoutApiError } from '../src/merchant/errors.js';
 import { verifyRedirect } from '../src/merchant/redirect.js';
 import { verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '../src/merchant/webhook.js';
@@ -35,6 +35,7 @@ export const DEMO_CSP = "default-src 'self'; img-src 'self' data: https:; object
 const PAGES: Record<string, { file: string; merchant: boolean }> = {
   '/': { file: 'index.html', merchant: true },
   '/portal': { file: 'portal.html', merchant: true },
+  '/portal/orders/:order_id': { file: 'portal.html', merchant: true },
   '/webhooks': { file: 'webhooks.html', merchant: true },
   '/signin': { file: 'signin.html', merchant: false },
   '/wallet': { file: 'wallet.html', merchant: false },
@@ -51,6 +52,20 @@ const SignIn = object({ client_id: text(200, 1), client_secret: text(200, 1) });
 const RECEIVER_PATH = '/demo/webhook-receiver';
 /** How many deliveries the receiver remembers (in memory: a restart forgets them). */
 const RECEIPTS_KEPT = 50;
+
+/** What the read API's list takes, as the portal's transactions page passes it on (the gateway checks each). */
+const LIST_PARAMETERS = ['q', 'status', 'asset', 'network', 'created_from', 'created_before', 'held', 'limit', 'cursor'] as const;
+
+/** An order as the portal's order page shows it (GET /demo/api/orders/{order_id}). */
+export interface OrderView {
+  merchant_order_id: string;
+  /** Every link of the order, newest first. */
+  payment_links: PaymentLinkResource[];
+  /** What the whole order still holds (seed 2.9). */
+  amountToRefund: number;
+  /** Deliveries about the order's links to each of the merchant's endpoints, newest first. */
+  deliveries: (WebhookDelivery & { endpoint_url: string })[];
+}
 
 /** One delivery as the demo's receiver saw it. */
 export interface WebhookReceipt {
@@ -117,7 +132,32 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
     return c.json(await session.client.createPaymentLink(input as unknown as PaymentLinkInput), 201);
   });
 
-  app.get('/demo/api/transactions', async (c) => c.json({ payment_links: await c.get('session').client.listPaymentLinks({ limit: 50 }) }));
+  app.get('/demo/api/transactions', async (c) => {
+    const query = Object.fromEntries(LIST_PARAMETERS.flatMap((name) => (c.req.query(name) === undefined ? [] : [[name, c.req.query(name)]])));
+    return c.json(await c.get('session').client.listPaymentLinks(query as PaymentLinkQuery));
+  });
+
+  app.get('/demo/api/orders/:order_id', async (c) => {
+    const { client } = c.get('session');
+    const orderId = c.req.param('order_id');
+    const [links, refunds, endpoints] = await Promise.all([client.findPaymentLinks(orderId), client.getRefunds(orderId), client.listWebhookEndpoints()]);
+    const deliveries = await Promise.all(
+      endpoints.flatMap((endpoint) =>
+        links.map(async (link) =>
+          (await client.getWebhookDeliveries(endpoint.endpoint_id, { paymentLinkRef: link.payment_link_ref })).map((d) => ({ ...d, endpoint_url: endpoint.url })),
+        ),
+      ),
+    );
+    const view: OrderView = {
+      merchant_order_id: orderId,
+      payment_links: links,
+      amountToRefund: refunds.amountToRefund,
+      deliveries: deliveries.flat().sort((a, b) => b.delivery_id - a.delivery_id),
+    };
+    return c.json(view);
+  });
+
+  app.post('/demo/api/payments/:payment_id/accept', async (c) => c.json(await c.get('session').client.acceptPayment(c.req.param('payment_id'))));
 
   app.get('/demo/api/orders/:order_id/refunds', async (c) => c.json(await c.get('session').client.getRefunds(c.req.param('order_id'))));
 
@@ -148,7 +188,7 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
   for (const [path, { file, merchant }] of Object.entries(PAGES)) {
     app.get(path, (c) => {
       // The merchant's pages go to the sign-in first, which comes back here.
-      if (merchant && !sessions.of(c)) return c.redirect(`/signin?next=${encodeURIComponent(path)}`, 303);
+      if (merchant && !sessions.of(c)) return c.redirect(`/signin?next=${encodeURIComponent(c.req.path)}`, 303);
       return page(c, join(options.distDir, file));
     });
   }

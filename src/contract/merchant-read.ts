@@ -1,9 +1,21 @@
 // What a merchant's server reads: a payment link as it stands (GET /api/paymentLink/{ref}), and the
 // webhook events that announce its changes. Not in the seed; see docs/api.md, "Merchant-side truth".
 import * as z from 'zod/mini';
-import { LINK_STATUSES, Payment } from './checkout.js';
+import { ASSET_CODES, NETWORKS } from './assets.js';
+import { Customer, LINK_STATUSES, Payment } from './checkout.js';
 import { expected, object, text } from './fields.js';
 import { RefundRecord } from './refund.js';
+
+/** A payment as its merchant reads it: the customer's view, and where its refunds go. */
+export const MerchantPayment = z.extend(Payment, {
+  /** Where a refund of this payment goes: the address that sent its first confirmed money; null before any. */
+  refund_address: z.nullable(z.string()),
+});
+export type MerchantPayment = z.infer<typeof MerchantPayment>;
+
+/** A refund as the link resource lists it: the seed's record, and the payment whose money it returned. */
+export const LinkRefund = z.extend(RefundRecord, { payment_id: z.nullable(z.string()) });
+export type LinkRefund = z.infer<typeof LinkRefund>;
 
 export const PaymentLinkResource = z.object({
   payment_link_ref: z.string(),
@@ -18,24 +30,56 @@ export const PaymentLinkResource = z.object({
   paid_at: z.nullable(z.string()),
   /** When a newer link for the same order replaced this expired one; null otherwise. */
   superseded_at: z.nullable(z.string()),
+  /** Who pays: the contact the customer gave at checkout (the latest payment's), else the link's billing details. */
+  customer: z.nullable(Customer),
   /** Every payment opened on the link, oldest first, with its chain transactions. */
-  payments: z.array(Payment),
-  refunds: z.array(RefundRecord),
+  payments: z.array(MerchantPayment),
+  refunds: z.array(LinkRefund),
   /** What can still be refunded: the VND this link holds (paid and held), less refunds that did not fail. */
   amountToRefund: z.int(),
 });
 export type PaymentLinkResource = z.infer<typeof PaymentLinkResource>;
 
-export const PaymentLinkList = z.object({ payment_links: z.array(PaymentLinkResource) });
+/** One page of links, newest first; `next_cursor` asks for the next page, null on the last. */
+export const PaymentLinkList = z.object({ payment_links: z.array(PaymentLinkResource), next_cursor: z.nullable(z.string()) });
 export type PaymentLinkList = z.infer<typeof PaymentLinkList>;
 
-/** GET /api/paymentLink: an order's links (`merchant_order_id`), else the latest `limit` (1 to 200, default 50). */
+const INSTANT = /^(\d{4})-(\d\d)-(\d\d)(T\d\d:\d\d(:\d\d(\.\d{1,6})?)?(Z|[+-]\d\d:\d\d))?$/;
+
+/** An RFC 3339 date-time with its offset, or a date (its midnight, UTC), that names a real day and time. */
+export function isInstant(value: string): boolean {
+  const match = INSTANT.exec(value);
+  if (!match || Number.isNaN(Date.parse(value))) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  return new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day;
+}
+
+const instant = z.string(expected('a date-time')).check(
+  z.refine(isInstant, 'must be a date-time with its offset, such as 2026-11-22T00:00:00+07:00, or a date such as 2026-11-22'),
+);
+
+/**
+ * GET /api/paymentLink: the merchant's links, newest first, a page at a time (`limit` 1 to 200, default 50; then
+ * `cursor` = the last page's `next_cursor`). Filters narrow it and combine: an order (`merchant_order_id`, exact), a
+ * search (`q`: part of an order id, a payment_link_ref, or part of the customer's e-mail, case-insensitive), the link
+ * `status`, links with a payment in an `asset` (and `network`), created in [`created_from`, `created_before`), and
+ * `held=true` for links holding money not yet returned (a payment's `held_vnd` beyond what was refunded from it).
+ */
 export const PaymentLinkListQuery = z.object({
   merchant_order_id: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
+  q: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'))),
+  status: z.optional(z.enum(LINK_STATUSES, expected(`one of ${LINK_STATUSES.join(', ')}`))),
+  asset: z.optional(z.enum(ASSET_CODES, expected(`one of ${ASSET_CODES.join(', ')}`))),
+  network: z.optional(z.enum(NETWORKS, expected(`one of ${NETWORKS.join(', ')}`))),
+  created_from: z.optional(instant),
+  created_before: z.optional(instant),
+  held: z.optional(z.enum(['true', 'false'], expected('true or false'))),
   limit: z._default(
     z.coerce.number(expected('a whole number')).check(z.int('must be a whole number'), z.gte(1, 'must be at least 1'), z.lte(200, 'must be at most 200')),
     50,
   ),
+  /** Opaque: the `next_cursor` of the page before. */
+  cursor: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'))),
 });
 
 export const WEBHOOK_EVENT_TYPES = [
@@ -81,6 +125,8 @@ export const WebhookDelivery = z.object({
   delivery_id: z.int(),
   event_id: z.string(),
   type: z.enum(WEBHOOK_EVENT_TYPES),
+  /** The payment link the event is about. */
+  payment_link_ref: z.string(),
   status: z.enum(['pending', 'delivered', 'failed']),
   attempts: z.int(),
   last_status_code: z.nullable(z.int()),
@@ -93,3 +139,8 @@ export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 export const WebhookDeliveryList = z.object({ deliveries: z.array(WebhookDelivery) });
 export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>;
+
+/** GET /api/webhooks/endpoints/{endpoint_id}/deliveries: the latest 200, or those of one payment link. */
+export const WebhookDeliveryQuery = z.object({
+  payment_link_ref: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(64, 'must be at most 64 characters'))),
+});

@@ -16,7 +16,10 @@ import {
   WebhookDeliveryList,
   WebhookEndpoint,
   WebhookEndpointList,
+  type AssetCode,
   type CreateRefundRequest,
+  type LinkStatus,
+  type Network,
   type PaymentLinkInput,
 } from '../contract/index.js';
 import { PayCheckoutApiError, PayCheckoutConnectionError, PayCheckoutResponseError, PayCheckoutTimeoutError } from './errors.js';
@@ -52,6 +55,28 @@ export interface RequestOptions {
 }
 
 export type ReadOptions = Pick<RequestOptions, 'signal' | 'timeoutMs'>;
+
+/** Which of your payment links to list (GET /api/paymentLink); the filters combine. */
+export interface PaymentLinkQuery {
+  /** One order's links. */
+  merchant_order_id?: string;
+  /** Part of an order id, a whole payment_link_ref, or part of the customer's e-mail (case-insensitive). */
+  q?: string;
+  status?: LinkStatus;
+  /** Links with a payment in this asset (and network). */
+  asset?: AssetCode;
+  network?: Network;
+  /** Created at or after this instant (a string: an RFC 3339 date-time with its offset, or a date at midnight UTC). */
+  created_from?: Date | string;
+  /** Created before this instant. */
+  created_before?: Date | string;
+  /** true: links holding money not yet returned (late, superseded or excess payments); false: the others. */
+  held?: boolean;
+  /** Links per page, 1 to 200 (default 50). */
+  limit?: number;
+  /** The `next_cursor` of the page before. */
+  cursor?: string;
+}
 
 /** How a call may be repeated: with its Idempotency-Key, as a read (no effect), or not at all. */
 type Retry = 'idempotency-key' | 'read' | 'never';
@@ -158,15 +183,29 @@ export class MerchantClient {
     return this.#read(`/api/paymentLink/${encodeURIComponent(paymentLinkRef)}`, PaymentLinkResource, options);
   }
 
-  /** Your latest payment links, newest first (`limit` 1 to 200, default 50): a transactions page. */
-  async listPaymentLinks(options: ReadOptions & { limit?: number } = {}): Promise<PaymentLinkResource[]> {
-    const query = options.limit === undefined ? '' : `?limit=${options.limit}`;
-    return (await this.#read(`/api/paymentLink${query}`, PaymentLinkList, options)).payment_links;
+  /** One page of your payment links, newest first, and the `next_cursor` that asks for the next (null on the last). */
+  async listPaymentLinks(query: PaymentLinkQuery = {}, options: ReadOptions = {}): Promise<PaymentLinkList> {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined) params.set(name, value instanceof Date ? value.toISOString() : String(value));
+    }
+    const search = params.size ? `?${params}` : '';
+    return this.#read(`/api/paymentLink${search}`, PaymentLinkList, options);
+  }
+
+  /** Every payment link the query finds, newest first, fetched a page at a time as you iterate. */
+  async *eachPaymentLink(query: PaymentLinkQuery = {}, options: ReadOptions = {}): AsyncGenerator<PaymentLinkResource> {
+    for (let cursor = query.cursor; ; ) {
+      const page = await this.listPaymentLinks({ ...query, cursor }, options);
+      yield* page.payment_links;
+      if (!page.next_cursor) return;
+      cursor = page.next_cursor;
+    }
   }
 
   /** Your payment links for an order, newest first. */
   async findPaymentLinks(merchantOrderId: string, options: ReadOptions = {}): Promise<PaymentLinkResource[]> {
-    return (await this.#read(`/api/paymentLink?merchant_order_id=${encodeURIComponent(merchantOrderId)}`, PaymentLinkList, options)).payment_links;
+    return (await this.listPaymentLinks({ merchant_order_id: merchantOrderId, limit: 200 }, options)).payment_links;
   }
 
   /**
@@ -186,9 +225,10 @@ export class MerchantClient {
     return (await this.#read('/api/webhooks/endpoints', WebhookEndpointList, options)).endpoints;
   }
 
-  /** An endpoint's delivery log, newest first: attempts, status codes, next retry. */
-  async getWebhookDeliveries(endpointId: string, options: ReadOptions = {}): Promise<WebhookDelivery[]> {
-    return (await this.#read(`/api/webhooks/endpoints/${encodeURIComponent(endpointId)}/deliveries`, WebhookDeliveryList, options)).deliveries;
+  /** An endpoint's delivery log, newest first: attempts, status codes, next retry; the latest 200, or one link's. */
+  async getWebhookDeliveries(endpointId: string, options: ReadOptions & { paymentLinkRef?: string } = {}): Promise<WebhookDelivery[]> {
+    const search = options.paymentLinkRef === undefined ? '' : `?payment_link_ref=${encodeURIComponent(options.paymentLinkRef)}`;
+    return (await this.#read(`/api/webhooks/endpoints/${encodeURIComponent(endpointId)}/deliveries${search}`, WebhookDeliveryList, options)).deliveries;
   }
 
   /** Sends a delivery again (deliveries are at least once, so a retried request at worst sends it twice). */

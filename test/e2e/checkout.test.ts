@@ -37,10 +37,10 @@ test('a new user builds a link, pays it exactly with the wallet panel, and lands
   await assertAccessible(page, 'the demo page with the checkout on its payment view');
 
   const address = await scanCheckoutQr(page);
-  // A TRON QR holds only the address: the tester types the amount the checkout shows.
-  assert.equal(await page.locator('[name="wallet.amount"]').inputValue(), '');
+  // A TRON QR holds only the address: the wallet beside the checkout takes the amount the checkout shows.
   const amount = await elementAttribute(page, '[data-amount-crypto]', 'data-amount-crypto');
-  await page.locator('[name="wallet.amount"]').fill(amount);
+  assert.equal(await page.locator('[name="wallet.amount"]').inputValue(), amount);
+  assert.match((await page.locator('.wallet [role="status"]').textContent())!, /The QR carries no amount: took .* from the checkout/);
   await screenshot(page, '02-demo-checkout-and-wallet', { fullPage: true });
   await walletPay(page, 'exact');
   await mine(page);

@@ -61,7 +61,6 @@ after(() => new Promise<void>((resolve) => attacker.close(() => resolve())));
 test('a page on another origin cannot refund, add an endpoint or build a link through the signed-in merchant’s browser', async () => {
   const { page } = await openSignedIn(browser(), '/portal');
   const endpointsBefore = (await get<{ endpoints: WebhookEndpoint[] }>('/demo/api/webhooks/endpoints')).endpoints.length;
-  const linksBefore = (await get<{ payment_links: PaymentLinkResource[] }>('/demo/api/transactions')).payment_links.length;
 
   // The merchant, still signed in, opens the other site in the same browser.
   const demoRequests: { url: string; status: number }[] = [];
@@ -77,9 +76,7 @@ test('a page on another origin cannot refund, add an endpoint or build a link th
   assert.deepEqual(refunds.refundDetails, [], 'no refund');
   assert.equal(refunds.amountToRefund, 360_000);
   assert.equal((await get<{ endpoints: WebhookEndpoint[] }>('/demo/api/webhooks/endpoints')).endpoints.length, endpointsBefore, 'no endpoint');
-  const links = (await get<{ payment_links: PaymentLinkResource[] }>('/demo/api/transactions')).payment_links;
-  assert.equal(links.length, linksBefore, 'no link');
-  assert.ok(!links.some((l) => l.merchant_order_id === 'drive-by-link'));
+  assert.deepEqual((await get<{ payment_links: PaymentLinkResource[] }>('/demo/api/transactions?q=drive-by-link')).payment_links, [], 'no link');
   // What reached the portal's API was refused there, not merely unread.
   assert.ok(demoRequests.length >= 6, `the attempts reached the server: ${JSON.stringify(demoRequests)}`);
   assert.ok(demoRequests.every((r) => r.status === 403 || r.status === 415 || r.status === 401), JSON.stringify(demoRequests));

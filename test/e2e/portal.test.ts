@@ -1,12 +1,69 @@
-// The merchant portal's refund flow (seed section 1): transactions page → row menu (by keyboard) → refund form
-// checked with the contract's schema → submit → every refund of the order listed; an over-refund refused with the
-// gateway's reason shown.
+// The merchant portal, signed in, in Chromium: 120 orders searched, filtered and paged through; the seed's refund
+// flow (row menu by keyboard → refund form checked with the contract's schema → every refund of the order); money
+// held for the merchant flagged on the list and decided on the order's page: a late payment accepted (the link paid,
+// the success webhook delivered), another refunded in full to its sender, an overpayment's excess returned; the
+// refund form saying what goes back in crypto before anything is sent.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import type { PaymentLinkInput } from '../../src/contract/index.js';
 import { sampleLink } from '../helpers/gateway.js';
-import { assertAccessible, assertClean, baseUrl, browserForFile, openSignedIn, paidOrder, post, screenshot } from './support.js';
+import {
+  assertAccessible,
+  assertClean,
+  baseUrl,
+  browserForFile,
+  createLinks,
+  get,
+  openSignedIn,
+  orderWithPayment,
+  paidOrder,
+  post,
+  receiverEndpoint,
+  screenshot,
+} from './support.js';
 
 const browser = browserForFile();
+
+/** This run's orders share a prefix, so the list can be narrowed to them whatever else the server holds. */
+const RUN = `P${Date.now().toString(36).toUpperCase()}`;
+const EMAIL = `thu.ha.${RUN.toLowerCase()}@example.vn`;
+const SEEDED = 120;
+let removeReceiver: () => Promise<void>;
+
+interface Wallet {
+  addresses: Record<string, string>;
+  balances: { asset: string; network: string; balance: string }[];
+}
+const balance = async (asset: string, network: string) => (await get<Wallet>('/sandbox/wallet')).balances.find((b) => b.asset === asset && b.network === network)!.balance;
+
+before(async () => {
+  // 120 orders of this run: 119 links, one of them with a customer of her own, and one paid in BTC.
+  const inputs: PaymentLinkInput[] = Array.from({ length: SEEDED - 1 }, (_, i) =>
+    sampleLink({ merchant_order_id: `${RUN}-${String(i).padStart(3, '0')}`, success_url: `${baseUrl}/success`, failure_url: `${baseUrl}/failure` }),
+  );
+  inputs[57]!.billing_details = { billing_name: 'Phạm Thu Hà', billing_email: EMAIL };
+  await createLinks(inputs);
+  await paidOrder({ coin: ['BTC', 'BITCOIN'], link: { merchant_order_id: `${RUN}-BTC` } });
+  removeReceiver = await receiverEndpoint();
+});
+after(() => removeReceiver());
+
+/** The orders the list shows once it has loaded for a query with these parameters. */
+async function listed(page: Page, params: Record<string, string> = {}): Promise<string[]> {
+  await page.waitForFunction((wanted) => {
+    const list = document.querySelector<HTMLElement>('[data-list="ready"]');
+    const query = new URLSearchParams(list?.dataset.query ?? '');
+    return list !== null && Object.entries(wanted).every(([name, value]) => query.get(name) === value);
+  }, params);
+  return page.locator('[data-list="ready"] tr[data-order]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-order')!));
+}
+
+async function search(page: Page, text: string): Promise<string[]> {
+  await page.getByLabel('Search', { exact: true }).fill(text);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  return listed(page, { q: text });
+}
 
 test('a merchant refunds part of a paid order from the row menu, is refused an over-refund, then refunds the rest', async () => {
   const orderId = await paidOrder();
@@ -16,6 +73,8 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   await row.waitFor();
   assert.equal(await page.locator('tbody tr').first().getAttribute('data-order'), orderId, 'newest first');
   assert.match((await row.locator('[data-status]').textContent())!, /paid/);
+  assert.match((await row.locator('[data-crypto]').textContent())!, /^\d+(\.\d+)? USDT$/, 'the crypto that paid it');
+  assert.match((await row.textContent())!, /Nguyễn Văn An.*an@example\.com/s, 'the customer');
   await assertAccessible(page, '/portal');
 
   // The row menu, by keyboard only.
@@ -26,7 +85,7 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   assert.equal(await dots.getAttribute('aria-expanded'), 'true');
   assert.equal(await focused(), 'Refund');
   await page.keyboard.press('ArrowDown');
-  assert.equal(await focused(), 'View refunds');
+  assert.equal(await focused(), 'View order');
   await page.keyboard.press('Escape');
   assert.equal(await dots.getAttribute('aria-expanded'), 'false');
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), `Actions for order ${orderId}`);
@@ -38,56 +97,216 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
 
   const dialog = page.getByRole('dialog', { name: `Refund order ${orderId}` });
   await dialog.waitFor();
-  // The contract's schema speaks before anything is sent.
+  // The contract's schema speaks before anything is sent; each error goes as its field changes.
   let refundPosts = 0;
   page.on('request', (request) => void (request.method() === 'POST' && request.url().includes('/refunds') && refundPosts++));
   await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
   assert.match((await page.locator('#f-refund-amount-error').textContent())!, /whole number of VND/);
   assert.match((await page.locator('#f-refund-description-error').textContent())!, /must not be empty/);
-  assert.match((await page.locator('#f-refund-refund_reason-error').textContent())!, /must not be empty/);
+  assert.match((await page.locator('#f-refund-reason_choice-error').textContent())!, /must not be empty/);
   assert.equal(refundPosts, 0);
-
   await page.locator('#f-refund-amount').fill('100000');
+  assert.equal(await page.locator('#f-refund-amount-error').count(), 0, 'the amount’s error went as it changed');
+  assert.equal(await page.locator('#f-refund-description-error').count(), 1, 'the others stay');
+
+  // What goes back, before it is sent.
+  const crypto = (await dialog.locator('[data-refund-crypto]').textContent())!;
+  assert.match(crypto, /^\d+(\.\d+)? USDT$/);
+  assert.equal(await dialog.locator('[data-refund-address]').textContent(), (await get<Wallet>('/sandbox/wallet')).addresses.TRON, 'to the wallet that paid');
+  await page.locator('#f-refund-reason_choice').selectOption('Goods damaged in delivery');
   await page.locator('#f-refund-description').fill('Hoàn tiền một gói cà phê bị vỡ');
-  await page.locator('#f-refund-refund_reason').fill('Hàng bị hư hỏng khi giao');
   await screenshot(page, '11-refund-form');
   await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+
+  // The refunds of the order, on its page.
   await page.getByRole('heading', { name: `Refunds of order ${orderId}` }).waitFor();
+  assert.equal(new URL(page.url()).pathname, `/portal/orders/${orderId}`);
   assert.equal(await dialog.isVisible(), false);
   assert.equal(await page.locator('[data-amount-to-refund]').getAttribute('data-amount-to-refund'), '260000');
   assert.deepEqual(await page.locator('[data-refund-status]').allTextContents(), ['SUCCESS']);
+  assert.equal(await page.locator('tr[data-refund] td').nth(6).textContent(), 'Goods damaged in delivery');
 
-  // More than is left: the gateway refuses, and its reason is shown by the field.
-  await row.getByRole('button', { name: `Actions for order ${orderId}` }).click();
-  await row.getByRole('menuitem', { name: 'Refund', exact: true }).click();
+  // More than is left: the gateway refuses, its reason is shown by the field, and goes when the field changes.
+  await page.getByRole('button', { name: 'Refund…' }).click();
   await page.locator('#f-refund-amount').fill('300000');
-  await page.locator('#f-refund-description').fill('Hoàn thêm');
+  await page.locator('#f-refund-reason_choice').selectOption({ label: 'Other (in your words)' });
   await page.locator('#f-refund-refund_reason').fill('Khách đổi ý');
+  await page.locator('#f-refund-description').fill('Hoàn thêm');
   await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
   const problem = dialog.getByRole('alert');
   await problem.waitFor();
   assert.match((await problem.textContent())!, /422.*more than the 260000 VND left/s);
   assert.match((await page.locator('#f-refund-amount-error').textContent())!, /at most 260000 VND/);
-  await assertAccessible(page, '/portal with the refund form refusing an over-refund');
+  await assertAccessible(page, 'the refund form refusing an over-refund');
   await screenshot(page, '12-over-refund-refused');
 
   // Full: exactly what is left.
   await dialog.getByLabel('Full (what is left)').check();
   assert.equal(await page.locator('#f-refund-amount').inputValue(), '260000');
+  assert.equal(await page.locator('#f-refund-amount-error').count(), 0);
+  assert.equal(await problem.count(), 0, 'the refusal named only the amount, which changed');
   await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
   await page.locator('[data-amount-to-refund="0"]').waitFor();
   assert.deepEqual(await page.locator('[data-refund-status]').allTextContents(), ['SUCCESS', 'SUCCESS']);
   await screenshot(page, '13-refunds-listed', { fullPage: true });
   assert.equal(refundPosts, 3, 'two refunds and the refused one reached the server');
 
-  // What the gateway holds agrees with what the page shows.
+  // What the gateway holds agrees with what the pages show, after a reload and back on the list.
   await page.reload();
+  await page.locator('[data-amount-to-refund="0"]').waitFor();
+  await page.getByRole('link', { name: '← All transactions' }).click();
   await row.waitFor();
-  assert.equal(await row.locator('td.num').nth(1).textContent(), '0\u00a0₫');
+  assert.equal(await row.locator('[data-left]').getAttribute('data-left'), '0');
   assertClean(tracked);
 });
 
-test('an order that is not paid offers no refund', async () => {
+test('search and filters find one order among 120, and paging walks all 120 once', async () => {
+  const tracked = await openSignedIn(browser(), '/portal');
+  const { page } = tracked;
+  await listed(page);
+  assert.deepEqual(await search(page, `${RUN}-042`), [`${RUN}-042`], 'part of an order id');
+  assert.deepEqual(await search(page, `thu.ha.${RUN.toLowerCase()}`), [`${RUN}-057`], 'part of the customer’s e-mail');
+  assert.match((await page.locator(`tr[data-order="${RUN}-057"]`).textContent())!, /Phạm Thu Hà/);
+  const [btc] = (await get<{ payment_links: { payment_link_ref: string }[] }>(`/demo/api/transactions?q=${RUN}-BTC`)).payment_links;
+  assert.deepEqual(await search(page, btc!.payment_link_ref), [`${RUN}-BTC`], 'a whole payment link ref');
+
+  // Status and coin narrow the run's 120 to its one paid order; the filters are in the address.
+  await search(page, RUN);
+  await page.getByLabel('Status').selectOption('paid');
+  await page.getByLabel('Coin').selectOption('BTC:BITCOIN');
+  assert.deepEqual(await listed(page, { q: RUN, status: 'paid', asset: 'BTC', network: 'BITCOIN' }), [`${RUN}-BTC`]);
+  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { q: RUN, status: 'paid', asset: 'BTC:BITCOIN' });
+  await assertAccessible(page, '/portal filtered');
+  await screenshot(page, '16-portal-filtered');
+  await page.reload();
+  assert.deepEqual(await listed(page, { q: RUN, status: 'paid', asset: 'BTC' }), [`${RUN}-BTC`], 'a reload keeps the filters');
+
+  // Nothing of the run was created before today.
+  await page.getByRole('button', { name: 'Clear filters' }).first().click();
+  const today = new Date();
+  const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
+  const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1);
+  const dayBefore = `${yesterday.getFullYear()}-${String(yesterday.getMonth() + 1).padStart(2, '0')}-${String(yesterday.getDate()).padStart(2, '0')}`;
+  await search(page, RUN);
+  await page.getByLabel('Created to (included)').fill(dayBefore);
+  assert.deepEqual(await listed(page, { q: RUN, created_before: new Date(today.getFullYear(), today.getMonth(), today.getDate()).toISOString() }), []);
+  await page.locator('[data-empty]', { hasText: 'No payment links match these filters' }).waitFor();
+  await page.getByLabel('Created to (included)').fill(day);
+  await page.getByLabel('Created from').fill(day);
+  assert.equal((await listed(page, { q: RUN, created_from: new Date(today.getFullYear(), today.getMonth(), today.getDate()).toISOString() })).length, 25);
+
+  // Every order of the run once, 25 a page, newest first; Previous goes back to the same page.
+  await page.getByRole('button', { name: 'Clear filters' }).first().click();
+  await search(page, RUN);
+  const seen: string[] = [];
+  const pages: string[][] = [];
+  for (let number = 1; ; number++) {
+    await page.locator(`[data-page="${number}"]`).waitFor();
+    const rows = await listed(page, { q: RUN });
+    pages.push(rows);
+    seen.push(...rows);
+    const next = page.getByRole('button', { name: 'Next page' });
+    if (await next.isDisabled()) break;
+    await next.click();
+  }
+  assert.deepEqual(pages.map((p) => p.length), [25, 25, 25, 25, 20]);
+  assert.equal(new Set(seen).size, SEEDED, 'each of the 120 once');
+  assert.ok(seen.every((id) => id.startsWith(RUN)));
+  assert.equal(seen[0], `${RUN}-BTC`, 'the newest first');
+  await page.getByRole('button', { name: 'Previous page' }).click();
+  await page.locator('[data-page="4"]').waitFor();
+  assert.deepEqual(await listed(page, { q: RUN }), pages[3]);
+  assertClean(tracked);
+});
+
+test('a late payment is flagged on the list and accepted on its order page: the link is paid, the success webhook delivered', async () => {
+  const { orderId, ref } = await orderWithPayment({ late: true });
+  const tracked = await openSignedIn(browser(), '/portal');
+  const { page } = tracked;
+  await search(page, orderId);
+  const row = page.locator(`tr[data-order="${orderId}"]`);
+  assert.equal(await row.locator('[data-held]').getAttribute('data-held'), '360000', 'held money flagged');
+  assert.equal(await row.locator('[data-payment-status]').getAttribute('data-payment-status'), 'paid_late');
+  await page.getByLabel('Status').selectOption('held');
+  assert.ok((await listed(page, { q: orderId, held: 'true' })).includes(orderId), 'and found by the "holding money" filter');
+
+  await row.getByRole('link', { name: orderId }).click();
+  const held = page.locator(`[data-held-payment]`);
+  await held.waitFor();
+  assert.match((await held.textContent())!, /after its quote had run out/);
+  await assertAccessible(page, 'an order holding a late payment');
+  await screenshot(page, '17-order-held', { fullPage: true });
+  await held.getByRole('button', { name: 'Accept as the order’s payment' }).click();
+  await page.getByRole('status').filter({ hasText: `as the payment of order ${orderId}: the order is paid.` }).waitFor();
+  assert.equal(await page.locator('[data-order-status]').textContent(), 'paid');
+  assert.equal(await held.count(), 0, 'nothing is held any more');
+  assert.equal((await get<{ status: string }>(`/api/checkout/${ref}`)).status, 'paid');
+  // The merchant's server hears it: payment.paid delivered to the demo's receiver (the page follows it).
+  await page.locator('tr[data-type="payment.paid"] [data-delivery-status]', { hasText: 'delivered' }).waitFor();
+  const receipts = (await get<{ receipts: { type: string; merchant_order_id: string; verified: boolean }[] }>('/demo/api/webhooks/receiver')).receipts;
+  assert.ok(receipts.some((r) => r.type === 'payment.paid' && r.merchant_order_id === orderId && r.verified), 'received and verified');
+  assertClean(tracked);
+});
+
+test('another late payment is refunded in full to its sender; the form shows the crypto that goes back before it is sent', async () => {
+  const { orderId, sent } = await orderWithPayment({ late: true, coin: ['USDT', 'ETHEREUM'] });
+  const before = await balance('USDT', 'ETHEREUM');
+  const tracked = await openSignedIn(browser(), `/portal/orders/${orderId}`);
+  const { page } = tracked;
+  await page.getByRole('button', { name: 'Refund to the sender' }).click();
+  const dialog = page.getByRole('dialog', { name: `Refund order ${orderId}` });
+  await dialog.waitFor();
+  assert.equal(await page.locator('#f-refund-amount').inputValue(), '360000', 'what is held');
+  assert.equal(await page.locator('#f-refund-reason_choice').inputValue(), 'Paid after the quote expired');
+  await dialog.getByLabel('Full (what is left)').check();
+  assert.equal(await dialog.locator('[data-refund-crypto]').textContent(), `${sent} USDT`, 'all that came, before anything is sent');
+  assert.equal(await dialog.locator('[data-refund-address]').textContent(), (await get<Wallet>('/sandbox/wallet')).addresses.ETHEREUM);
+  assert.match((await dialog.textContent())!, /per USDT, locked when the customer paid/);
+  await page.locator('#f-refund-description').fill('Khách thanh toán sau khi báo giá hết hạn');
+  await assertAccessible(page, 'the refund form of a held payment');
+  await screenshot(page, '18-refund-held-form');
+  await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await page.locator('[data-amount-to-refund="0"]').waitFor();
+  assert.equal(await page.locator('[data-held-payment]').count(), 0);
+  const hash = (await page.locator('[data-refund-tx]').textContent())!;
+  assert.match(hash, /^0x[0-9a-f]{64}$/, 'a chain transaction');
+  // On chain, to the sender: the wallet gets back all it sent once a block confirms it.
+  await post('/sandbox/chain/mine', { blocks: 1, network: 'ETHEREUM' });
+  assert.equal((Number(await balance('USDT', 'ETHEREUM')) - Number(before)).toFixed(2), Number(sent).toFixed(2));
+  assertClean(tracked);
+});
+
+test('an overpaid order shows the excess held and refunds just that', async () => {
+  const { orderId } = await orderWithPayment({ percent: 110, coin: ['BTC', 'BITCOIN'] });
+  const tracked = await openSignedIn(browser(), '/portal');
+  const { page } = tracked;
+  await search(page, orderId);
+  const row = page.locator(`tr[data-order="${orderId}"]`);
+  assert.equal(await row.locator('[data-payment-status]').textContent(), 'paid, overpaid');
+  const excess = Number(await row.locator('[data-held]').getAttribute('data-held'));
+  assert.ok(excess >= 36_000 && excess < 37_000, `about 10% of 360.000 ₫ held: ${excess}`);
+  await row.getByRole('link', { name: orderId }).click();
+  const held = page.locator('[data-held-payment]');
+  await held.waitFor();
+  assert.match((await held.textContent())!, /Overpaid: the excess is held for you/);
+  assert.equal(await held.getByRole('button', { name: /Accept/ }).count(), 0, 'a paid order takes no accept');
+  await held.getByRole('button', { name: 'Refund the excess' }).click();
+  const dialog = page.getByRole('dialog', { name: `Refund order ${orderId}` });
+  await dialog.waitFor();
+  assert.equal(await page.locator('#f-refund-amount').inputValue(), String(excess));
+  const crypto = (await dialog.locator('[data-refund-crypto]').textContent())!;
+  assert.match(crypto, /^0\.000\d+ BTC$/);
+  await page.locator('#f-refund-description').fill('Trả lại phần chuyển thừa');
+  const before = await balance('BTC', 'BITCOIN');
+  await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await page.locator('[data-amount-to-refund="360000"]').waitFor();
+  assert.equal(await held.count(), 0, 'the excess went back; the order keeps its 360.000 ₫');
+  await post('/sandbox/chain/mine', { blocks: 1, network: 'BITCOIN' });
+  assert.equal((Number(await balance('BTC', 'BITCOIN')) - Number(before)).toFixed(8), Number(crypto.split(' ')[0]).toFixed(8), 'the chain sent what the form said');
+  assertClean(tracked);
+});
+
+test('an order that holds no money offers no refund', async () => {
   const link = sampleLink({ success_url: `${baseUrl}/success`, failure_url: `${baseUrl}/failure` });
   await post('/demo/api/links', link);
   const tracked = await openSignedIn(browser(), '/portal');
@@ -95,6 +314,7 @@ test('an order that is not paid offers no refund', async () => {
   await row.getByRole('button', { name: /^Actions for order/ }).click();
   const refund = row.getByRole('menuitem', { name: /^Refund/ });
   assert.equal(await refund.getAttribute('aria-disabled'), 'true');
+  assert.equal(await refund.textContent().then((t) => t?.trim()), 'Refund (nothing to refund)');
   // Playwright would wait for an aria-disabled item to become enabled; a person can still press it.
   await refund.click({ force: true });
   assert.equal(await tracked.page.getByRole('dialog').count(), 0);

@@ -5,7 +5,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { AssetCode, Network, PaymentLinkInput } from '../../src/contract/index.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/config.js';
+import { decimalsOf, shareOf } from '../../demo/scripts/wallet/payment-qr.js';
 import { sampleLink } from '../helpers/gateway.js';
 
 const base = process.env.E2E_BASE_URL;
@@ -244,19 +246,61 @@ export async function post<T>(path: string, body: unknown): Promise<T> {
   return json;
 }
 
-/** A paid order of 360.000 ₫, set up over HTTP as the merchant's server, a customer and the chain would (for tests whose subject is the portal). */
-export async function paidOrder(): Promise<string> {
-  const link = sampleLink({ success_url: `${baseUrl}/success`, failure_url: `${baseUrl}/failure` });
+interface OpenedPayment {
+  payment_id: string;
+  address: string;
+  amount_crypto: string;
+  confirmations_required: number;
+}
+
+/**
+ * An order of 360.000 ₫ set up over HTTP as the merchant's server, a customer and the chain would (for tests whose
+ * subject is the portal): a link, a payment in `coin`, `percent` % of its quote sent (after the quote ended, with
+ * `late`), and the blocks that confirm it.
+ */
+export async function paidOrder(
+  options: { coin?: [AssetCode, Network]; percent?: number; late?: boolean; link?: Partial<PaymentLinkInput> } = {},
+): Promise<string> {
+  return (await orderWithPayment(options)).orderId;
+}
+
+export async function orderWithPayment(
+  options: { coin?: [AssetCode, Network]; percent?: number; late?: boolean; link?: Partial<PaymentLinkInput> } = {},
+): Promise<{ orderId: string; ref: string; payment: OpenedPayment; sent: string }> {
+  const [asset, network] = options.coin ?? ['USDT', 'TRON'];
+  const link = sampleLink({ success_url: `${baseUrl}/success`, failure_url: `${baseUrl}/failure`, ...options.link });
   const { payment_link_ref } = await post<{ payment_link_ref: string }>('/demo/api/links', link);
-  const payment = await post<{ address: string; amount_crypto: string; confirmations_required: number }>(`/api/checkout/${payment_link_ref}/payments`, {
-    pmt_channel: 'PROVIDER',
-    pmt_method: 'PROVIDER_CRYPTO',
-    asset: 'USDT',
-    network: 'TRON',
-  });
-  await post('/sandbox/wallet/transfers', { to: payment.address, asset: 'USDT', network: 'TRON', amount: payment.amount_crypto });
-  await post('/sandbox/chain/mine', { blocks: payment.confirmations_required, network: 'TRON' });
-  const view = await get<{ status: string }>(`/api/checkout/${payment_link_ref}`);
-  assert.equal(view.status, 'paid');
-  return link.merchant_order_id;
+  const payment = await post<OpenedPayment>(`/api/checkout/${payment_link_ref}/payments`, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset, network });
+  if (options.late) await post(`/sandbox/payments/${payment.payment_id}/expire-quote`, {});
+  const sent = shareOf(payment.amount_crypto, decimalsOf(asset, network), options.percent ?? 100);
+  await post('/sandbox/wallet/transfers', { to: payment.address, asset, network, amount: sent });
+  await post('/sandbox/chain/mine', { blocks: payment.confirmations_required, network });
+  const view = await get<{ status: string; payment: { status: string } }>(`/api/checkout/${payment_link_ref}`);
+  assert.equal(view.payment.status, options.late ? 'paid_late' : 'paid', JSON.stringify(view.payment));
+  return { orderId: link.merchant_order_id, ref: payment_link_ref, payment, sent };
+}
+
+/** Links for these orders, created through the portal's API a few at a time (the server has one core to spare). */
+export async function createLinks(inputs: PaymentLinkInput[], concurrency = 6): Promise<void> {
+  const queue = [...inputs];
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let input = queue.shift(); input; input = queue.shift()) await post('/demo/api/links', input);
+    }),
+  );
+}
+
+/**
+ * The demo's receiver as a webhook endpoint of the sandbox merchant, for the tests of one file; resolves with what
+ * removes it again, so the webhooks page's own tests find the merchant without it.
+ */
+export async function receiverEndpoint(): Promise<() => Promise<void>> {
+  const url = `${origin}/demo/webhook-receiver`;
+  const { endpoints } = await get<{ endpoints: { url: string; endpoint_id: string }[] }>('/demo/api/webhooks/endpoints');
+  const endpoint = endpoints.find((e) => e.url === url) ?? (await post<{ endpoint_id: string }>('/demo/api/webhooks/endpoints', { url }));
+  return async () => {
+    const path = `/demo/api/webhooks/endpoints/${endpoint.endpoint_id}`;
+    const response = await fetch(new URL(path, baseUrl), { method: 'DELETE', headers: { 'Content-Type': 'application/json', ...(await headersFor(path, true)) } });
+    assert.equal(response.status, 204);
+  };
 }

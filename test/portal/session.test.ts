@@ -19,6 +19,8 @@ const PORTAL_API: [string, string, unknown?][] = [
   ['DELETE', '/demo/api/session'],
   ['POST', '/demo/api/links', sampleLink()],
   ['GET', '/demo/api/transactions'],
+  ['GET', '/demo/api/orders/order-1'],
+  ['POST', '/demo/api/payments/pay_1/accept'],
   ['GET', '/demo/api/orders/order-1/refunds'],
   ['POST', '/demo/api/orders/order-1/refunds', { amount: 1000, channel: 'PROVIDER', description: 'x', refund_type: 'partial', refund_reason: 'x' }],
   ['GET', '/demo/api/webhooks/endpoints'],
@@ -102,7 +104,7 @@ describe(`merchant portal sessions (${storageName})`, () => {
   }
 
   it("sends the merchant's pages to the sign-in, and leaves the customer's pages and the checks open", async () => {
-    for (const path of ['/', '/portal', '/webhooks']) {
+    for (const path of ['/', '/portal', '/webhooks', '/portal/orders/DH-1001']) {
       const answer = await call('GET', path);
       assert.equal(answer.status, 303, path);
       assert.equal(answer.headers.get('location'), `/signin?next=${encodeURIComponent(path)}`);
@@ -131,7 +133,9 @@ describe(`merchant portal sessions (${storageName})`, () => {
       const other = await gw.addMerchant();
       const theirs = await signIn(other.credentials);
       const view = async <T>(path: string) => (await call<T>('GET', path, { headers: theirs })).body;
-      assert.deepEqual(await view('/demo/api/transactions'), { payment_links: [] });
+      assert.deepEqual(await view('/demo/api/transactions'), { payment_links: [], next_cursor: null });
+      assert.deepEqual(await view(`/demo/api/transactions?q=${orderId}`), { payment_links: [], next_cursor: null });
+      assert.equal((await call('GET', `/demo/api/orders/${orderId}`, { headers: theirs })).status, 404, 'no such order for this merchant');
       assert.deepEqual(await view('/demo/api/webhooks/endpoints'), { endpoints: [] });
       assert.deepEqual(await view('/demo/api/webhooks/receiver'), { receipts: [] });
       assert.equal((await call('GET', `/demo/api/orders/${orderId}/refunds`, { headers: theirs })).status, 404, 'no such order for this merchant');
@@ -141,6 +145,8 @@ describe(`merchant portal sessions (${storageName})`, () => {
       assert.notEqual((await call('POST', `/demo/api/orders/${orderId}/refunds`, { headers: theirs, body: refund })).status, 201);
       assert.equal((await call('DELETE', `/demo/api/webhooks/endpoints/${endpoint.endpoint_id}`, { headers: theirs })).status, 404);
       assert.equal((await call('POST', `/demo/api/webhooks/deliveries/${delivery.delivery_id}/redeliver`, { headers: theirs })).status, 404);
+      const [paidPayment] = (await gw.client.findPaymentLinks(orderId))[0]!.payments;
+      assert.equal((await call('POST', `/demo/api/payments/${paidPayment!.payment_id}/accept`, { headers: theirs })).status, 404, 'another merchant’s payment is unknown');
       assert.equal((await call('POST', '/demo/api/links', { headers: theirs, body: sampleLink() })).status, 403, 'the demo holds no merchant key but the sandbox one');
 
       assert.deepEqual((await gw.client.getRefunds(orderId)).refundDetails, [], 'no refund');

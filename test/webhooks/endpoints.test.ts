@@ -203,3 +203,30 @@ describe(`webhook endpoint URLs with SANDBOX_ALLOW_LOCAL_WEBHOOKS=1 (${storageNa
     }
   });
 });
+
+describe(`an endpoint's deliveries of one payment link (${storageName})`, () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({ config: { allowLocalWebhooks: true } });
+  });
+  after(() => gw.close());
+
+  it('lists only that link’s deliveries with ?payment_link_ref, each naming its link, and names a bad parameter', async () => {
+    const { endpoint_id } = await gw.client.addWebhookEndpoint('http://127.0.0.1:9/hooks');
+    const refs: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { payment_link_ref } = await gw.client.createPaymentLink(sampleLink());
+      await gw.markPaid(payment_link_ref);
+      refs.push(payment_link_ref);
+    }
+    const all = await gw.client.getWebhookDeliveries(endpoint_id);
+    assert.deepEqual(new Set(all.map((d) => d.payment_link_ref)), new Set(refs));
+    const first = await gw.client.getWebhookDeliveries(endpoint_id, { paymentLinkRef: refs[0] });
+    assert.ok(first.length >= 2, 'payment.confirming and payment.paid');
+    assert.deepEqual(first, all.filter((d) => d.payment_link_ref === refs[0]));
+    assert.deepEqual(await gw.client.getWebhookDeliveries(endpoint_id, { paymentLinkRef: 'pl_nobody' }), []);
+    const token = await accessToken(gw.url, gw.credentials);
+    const bad = await send<Problem>(gw.url, 'GET', `/api/webhooks/endpoints/${endpoint_id}/deliveries?payment_link_ref=`, { headers: { Authorization: `Bearer ${token}` } });
+    assert.deepEqual([bad.status, bad.body.errors], [422, [{ path: 'payment_link_ref', message: 'must not be empty' }]]);
+  });
+});

@@ -8,7 +8,7 @@ export interface InputOptions {
   path: string;
   label: string;
   value: string;
-  type?: 'text' | 'email' | 'tel' | 'url' | 'number' | 'password';
+  type?: 'text' | 'email' | 'tel' | 'url' | 'number' | 'password' | 'search' | 'date';
   error?: string;
   hint?: string;
   autocomplete?: string;
@@ -21,27 +21,64 @@ export interface InputOptions {
 /** `billing_details.billing_address.city` → a usable id. */
 export const fieldId = (path: string) => `f-${path.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 
-export function input(o: InputOptions): TemplateResult {
+/** What every labelled control shows around itself: the label, a hint and an error, tied to it by id. */
+function labelled(
+  o: { path: string; label: string; required?: boolean; hint?: string; error?: string },
+  control: (id: string, describedBy: string | undefined) => TemplateResult,
+): TemplateResult {
   const id = fieldId(o.path);
   const described = [o.hint ? `${id}-hint` : '', o.error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field ${o.error ? 'invalid' : ''}">
     <label for=${id}>${o.label}${o.required ? html`<span class="req" aria-hidden="true"> *</span>` : nothing}</label>
-    <input
+    ${control(id, described || undefined)} ${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : nothing}
+    ${o.error ? html`<p class="error" id="${id}-error">${o.error}</p>` : nothing}
+  </div>`;
+}
+
+export function input(o: InputOptions): TemplateResult {
+  return labelled(
+    o,
+    (id, describedBy) => html`<input
       id=${id}
       name=${o.path}
       type=${o.type ?? 'text'}
       inputmode=${ifDefined(o.inputmode)}
       autocomplete=${o.autocomplete ?? 'off'}
       aria-invalid=${o.error ? 'true' : 'false'}
-      aria-describedby=${ifDefined(described || undefined)}
+      aria-describedby=${ifDefined(describedBy)}
       ?required=${o.required}
       ?disabled=${o.disabled}
       .value=${live(o.value)}
       @input=${(e: Event) => o.onInput((e.target as HTMLInputElement).value)}
-    />
-    ${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : nothing}
-    ${o.error ? html`<p class="error" id="${id}-error">${o.error}</p>` : nothing}
-  </div>`;
+    />`,
+  );
+}
+
+export interface SelectOptions {
+  path: string;
+  label: string;
+  value: string;
+  options: readonly { value: string; label: string }[];
+  error?: string;
+  hint?: string;
+  required?: boolean;
+  onChange: (value: string) => void;
+}
+
+export function select(o: SelectOptions): TemplateResult {
+  return labelled(
+    o,
+    (id, describedBy) => html`<select
+      id=${id}
+      name=${o.path}
+      aria-invalid=${o.error ? 'true' : 'false'}
+      aria-describedby=${ifDefined(describedBy)}
+      ?required=${o.required}
+      @change=${(e: Event) => o.onChange((e.target as HTMLSelectElement).value)}
+    >
+      ${o.options.map((option) => html`<option value=${option.value} ?selected=${option.value === o.value}>${option.label}</option>`)}
+    </select>`,
+  );
 }
 
 export function checkbox(o: { path: string; label: string; checked: boolean; hint?: string; onChange: (checked: boolean) => void }): TemplateResult {

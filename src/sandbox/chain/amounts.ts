@@ -63,6 +63,21 @@ export function vndForAtomicUp(atomic: bigint, rate: string, decimals: number): 
   return (atomic * units + divisor - 1n) / divisor;
 }
 
+/**
+ * Atomic units a refund of `amountVnd` sends back from a payment whose confirmed money (`confirmed` atomic units) is
+ * worth `valueVnd` to the order: the refunds' cumulative share of that money, less what earlier refunds of it
+ * (`refundedVnd` in all) sent. Rounding down never strands dust: the refund that completes `valueVnd` sends exactly
+ * what is left. `sent` is what the chain shows was sent back; by default what the earlier refunds' shares came to.
+ */
+export function refundAtomic(confirmed: bigint, valueVnd: bigint, refundedVnd: bigint, amountVnd: bigint, sent = (confirmed * refundedVnd) / valueVnd): bigint {
+  return (confirmed * (refundedVnd + amountVnd)) / valueVnd - sent;
+}
+
+/** The least VND whose refund sends one atomic unit more than was sent (a smaller one would send nothing). */
+export function leastRefundVnd(confirmed: bigint, valueVnd: bigint, refundedVnd: bigint, sent = (confirmed * refundedVnd) / valueVnd): bigint {
+  return ((sent + 1n) * valueVnd + confirmed - 1n) / confirmed - refundedVnd;
+}
+
 const RATE_PLACES = 6;
 
 /** The customer's rate: the market rate less `spreadBps` basis points, to 6 decimal places, rounded down. */

@@ -23,6 +23,7 @@ import {
   WalletTransferResponse,
   WebhookDelivery,
   WebhookDeliveryList,
+  WebhookDeliveryQuery,
   WebhookEndpoint,
   WebhookEndpointList,
   WebhookEndpointRequest,
@@ -64,7 +65,7 @@ export const ROUTES: Route[] = [
   // The merchant API (docs/api.md).
   ['post', '/api/v2/oauth/token', { tag: 'Merchant', summary: 'Issue an access token (client credentials)', auth: 'client', body: { form: TokenRequest }, ok: { 200: TokenResponse } }],
   ['post', '/api/paymentLink', { tag: 'Merchant', summary: 'Create a payment link', auth: 'signature', body: PaymentLinkRequest, idempotent: true, ok: { 201: PaymentLinkResponse }, errors: [401, 409, 422] }],
-  ['get', '/api/paymentLink', { tag: 'Merchant', summary: "An order's payment links, or the latest ones", auth: 'bearer', query: PaymentLinkListQuery, ok: { 200: PaymentLinkList }, errors: [422] }],
+  ['get', '/api/paymentLink', { tag: 'Merchant', summary: 'Your payment links, newest first, a page at a time: search, filters, cursor', auth: 'bearer', query: PaymentLinkListQuery, ok: { 200: PaymentLinkList }, errors: [422] }],
   ['get', '/api/paymentLink/{payment_link_ref}', { tag: 'Merchant', summary: 'A payment link as it stands', auth: 'bearer', ok: { 200: PaymentLinkResource }, errors: [404] }],
   ['post', '/api/refund/createRefund/{order_id}', { tag: 'Merchant', summary: 'Refund part or all of an order', auth: 'bearer', body: CreateRefundRequest, idempotent: true, ok: { 201: RefundList }, errors: [404, 409, 422] }],
   ['get', '/api/refund/getDataByTransaction/{order_id}', { tag: 'Merchant', summary: 'The refunds of an order', auth: 'bearer', ok: { 200: RefundList }, errors: [404] }],
@@ -73,7 +74,7 @@ export const ROUTES: Route[] = [
   ['get', '/api/webhooks/endpoints', { tag: 'Webhooks', summary: 'Your webhook endpoints', auth: 'bearer', ok: { 200: WebhookEndpointList } }],
   ['post', '/api/webhooks/endpoints', { tag: 'Webhooks', summary: 'Add a webhook endpoint (keep its secret)', auth: 'bearer', body: WebhookEndpointRequest, ok: { 201: WebhookEndpoint }, errors: [422] }],
   ['delete', '/api/webhooks/endpoints/{endpoint_id}', { tag: 'Webhooks', summary: 'Remove a webhook endpoint', auth: 'bearer', ok: { 204: null }, errors: [404] }],
-  ['get', '/api/webhooks/endpoints/{endpoint_id}/deliveries', { tag: 'Webhooks', summary: "An endpoint's delivery log", auth: 'bearer', ok: { 200: WebhookDeliveryList }, errors: [404] }],
+  ['get', '/api/webhooks/endpoints/{endpoint_id}/deliveries', { tag: 'Webhooks', summary: "An endpoint's delivery log (of one payment link with ?payment_link_ref)", auth: 'bearer', query: WebhookDeliveryQuery, ok: { 200: WebhookDeliveryList }, errors: [404, 422] }],
   ['post', '/api/webhooks/deliveries/{delivery_id}/redeliver', { tag: 'Webhooks', summary: 'Send a delivery again', auth: 'bearer', params: { delivery_id: z.int() }, ok: { 200: WebhookDelivery }, errors: [400, 404] }],
   // The checkout API: public, CORS open; the ref is the bearer secret.
   ['get', '/api/checkout/{ref}', { tag: 'Checkout', summary: "The customer's view of a payment link", ok: { 200: CheckoutView }, errors: [404] }],

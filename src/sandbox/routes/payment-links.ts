@@ -5,7 +5,6 @@ import { verifyPaymentLinkSignature } from '../../merchant/signature.js';
 import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
 import { bearer, type BearerEnv } from '../http/bearer.js';
-import { invalid } from '../errors.js';
 import { parseWith, unauthorized } from '../http/problem.js';
 import { replayHeaders } from './replay.js';
 
@@ -28,16 +27,8 @@ export function paymentLinkRoutes({ db, linkResources, tokens, merchants, paymen
       });
       return c.json(value, 201, replayHeaders(replayed));
     })
-    // The merchant's read of its links: Bearer, like the refund endpoints. With ?merchant_order_id, that order's
-    // links; without, the latest ones (?limit, default 50), newest first, for a transactions page.
-    .get('/', bearer(tokens), async (c) => {
-      const orderId = c.req.query('merchant_order_id');
-      if (orderId !== undefined) {
-        if (!orderId) throw invalid('merchant_order_id must name an order.', [{ path: 'merchant_order_id', message: 'must not be empty' }]);
-        return c.json({ payment_links: await linkResources.byOrder(db, c.get('merchantId'), orderId) });
-      }
-      const { limit } = parseWith(PaymentLinkListQuery, c.req.query());
-      return c.json({ payment_links: await linkResources.recent(db, c.get('merchantId'), limit) });
-    })
+    // The merchant's read of its links: Bearer, like the refund endpoints. A page at a time, newest first, narrowed by
+    // an order, a search, status, asset and dates (src/contract/merchant-read.ts, PaymentLinkListQuery).
+    .get('/', bearer(tokens), async (c) => c.json(await linkResources.list(db, c.get('merchantId'), parseWith(PaymentLinkListQuery, c.req.query()))))
     .get('/:payment_link_ref', bearer(tokens), async (c) => c.json(await linkResources.get(db, c.get('merchantId'), c.req.param('payment_link_ref'))));
 }

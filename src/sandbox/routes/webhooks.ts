@@ -1,6 +1,6 @@
 // Webhook endpoints and their delivery logs (Bearer): what the merchant portal shows, and manual redelivery.
 import { Hono } from 'hono';
-import { WebhookEndpointRequest } from '../../contract/index.js';
+import { WebhookDeliveryQuery, WebhookEndpointRequest } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { bearer, type BearerEnv } from '../http/bearer.js';
 import { readJsonObject } from '../http/body.js';
@@ -18,9 +18,10 @@ export function webhookRoutes({ webhookEndpoints: endpoints, tokens }: Pick<Serv
       await endpoints.remove(c.get('merchantId'), c.req.param('endpoint_id'));
       return c.body(null, 204);
     })
-    .get('/endpoints/:endpoint_id/deliveries', async (c) =>
-      c.json({ deliveries: await endpoints.deliveries(c.get('merchantId'), c.req.param('endpoint_id')) }),
-    )
+    .get('/endpoints/:endpoint_id/deliveries', async (c) => {
+      const { payment_link_ref } = parseWith(WebhookDeliveryQuery, c.req.query());
+      return c.json({ deliveries: await endpoints.deliveries(c.get('merchantId'), c.req.param('endpoint_id'), payment_link_ref) });
+    })
     .post('/deliveries/:delivery_id/redeliver', async (c) => {
       // Digits only: a number parser would also take " 1", "1e0" or "0x1" for the same delivery.
       const id = c.req.param('delivery_id');

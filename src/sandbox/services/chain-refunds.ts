@@ -3,6 +3,7 @@
 // Shares are cumulative (what all refunds of the payment so far are owed, less what was already sent), so rounding
 // down never strands dust: the refund that completes it sends exactly what is left of its confirmed money.
 // Sandbox trigger: a refund whose refund_reason is SANDBOX_FAIL fails, so testers can see refund.failed.
+import { leastRefundVnd, refundAtomic } from '../chain/amounts.js';
 import { invalid } from '../errors.js';
 import type { Chain } from './chain.js';
 import type { RefundSender } from './refunds.js';
@@ -16,10 +17,9 @@ export function chainRefunds(chain: Chain): RefundSender {
       const { network, asset, address } = payment;
       const { confirmed, value_vnd: value } = state;
       const sent = await chain.sentFrom(tx, network, asset, address);
-      const atomic = (confirmed * BigInt(refunded + amount)) / value - sent;
+      const atomic = refundAtomic(confirmed, value, BigInt(refunded), BigInt(amount), sent);
       if (atomic <= 0n) {
-        // The least VND whose cumulative share reaches one more atomic unit than was sent.
-        const least = ((sent + 1n) * value + confirmed - 1n) / confirmed - BigInt(refunded);
+        const least = leastRefundVnd(confirmed, value, BigInt(refunded), sent);
         throw invalid(`${amount} VND is less than the smallest amount of ${asset} the chain can send back.`, [
           { path: 'amount', message: `must be at least ${least} VND for this order: less is not one unit of ${asset}` },
         ]);

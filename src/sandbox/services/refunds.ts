@@ -1,7 +1,7 @@
 // Refunds (docs/api.md, "Create a refund"): any VND the order holds, paid or held, can go back, never more than it holds, also under
 // concurrent requests (the order's links are locked). A request without payment_id returns the paid payment's money
 // first, then held payments', oldest first; a request larger than one payment holds becomes one refund per payment.
-import type { CreateRefundRequest, RefundList, RefundStatus } from '../../contract/index.js';
+import type { CreateRefundRequest, LinkRefund, RefundList, RefundStatus } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { randomToken } from '../secrets.js';
@@ -112,18 +112,23 @@ export class Refunds {
     });
   }
 
-  /** Every refund of the order's links, and what is left to refund: every VND it holds, once. */
+  /** Every refund of the order's links (seed 2.9 records), and what is left to refund: every VND it holds, once. */
   async refundList(sql: Sql, order: OrderSnapshot): Promise<RefundList> {
+    const { amountToRefund, refundDetails } = await this.#refunds(sql, order);
+    return { amountToRefund, refundDetails: refundDetails.map(({ payment_id: _payment, ...record }) => record) };
+  }
+
+  /** What one link holds and has returned (the read API's `amountToRefund` for that link), each refund with its payment. */
+  async linkRefunds(sql: Sql, snapshot: LinkSnapshot): Promise<{ amountToRefund: number; refundDetails: LinkRefund[] }> {
+    return this.#refunds(sql, { links: [snapshot], refunded: await refundedByPayment(sql, [snapshot.link.payment_link_ref]) });
+  }
+
+  async #refunds(sql: Sql, order: OrderSnapshot): Promise<{ amountToRefund: number; refundDetails: LinkRefund[] }> {
     const refundDetails = await refundsOfLinks(
       sql,
       order.links.map((l) => l.link.payment_link_ref),
     );
     return { amountToRefund: refundSources(order).reduce((sum, s) => sum + refundable(s), 0), refundDetails };
-  }
-
-  /** What one link holds and has returned (the read API's `amountToRefund` for that link). */
-  async linkRefunds(sql: Sql, snapshot: LinkSnapshot): Promise<RefundList> {
-    return this.refundList(sql, { links: [snapshot], refunded: await refundedByPayment(sql, [snapshot.link.payment_link_ref]) });
   }
 }
 

@@ -60,10 +60,10 @@ export class WebhookEndpoints {
     });
   }
 
-  /** The delivery log of an endpoint, newest first. */
-  async deliveries(merchantId: string, endpointId: string): Promise<WebhookDelivery[]> {
+  /** The delivery log of an endpoint, newest first: the latest ones, or those of one payment link. */
+  async deliveries(merchantId: string, endpointId: string, paymentLinkRef?: string): Promise<WebhookDelivery[]> {
     if (!(await ownsEndpoint(this.db, merchantId, endpointId))) throw notFound('There is no such webhook endpoint.');
-    return (await deliveriesOfEndpoint(this.db, endpointId, LOG_LENGTH)).map(deliveryView);
+    return (await deliveriesOfEndpoint(this.db, endpointId, paymentLinkRef, LOG_LENGTH)).map(deliveryView);
   }
 
   /** Sends a delivery again now, whatever became of it. */
@@ -79,6 +79,7 @@ function deliveryView(row: DeliveryRow): WebhookDelivery {
     delivery_id: row.delivery_id,
     event_id: row.event_id,
     type: row.type,
+    payment_link_ref: row.payment_link_ref,
     status: row.status,
     attempts: row.attempts,
     last_status_code: row.last_status_code,

@@ -1,6 +1,6 @@
 // Every statement about refunds. A refund returns part of one payment's money; the order's refunds are those of
 // all its links.
-import type { RefundRecord, RefundStatus } from '../../contract/index.js';
+import type { LinkRefund, RefundStatus } from '../../contract/index.js';
 import type { Sql } from './database.js';
 
 export interface NewRefund {
@@ -18,7 +18,7 @@ export interface NewRefund {
   created_at: Date;
 }
 
-const RECORD = `refund_id, COALESCE(psp_refund_id, '') AS psp_refund_id, amount, lower(currency) AS currency,
+const RECORD = `refund_id, payment_id, COALESCE(psp_refund_id, '') AS psp_refund_id, amount, lower(currency) AS currency,
   refund_status, refund_type, refund_reason,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') AS refund_date`;
 
@@ -44,10 +44,10 @@ export async function insertRefund(sql: Sql, refund: NewRefund): Promise<void> {
   );
 }
 
-/** The refunds of some links, in the order they were made. */
-export async function refundsOfLinks(sql: Sql, refs: readonly string[]): Promise<RefundRecord[]> {
+/** The refunds of some links, in the order they were made, each with the payment whose money it returned. */
+export async function refundsOfLinks(sql: Sql, refs: readonly string[]): Promise<LinkRefund[]> {
   if (!refs.length) return [];
-  return sql.query<RefundRecord>(`SELECT ${RECORD} FROM refunds WHERE payment_link_ref = ANY($1::text[]) ORDER BY seq`, [refs]);
+  return sql.query<LinkRefund>(`SELECT ${RECORD} FROM refunds WHERE payment_link_ref = ANY($1::text[]) ORDER BY seq`, [refs]);
 }
 
 /** VND refunded per payment (refunds that did not fail), over some links. */

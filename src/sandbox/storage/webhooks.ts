@@ -17,6 +17,7 @@ export interface DeliveryRow {
   delivery_id: number;
   event_id: string;
   type: WebhookEventType;
+  payment_link_ref: string;
   status: WebhookDelivery['status'];
   attempts: number;
   last_status_code: number | null;
@@ -36,7 +37,7 @@ export interface ClaimedDelivery {
   event_at: Date;
 }
 
-const DELIVERY = `d.delivery_id, d.event_id, e.type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at, d.delivered_at, d.created_at`;
+const DELIVERY = `d.delivery_id, d.event_id, e.type, e.payment_link_ref, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at, d.delivered_at, d.created_at`;
 
 export async function insertEndpoint(sql: Sql, merchantId: string, endpoint: EndpointRow): Promise<void> {
   await sql.query('INSERT INTO webhook_endpoints (endpoint_id, merchant_id, url, secret_sealed, created_at) VALUES ($1, $2, $3, $4, $5)', [
@@ -81,10 +82,12 @@ export async function failPendingDeliveries(sql: Sql, endpointId: string, reason
   );
 }
 
-export async function deliveriesOfEndpoint(sql: Sql, endpointId: string, limit: number): Promise<DeliveryRow[]> {
+/** An endpoint's deliveries, newest first; only those of one payment link when `paymentLinkRef` is given. */
+export async function deliveriesOfEndpoint(sql: Sql, endpointId: string, paymentLinkRef: string | undefined, limit: number): Promise<DeliveryRow[]> {
   return sql.query<DeliveryRow>(
-    `SELECT ${DELIVERY} FROM webhook_deliveries d JOIN webhook_events e USING (event_id) WHERE d.endpoint_id = $1 ORDER BY d.delivery_id DESC LIMIT $2`,
-    [endpointId, limit],
+    `SELECT ${DELIVERY} FROM webhook_deliveries d JOIN webhook_events e USING (event_id)
+     WHERE d.endpoint_id = $1 AND ($2::text IS NULL OR e.payment_link_ref = $2) ORDER BY d.delivery_id DESC LIMIT $3`,
+    [endpointId, paymentLinkRef ?? null, limit],
   );
 }
 

@@ -1,0 +1,70 @@
+// The transactions page's filters: what the merchant chose (kept in the page's address, so a reload or a shared
+// link shows the same list), and the query the read API takes for them (GET /api/paymentLink).
+import { ASSETS, LINK_STATUSES, type LinkStatus } from '../../../src/contract/index.js';
+
+export interface Filters {
+  /** Part of an order id, a whole payment_link_ref, or part of the customer's e-mail. */
+  q: string;
+  /** A link status, or `held`: links holding money not yet returned. */
+  status: '' | LinkStatus | 'held';
+  /** `USDT:TRON` and the like. */
+  asset: string;
+  /** Days in the merchant's own time zone, both included: `2026-11-22`. */
+  from: string;
+  to: string;
+}
+
+export const NO_FILTERS: Filters = { q: '', status: '', asset: '', from: '', to: '' };
+
+export const STATUS_CHOICES = [
+  { value: '', label: 'Any status' },
+  { value: 'active', label: 'Active (awaiting payment)' },
+  { value: 'paid', label: 'Paid' },
+  { value: 'expired', label: 'Expired' },
+  { value: 'held', label: 'Holding money for you' },
+] as const;
+
+export const ASSET_CHOICES = [{ value: '', label: 'Any coin' }, ...ASSETS.map((a) => ({ value: `${a.asset}:${a.network}`, label: a.label }))];
+
+const DAY = /^(\d{4})-(\d\d)-(\d\d)$/;
+
+export function filtersFrom(search: URLSearchParams): Filters {
+  const status = search.get('status') ?? '';
+  const asset = search.get('asset') ?? '';
+  const day = (name: string) => (DAY.test(search.get(name) ?? '') ? search.get(name)! : '');
+  return {
+    q: search.get('q')?.trim() ?? '',
+    status: status === 'held' || (LINK_STATUSES as readonly string[]).includes(status) ? (status as Filters['status']) : '',
+    asset: ASSET_CHOICES.some((c) => c.value === asset) ? asset : '',
+    from: day('from'),
+    to: day('to'),
+  };
+}
+
+/** The page's address for these filters: only what is set. */
+export function searchOf(filters: Filters): URLSearchParams {
+  return new URLSearchParams(Object.entries(filters).filter(([, value]) => value !== ''));
+}
+
+/** Midnight starting this day (or the next, `after`) where the browser is, as an instant. */
+function midnight(day: string, after = false): string {
+  const [, y, m, d] = DAY.exec(day)!;
+  return new Date(Number(y), Number(m) - 1, Number(d) + (after ? 1 : 0)).toISOString();
+}
+
+/** The read API's query for these filters, a page size and a cursor. */
+export function apiQuery(filters: Filters, page: { limit: number; cursor?: string }): URLSearchParams {
+  const query = new URLSearchParams({ limit: String(page.limit) });
+  if (filters.q) query.set('q', filters.q);
+  if (filters.status === 'held') query.set('held', 'true');
+  else if (filters.status) query.set('status', filters.status);
+  if (filters.asset) {
+    const [asset, network] = filters.asset.split(':');
+    query.set('asset', asset!);
+    query.set('network', network!);
+  }
+  if (filters.from) query.set('created_from', midnight(filters.from));
+  if (filters.to) query.set('created_before', midnight(filters.to, true));
+  if (page.cursor) query.set('cursor', page.cursor);
+  return query;
+}

@@ -1,0 +1,89 @@
+// What an order's money is, as the portal shows it, from the read API's link resources alone: what each payment
+// holds and has returned, what waits for the merchant's decision, and what a refund would send back on chain. The
+// rules are the gateway's (docs/payment-lifecycle.md); the crypto of a refund is the same function the gateway
+// sends with (src/sandbox/chain/amounts.ts, refundAtomic), so the form shows exactly what goes back.
+import { findAsset, type MerchantPayment, type PaymentLinkResource } from '../../../src/contract/index.js';
+import { formatAtomic, leastRefundVnd, parseDecimal, refundAtomic } from '../../../src/sandbox/chain/amounts.js';
+
+/** One payment's money, as a refund sees it. */
+export interface Holding {
+  link: PaymentLinkResource;
+  payment: MerchantPayment;
+  /** VND its confirmed money is worth to the order: the link's amount if it paid the link, plus what is held. */
+  value: number;
+  /** VND returned from it (refunds that did not fail). */
+  refunded: number;
+  /** VND that can still go back. */
+  left: number;
+  /** Held VND not yet returned: refunds of a payment count against its held part first. */
+  held: number;
+}
+
+/** What each payment of the order's links holds, the one that paid first, then the others oldest first (as the gateway refunds). */
+export function holdings(links: readonly PaymentLinkResource[]): Holding[] {
+  const all = links.flatMap((link) =>
+    link.payments.map((payment) => {
+      const value = payment.held_vnd + (payment.status === 'paid' ? payment.amount_vnd : 0);
+      const refunded = link.refunds
+        .filter((r) => r.payment_id === payment.payment_id && r.refund_status !== 'FAILED')
+        .reduce((sum, r) => sum + r.amount, 0);
+      return { link, payment, value, refunded, left: Math.max(0, value - refunded), held: Math.max(0, payment.held_vnd - refunded) };
+    }),
+  );
+  const paidFirst = (h: Holding) => (h.payment.status === 'paid' ? 0 : 1);
+  return all
+    .filter((h) => h.value > 0)
+    .sort((a, b) => paidFirst(a) - paidFirst(b) || Date.parse(a.payment.created_at) - Date.parse(b.payment.created_at));
+}
+
+/**
+ * Whether the merchant may accept this held payment (POST /api/payments/{payment_id}/accept): it arrived in full and
+ * is confirmed (`paid_late`), nothing of it was refunded, and no link of the order is paid.
+ */
+export function canAccept(holding: Holding, links: readonly PaymentLinkResource[]): boolean {
+  return holding.payment.status === 'paid_late' && holding.refunded === 0 && !links.some((l) => l.status === 'paid');
+}
+
+/** Why the money of a held payment is held, in a merchant's words. */
+export function heldReason(holding: Holding): string {
+  const { payment, link } = holding;
+  if (payment.status === 'paid') return 'Overpaid: the excess is held for you.';
+  if (payment.superseded_at) return 'Sent to the address of an older quote, after the customer had moved on to a newer one.';
+  if (link.status === 'paid') return 'Arrived although another payment had paid the order.';
+  if (payment.status === 'paid_late') return 'Arrived in full, after its quote had run out.';
+  return 'Part of a payment whose quote ran out before the rest came.';
+}
+
+export interface RefundPreview {
+  /** Decimal string in the asset's units. */
+  crypto: string;
+  asset: MerchantPayment['asset'];
+  network: MerchantPayment['network'];
+  /** Where it goes: the address that paid. */
+  address: string | null;
+  /** VND per unit: the rate locked for the payment's quote. */
+  rate: string;
+}
+
+/** What a refund of `amountVnd` from this payment sends back; a message instead when the chain could not send it. */
+export function refundPreview(holding: Holding, amountVnd: number): RefundPreview | { problem: string } {
+  const { payment } = holding;
+  const decimals = findAsset(payment.asset, payment.network)!.decimals;
+  if (!Number.isInteger(amountVnd) || amountVnd < 1) return { problem: 'Type a whole number of VND to see what goes back.' };
+  if (amountVnd > holding.left) return { problem: `At most ${holding.left} VND is left to refund from this payment.` };
+  const confirmed = payment.transactions.filter((t) => t.confirmed_at).reduce((sum, t) => sum + parseDecimal(t.amount_crypto, decimals), 0n);
+  const [value, refunded] = [BigInt(holding.value), BigInt(holding.refunded)];
+  const atomic = refundAtomic(confirmed, value, refunded, BigInt(amountVnd));
+  if (atomic <= 0n) {
+    return { problem: `Less than one unit of ${payment.asset} would go back: refund at least ${leastRefundVnd(confirmed, value, refunded)} VND.` };
+  }
+  return { crypto: formatAtomic(atomic, decimals), asset: payment.asset, network: payment.network, address: payment.refund_address, rate: payment.rate };
+}
+
+/** The payment a row of the list speaks for: the one that paid the link, else the latest. */
+export function mainPayment(link: PaymentLinkResource): MerchantPayment | undefined {
+  return link.payments.find((p) => p.status === 'paid') ?? link.payments.at(-1);
+}
+
+/** Held VND of a link not yet returned. */
+export const heldOf = (link: PaymentLinkResource): number => holdings([link]).reduce((sum, h) => sum + h.held, 0);

@@ -1,0 +1,264 @@
+// An order's page in the portal: its payment links, each payment with its address, amounts, rate, status and chain
+// transactions (hashes), every refund of the order, and the webhook deliveries about it. Money held for the
+// merchant (late, superseded or excess payments) is shown first, with the two decisions it waits for: accept it as
+// the order's payment, or refund it to the address that sent it.
+import { Task } from '@lit/task';
+import { html, nothing, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import type { MerchantPayment, PaymentLinkResource } from '../../../src/contract/index.js';
+import type { OrderView } from '../../server.js';
+import { api } from '../lib/api.js';
+import { LightElement } from '../lib/light-element.js';
+import { PollController } from '../lib/poll-controller.js';
+import { SubmitController } from '../lib/submit-controller.js';
+import { formatDate, formatVnd } from '../lib/ui.js';
+import { RefundRequestEvent } from './events.js';
+import { canAccept, heldReason, holdings, type Holding } from './money.js';
+import { coin, formatRate, paymentPill, short } from './views.js';
+
+/**
+ * @summary One order: payments, transactions, refunds, webhooks, and the decisions about money held for the merchant.
+ */
+export class OrderPage extends LightElement {
+  @property({ attribute: 'order-id' }) orderId = '';
+  /** Where "All transactions" goes back to (the list with its filters). */
+  @property({ attribute: false }) listPath = '/portal';
+  @state() private notice = '';
+  readonly #accept = new SubmitController(this, { problemId: 'accept-problem', subject: 'the accept' });
+
+  readonly #order = new Task(this, {
+    task: ([orderId]) => api<OrderView>(`/demo/api/orders/${encodeURIComponent(orderId)}`),
+    args: () => [this.orderId] as const,
+  });
+
+  // While something can still change on its own (a payment confirming, a webhook on its way), the page follows it.
+  private readonly follow = new PollController(this, 2000, async () => {
+    const order = this.#order.value;
+    if (order && isLive(order)) await this.#order.run();
+  });
+
+  /** Loads the order again (after a refund), saying what happened. */
+  async reload(notice = ''): Promise<void> {
+    this.notice = '';
+    await this.#order.run();
+    // Said once the page shows the order as it now is.
+    this.notice = notice;
+    await this.updateComplete;
+    this.querySelector<HTMLElement>(notice ? '#order-notice' : 'h1')?.focus();
+  }
+
+  async #acceptPayment(holding: Holding): Promise<void> {
+    const { payment } = holding;
+    const accepted = await this.#accept.submit(() => api<PaymentLinkResource>(`/demo/api/payments/${encodeURIComponent(payment.payment_id)}/accept`, { method: 'POST' }));
+    if (accepted) await this.reload(`Accepted ${payment.received_crypto} ${payment.asset} as the payment of order ${this.orderId}: the order is ${accepted.status}.`);
+  }
+
+  #refund(order: OrderView, preset: Partial<{ paymentId: string; amount: number; reason: string }> = {}): void {
+    this.dispatchEvent(new RefundRequestEvent({ orderId: order.merchant_order_id, links: order.payment_links, ...preset }));
+  }
+
+  #heldSection(order: OrderView): TemplateResult | typeof nothing {
+    const held = holdings(order.payment_links).filter((h) => h.held > 0);
+    if (!held.length) return nothing;
+    return html`<section class="card held-funds" aria-labelledby="held-title">
+      <h2 id="held-title">Money held for you</h2>
+      <p class="muted">It never pays the order by itself. Accept a payment that came in full as the order's payment, or send it back to the address it came from.</p>
+      ${this.#accept.problemBox()}
+      ${held.map((h) => {
+        const { payment } = h;
+        const excess = payment.status === 'paid';
+        return html`<div class="held-item" data-held-payment=${payment.payment_id}>
+          <p><strong data-held-vnd=${h.held}>${formatVnd(h.held)}</strong> on ${coin(payment.asset, payment.network)} · ${paymentPill(payment)}</p>
+          <p>${heldReason(h)} Received ${payment.received_crypto} ${payment.asset} for a quote of ${payment.amount_crypto} ${payment.asset}.</p>
+          <div class="buttons">
+            ${canAccept(h, order.payment_links)
+              ? html`<button type="button" class="primary" ?disabled=${this.#accept.pending} @click=${() => this.#acceptPayment(h)}>Accept as the order’s payment</button>`
+              : nothing}
+            <button
+              type="button"
+              class=${canAccept(h, order.payment_links) ? 'secondary' : 'primary'}
+              @click=${() =>
+                this.#refund(order, { paymentId: payment.payment_id, amount: h.held, reason: excess ? 'Overpaid: returning the excess' : 'Paid after the quote expired' })}
+            >
+              ${excess ? 'Refund the excess' : 'Refund to the sender'}
+            </button>
+          </div>
+        </div>`;
+      })}
+    </section>`;
+  }
+
+  #transactions(payment: MerchantPayment): TemplateResult {
+    if (!payment.transactions.length) return html`<span class="muted">none</span>`;
+    return html`<ul class="txs">
+      ${payment.transactions.map(
+        (t) => html`<li data-tx=${t.tx_hash}>
+          <code class="mono wrap">${t.tx_hash}</code><br />${t.amount_crypto} ${payment.asset} ·
+          ${t.confirmed_at ? `confirmed ${formatDate(t.confirmed_at)}` : `${t.confirmations} of ${payment.confirmations_required} confirmations`}
+        </li>`,
+      )}
+    </ul>`;
+  }
+
+  #link(link: PaymentLinkResource): TemplateResult {
+    return html`<section class="card" aria-labelledby="link-${link.payment_link_ref}" data-link=${link.payment_link_ref}>
+      <h3 id="link-${link.payment_link_ref}">Payment link <span class="mono">${link.payment_link_ref}</span> <span class="pill ${link.status}" data-link-status>${link.status}</span></h3>
+      <p class="muted">
+        Created ${formatDate(link.created_at)} · expires ${formatDate(link.expires_at)}${link.paid_at ? ` · paid ${formatDate(link.paid_at)}` : ''}${link.superseded_at
+          ? ` · replaced by a newer link ${formatDate(link.superseded_at)}`
+          : ''}
+      </p>
+      ${link.payments.length
+        ? html`<div class="table-wrap">
+            <table class="payments">
+              <caption class="visually-hidden">Payments of ${link.payment_link_ref}, oldest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Payment</th>
+                  <th scope="col">Coin and address</th>
+                  <th scope="col" class="num">Asked</th>
+                  <th scope="col" class="num">Received</th>
+                  <th scope="col">Rate</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" class="num">Held</th>
+                  <th scope="col">Transactions</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${link.payments.map(
+                  (p) => html`<tr data-payment=${p.payment_id}>
+                    <th scope="row" class="mono">${p.payment_id}<br /><span class="muted">${formatDate(p.created_at)}</span></th>
+                    <td>${coin(p.asset, p.network)}<br /><code class="mono wrap" title=${p.address}>${short(p.address)}</code></td>
+                    <td class="num">${p.amount_crypto} ${p.asset}<br /><span class="muted">${formatVnd(p.amount_vnd)}</span></td>
+                    <td class="num" data-received>${p.received_crypto} ${p.asset}</td>
+                    <td>${formatRate(p.rate, p.asset)}</td>
+                    <td>${paymentPill(p)}</td>
+                    <td class="num">${p.held_vnd ? formatVnd(p.held_vnd) : '—'}</td>
+                    <td>${this.#transactions(p)}</td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+        : html`<p>No payment opened yet: the customer has not chosen a coin.</p>`}
+    </section>`;
+  }
+
+  #refunds(order: OrderView): TemplateResult {
+    const refunds = order.payment_links.flatMap((l) => l.refunds).sort((a, b) => a.refund_date.localeCompare(b.refund_date));
+    return html`<section class="card" aria-labelledby="refunds-title">
+      <h2 id="refunds-title" tabindex="-1">Refunds of order ${order.merchant_order_id}</h2>
+      <p>Left to refund (<code>amountToRefund</code>): <strong data-amount-to-refund=${order.amountToRefund}>${formatVnd(order.amountToRefund)}</strong></p>
+      ${refunds.length
+        ? html`<div class="table-wrap">
+            <table class="refunds">
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">Refund id</th>
+                  <th scope="col">From payment</th>
+                  <th scope="col" class="num">Amount</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Reason</th>
+                  <th scope="col">Chain transaction</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${refunds.map(
+                  (r) => html`<tr data-refund=${r.refund_id}>
+                    <td>${formatDate(r.refund_date)}</td>
+                    <td class="mono">${r.refund_id}</td>
+                    <td class="mono">${r.payment_id ?? '—'}</td>
+                    <td class="num">${formatVnd(r.amount)}</td>
+                    <td><span class="pill ${r.refund_status.toLowerCase()}" data-refund-status>${r.refund_status}</span></td>
+                    <td>${r.refund_type}</td>
+                    <td>${r.refund_reason}</td>
+                    <td class="mono wrap" data-refund-tx>${r.psp_refund_id || '—'}</td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+        : html`<p>No refunds yet.</p>`}
+    </section>`;
+  }
+
+  #deliveries(order: OrderView): TemplateResult {
+    return html`<section class="card" aria-labelledby="deliveries-title">
+      <h2 id="deliveries-title">Webhook deliveries</h2>
+      ${order.deliveries.length
+        ? html`<div class="table-wrap">
+            <table class="deliveries">
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">Endpoint</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" class="num">Attempts</th>
+                  <th scope="col">Last response</th>
+                  <th scope="col">Delivered</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${order.deliveries.map(
+                  (d) => html`<tr data-delivery=${d.delivery_id} data-type=${d.type}>
+                    <th scope="row"><code>${d.type}</code><br /><span class="mono muted">${d.event_id}</span></th>
+                    <td class="mono wrap">${d.endpoint_url}</td>
+                    <td><span class="pill ${d.status}" data-delivery-status>${d.status}</span></td>
+                    <td class="num">${d.attempts}</td>
+                    <td>${d.last_error ?? (d.last_status_code === null ? '—' : 'delivered')}</td>
+                    <td>${formatDate(d.delivered_at)}</td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+        : html`<p>No deliveries: <a href="/webhooks">add a webhook endpoint</a> to be told of every change.</p>`}
+    </section>`;
+  }
+
+  #view(order: OrderView): TemplateResult {
+    const latest = order.payment_links[0];
+    const customer = latest?.customer;
+    return html`<h1 tabindex="-1">Order <span class="mono">${order.merchant_order_id}</span></h1>
+      <p class="status" id="order-notice" tabindex="-1" role="status">${this.notice}</p>
+      <dl class="summary">
+        <dt>Status</dt>
+        <dd><span class="pill ${latest?.status}" data-order-status>${latest?.status ?? '—'}</span></dd>
+        <dt>Amount</dt>
+        <dd>${latest ? formatVnd(latest.amount) : '—'}</dd>
+        <dt>Customer</dt>
+        <dd>${customer ? [customer.name, customer.email, customer.phone].filter(Boolean).join(' · ') : '—'}</dd>
+        <dt>Left to refund</dt>
+        <dd data-order-left=${order.amountToRefund}>${formatVnd(order.amountToRefund)}</dd>
+      </dl>
+      <div class="buttons">
+        <button type="button" class="primary" ?disabled=${order.amountToRefund === 0} @click=${() => this.#refund(order)}>Refund…</button>
+      </div>
+      ${this.#heldSection(order)}
+      <h2>Payment links and payments</h2>
+      ${order.payment_links.map((link) => this.#link(link))} ${this.#refunds(order)} ${this.#deliveries(order)}`;
+  }
+
+  protected override render(): TemplateResult {
+    const back = html`<p><a href=${this.listPath}>← All transactions</a></p>`;
+    return html`${back}
+    ${this.#order.render({
+      initial: () => html`<p role="status">Loading the order…</p>`,
+      pending: () => (this.#order.value ? this.#view(this.#order.value) : html`<p role="status">Loading the order…</p>`),
+      complete: (order) => this.#view(order),
+      error: (error) => html`<h1>Order <span class="mono">${this.orderId}</span></h1>
+        <p class="error-box" role="alert">${(error as Error).message}</p>`,
+    })}`;
+  }
+}
+
+/** Whether the order can change without the merchant: a payment still open or confirming, a delivery still pending. */
+function isLive(order: OrderView): boolean {
+  const open = ['awaiting_payment', 'confirming', 'underpaid'];
+  return (
+    order.deliveries.some((d) => d.status === 'pending') ||
+    order.payment_links.some((l) => l.payments.some((p) => open.includes(p.status) || p.transactions.some((t) => !t.confirmed_at)))
+  );
+}

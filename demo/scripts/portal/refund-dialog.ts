@@ -1,0 +1,209 @@
+// The refund form (seed 2.8), as a modal dialog: which payment's money goes back, partial or full, the amount, a
+// reason from a list or in the merchant's words, a note; before anything is sent it says what the customer gets back
+// (the crypto amount, coin, address and the rate locked for the payment). Checked with the contract's own schema,
+// then sent through the demo's server, which calls the gateway with the merchant's token.
+import { html, nothing, type TemplateResult } from 'lit';
+import { state } from 'lit/decorators.js';
+import { CreateRefundRequest, fieldErrors, type RefundList } from '../../../src/contract/index.js';
+import { api } from '../lib/api.js';
+import { LightElement } from '../lib/light-element.js';
+import { SubmitController } from '../lib/submit-controller.js';
+import { fieldId, formatVnd, input, select } from '../lib/ui.js';
+import { RefundedEvent, type RefundRequest } from './events.js';
+import { holdings, refundPreview, type Holding } from './money.js';
+import { coin, formatRate } from './views.js';
+
+/** The reasons merchants give most; "Other" takes the merchant's own words. */
+export const REFUND_REASONS = [
+  'Customer asked for a refund',
+  'Goods damaged in delivery',
+  'Wrong or missing item',
+  'Order cancelled',
+  'Paid after the quote expired',
+  'Overpaid: returning the excess',
+  'Paid twice',
+] as const;
+const OTHER = 'other';
+
+interface Draft {
+  payment_id: string;
+  refund_type: 'partial' | 'full';
+  amount: string;
+  /** One of REFUND_REASONS, OTHER, or '' before a choice. */
+  reason_choice: string;
+  reason_text: string;
+  description: string;
+}
+
+/**
+ * @summary The refund form of an order: open(request) shows it; a `refunded` event follows a refund the gateway took.
+ */
+export class RefundDialog extends LightElement {
+  @state() private request: RefundRequest | undefined;
+  @state() private draft: Draft = blankDraft();
+  readonly #form = new SubmitController(this, { problemId: 'refund-problem', subject: 'the refund', fieldPrefix: 'refund.' });
+
+  /** Opens the form for an order's links, starting from a payment, amount and reason when the page knows them. */
+  open(request: RefundRequest): void {
+    const sources = holdings(request.links).filter((h) => h.left > 0);
+    const source = sources.find((h) => h.payment.payment_id === request.paymentId) ?? sources[0];
+    const reason = request.reason ?? '';
+    this.request = request;
+    this.draft = {
+      ...blankDraft(),
+      payment_id: source?.payment.payment_id ?? '',
+      amount: request.amount === undefined ? '' : String(request.amount),
+      reason_choice: reason === '' || (REFUND_REASONS as readonly string[]).includes(reason) ? reason : OTHER,
+      reason_text: (REFUND_REASONS as readonly string[]).includes(reason) ? '' : reason,
+    };
+    this.#form.reset();
+    void this.updateComplete.then(() => {
+      this.#dialog().showModal();
+      this.querySelector<HTMLElement>(`#${fieldId(request.amount === undefined ? 'refund.amount' : 'refund.description')}`)?.focus();
+    });
+  }
+
+  #dialog = () => this.querySelector('dialog')!;
+
+  #sources(): Holding[] {
+    return this.request ? holdings(this.request.links).filter((h) => h.left > 0) : [];
+  }
+
+  #source(): Holding | undefined {
+    return this.#sources().find((h) => h.payment.payment_id === this.draft.payment_id);
+  }
+
+  #set<K extends keyof Draft>(key: K, value: Draft[K], path: string = key): void {
+    this.draft = { ...this.draft, [key]: value };
+    this.#form.changed(path);
+    // Full is exactly what is left of the chosen payment: the amount follows it.
+    const source = this.#source();
+    if (this.draft.refund_type === 'full' && source && this.draft.amount !== String(source.left)) {
+      this.draft = { ...this.draft, amount: String(source.left) };
+      this.#form.changed('amount');
+    }
+  }
+
+  /** The request the gateway takes; numbers only where the text is one, so the schema names the rest. */
+  #refundRequest(): Record<string, unknown> {
+    const amount = this.draft.amount.trim();
+    return {
+      amount: /^\d+$/.test(amount) ? Number(amount) : amount,
+      channel: 'PROVIDER',
+      description: this.draft.description.trim(),
+      refund_type: this.draft.refund_type,
+      refund_reason: (this.draft.reason_choice === OTHER ? this.draft.reason_text : this.draft.reason_choice).trim(),
+      ...(this.draft.payment_id && { payment_id: this.draft.payment_id }),
+    };
+  }
+
+  async #submit(event: Event): Promise<void> {
+    event.preventDefault();
+    const request = this.request;
+    if (!request) return;
+    const checked = CreateRefundRequest.safeParse(this.#refundRequest());
+    if (!checked.success) return this.#form.refuse(fieldErrors(checked.error));
+    const list = await this.#form.submit(() => api<RefundList>(`/demo/api/orders/${encodeURIComponent(request.orderId)}/refunds`, { body: checked.data }));
+    if (!list) return;
+    this.#dialog().close();
+    this.dispatchEvent(new RefundedEvent(request.orderId, list));
+  }
+
+  #preview(): TemplateResult {
+    const source = this.#source();
+    if (!source) return html`<p class="muted">This order holds no money to refund.</p>`;
+    const amount = this.draft.amount.trim();
+    const preview = refundPreview(source, /^\d+$/.test(amount) ? Number(amount) : Number.NaN);
+    return html`<div class="refund-preview" aria-live="polite">
+      <p class="small-heading">What goes back</p>
+      ${'problem' in preview
+        ? html`<p class="muted" data-refund-preview="none">${preview.problem}</p>`
+        : html`<dl class="target" data-refund-preview=${preview.crypto}>
+            <dt>Amount</dt>
+            <dd><strong data-refund-crypto>${preview.crypto} ${preview.asset}</strong> on ${coin(preview.asset, preview.network)}</dd>
+            <dt>To</dt>
+            <dd class="mono" data-refund-address>${preview.address ?? '—'}</dd>
+            <dt>Rate</dt>
+            <dd>${formatRate(preview.rate, preview.asset)}, locked when the customer paid</dd>
+          </dl>`}
+    </div>`;
+  }
+
+  #paymentChoice(sources: Holding[]): TemplateResult {
+    const label = (h: Holding) =>
+      `${h.payment.asset} payment ${h.payment.payment_id} (${h.payment.status.replace('_', ' ')}): ${formatVnd(h.left)} left`;
+    if (sources.length <= 1) {
+      const only = sources[0];
+      return only ? html`<p>From the ${label(only)}.</p>` : html``;
+    }
+    return select({
+      path: 'refund.payment_id',
+      label: 'From which payment',
+      value: this.draft.payment_id,
+      options: sources.map((h) => ({ value: h.payment.payment_id, label: label(h) })),
+      error: this.#form.error('payment_id'),
+      hint: 'Each payment goes back to the address that sent it, at its own rate.',
+      onChange: (v) => this.#set('payment_id', v),
+    });
+  }
+
+  protected override render(): TemplateResult {
+    const request = this.request;
+    const d = this.draft;
+    const error = (path: string) => this.#form.error(path);
+    const sources = this.#sources();
+    const source = this.#source();
+    return html`<dialog id="refund-dialog" aria-labelledby="refund-title" @close=${() => (this.request = undefined)}>
+      ${request
+        ? html`<form method="dialog" class="refund-form" novalidate @submit=${this.#submit}>
+            <h2 id="refund-title">Refund order ${request.orderId}</h2>
+            <p>Left to refund <strong data-left>${formatVnd(sources.reduce((sum, h) => sum + h.left, 0))}</strong>.</p>
+            ${this.#form.problemBox()} ${this.#paymentChoice(sources)}
+            <fieldset class="inline">
+              <legend>Refund type</legend>
+              ${(['partial', 'full'] as const).map(
+                (type) => html`<label class="radio"
+                  ><input type="radio" name="refund_type" value=${type} .checked=${d.refund_type === type} @change=${() => this.#set('refund_type', type)} />
+                  ${type === 'partial' ? 'Partial' : 'Full (what is left)'}</label
+                >`,
+              )}
+            </fieldset>
+            ${input({
+              path: 'refund.amount',
+              label: 'Amount (VND)',
+              required: true,
+              inputmode: 'numeric',
+              value: d.amount,
+              error: error('amount'),
+              hint: source ? `Up to ${formatVnd(source.left)} from this payment.` : undefined,
+              disabled: d.refund_type === 'full',
+              onInput: (v) => this.#set('amount', v),
+            })}
+            ${this.#preview()}
+            ${select({
+              path: 'refund.reason_choice',
+              label: 'Reason',
+              required: true,
+              value: d.reason_choice,
+              options: [{ value: '', label: 'Choose a reason…' }, ...REFUND_REASONS.map((r) => ({ value: r, label: r })), { value: OTHER, label: 'Other (in your words)' }],
+              error: d.reason_choice === OTHER ? undefined : error('refund_reason'),
+              onChange: (v) => this.#set('reason_choice', v, 'refund_reason'),
+            })}
+            ${d.reason_choice === OTHER
+              ? input({ path: 'refund.refund_reason', label: 'Reason, in your words', required: true, value: d.reason_text, error: error('refund_reason'), onInput: (v) => this.#set('reason_text', v, 'refund_reason') })
+              : nothing}
+            ${input({ path: 'refund.description', label: 'Note / description', required: true, value: d.description, error: error('description'), onInput: (v) => this.#set('description', v) })}
+            <p class="muted">Channel: <code>PROVIDER</code> (the crypto payment's). The sandbox sends the refund on chain at once.</p>
+            <div class="buttons">
+              <button type="submit" class="primary" ?disabled=${this.#form.pending || !source}>${this.#form.pending ? 'Refunding…' : 'Refund'}</button>
+              <button type="button" class="secondary" @click=${() => this.#dialog().close()}>Cancel</button>
+            </div>
+          </form>`
+        : nothing}
+    </dialog>`;
+  }
+}
+
+function blankDraft(): Draft {
+  return { payment_id: '', refund_type: 'partial', amount: '', reason_choice: '', reason_text: '', description: '' };
+}

@@ -1,0 +1,255 @@
+// The portal's transactions page: the merchant's payment links through the read API, newest first, a page at a
+// time (its cursor), searched and filtered (the filters live in the page's address), with the customer, the coin,
+// the crypto amount and the payment's status on each row; money held for the merchant flagged; a row menu with
+// "Refund" (seed section 1) and the order's page.
+import { Task } from '@lit/task';
+import { html, nothing, type TemplateResult } from 'lit';
+import { state } from 'lit/decorators.js';
+import type { PaymentLinkList, PaymentLinkResource } from '../../../src/contract/index.js';
+import { api } from '../lib/api.js';
+import { LightElement } from '../lib/light-element.js';
+import { fieldId, formatDate, formatVnd, input, select } from '../lib/ui.js';
+import { RefundRequestEvent } from './events.js';
+import { apiQuery, ASSET_CHOICES, filtersFrom, NO_FILTERS, searchOf, STATUS_CHOICES, type Filters } from './list-query.js';
+import { heldOf, mainPayment } from './money.js';
+import { coin, cryptoReceived, paymentPill } from './views.js';
+
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+
+/** The order page's address. */
+export const orderPath = (orderId: string) => `/portal/orders/${encodeURIComponent(orderId)}`;
+
+/**
+ * @summary The transactions page. Its filters come from, and go to, the page's address.
+ */
+export class TransactionsPage extends LightElement {
+  @state() private filters: Filters = filtersFrom(new URLSearchParams(location.search));
+  @state() private draft: Filters = this.filters;
+  @state() private limit = 25;
+  /** The cursors of the pages before this one (the first page has none), so "Previous" goes back without a request of its own kind. */
+  @state() private cursors: (string | undefined)[] = [undefined];
+  /** The order whose row menu is open. */
+  @state() private menuFor: string | undefined;
+
+  readonly #list = new Task(this, {
+    task: ([filters, limit, cursor]) => api<PaymentLinkList>(`/demo/api/transactions?${apiQuery(filters, { limit, cursor })}`),
+    args: () => [this.filters, this.limit, this.cursors.at(-1)] as const,
+  });
+
+  /** Loads the current page again (after a refund or an accept elsewhere). */
+  reload(): void {
+    void this.#list.run();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    document.addEventListener('click', this.#closeMenuOutside);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    document.removeEventListener('click', this.#closeMenuOutside);
+  }
+
+  #closeMenuOutside = (event: Event) => {
+    if (this.menuFor && !(event.target as Element).closest('.row-menu')) this.#closeMenu(false);
+  };
+
+  #apply(filters: Filters): void {
+    this.filters = filters;
+    this.draft = filters;
+    this.cursors = [undefined];
+    const search = searchOf(filters).toString();
+    history.replaceState(history.state, '', `${location.pathname}${search ? `?${search}` : ''}`);
+  }
+
+  #setDraft<K extends keyof Filters>(key: K, value: Filters[K], applyNow: boolean): void {
+    this.draft = { ...this.draft, [key]: value };
+    if (applyNow) this.#apply(this.draft);
+  }
+
+  #filtersForm(): TemplateResult {
+    const d = this.draft;
+    const filtered = searchOf(this.filters).size > 0;
+    return html`<form class="filters" role="search" aria-label="Transactions" @submit=${(e: Event) => (e.preventDefault(), this.#apply({ ...this.draft, q: this.draft.q.trim() }))}>
+      <div class="search-field">
+        ${input({
+          path: 'filter.q',
+          label: 'Search',
+          type: 'search',
+          value: d.q,
+          hint: 'Part of an order id, a payment link ref, or part of the customer’s e-mail.',
+          onInput: (v) => this.#setDraft('q', v, false),
+        })}
+        <button type="submit" class="primary">Search</button>
+      </div>
+      ${select({ path: 'filter.status', label: 'Status', value: d.status, options: STATUS_CHOICES, onChange: (v) => this.#setDraft('status', v as Filters['status'], true) })}
+      ${select({ path: 'filter.asset', label: 'Coin', value: d.asset, options: ASSET_CHOICES, onChange: (v) => this.#setDraft('asset', v, true) })}
+      ${input({ path: 'filter.from', label: 'Created from', type: 'date', value: d.from, onInput: (v) => this.#setDraft('from', v, true) })}
+      ${input({ path: 'filter.to', label: 'Created to (included)', type: 'date', value: d.to, onInput: (v) => this.#setDraft('to', v, true) })}
+      ${filtered ? html`<button type="button" class="link-button" @click=${() => this.#apply(NO_FILTERS)}>Clear filters</button>` : nothing}
+    </form>`;
+  }
+
+  // ---- the row menu (WAI-ARIA menu button pattern) ----
+
+  #menuId = (orderId: string) => `menu-${fieldId(orderId)}`;
+
+  #menuItems = () => [...this.querySelectorAll<HTMLButtonElement>('[role="menu"]:not([hidden]) [role="menuitem"]')];
+
+  async #openMenu(orderId: string, focus: 'first' | 'last' = 'first'): Promise<void> {
+    this.menuFor = orderId;
+    await this.updateComplete;
+    const items = this.#menuItems();
+    items[focus === 'first' ? 0 : items.length - 1]?.focus();
+  }
+
+  async #closeMenu(returnFocus: boolean): Promise<void> {
+    const orderId = this.menuFor;
+    this.menuFor = undefined;
+    await this.updateComplete;
+    if (returnFocus && orderId) this.querySelector<HTMLButtonElement>(`[aria-controls="${this.#menuId(orderId)}"]`)?.focus();
+  }
+
+  #onMenuButtonKey(event: KeyboardEvent, orderId: string): void {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      void this.#openMenu(orderId, event.key === 'ArrowDown' ? 'first' : 'last');
+    }
+  }
+
+  #onMenuKey(event: KeyboardEvent): void {
+    const items = this.#menuItems();
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    const move = (to: number) => items[(to + items.length) % items.length]?.focus();
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => move(at + 1),
+      ArrowUp: () => move(at - 1),
+      Home: () => move(0),
+      End: () => move(items.length - 1),
+      Escape: () => void this.#closeMenu(true),
+      Tab: () => void this.#closeMenu(false),
+    };
+    const action = keys[event.key];
+    if (!action) return;
+    if (event.key !== 'Tab') event.preventDefault();
+    action();
+  }
+
+  #rowMenu(link: PaymentLinkResource): TemplateResult {
+    const id = link.merchant_order_id;
+    const open = this.menuFor === id;
+    const refundable = link.amountToRefund > 0;
+    const refund = () => {
+      void this.#closeMenu(false);
+      this.dispatchEvent(new RefundRequestEvent({ orderId: id, links: [link] }));
+    };
+    return html`<div class="row-menu">
+      <button
+        type="button"
+        class="dots"
+        aria-haspopup="menu"
+        aria-expanded=${open ? 'true' : 'false'}
+        aria-controls=${this.#menuId(id)}
+        aria-label="Actions for order ${id}"
+        @click=${() => (open ? this.#closeMenu(true) : this.#openMenu(id))}
+        @keydown=${(e: KeyboardEvent) => this.#onMenuButtonKey(e, id)}
+      >
+        <span aria-hidden="true">⋯</span>
+      </button>
+      <div role="menu" id=${this.#menuId(id)} aria-label="Order ${id}" ?hidden=${!open} @keydown=${this.#onMenuKey}>
+        <button type="button" role="menuitem" tabindex="-1" aria-disabled=${refundable ? 'false' : 'true'} @click=${() => (refundable ? refund() : undefined)}>
+          Refund${refundable ? '' : ' (nothing to refund)'}
+        </button>
+        <a role="menuitem" tabindex="-1" href=${orderPath(id)} @click=${() => void this.#closeMenu(false)}>View order</a>
+      </div>
+    </div>`;
+  }
+
+  #row(link: PaymentLinkResource): TemplateResult {
+    const payment = mainPayment(link);
+    const held = heldOf(link);
+    const customer = link.customer;
+    return html`<tr data-order=${link.merchant_order_id} data-ref=${link.payment_link_ref}>
+      <th scope="row">
+        <a class="mono" href=${orderPath(link.merchant_order_id)}>${link.merchant_order_id}</a>
+        ${held > 0 ? html`<span class="pill held" data-held=${held} title="Money held for you: accept or refund it on the order's page">Holding ${formatVnd(held)}</span>` : nothing}
+      </th>
+      <td>${formatDate(link.created_at)}</td>
+      <td class="customer">
+        ${customer ? html`${customer.name ?? ''}${customer.email ? html`<span class="muted wrap">${customer.email}</span>` : nothing}` : html`<span class="muted">—</span>`}
+      </td>
+      <td class="num">${formatVnd(link.amount)}</td>
+      <td>${payment ? coin(payment.asset, payment.network) : '—'}</td>
+      <td class="num" data-crypto>${payment ? cryptoReceived(payment) : '—'}</td>
+      <td><span class="pill ${link.status}" data-status>${link.status}</span></td>
+      <td>${payment ? paymentPill(payment) : html`<span class="muted">no payment yet</span>`}</td>
+      <td class="num" data-left=${link.amountToRefund}>${link.amountToRefund > 0 ? formatVnd(link.amountToRefund) : '—'}</td>
+      <td>${this.#rowMenu(link)}</td>
+    </tr>`;
+  }
+
+  #table(page: PaymentLinkList): TemplateResult {
+    if (!page.payment_links.length) {
+      return searchOf(this.filters).size
+        ? html`<p data-empty>No payment links match these filters. <button type="button" class="link-button" @click=${() => this.#apply(NO_FILTERS)}>Clear filters</button></p>`
+        : html`<p data-empty>No payment links yet. <a href="/">Build one</a>, pay it with the test wallet, and it shows here.</p>`;
+    }
+    return html`<div class="table-wrap">
+      <table class="transactions">
+        <caption class="visually-hidden">Payment links, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Order</th>
+            <th scope="col">Created</th>
+            <th scope="col">Customer</th>
+            <th scope="col" class="num">Amount</th>
+            <th scope="col">Coin</th>
+            <th scope="col" class="num">Crypto</th>
+            <th scope="col">Link</th>
+            <th scope="col">Payment</th>
+            <th scope="col" class="num">Left to refund</th>
+            <th scope="col"><span class="visually-hidden">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${page.payment_links.map((link) => this.#row(link))}
+        </tbody>
+      </table>
+    </div>`;
+  }
+
+  #pager(page: PaymentLinkList | undefined): TemplateResult {
+    const number = this.cursors.length;
+    const first = (number - 1) * this.limit + 1;
+    const shown = page?.payment_links.length ?? 0;
+    return html`<nav class="pager" aria-label="Pages">
+      <button type="button" class="secondary" ?disabled=${number === 1} @click=${() => (this.cursors = this.cursors.slice(0, -1))}>Previous page</button>
+      <span role="status" data-page=${number}>${shown ? `Page ${number}: links ${first}–${first + shown - 1}` : `Page ${number}`}</span>
+      <button type="button" class="secondary" ?disabled=${!page?.next_cursor} @click=${() => page?.next_cursor && (this.cursors = [...this.cursors, page.next_cursor])}>Next page</button>
+      ${select({
+        path: 'filter.limit',
+        label: 'Per page',
+        value: String(this.limit),
+        options: PAGE_SIZES.map((n) => ({ value: String(n), label: String(n) })),
+        onChange: (v) => ((this.limit = Number(v)), (this.cursors = [undefined])),
+      })}
+    </nav>`;
+  }
+
+  protected override render(): TemplateResult {
+    return html`<h1>Payment transactions</h1>
+      <p class="lede">Your payment links, newest first. Open an order for its payments, refunds and webhooks; money held for you is flagged, to accept or refund there.</p>
+      ${this.#filtersForm()}
+      ${this.#list.render({
+        initial: () => html`<p role="status">Loading transactions…</p>`,
+        // The page on screen stays while the next one loads.
+        pending: () =>
+          this.#list.value ? html`<div data-list="loading" aria-busy="true">${this.#table(this.#list.value)}</div>` : html`<p role="status">Loading transactions…</p>`,
+        // The query the page shows, for whoever waits for a list to settle (the end-to-end tests).
+        complete: (page) => html`<div data-list="ready" data-query=${apiQuery(this.filters, { limit: this.limit, cursor: this.cursors.at(-1) }).toString()}>${this.#table(page)}</div>
+          ${this.#pager(page)}`,
+        error: (error) => html`<p class="error-box" role="alert">${(error as Error).message}</p>`,
+      })}`;
+  }
+}

@@ -1,0 +1,37 @@
+// Small pieces the portal's pages share: status pills, coins, amounts in crypto, hashes. All lit-html: every value
+// is text.
+import { html, type TemplateResult } from 'lit';
+import type { AssetCode, MerchantPayment, Network, PaymentStatus } from '../../../src/contract/index.js';
+
+const PAYMENT_LABELS: Record<PaymentStatus, string> = {
+  awaiting_payment: 'awaiting payment',
+  confirming: 'confirming',
+  underpaid: 'underpaid',
+  paid: 'paid',
+  expired: 'expired',
+  paid_late: 'paid late (held)',
+};
+
+export const paymentLabel = (payment: Pick<MerchantPayment, 'status' | 'overpaid'>) => `${PAYMENT_LABELS[payment.status]}${payment.overpaid ? ', overpaid' : ''}`;
+
+export function paymentPill(payment: Pick<MerchantPayment, 'status' | 'overpaid'>): TemplateResult {
+  return html`<span class="pill ${payment.status}" data-payment-status=${payment.status} data-overpaid=${String(payment.overpaid)}>${paymentLabel(payment)}</span>`;
+}
+
+export const coin = (asset: AssetCode, network: Network) => `${asset} · ${network === 'ETHEREUM' ? 'Ethereum' : network === 'BITCOIN' ? 'Bitcoin' : 'TRON'}`;
+
+/** What arrived of what was asked: "13.73 USDT", or "6.87 of 13.73 USDT" while it differs. */
+export function cryptoReceived(payment: MerchantPayment): string {
+  const { received_crypto: received, amount_crypto: asked, asset } = payment;
+  if (received === '0') return `${asked} ${asset} asked`;
+  return received === asked ? `${asked} ${asset}` : `${received} of ${asked} ${asset}`;
+}
+
+/** A long hash or address, shortened for a table; the whole of it in the title and for copying. */
+export const short = (value: string) => (value.length > 22 ? `${value.slice(0, 10)}…${value.slice(-8)}` : value);
+
+/** VND per unit, as a Vietnamese merchant reads a rate ("26.218,25 ₫ per USDT"), from its decimal string. */
+export function formatRate(rate: string, asset: AssetCode): string {
+  const [whole = '0', fraction] = rate.split('.');
+  return `${whole.replace(/\B(?=(\d{3})+$)/g, '.')}${fraction ? `,${fraction}` : ''} ₫ per ${asset}`;
+}

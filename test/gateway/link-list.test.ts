@@ -1,0 +1,199 @@
+// GET /api/paymentLink: the merchant's links a page at a time (an opaque cursor, stable while links are created),
+// searched and filtered; and what the list shows of each link (the customer, where refunds go, each refund's payment).
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { PaymentLinkList, type PaymentLinkResource, type Problem } from '../../src/contract/index.js';
+import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { accessToken, send } from '../helpers/merchant-api.js';
+
+describe(`GET /api/paymentLink (${storageName})`, () => {
+  let gw: TestGateway;
+  let token: string;
+  before(async () => {
+    gw = await startTestGateway();
+  });
+  after(() => gw.close());
+  beforeEach(async () => {
+    await gw.reset();
+    token = await accessToken(gw.url, gw.credentials);
+  });
+
+  const list = async (query: Record<string, string | number> = {}) => {
+    const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+    const answer = await send<PaymentLinkList & Problem>(gw.url, 'GET', `/api/paymentLink?${search}`, { headers: { Authorization: `Bearer ${token}` } });
+    return answer;
+  };
+  const orders = (links: PaymentLinkResource[]) => links.map((l) => l.merchant_order_id);
+
+  /** Every page of a query, walked with its cursors. */
+  async function walk(query: Record<string, string | number>, between?: () => Promise<void>): Promise<string[]> {
+    const seen: string[] = [];
+    for (let cursor: string | null | undefined, pages = 0; cursor !== null; pages++) {
+      assert.ok(pages < 500, 'the walk ends');
+      const { status, body } = await list({ ...query, ...(cursor && { cursor }) });
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.ok(PaymentLinkList.safeParse(body).success);
+      seen.push(...orders(body.payment_links));
+      cursor = body.next_cursor;
+      await between?.();
+    }
+    return seen;
+  }
+
+  /** Creates links for these order ids, the clock moving `gapsMs[i]` before each (0: the same millisecond). */
+  async function create(ids: string[], gapsMs: number[] = ids.map(() => 1)): Promise<void> {
+    for (const [i, id] of ids.entries()) {
+      gw.clock.advance(gapsMs[i] ?? 1);
+      await gw.client.createPaymentLink(sampleLink({ merchant_order_id: id }));
+    }
+  }
+
+  it('walks every link once, newest first, whatever the page size, also when many share a millisecond', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(0, 0, 1, 1000), { minLength: 1, maxLength: 14 }), fc.integer({ min: 1, max: 5 }), async (gaps, limit) => {
+        await gw.reset();
+        token = await accessToken(gw.url, gw.credentials);
+        const ids = gaps.map((_, i) => `walk-${i}`);
+        await create(ids, gaps);
+        const everything = orders((await list({ limit: 200 })).body.payment_links);
+        assert.equal(everything.length, ids.length);
+        const walked = await walk({ limit });
+        assert.deepEqual(walked, everything, 'each link once, in the order of the whole list');
+        // Newest first: a link created later never comes after one created earlier.
+        const createdOrder = new Map(ids.map((id, i) => [id, i]));
+        const times = gaps.reduce<number[]>((acc, gap) => [...acc, (acc.at(-1) ?? 0) + gap], []);
+        for (let i = 1; i < walked.length; i++) assert.ok(times[createdOrder.get(walked[i]!)!]! <= times[createdOrder.get(walked[i - 1]!)!]!);
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it('is stable while links are created: links made during the walk never shift its pages', async () => {
+    await create(Array.from({ length: 9 }, (_, i) => `before-${i}`));
+    let made = 0;
+    const walked = await walk({ limit: 2 }, async () => {
+      await create([`during-${made++}`]);
+    });
+    assert.deepEqual(walked, Array.from({ length: 9 }, (_, i) => `before-${8 - i}`));
+  });
+
+  it('finds by part of an order id, a whole ref, or the customer’s e-mail (billing or given at checkout), case-insensitive', async () => {
+    await create(['DH-20261122-AA01', 'DH-20261122-BB02', 'other-3', 'a_b-4', 'axb-6']);
+    const { payment_link_ref: withCustomer } = await gw.client.createPaymentLink(
+      sampleLink({ merchant_order_id: 'guest-5', billing_details: { billing_name: 'Bích', billing_email: 'bich@example.com' } }),
+    );
+    await gw.gateway.checkout.open(withCustomer, {
+      pmt_channel: 'PROVIDER',
+      pmt_method: 'PROVIDER_CRYPTO',
+      asset: 'BTC',
+      network: 'BITCOIN',
+      customer: { name: 'Trần Thị Mai', email: 'Mai.Tran@Example.vn' },
+    });
+    const found = async (q: string) => orders((await list({ q })).body.payment_links);
+    assert.deepEqual(await found('bb02'), ['DH-20261122-BB02']);
+    assert.deepEqual(await found('DH-20261122'), ['DH-20261122-BB02', 'DH-20261122-AA01']);
+    assert.deepEqual(await found(withCustomer), ['guest-5']);
+    assert.deepEqual(await found(withCustomer.slice(0, -2)), [], 'a ref matches whole');
+    assert.deepEqual(await found('mai.tran@example'), ['guest-5'], 'the e-mail given at checkout');
+    assert.deepEqual(await found('BICH@'), ['guest-5'], 'the billing e-mail');
+    assert.equal((await found('an@example.com')).length, 5, 'the sample billing e-mail of the others');
+    assert.deepEqual(await found('%'), [], '% is a character, not a wildcard');
+    assert.deepEqual(await found('a_b'), ['a_b-4'], '_ is a character, not a wildcard');
+    assert.deepEqual(await found('nobody'), []);
+
+    const [guest] = (await list({ q: 'guest-5' })).body.payment_links;
+    assert.deepEqual(guest!.customer, { name: 'Trần Thị Mai', email: 'Mai.Tran@Example.vn' }, 'the contact given at checkout comes first');
+    const [billed] = (await list({ q: 'other-3' })).body.payment_links;
+    assert.deepEqual(billed!.customer, { name: 'Nguyễn Văn An', email: 'an@example.com', phone: '+84 912 345 678' });
+  });
+
+  it('filters by status, asset and network, creation dates and held money; filters combine with the search and the cursor', async () => {
+    const t0 = gw.clock.now();
+    await create(['active-1']);
+    const { ref: paidRef } = await (async () => {
+      gw.clock.advance(1);
+      const { payment_link_ref: ref } = await gw.client.createPaymentLink(sampleLink({ merchant_order_id: 'paid-2' }));
+      await gw.markPaid(ref);
+      return { ref };
+    })();
+    // A minute on (the token lives an hour): the links after it are a later batch.
+    gw.clock.advance(60_000);
+    const t1 = gw.clock.now();
+    const { payment_link_ref: expiring } = await gw.client.createPaymentLink(sampleLink({ merchant_order_id: 'expired-3' }));
+    await gw.gateway.checkout.open(expiring, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'ETH', network: 'ETHEREUM' });
+    await gw.gateway.sandboxControls.expireLink(expiring);
+    // Late money: the quote ends, then the full amount arrives and confirms: held for the merchant.
+    gw.clock.advance(1);
+    const { payment_link_ref: lateRef } = await gw.client.createPaymentLink(sampleLink({ merchant_order_id: 'late-4' }));
+    const { payment } = await gw.gateway.checkout.open(lateRef, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'ETHEREUM' });
+    await gw.gateway.sandboxControls.expireQuote({ payment_id: payment.payment_id });
+    await gw.gateway.wallet.transfer({ to: payment.address, asset: 'USDT', network: 'ETHEREUM', amount: payment.amount_crypto });
+    await gw.gateway.db.transaction((tx) => gw.gateway.chain.mine(tx, 'ETHEREUM', payment.confirmations_required));
+    await gw.gateway.watcher.afterBlocks('ETHEREUM');
+
+    const found = async (query: Record<string, string | number>) => orders((await list(query)).body.payment_links);
+    assert.deepEqual(await found({ status: 'paid' }), ['paid-2']);
+    assert.deepEqual(await found({ status: 'expired' }), ['expired-3']);
+    assert.deepEqual(await found({ status: 'active' }), ['late-4', 'active-1']);
+    assert.deepEqual(await found({ asset: 'USDT' }), ['late-4', 'paid-2']);
+    assert.deepEqual(await found({ asset: 'USDT', network: 'TRON' }), ['paid-2']);
+    assert.deepEqual(await found({ network: 'ETHEREUM' }), ['late-4', 'expired-3']);
+    assert.deepEqual(await found({ created_before: t1.toISOString() }), ['paid-2', 'active-1']);
+    assert.deepEqual(await found({ created_from: t1.toISOString() }), ['late-4', 'expired-3']);
+    const day = t0.toISOString().slice(0, 10);
+    assert.ok((await found({ created_from: day })).includes('active-1'), 'a bare date is its midnight, UTC');
+    // t0 on a clock in Hà Nội: the same instant, so nothing was created before it; read as UTC it is 7 hours later.
+    const hanoi = new Date(t0.getTime() + 7 * 3_600_000).toISOString().replace('Z', '+07:00');
+    assert.deepEqual(await found({ created_before: hanoi }), [], 'the offset counts');
+    assert.equal((await found({ created_before: hanoi.replace('+07:00', 'Z') })).length, 4);
+    assert.deepEqual(await found({ held: 'true' }), ['late-4']);
+    assert.deepEqual(await found({ held: 'false', status: 'active' }), ['active-1']);
+    assert.deepEqual(await walk({ q: '-', limit: 1, status: 'active' }), ['late-4', 'active-1']);
+
+    // Refunded in full, the late money is no longer held.
+    await gw.client.createRefund('late-4', { amount: 360_000, channel: 'PROVIDER', description: 'late', refund_type: 'full', refund_reason: 'came late' });
+    assert.deepEqual(await found({ held: 'true' }), []);
+    const [late] = (await list({ q: 'late-4' })).body.payment_links;
+    assert.equal(late!.refunds[0]!.payment_id, payment.payment_id, 'each refund names its payment');
+    assert.equal(late!.payments[0]!.refund_address, gw.gateway.wallet.addresses.ETHEREUM, 'refunds go to the sender');
+    const [paid] = (await list({ q: paidRef })).body.payment_links;
+    assert.equal(paid!.payments[0]!.refund_address, gw.gateway.wallet.addresses.TRON);
+  });
+
+  it('names the bad parameter and the rule, and lists nothing of another merchant', async () => {
+    const errors = async (query: Record<string, string>) => {
+      const { status, body } = await list(query);
+      assert.equal(status, 422, JSON.stringify(body));
+      return body.errors;
+    };
+    assert.deepEqual(await errors({ status: 'paid_late' }), [{ path: 'status', message: 'must be one of active, paid, expired' }]);
+    assert.deepEqual(await errors({ asset: 'DOGE' }), [{ path: 'asset', message: 'must be one of USDT, ETH, BTC' }]);
+    const dateRule = 'must be a date-time with its offset, such as 2026-11-22T00:00:00+07:00, or a date such as 2026-11-22';
+    for (const bad of ['yesterday', '2026-02-30', '2026-11-22T10:00:00', '2026-11-22T25:00:00Z']) {
+      assert.deepEqual(await errors({ created_from: bad }), [{ path: 'created_from', message: dateRule }], bad);
+    }
+    assert.deepEqual(await errors({ held: 'yes' }), [{ path: 'held', message: 'must be true or false' }]);
+    assert.deepEqual(await errors({ q: '' }), [{ path: 'q', message: 'must not be empty' }]);
+    for (const bad of ['nonsense', Buffer.from('["2026-11-22", "pl_x"]').toString('base64url'), Buffer.from('{}').toString('base64url')]) {
+      assert.deepEqual(await errors({ cursor: bad }), [{ path: 'cursor', message: 'must be the next_cursor of an earlier page' }], bad);
+    }
+
+    await create(['mine-1']);
+    const other = await gw.addMerchant();
+    await other.client.createPaymentLink(sampleLink({ merchant_order_id: 'theirs-1' }));
+    assert.deepEqual(orders((await list()).body.payment_links), ['mine-1']);
+    const theirs = await other.client.listPaymentLinks();
+    assert.deepEqual([orders(theirs.payment_links), theirs.next_cursor], [['theirs-1'], null]);
+  });
+
+  it('the SDK passes every filter and walks every page', async () => {
+    await create(Array.from({ length: 5 }, (_, i) => `sdk-${i}`));
+    const page = await gw.client.listPaymentLinks({ q: 'SDK-', limit: 2, created_from: new Date(0), status: 'active' });
+    assert.deepEqual(orders(page.payment_links), ['sdk-4', 'sdk-3']);
+    const all: string[] = [];
+    for await (const link of gw.client.eachPaymentLink({ limit: 2 })) all.push(link.merchant_order_id);
+    assert.deepEqual(all, ['sdk-4', 'sdk-3', 'sdk-2', 'sdk-1', 'sdk-0']);
+    assert.deepEqual(orders(await gw.client.findPaymentLinks('sdk-2')), ['sdk-2']);
+  });
+});
