@@ -67,14 +67,14 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const paymentEvents = new PaymentEvents(db, clock);
   // Webhook bodies carry the link as the read API shows it, which needs the services built after them.
   const targets = new WebhookTargets(config.allowLocalWebhooks, options.resolve);
-  const webhookOutbox: WebhookOutbox = new WebhookOutbox(clock, (sql, merchantId, ref) => linkResources.get(sql, merchantId, ref));
+  const webhookOutbox: WebhookOutbox = new WebhookOutbox(clock, (sql, merchantId, ref) => linkResources.get(merchantId, ref, sql));
   const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
   const view = new PaymentView((sql, merchantId) => merchants.clientSecret(sql, merchantId));
   const reconciler = new Reconciler(clock, config.payments.toleranceBps, view, paymentEvents, webhookOutbox);
-  const heldFunds: HeldFunds = new HeldFunds(db, clock, reconciler, (sql, merchantId, ref) => linkResources.get(sql, merchantId, ref));
+  const heldFunds: HeldFunds = new HeldFunds(db, clock, reconciler, (sql, merchantId, ref) => linkResources.get(merchantId, ref, sql));
   const refunds = new Refunds(db, clock, reconciler, heldFunds, chainRefunds(chain), webhookOutbox);
-  const linkResources = new LinkResources(reconciler, view, refunds, config.checkoutUrl);
+  const linkResources = new LinkResources(db, reconciler, view, refunds, config.checkoutUrl);
   const watcher = new Watcher(db, clock, chain, reconciler, config.payments);
   const wallet = new TestWallet(db, chain, watcher, config.payments.walletSeedHex);
   const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);
