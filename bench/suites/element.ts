@@ -1,4 +1,4 @@
-// Issue 4: the element in Chromium, with and without 4× CPU throttling. Time from the element's insertion to the
+// The element in Chromium, with and without 4× CPU throttling. Time from the element's insertion to the
 // order summary painted, from the pay click to the QR painted, and the requests the page made until then.
 // The gateway runs in its own process on PGlite (the page makes one GET and one POST: storage is not what is
 // measured); the browser is the system Chromium through playwright-core, on loopback only.
@@ -275,7 +275,7 @@ const describe = (s: Scenario) => [s.page === 'hosted' ? 'hosted /checkout' : 'm
 
 export const elementSuite: Suite = {
   id: 'element',
-  title: 'Issue 4: the element in Chromium: insertion to summary painted, pay click to QR painted, requests',
+  title: 'The element in Chromium: insertion to summary painted, pay click to QR painted, requests',
   // It starts its own gateway, on PGlite only: the storage is not what this measures.
   gateway: false,
   async run() {

@@ -21,7 +21,7 @@ import { createServices, type Services } from '../../src/sandbox/services.js';
 import { checkoutApi, sandboxApi } from './checkout.js';
 import { sampleLink } from './gateway.js';
 
-/** The header of the strict-CSP page (DESIGN.md section 5: no unsafe-inline, no unsafe-eval). */
+/** The header of the strict-CSP page (README: the element needs no unsafe-inline, no unsafe-eval). */
 export const STRICT_CSP = "default-src 'self'; img-src 'self' data: https:";
 
 /** Real time plus whatever the tests add: quotes stay in step with the browser's clock until a test jumps ahead. */
