@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve, type HttpBindings } from '@hono/node-server';
+import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import type { Middleware } from '@web/dev-server-core';
 import type { TestRunnerPlugin } from '@web/test-runner';
 import { build } from 'esbuild';
@@ -92,7 +92,7 @@ class BrowserGateway {
     const gateway = await createServices(this.#config, { clock: this.clock, watch: false });
     const app = createApp(gateway);
     // The gateway's event streams write to Node's response, which it finds in the bindings.
-    const fetch = (request: Request, env: HttpBindings) => (new URL(request.url).pathname.startsWith('/__test/') ? testPages.fetch(request) : app.fetch(request, env));
+    const fetch = (request: Request, env: HttpBindings | Http2Bindings) => (new URL(request.url).pathname.startsWith('/__test/') ? testPages.fetch(request) : app.fetch(request, env));
     const server = await new Promise<Server>((resolve) => {
       const s = serve({ fetch, port: this.#config.port }, () => resolve(s as Server));
     });
