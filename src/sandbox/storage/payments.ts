@@ -55,7 +55,7 @@ export interface TransferRow {
 
 const LINK = `payment_link_ref, merchant_id, merchant_order_id, status, amount, currency, request, expires_at, superseded_at, paid_at, created_at`;
 const PAYMENT = `payment_id, payment_link_ref, status, overpaid, asset, network, address, address_index, amount_atomic::text AS amount_atomic,
-  amount_vnd, rate, quote_expires_at, confirmations_required, customer, accepted_at, paid_at, held_vnd, unsettled, created_at`;
+  amount_vnd, rate::text AS rate, quote_expires_at, confirmations_required, customer, accepted_at, paid_at, held_vnd, unsettled, created_at`;
 
 export interface NewLink {
   payment_link_ref: string;
@@ -134,10 +134,7 @@ export async function findPaymentLink(sql: Sql, where: { payment_id: string } | 
     : one(sql, 'SELECT payment_link_ref, payment_id FROM payments WHERE address = $1', [where.address]);
 }
 
-/** What the chain shows at the addresses of a link's payments, in the order it was seen. */
-export async function readTransfersOfLink(sql: Sql, ref: string): Promise<TransferRow[]> {
-  return sql.query<TransferRow>(
-    `SELECT p.payment_id, t.tx_hash, t.from_address, t.amount_atomic::text AS amount_atomic, t.created_at AS seen_at,
+const TRANSFERS_OF_LINK = `SELECT p.payment_id, t.tx_hash, t.from_address, t.amount_atomic::text AS amount_atomic, t.created_at AS seen_at,
        CASE WHEN t.block_height IS NULL THEN 0 ELSE tip.height - t.block_height + 1 END::int AS confirmations,
        b.mined_at AS confirmed_at
      FROM payments p
@@ -145,9 +142,49 @@ export async function readTransfersOfLink(sql: Sql, ref: string): Promise<Transf
      CROSS JOIN LATERAL (SELECT COALESCE(max(height), 0) AS height FROM chain_blocks WHERE network = p.network) tip
      LEFT JOIN chain_blocks b ON b.network = t.network AND b.height = t.block_height + p.confirmations_required - 1
      WHERE p.payment_link_ref = $1
-     ORDER BY t.seq`,
+     ORDER BY t.seq`;
+
+/** What the chain shows at the addresses of a link's payments, in the order it was seen. */
+export async function readTransfersOfLink(sql: Sql, ref: string): Promise<TransferRow[]> {
+  return sql.query<TransferRow>(TRANSFERS_OF_LINK, [ref]);
+}
+
+/** A link, its payments and the chain's transfers to their addresses. */
+export interface LinkFacts {
+  link: LinkRow;
+  payments: PaymentRow[];
+  transfers: TransferRow[];
+}
+
+/** A link's facts in one statement (reads that need no lock); undefined when there is no such link. */
+export async function readLinkFacts(sql: Sql, ref: string): Promise<LinkFacts | undefined> {
+  const row = await one<LinkRow & { payments: Jsonified<PaymentRow>[]; transfers: Jsonified<TransferRow>[] }>(
+    sql,
+    `SELECT ${LINK},
+       (SELECT coalesce(json_agg(p), '[]') FROM (SELECT ${PAYMENT} FROM payments WHERE payment_link_ref = $1 ORDER BY seq) p) AS payments,
+       (SELECT coalesce(json_agg(t), '[]') FROM (${TRANSFERS_OF_LINK}) t) AS transfers
+     FROM payment_links WHERE payment_link_ref = $1`,
     [ref],
   );
+  if (!row) return undefined;
+  const { payments, transfers, ...link } = row;
+  return {
+    link,
+    payments: payments.map((p) => withDates(p, ['quote_expires_at', 'accepted_at', 'paid_at', 'created_at'])),
+    transfers: transfers.map((t) => withDates(t, ['seen_at', 'confirmed_at'])),
+  };
+}
+
+/** A row as JSON carries it: its timestamps as text. */
+type Jsonified<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+
+function withDates<T>(row: Jsonified<T>, keys: (keyof T)[]): T {
+  const dated: Record<string, unknown> = { ...row };
+  for (const key of keys) {
+    const value = row[key];
+    if (value !== null) dated[key as string] = new Date(value as string);
+  }
+  return dated as T;
 }
 
 export async function nextAddressIndex(sql: Sql): Promise<number> {
