@@ -7,7 +7,7 @@ import { conflict, invalid, notFound } from '../errors.js';
 import { randomToken } from '../secrets.js';
 import type { Database, Sql } from '../storage/database.js';
 import { orderLinkRefs, type LinkRow, type PaymentRow } from '../storage/payments.js';
-import { insertRefund, refundedByPayment, refundsOfLinks } from '../storage/refunds.js';
+import { insertRefund, refundsOfLinks } from '../storage/refunds.js';
 import type { HeldFunds, OrderSnapshot } from './held-funds.js';
 import { idempotent, type IdempotencyScope } from './idempotency.js';
 import type { PaymentState } from './payment-state.js';
@@ -45,7 +45,7 @@ export class Refunds {
     if (!links.length) throw orderNotFound(orderId);
     const snapshots: LinkSnapshot[] = [];
     for (const ref of links) snapshots.push(await this.reconciler.read(this.db, ref));
-    return this.refundList(this.db, { links: snapshots, refunded: await refundedByPayment(this.db, links) });
+    return this.refundList(this.db, snapshots);
   }
 
   async create(
@@ -108,27 +108,31 @@ export class Refunds {
         // A refund that failed moved nothing: the rest of the request does not go on to other payments.
         if (outcome.refund_status === 'FAILED' || due === 0) break;
       }
-      return this.refundList(tx, { ...order, refunded: await refundedByPayment(tx, order.links.map((l) => l.link.payment_link_ref)) });
+      return this.refundList(tx, order.links);
     });
   }
 
   /** Every refund of the order's links (seed 2.9 records), and what is left to refund: every VND it holds, once. */
-  async refundList(sql: Sql, order: OrderSnapshot): Promise<RefundList> {
-    const { amountToRefund, refundDetails } = await this.#refunds(sql, order);
+  async refundList(sql: Sql, links: LinkSnapshot[]): Promise<RefundList> {
+    const { amountToRefund, refundDetails } = await this.#refunds(sql, links);
     return { amountToRefund, refundDetails: refundDetails.map(({ payment_id: _payment, ...record }) => record) };
   }
 
   /** What one link holds and has returned (the read API's `amountToRefund` for that link), each refund with its payment. */
-  async linkRefunds(sql: Sql, snapshot: LinkSnapshot): Promise<{ amountToRefund: number; refundDetails: LinkRefund[] }> {
-    return this.#refunds(sql, { links: [snapshot], refunded: await refundedByPayment(sql, [snapshot.link.payment_link_ref]) });
+  linkRefunds(sql: Sql, snapshot: LinkSnapshot): Promise<{ amountToRefund: number; refundDetails: LinkRefund[] }> {
+    return this.#refunds(sql, [snapshot]);
   }
 
-  async #refunds(sql: Sql, order: OrderSnapshot): Promise<{ amountToRefund: number; refundDetails: LinkRefund[] }> {
+  async #refunds(sql: Sql, links: LinkSnapshot[]): Promise<{ amountToRefund: number; refundDetails: LinkRefund[] }> {
     const refundDetails = await refundsOfLinks(
       sql,
-      order.links.map((l) => l.link.payment_link_ref),
+      links.map((l) => l.link.payment_link_ref),
     );
-    return { amountToRefund: refundSources(order).reduce((sum, s) => sum + refundable(s), 0), refundDetails };
+    const refunded = new Map<string, number>();
+    for (const { payment_id, amount, refund_status } of refundDetails) {
+      if (payment_id && refund_status !== 'FAILED') refunded.set(payment_id, (refunded.get(payment_id) ?? 0) + amount);
+    }
+    return { amountToRefund: refundSources({ links, refunded }).reduce((sum, s) => sum + refundable(s), 0), refundDetails };
   }
 }
 
