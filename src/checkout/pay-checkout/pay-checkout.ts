@@ -5,7 +5,7 @@ import { Task } from '@lit/task';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { CheckoutView, Payment } from '../../contract/checkout.js';
-import { isWebUrl } from '../../contract/fields.js';
+import { isWebUrl } from '../../contract/rules.js';
 import { CheckoutApiError, checkoutUrls, fetchPayment, fetchView, openPayment, type CheckoutUrls } from '../api.js';
 import { ClipboardController } from '../controllers/clipboard.js';
 import { CountdownController } from '../controllers/countdown.js';
