@@ -27,7 +27,7 @@ const POLL_MS = 50;
 const ASSET = 'USDT:TRON';
 
 interface Scenario {
-  /** `hosted`: the gateway's /checkout?ref= page, script and element in its HTML. `merchant`: another origin's page
+  /** `hosted`: the gateway's /checkout?ref= page, script, element and the link's view in its HTML. `merchant`: another origin's page
    * that loads the script, then inserts the element from its own script (cross-origin). `floor`: the floor page
    * (bench/lib/floor-page.ts), on the merchant's origin, its view fetched by the server; summary only, no payment. */
   page: 'hosted' | 'merchant' | 'floor';
@@ -415,7 +415,7 @@ export const elementSuite: Suite = {
     const favicons = runs.filter((r) => r.favicons > 0).length;
     notes.push(
       'Method: stamps are performance.now() in the page (an init script). Insertion: a MutationObserver on the document sees <pay-checkout> enter it (parsed from the hosted page\'s HTML, which also loads the script; appended by the merchant page\'s script once the script has defined the tag). "Painted": a MutationObserver on the shadow root sees data-view="order" with [part="summary"] (or data-view="payment" with the QR canvas sized and drawn), then requestAnimationFrame, then a task posted from it, which runs after that frame\'s paint. The pay click: the click event\'s timeStamp. "loading view": insertion to customElements.whenDefined resolving, which comes after the element\'s first render (the loading view) and the start of its GET: on the hosted page mostly the script\'s load and run, on the merchant page (script already run) that first render alone.',
-      `Each run: a new signed payment link (SDK, sample order with billing details and no default_guest_checkout, so Pay opens the payment at once with ${ASSET}); a new page; cache "disabled": a new context and Network.setCacheDisabled; "warm": one context whose cache already held /pay-checkout.js (max-age=300) and /checkout.css. Throttling: Emulation.setCPUThrottlingRate on the page. Requests counted through CDP (Network.requestWillBeSent, preflights included) up to the QR's paint; the merchant page is on another loopback origin, so its POST needs a CORS preflight.`,
+      `Each run: a new signed payment link (SDK, sample order with billing details and no default_guest_checkout, so Pay opens the payment at once with ${ASSET}); a new page; cache "disabled": a new context and Network.setCacheDisabled; "warm": one context whose cache already held /pay-checkout.js (max-age=300). Throttling: Emulation.setCPUThrottlingRate on the page. Requests counted through CDP (Network.requestWillBeSent, preflights included) up to the QR's paint; the merchant page is on another loopback origin (a CORS preflight would show in its column).`,
       'The floor page (bench/lib/floor-page.ts): the view inline in the HTML (read by its server from the gateway, as the hosted page\'s), a plain custom element of about 30 lines after it that draws the summary into its shadow root; no library, no validation. "× floor": the summary p50 over the floor page\'s at the same throttling, same run.',
       blank ? `The QR canvas was blank when painted in ${blank} of ${paying.length} runs.` : `The QR canvas had dark modules when painted in all ${paying.length} runs.`,
     );

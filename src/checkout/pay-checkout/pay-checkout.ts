@@ -6,6 +6,7 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { property, state } from 'lit/decorators.js';
 import type { CheckoutView, Payment } from '../../contract/checkout.js';
 import { isWebUrl } from '../../contract/rules.js';
+import { checkView } from '../answers.js';
 import { CheckoutApiError, checkoutUrls, fetchPayment, fetchView, openPayment, type CheckoutUrls } from '../api.js';
 import { ClipboardController } from '../controllers/clipboard.js';
 import { CountdownController } from '../controllers/countdown.js';
@@ -188,10 +189,15 @@ export class PayCheckout extends LitElement {
   /** The language the customer picked in the card. */
   @state() private chosenLocale?: Locale;
 
+  /** The view the page carried (#pageView), until the first load takes it in place of a request. */
+  #given?: CheckoutView;
+
   #viewTask = new Task(this, {
     task: async ([urls], { signal }) => {
       if (!urls) throw new CheckoutApiError('missing_ref', 'No payment-link-ref attribute and no ?ref= in the page URL.');
-      return fetchView(urls, signal);
+      const given = this.#given;
+      this.#given = undefined;
+      return given ?? fetchView(urls, signal);
     },
     args: () => [this.#urls] as const,
     argsEqual: ([a], [b]) => a?.view === b?.view,
@@ -260,7 +266,26 @@ export class PayCheckout extends LitElement {
     return afterOrder(screen) && !this.#afterOrder.module ? 'loading' : screen.name;
   }
 
+  /**
+   * The view the page carries for this link: a `<script type="application/json">` child (the gateway's hosted page
+   * puts it there), checked like a fetched one. With it the first frame draws the order, and no request is made.
+   */
+  #pageView(): CheckoutView | undefined {
+    const data = this.querySelector(':scope > script[type="application/json"]')?.textContent;
+    if (!data) return undefined;
+    try {
+      const checked = checkView(JSON.parse(data));
+      return checked.success && checked.data.payment_link_ref === this.#ref ? checked.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (!this.hasUpdated) {
+      this.#given = this.#pageView();
+      if (this.#given) this.#applyView(this.#given);
+    }
     if (changed.has('locale')) this.chosenLocale = undefined;
     if (afterOrder(this.#screen())) this.#afterOrder.load();
     if (this.hasUpdated && (changed.has('paymentLinkRef') || changed.has('apiBase'))) {

@@ -38,10 +38,13 @@ export function screenOf(view: CheckoutView | undefined, payment: Payment | null
 
 const OPEN_STATUSES: readonly Payment['status'][] = ['awaiting_payment', 'confirming', 'underpaid'];
 
-/** Whether the live stream is needed: the link is active, or its payment is not yet final. */
+/**
+ * Whether the live stream is needed: a payment exists, and it is not final or the link is still active (a late
+ * payment, a new quote). Before the first payment there is nothing to follow: the order waits for the customer.
+ */
 export function follows(screen: Screen): boolean {
-  if (screen.name === 'loading' || screen.name === 'error') return false;
-  return screen.view.status === 'active' || ('payment' in screen && screen.payment != null && OPEN_STATUSES.includes(screen.payment.status));
+  if (!('payment' in screen) || !screen.payment) return false;
+  return screen.view.status === 'active' || OPEN_STATUSES.includes(screen.payment.status);
 }
 
 /**
