@@ -80,7 +80,9 @@ test('the hosted page draws the order from the view in its HTML: merchant text s
   const { payment_link_ref: ref } = await post<{ payment_link_ref: string }>('/demo/api/links', link);
   const requests: string[] = [];
   const hosted = await openPage(browser(), `/checkout?ref=${ref}`, undefined, {
-    setUp: async (page) => page.on('request', (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`)),
+    setUp: async (page) => {
+      page.on('request', (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
+    },
   });
   const { page } = hosted;
   await waitForView(page, 'order');
