@@ -158,15 +158,18 @@ interface Run {
   others: string[];
   /** Chromium's favicon requests before the QR (not counted in `requests`). */
   favicons: number;
+  /** The payment's POST, from its start to its last byte: the gateway's share of the pay click → QR time. */
+  postMs: number;
 }
 
 /** The CDP view of one page's network: what it requested, when (wall clock), and what the cache answered. */
 async function watchNetwork(context: BrowserContext, page: Page, scenario: Scenario) {
   const cdp = await context.newCDPSession(page);
-  const requests = new Map<string, { kind: Kind | typeof FAVICON; url: string; wallMs: number; fromCache: boolean; bytes: number }>();
+  /** `started`, `finished`: CDP's monotonic timestamps (s), for how long the payment's POST took. */
+  const requests = new Map<string, { kind: Kind | typeof FAVICON; url: string; wallMs: number; fromCache: boolean; bytes: number; started: number; finished?: number }>();
   cdp.on('Network.requestWillBeSent', (event) => {
     // A redirect reuses the id: the first request is the one the page made.
-    if (!requests.has(event.requestId)) requests.set(event.requestId, { kind: kindOf(event), url: event.request.url, wallMs: event.wallTime * 1000, fromCache: false, bytes: 0 });
+    if (!requests.has(event.requestId)) requests.set(event.requestId, { kind: kindOf(event), url: event.request.url, wallMs: event.wallTime * 1000, fromCache: false, bytes: 0, started: event.timestamp });
   });
   cdp.on('Network.requestServedFromCache', ({ requestId }) => {
     const request = requests.get(requestId);
@@ -176,26 +179,31 @@ async function watchNetwork(context: BrowserContext, page: Page, scenario: Scena
     const request = requests.get(requestId);
     if (request && (response.fromDiskCache || response.fromPrefetchCache)) request.fromCache = true;
   });
-  cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
+  cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength, timestamp }) => {
     const request = requests.get(requestId);
-    if (request) request.bytes = encodedDataLength;
+    if (request) {
+      request.bytes = encodedDataLength;
+      request.finished = timestamp;
+    }
   });
   await cdp.send('Network.enable');
   if (scenario.cache === 'cold') await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: scenario.rate });
   return {
     /** Requests made up to `wallMs` (the QR's paint, in wall-clock ms), by kind. */
-    until(wallMs: number): Pick<Run, 'requests' | 'fromCache' | 'scriptBytes' | 'others' | 'favicons'> {
+    until(wallMs: number): Pick<Run, 'requests' | 'fromCache' | 'scriptBytes' | 'others' | 'favicons' | 'postMs'> {
       const before = [...requests.values()].filter((r) => r.wallMs <= wallMs);
       const made = before.filter((r) => r.kind !== FAVICON);
       const counts = Object.fromEntries(KINDS.map((kind) => [kind, made.filter((r) => r.kind === kind).length])) as Record<Kind, number>;
       const script = made.find((r) => new URL(r.url).pathname === '/pay-checkout.js');
+      const post = made.find((r) => r.kind === 'API POST');
       return {
         requests: counts,
         fromCache: made.filter((r) => r.fromCache).length,
         scriptBytes: script && !script.fromCache ? script.bytes : 0,
         others: made.filter((r) => r.kind === 'other').map((r) => r.url),
         favicons: before.length - made.length,
+        postMs: post?.finished !== undefined ? (post.finished - post.started) * 1000 : NaN,
       };
     },
     detach: () => cdp.detach(),
@@ -355,7 +363,7 @@ export const elementSuite: Suite = {
 
     const timings: Table = {
       title: `The element in Chromium ${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'}: ms from insertion to the order summary painted (and as a ratio to the floor page's at the same throttling), from the pay click to the QR painted (fresh page per run)`,
-      columns: ['page', 'cache', 'CPU throttling', 'runs', 'loading view p50', 'summary p50', '× floor', 'summary p95', 'summary max', 'QR p50', 'QR p95', 'QR max'],
+      columns: ['page', 'cache', 'CPU throttling', 'runs', 'loading view p50', 'summary p50', '× floor', 'summary p95', 'summary max', 'QR p50', 'QR p95', 'QR max', 'of QR p50: POST'],
       rows: [],
     };
     const requests: Table = {
@@ -382,6 +390,7 @@ export const elementSuite: Suite = {
         round(summarize(qr).p50),
         round(summarize(qr).p95),
         round(Math.max(...qr)),
+        round(summarize(mine.map((r) => r.postMs)).p50),
       ]);
       requests.rows.push([
         ...describe(scenario),
@@ -416,7 +425,7 @@ export const elementSuite: Suite = {
     notes.push(
       'Method: stamps are performance.now() in the page (an init script). Insertion: a MutationObserver on the document sees <pay-checkout> enter it (parsed from the hosted page\'s HTML, which also loads the script; appended by the merchant page\'s script once the script has defined the tag). "Painted": a MutationObserver on the shadow root sees data-view="order" with [part="summary"] (or data-view="payment" with the QR canvas sized and drawn), then requestAnimationFrame, then a task posted from it, which runs after that frame\'s paint. The pay click: the click event\'s timeStamp. "loading view": insertion to customElements.whenDefined resolving, which comes after the element\'s first render (the loading view) and the start of its GET: on the hosted page mostly the script\'s load and run, on the merchant page (script already run) that first render alone.',
       `Each run: a new signed payment link (SDK, sample order with billing details and no default_guest_checkout, so Pay opens the payment at once with ${ASSET}); a new page; cache "disabled": a new context and Network.setCacheDisabled; "warm": one context whose cache already held /pay-checkout.js (max-age=300). Throttling: Emulation.setCPUThrottlingRate on the page. Requests counted through CDP (Network.requestWillBeSent, preflights included) up to the QR's paint; the merchant page is on another loopback origin (a CORS preflight would show in its column).`,
-      'The floor page (bench/lib/floor-page.ts): the view inline in the HTML (read by its server from the gateway, as the hosted page\'s), a plain custom element of about 30 lines after it that draws the summary into its shadow root; no library, no validation. "× floor": the summary p50 over the floor page\'s at the same throttling, same run.',
+      'The floor page (bench/lib/floor-page.ts): the view inline in the HTML (read by its server from the gateway, as the hosted page\'s), a plain custom element of about 30 lines after it that draws the summary into its shadow root; no library, no validation. "× floor": the summary p50 over the floor page\'s at the same throttling, same run. "of QR p50: POST": the p50 of the payment\'s POST alone (CDP: request sent to its last byte), the gateway\'s share of the pay click → QR time.',
       blank ? `The QR canvas was blank when painted in ${blank} of ${paying.length} runs.` : `The QR canvas had dark modules when painted in all ${paying.length} runs.`,
     );
     if (favicons) notes.push(`Chromium's own /favicon.ico request for the tab came before the QR in ${favicons} of ${runs.length} runs; it is not the page's and is not counted.`);
