@@ -1,4 +1,4 @@
-// The merchant portal's sessions (DESIGN.md section 7). A merchant signs in with its client id and client secret
+// The merchant portal's sessions (docs/security.md). A merchant signs in with its client id and client secret
 // (checked by the gateway's token endpoint) and gets an HttpOnly, SameSite=Strict cookie naming a session held in
 // this process's memory: a restart or sign-out ends it, and so do 8 hours. Every change the portal's API takes must
 // come from the portal's own pages: same Origin, Content-Type application/json, and the session's CSRF token.

@@ -24,8 +24,9 @@ if (!args.includes('--built')) {
 
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'pay-checkout-e2e-'));
+// Blocks only when a test mines them: a block timer would add confirmations between a test's steps.
 const server = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
-  env: { ...process.env, PORT: String(port), PGLITE_DIR: dataDir, DATABASE_URL: '' },
+  env: { ...process.env, PORT: String(port), PGLITE_DIR: dataDir, DATABASE_URL: '', SANDBOX_BLOCK_INTERVAL_MS: '0' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 let log = '';

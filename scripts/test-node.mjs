@@ -1,8 +1,10 @@
 // `npm run test:node`: the node:test suites, once on PGlite and, when a PostgreSQL server is installed,
 // once more on a throwaway PostgreSQL cluster started on loopback for this run (README, "Set up").
 // `--pglite-only` skips the second pass; extra arguments narrow the files (`npm run test:node -- test/chain`).
+// The second pass runs only what depends on the store: files that start a test gateway (test/helpers), but not
+// test/build (what ships, whatever the store); `*.pglite.test.ts` and `*.postgres.test.ts` run in their store's pass.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { postgresBin, startPostgres } from './postgres.mjs';
 
@@ -26,7 +28,19 @@ function testFiles(dirs) {
 
 const files = testFiles(roots.length ? roots : readdirSync('test').filter((d) => !['checkout', 'e2e', 'helpers'].includes(d)).map((d) => join('test', d)));
 
-function run(label, env) {
+// The model-based test searches for a fixed time (test/payments/model.test.ts): started first, it runs beside the
+// other files instead of after them.
+const TIME_BOXED = /model\.test\.ts$/;
+files.sort((a, b) => Number(TIME_BOXED.test(b)) - Number(TIME_BOXED.test(a)));
+
+const STARTS_A_GATEWAY = /from '\.\.\/helpers\/(gateway|payment-model)\.js'/;
+const pgliteFiles = files.filter((f) => !f.endsWith('.postgres.test.ts'));
+const postgresFiles = files.filter(
+  (f) => f.endsWith('.postgres.test.ts') || (!f.endsWith('.pglite.test.ts') && !f.startsWith(join('test', 'build')) && STARTS_A_GATEWAY.test(readFileSync(f, 'utf8'))),
+);
+
+function run(label, files, env) {
+  if (!files.length) return 0;
   console.log(`\n# node:test on ${label} (${files.length} files)`);
   // Two cores: two files at a time keeps PGlite start-up (about 3 s a file) from dominating.
   const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
@@ -36,8 +50,8 @@ function run(label, env) {
   return result.status ?? 1;
 }
 
-let status = run('PGlite', { TEST_DATABASE_URL: '' });
-const bin = pgliteOnly ? undefined : postgresBin();
+let status = run('PGlite', pgliteFiles, { TEST_DATABASE_URL: '' });
+const bin = pgliteOnly || !postgresFiles.length ? undefined : postgresBin();
 if (bin) {
   const server = await startPostgres(bin);
   const stop = () => server.stop();
@@ -46,7 +60,7 @@ if (bin) {
     process.exit(130);
   });
   try {
-    status = run(`PostgreSQL (${server.url})`, { TEST_DATABASE_URL: server.url }) || status;
+    status = run(`PostgreSQL (${server.url})`, postgresFiles, { TEST_DATABASE_URL: server.url }) || status;
   } finally {
     stop();
   }

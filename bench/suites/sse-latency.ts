@@ -1,4 +1,4 @@
-// Issue 3: how long after a wallet transfer the customer's page hears of it, through a real EventSource.
+// How long after a wallet transfer the customer's page hears of it, through a real EventSource.
 import { loadavg } from 'node:os';
 import { round, summarize, type Table } from '../lib/report.js';
 import { inBatches, openPayment, sandboxMerchant, timeTransfers } from '../lib/gateway-client.js';
@@ -12,7 +12,7 @@ const BUDGET_MS = 90_000;
 
 export const sseLatencySuite: Suite = {
   id: 'sse',
-  title: 'Issue 3: wallet transfer to SSE event at the client',
+  title: 'Wallet transfer to SSE event at the client',
   gateway: true,
   async run({ storages }) {
     const table: Table = {

@@ -1,4 +1,4 @@
-// Issue 3, the gateway's own load: each block reconciles every open payment of its network. This measures how
+// The gateway's own load: each block reconciles every open payment of its network. This measures how
 // responsive the process stays meanwhile, with a route that touches no database (the event loop alone) and the
 // checkout view (the event loop and the database).
 import { round, summarize, type Cell, type Table } from '../lib/report.js';
@@ -21,7 +21,7 @@ async function phase(storage: string, name: string, baseUrl: string, ref: string
 
 export const watcherSuite: Suite = {
   id: 'watcher',
-  title: 'Issue 3: gateway responsiveness while blocks confirm many payments',
+  title: 'Gateway responsiveness while blocks confirm many payments',
   gateway: true,
   async run({ storages }) {
     const table: Table = {

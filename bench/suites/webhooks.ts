@@ -1,4 +1,4 @@
-// Issue 6: how soon after a payment is paid the merchant's endpoint hears of it, and how fast a backlog drains.
+// How soon after a payment is paid the merchant's endpoint hears of it, and how fast a backlog drains.
 import { round, summarize, type Cell, type Table } from '../lib/report.js';
 import { expireQuote, inBatches, openPayment, payInFull, poll, sandboxMerchant, watchPayments, within, type OpenPayment } from '../lib/gateway-client.js';
 import { startTimedReceiver } from '../lib/receiver.js';
@@ -108,7 +108,7 @@ async function measureThroughput(storage: Storage): Promise<Cell[]> {
 
 export const webhookSuite: Suite = {
   id: 'webhooks',
-  title: 'Issue 6: webhook latency and throughput',
+  title: 'Webhook latency and throughput',
   gateway: true,
   async run({ storages }) {
     const paidLatency: Table = {

@@ -1,4 +1,4 @@
-// The checkout API as the element calls it (DESIGN.md section 4). Every answer is checked against the
+// The checkout API as the element calls it (docs/api.md). Every answer is checked against the
 // checkout contract (answers.ts, the same rules as the gateway's zod schemas): a gateway that answers something
 // else is an error the customer is told about, never a half-drawn page.
 import type { CheckoutView, OpenPaymentRequest, Payment } from '../contract/checkout.js';

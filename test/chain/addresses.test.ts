@@ -52,12 +52,12 @@ describe('HD derivation', () => {
     assert.equal(encodeAddress('BITCOIN', root.derive("m/84'/0'/0'/0/0").publicKey!, 'bc'), 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu');
   });
 
-  it('derives 10,000 distinct, valid addresses per network', () => {
+  it('derives 2,000 distinct, valid addresses per network', () => {
     const root = sandboxRootKey(DEFAULT_SANDBOX_SEED_HEX);
     for (const network of NETWORKS) {
       const addresses = new Set<string>();
-      for (let index = 0; index < 10_000; index++) addresses.add(deriveAddress(root, network, index));
-      assert.equal(addresses.size, 10_000, network);
+      for (let index = 0; index < 2_000; index++) addresses.add(deriveAddress(root, network, index));
+      assert.equal(addresses.size, 2_000, network);
       for (const address of [...addresses].slice(0, 50)) assert.ok(isValidAddress(network, address), address);
     }
   });

@@ -1,4 +1,4 @@
-// Exactly what to send (DESIGN.md sections 4 and 5): amounts a person can type, an address-only QR explained, the
+// Exactly what to send: amounts a person can type, an address-only QR explained, the
 // exchange fee warned of, a partial payment acknowledged the moment it is seen, and the remainder in VND.
 import { expect } from '@open-wc/testing';
 import { addressOf, amountCrypto, mount, part, partOf, payAndConfirm, payingCheckout, startPayment, textOf, until } from './helpers/element.js';

@@ -1,4 +1,4 @@
-// Several checkouts on one page (issue 4), and a page that loads the element's definition twice.
+// Several checkouts on one page, and a page that loads the element's definition twice.
 import { expect, fixture, html } from '@open-wc/testing';
 import { create, startPayment, textOf, partOf, untilView, viewOf, amountCrypto, addressOf } from './helpers/element.js';
 import { createLink, pay } from './helpers/server.js';

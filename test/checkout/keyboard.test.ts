@@ -1,4 +1,4 @@
-// Keyboard only (issue 4): contact and method steps with Tab, typing, arrow keys and Enter, until the QR shows.
+// Keyboard only: contact and method steps with Tab, typing, arrow keys and Enter, until the QR shows.
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { addressOf, control, focusedHeading, mount, partOf, until, untilView, viewOf } from './helpers/element.js';

@@ -1,4 +1,4 @@
-// The customer's language (DESIGN.md section 5): no English word in the Vietnamese UI, in any view, checked by
+// The customer's language: no English word in the Vietnamese UI, in any view, checked by
 // walking the shadow DOM; and a switch in the card that changes every string.
 import { expect } from '@open-wc/testing';
 import type { CheckoutView, Payment } from '../../src/contract/index.js';

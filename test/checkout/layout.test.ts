@@ -1,4 +1,4 @@
-// Where the card sits and how it looks (DESIGN.md section 5): without `embedded` it is the embedded card from the
+// Where the card sits and how it looks: without `embedded` it is the embedded card from the
 // first frame (no h1, no full-page slab) and fits a 320 px column; embedded, it follows the page's theme, not the
 // system's; on a phone the total and the Pay button are on the first screen, and after Pay the payment is in view.
 import { expect, fixture, html } from '@open-wc/testing';

@@ -1,4 +1,4 @@
-// Acceptance of the payment views (issue 4): the QR read back from its pixels, the test wallet paying what the
+// Acceptance of the payment views: the QR read back from its pixels, the test wallet paying what the
 // element shows, blocks mined on demand, and the element following the gateway's events to the end.
 import { expect } from '@open-wc/testing';
 import { REDIRECT_SECONDS } from '../../src/checkout/index.js';
@@ -40,7 +40,7 @@ describe('<pay-checkout> payment', () => {
       expect(part(el, 'countdown'), 'the rate-lock countdown').to.be.instanceOf(Element);
       expect(part(el, 'copy-address'), 'copy address').to.be.instanceOf(Element);
       expect(part(el, 'copy-amount'), 'copy amount').to.be.instanceOf(Element);
-      // TRON has no shared URI scheme (DESIGN.md section 4): its QR is the bare address, and no wallet link claims otherwise.
+      // TRON has no shared URI scheme (docs/api.md): its QR is the bare address, and no wallet link claims otherwise.
       if (network !== 'TRON') expect(partOf(el, 'wallet-link').getAttribute('href')).to.equal(payment.payment_uri);
       await expect(el).to.be.accessible();
 

@@ -1,4 +1,4 @@
-// The receipt (DESIGN.md section 5): paid, overpaid and paid-late views say what was paid, with which asset on
+// The receipt: paid, overpaid and paid-late views say what was paid, with which asset on
 // which network, the transaction hashes and the time; the return countdown shows, and the customer may stay.
 import { expect } from '@open-wc/testing';
 import { part, partOf, parts, payAndConfirm, payingCheckout, press, textOf, until, untilView } from './helpers/element.js';

@@ -1,4 +1,4 @@
-// Resilience (issue 4): the element reaches the gateway's true status without a reload when its event stream
+// Resilience: the element reaches the gateway's true status without a reload when its event stream
 // drops, the gateway restarts, or the browser goes offline and back; a reload never opens a second payment.
 import { expect } from '@open-wc/testing';
 import { addressOf, amountCrypto, mount, startPayment, untilView } from './helpers/element.js';

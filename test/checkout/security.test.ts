@@ -1,4 +1,4 @@
-// Security (issue 4): merchant strings are text, never HTML; non-http(s) URLs are neither linked nor followed;
+// Security: merchant strings are text, never HTML; non-http(s) URLs are neither linked nor followed;
 // the element works under a strict CSP without a single violation.
 import { expect } from '@open-wc/testing';
 import type { CheckoutView } from '../../src/contract/index.js';

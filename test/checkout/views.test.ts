@@ -1,4 +1,4 @@
-// Acceptance of the element's views (issue 4): each reached through the real checkout API of this engine's gateway.
+// Acceptance of the element's views: each reached through the real checkout API of this engine's gateway.
 import { expect, fixture } from '@open-wc/testing';
 import { REDIRECT_SECONDS } from '../../src/checkout/index.js';
 import { control, create, mount, part, parts, partOf, press, textOf, until, untilView, viewOf } from './helpers/element.js';

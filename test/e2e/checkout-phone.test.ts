@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { CheckoutView, Payment } from '../../src/contract/index.js';
 import { percentOf } from '../checkout/helpers/money.js';
-import { assertAccessible, assertClean, browserForFile, createLinkInBuilder, get, openPage, post, screenshot, waitForView, type TrackedPage } from './support.js';
+import { assertAccessible, assertClean, browserForFile, createLinkInBuilder, get, openPage, openSignedIn, post, screenshot, waitForView, type TrackedPage } from './support.js';
 
 const browser = browserForFile();
 const PHONE = { width: 390, height: 844 };
@@ -60,7 +60,7 @@ const transfer = (payment: Payment, amount: string) =>
 const mine = (payment: Payment) => post('/sandbox/chain/mine', { blocks: payment.confirmations_required, network: payment.network });
 
 async function newLink(): Promise<string> {
-  const demo = await openPage(browser(), '/');
+  const demo = await openSignedIn(browser(), '/');
   const ref = await createLinkInBuilder(demo.page);
   await demo.page.context().close();
   return ref;

@@ -62,12 +62,13 @@ test('a page on another origin cannot refund, add an endpoint or build a link th
   const { page } = await openSignedIn(browser(), '/portal');
   const endpointsBefore = (await get<{ endpoints: WebhookEndpoint[] }>('/demo/api/webhooks/endpoints')).endpoints.length;
 
-  // The merchant, still signed in, opens the other site in the same browser.
+  // The merchant, still signed in, opens the other site in the same browser. Counted from there on: the portal's own
+  // requests belong to the page left behind.
+  await page.goto(attackerUrl);
   const demoRequests: { url: string; status: number }[] = [];
   page.on('response', (response) => {
     if (response.url().startsWith(`${new URL(baseUrl).origin}/demo/api/`)) demoRequests.push({ url: response.url(), status: response.status() });
   });
-  await page.goto(attackerUrl);
   const results = (await page.evaluate('window.attack()')) as Record<string, string>;
   assert.equal(results.corsRefund, 'blocked', 'the JSON fetch with credentials is stopped at its preflight');
   assert.equal(results.corsRead, 'blocked', 'the session (and its CSRF token) cannot be read from another origin');

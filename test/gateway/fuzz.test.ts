@@ -10,7 +10,7 @@ import { Problem, TokenError, type PaymentLinkInput } from '../../src/contract/i
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { accessToken, FORM, inProcess, JSON_TYPE, rowCounts, send, sign, signedLinkBody } from '../helpers/merchant-api.js';
 
-const RUNS = 1000;
+const RUNS = 500;
 
 /** What a field must be; a mutation draws a value that breaks exactly that. */
 type Rule =

@@ -1,6 +1,7 @@
 // POST {base_url}/api/paymentLink and the rules of docs/api.md, "Create a payment link".
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import fc from 'fast-check';
 import type { Problem } from '../../src/contract/index.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { JSON_TYPE, rowCounts, send, sign, signedLinkBody, type Answer } from '../helpers/merchant-api.js';
@@ -240,5 +241,56 @@ describe(`payment link endpoint (${storageName})`, () => {
     const problem = assertProblem(other, 422);
     assert.deepEqual(problem.errors?.map((e) => e.path), ['Idempotency-Key']);
     assert.equal((await gw.gateway.db.query('SELECT 1 FROM payment_links')).length, 1);
+  });
+
+  it('keeps one link per answer and one answer per key when creations race: keys, orders and bodies shared at random', async () => {
+    const request = fc.record({
+      key: fc.option(fc.constantFrom('k1', 'k2', 'k3'), { nil: undefined }),
+      order: fc.constantFrom(0, 1, 2),
+      variant: fc.constantFrom(0, 1),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(request, { minLength: 2, maxLength: 12 }), fc.tuple(...[0, 1, 2].map(() => fc.constantFrom('none', 'live', 'expired'))), async (requests, earlier) => {
+        await gw.reset();
+        const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+        const orderId = (order: number) => `race-${run}-${order}`;
+        // Orders with an earlier link, live or expired, take the long way (a transaction under lock); a new link
+        // replaces an expired one there, racing the one-statement creations of other orders under the same key.
+        const before = new Set<string>();
+        const earlierLink = async (order: number) =>
+          before.add((await post(signed(sampleLink({ merchant_order_id: orderId(order), expiry_hours: 1 })))).body.payment_link_ref as string);
+        for (const [order, kind] of earlier.entries()) if (kind === 'expired') await earlierLink(order);
+        gw.clock.advance(2 * 3_600_000);
+        for (const [order, kind] of earlier.entries()) if (kind === 'live') await earlierLink(order);
+        const bodies = requests.map(({ order, variant }) => signed(sampleLink({ merchant_order_id: orderId(order), description: `variant ${variant}` })));
+        const answers = await Promise.all(requests.map(({ key }, i) => post(bodies[i], key ? { ...JSON_TYPE, 'Idempotency-Key': `${run}-${key}` } : JSON_TYPE)));
+
+        for (const [i, answer] of answers.entries()) assert.ok([201, 409, 422].includes(answer.status), `request ${i}: ${answer.status} ${JSON.stringify(answer.body)}`);
+        const refs = new Map<string, string>();
+        for (const [i, answer] of answers.entries()) {
+          const { key, order, variant } = requests[i]!;
+          if (answer.status === 422) assert.ok(key, 'only a key used with another request is refused');
+          if (answer.status !== 201 || !key) continue;
+          const ref = answer.body.payment_link_ref as string;
+          assert.equal(refs.get(key) ?? ref, ref, `one answer for key ${key}`);
+          refs.set(key, ref);
+          refs.set(`${key} ${order} ${variant}`, ref);
+        }
+        const links = await gw.gateway.db.query<{ payment_link_ref: string; merchant_order_id: string; status: string }>(
+          'SELECT payment_link_ref, merchant_order_id, status FROM payment_links',
+        );
+        const created = answers.filter((a) => a.status === 201).map((a) => a.body.payment_link_ref as string);
+        const made = links.map((l) => l.payment_link_ref).filter((ref) => !before.has(ref));
+        assert.deepEqual([...new Set(created)].sort(), made.sort(), 'every link made was answered, and every answer is a link');
+        for (const order of [0, 1, 2]) assert.ok(links.filter((l) => l.merchant_order_id === orderId(order) && l.status === 'active').length <= 1, `one live link for order ${order}`);
+        const kept = await gw.gateway.db.query<{ idempotency_key: string; response: { payment_link_ref: string } }>('SELECT idempotency_key, response FROM idempotency_keys');
+        for (const { idempotency_key, response } of kept) {
+          assert.ok(links.some((l) => l.payment_link_ref === response.payment_link_ref), `the answer kept for ${idempotency_key} is a link`);
+          const key = idempotency_key.slice(run.length + 1);
+          if (refs.has(key)) assert.equal(refs.get(key), response.payment_link_ref, `the answer kept for ${key} is the one given`);
+        }
+      }),
+      { numRuns: 25 },
+    );
   });
 });

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
+import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import type { Middleware } from '@web/dev-server-core';
 import type { TestRunnerPlugin } from '@web/test-runner';
 import { build } from 'esbuild';
@@ -21,7 +21,7 @@ import { createServices, type Services } from '../../src/sandbox/services.js';
 import { checkoutApi, sandboxApi } from './checkout.js';
 import { sampleLink } from './gateway.js';
 
-/** The header of the strict-CSP page (DESIGN.md section 5: no unsafe-inline, no unsafe-eval). */
+/** The header of the strict-CSP page (README: the element needs no unsafe-inline, no unsafe-eval). */
 export const STRICT_CSP = "default-src 'self'; img-src 'self' data: https:";
 
 /** Real time plus whatever the tests add: quotes stay in step with the browser's clock until a test jumps ahead. */
@@ -91,7 +91,8 @@ class BrowserGateway {
   async #start(): Promise<void> {
     const gateway = await createServices(this.#config, { clock: this.clock, watch: false });
     const app = createApp(gateway);
-    const fetch = (request: Request) => (new URL(request.url).pathname.startsWith('/__test/') ? testPages.fetch(request) : app.fetch(request));
+    // The gateway's event streams write to Node's response, which it finds in the bindings.
+    const fetch = (request: Request, env: HttpBindings | Http2Bindings) => (new URL(request.url).pathname.startsWith('/__test/') ? testPages.fetch(request) : app.fetch(request, env));
     const server = await new Promise<Server>((resolve) => {
       const s = serve({ fetch, port: this.#config.port }, () => resolve(s as Server));
     });

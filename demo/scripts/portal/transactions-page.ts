@@ -1,7 +1,7 @@
 // The portal's transactions page: the merchant's payment links through the read API, newest first, a page at a
 // time (its cursor), searched and filtered (the filters live in the page's address), with the customer, the coin,
 // the crypto amount and the payment's status on each row; money held for the merchant flagged; a row menu with
-// "Refund" (seed section 1) and the order's page.
+// "Refund" (docs/guide.md, the portal) and the order's page.
 import { Task } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';

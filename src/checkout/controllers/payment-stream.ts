@@ -1,4 +1,4 @@
-// The live payment status (DESIGN.md section 5): one EventSource per element on the link's event stream.
+// The live payment status (docs/api.md, the checkout's event stream): one EventSource per element on the link's event stream.
 // When the stream fails, the controller polls (GET) with exponential backoff and retries the stream each time;
 // it re-syncs when the page becomes visible again or the browser comes back online. The host says what to
 // follow through `url()`, read on every update; null closes the stream.

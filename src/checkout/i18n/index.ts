@@ -1,4 +1,4 @@
-// A small typed catalog (DESIGN.md section 2): English defines the keys, Vietnamese must have exactly the same.
+// A small typed catalog (README, the element's languages): English defines the keys, Vietnamese must have exactly the same.
 import { en } from './en.js';
 import { vi } from './vi.js';
 

@@ -1,4 +1,4 @@
-// <pay-checkout>: the customer's checkout for one payment link (DESIGN.md section 5). Importing this module
+// <pay-checkout>: the customer's checkout for one payment link (README, the element). Importing this module
 // defines nothing; src/checkout/define.ts registers the tag. The class holds the properties, the state, the
 // controllers and the loading Task; state.ts decides which screen shows, views/ draw them.
 import { Task } from '@lit/task';

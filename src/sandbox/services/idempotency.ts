@@ -15,33 +15,55 @@ export interface IdempotencyScope {
   body: unknown;
 }
 
-export async function idempotent<T>(
-  db: Database,
-  scope: IdempotencyScope,
-  work: (tx: Sql) => Promise<T>,
-): Promise<{ value: T; replayed: boolean }> {
+/** A request's key and the hash of what it asked; undefined without a key. */
+export interface KeyedRequest {
+  key: string;
+  requestHash: string;
+}
+
+/** Checks the Idempotency-Key header and hashes the request it came with. */
+export function keyedRequest(scope: Omit<IdempotencyScope, 'merchantId'>): KeyedRequest | undefined {
   const { key } = scope;
-  if (key === undefined) return { value: await db.transaction(work), replayed: false };
+  if (key === undefined) return undefined;
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
     throw malformed('The Idempotency-Key header must be 1 to 255 visible ASCII characters.', [
       { path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' },
     ]);
   }
-  const requestHash = sha256(`${scope.method} ${scope.path}\n${canonicalize(scope.body) ?? ''}`);
-  return db.transaction(async (tx) => {
-    // Two requests with one key at once: the second waits here, then replays the first.
-    await lockKey(tx, scope.merchantId, key);
-    const earlier = await findAnswer<T>(tx, scope.merchantId, key);
-    if (earlier) {
-      if (earlier.request_hash !== requestHash) {
-        throw invalid('This Idempotency-Key was used with a different request; use a new key for a new request.', [
-          { path: 'Idempotency-Key', message: 'was used with a different request' },
-        ]);
+  return { key, requestHash: sha256(`${scope.method} ${scope.path}\n${canonicalize(scope.body) ?? ''}`) };
+}
+
+/** The key got its answer from a one-statement creation (payment-links.ts) while this request held the lock. */
+class AnsweredMeanwhile extends Error {}
+
+export async function idempotent<T>(
+  db: Database,
+  scope: IdempotencyScope,
+  work: (tx: Sql) => Promise<T>,
+): Promise<{ value: T; replayed: boolean }> {
+  const keyed = keyedRequest(scope);
+  if (keyed === undefined) return { value: await db.transaction(work), replayed: false };
+  const { key, requestHash } = keyed;
+  try {
+    return await db.transaction(async (tx) => {
+      // Two requests with one key at once: the second waits here, then replays the first.
+      await lockKey(tx, scope.merchantId, key);
+      const earlier = await findAnswer<T>(tx, scope.merchantId, key);
+      if (earlier) {
+        if (earlier.request_hash !== requestHash) {
+          throw invalid('This Idempotency-Key was used with a different request; use a new key for a new request.', [
+            { path: 'Idempotency-Key', message: 'was used with a different request' },
+          ]);
+        }
+        return { value: earlier.response, replayed: true };
       }
-      return { value: earlier.response, replayed: true };
-    }
-    const value = await work(tx);
-    await insertAnswer(tx, scope.merchantId, key, requestHash, value);
-    return { value, replayed: false };
-  });
+      const value = await work(tx);
+      if (!(await insertAnswer(tx, scope.merchantId, key, requestHash, value))) throw new AnsweredMeanwhile();
+      return { value, replayed: false };
+    });
+  } catch (error) {
+    // What this transaction did is rolled back; asked again, the key's answer is there to replay or refuse.
+    if (error instanceof AnsweredMeanwhile) return idempotent(db, scope, work);
+    throw error;
+  }
 }

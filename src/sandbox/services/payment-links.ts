@@ -4,9 +4,9 @@ import type { Clock } from '../clock.js';
 import { invalid } from '../errors.js';
 import { randomToken } from '../secrets.js';
 import { isUniqueViolation, type Database, type Sql } from '../storage/database.js';
-import { insertFirstLinkOfOrder, insertLink, type NewLink } from '../storage/payments.js';
+import { insertFirstLinkOfOrder, insertLink, type KeyedAnswer, type NewLink } from '../storage/payments.js';
 import { liveLinkConflict, type HeldFunds } from './held-funds.js';
-import { idempotent, type IdempotencyScope } from './idempotency.js';
+import { idempotent, keyedRequest, type IdempotencyScope } from './idempotency.js';
 import type { Merchant } from './merchants.js';
 
 export class PaymentLinks {
@@ -35,20 +35,27 @@ export class PaymentLinks {
       created_at: now,
     };
     const value = { payment_link_ref: link.payment_link_ref, payment_link: paymentLinkUrl(this.checkoutUrl, link.payment_link_ref) };
-    // Most links are an order's first: one statement, no transaction. An order with earlier links takes the long way.
-    if (idempotency.key === undefined) {
-      if (await this.insertFirst(this.db, link)) return { value, replayed: false };
+    // Most links are an order's first: one statement (the key's answer written with it), no transaction. An order
+    // with earlier links, a key used before, or a race for either takes the long way, which tells them apart.
+    const keyed = keyedRequest(idempotency);
+    if (await this.insertFirst(link, keyed && { ...keyed, response: value })) return { value, replayed: false };
+    if (keyed === undefined) {
       await this.db.transaction((tx) => this.insertReplacing(tx, link));
       return { value, replayed: false };
     }
     return idempotent(this.db, { ...idempotency, merchantId: merchant.merchant_id }, async (tx) => {
-      if (!(await this.insertFirst(tx, link))) await this.insertReplacing(tx, link);
+      if (!(await refusingSecondLiveLink(link, () => insertFirstLinkOfOrder(tx, link)))) await this.insertReplacing(tx, link);
       return value;
     });
   }
 
-  private async insertFirst(sql: Sql, link: NewLink): Promise<boolean> {
-    return refusingSecondLiveLink(link, () => insertFirstLinkOfOrder(sql, link));
+  private async insertFirst(link: NewLink, answer: KeyedAnswer | undefined): Promise<boolean> {
+    try {
+      return await insertFirstLinkOfOrder(this.db, link, answer);
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
   }
 
   /** Earlier links of the order, brought up to date under lock: one past its expiry no longer blocks a new one. */

@@ -10,11 +10,11 @@ export async function findAnswer<T>(sql: Sql, merchantId: string, key: string): 
   return one(sql, 'SELECT request_hash, response FROM idempotency_keys WHERE merchant_id = $1 AND idempotency_key = $2', [merchantId, key]);
 }
 
-export async function insertAnswer(sql: Sql, merchantId: string, key: string, requestHash: string, response: unknown): Promise<void> {
-  await sql.query('INSERT INTO idempotency_keys (merchant_id, idempotency_key, request_hash, response) VALUES ($1, $2, $3, $4)', [
-    merchantId,
-    key,
-    requestHash,
-    JSON.stringify(response),
-  ]);
+/** Keeps the answer to a key; false when the key has one already (written meanwhile by a statement without the lock). */
+export async function insertAnswer(sql: Sql, merchantId: string, key: string, requestHash: string, response: unknown): Promise<boolean> {
+  const rows = await sql.query(
+    'INSERT INTO idempotency_keys (merchant_id, idempotency_key, request_hash, response) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING 1',
+    [merchantId, key, requestHash, JSON.stringify(response)],
+  );
+  return rows.length > 0;
 }

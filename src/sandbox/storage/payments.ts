@@ -70,15 +70,32 @@ export interface NewLink {
 const LINK_INSERT = `INSERT INTO payment_links (payment_link_ref, merchant_id, merchant_order_id, status, amount, currency, request, expires_at, created_at)`;
 const linkValues = (l: NewLink) => [l.payment_link_ref, l.merchant_id, l.merchant_order_id, l.amount, JSON.stringify(l.request), l.expires_at, l.created_at];
 
-/** Inserts the link of an order that has none yet, in one statement; false when the order already has links. */
-export async function insertFirstLinkOfOrder(sql: Sql, link: NewLink): Promise<boolean> {
-  const rows = await sql.query(
-    `${LINK_INSERT}
+/** The answer an Idempotency-Key keeps, written with the link it answers. */
+export interface KeyedAnswer {
+  key: string;
+  requestHash: string;
+  response: object;
+}
+
+/**
+ * Inserts the link of an order that has none yet, in one statement; false when the order already has links, or
+ * when `answer`'s key was used before. With `answer`, the key's answer is written by the same statement, so the
+ * link and the answer exist together or not at all.
+ */
+export async function insertFirstLinkOfOrder(sql: Sql, link: NewLink, answer?: KeyedAnswer): Promise<boolean> {
+  const firstOfOrder = `${LINK_INSERT}
      SELECT $1, $2, $3, 'active', $4::bigint, 'VND', $5::jsonb, $6::timestamptz, $7::timestamptz
-     WHERE NOT EXISTS (SELECT 1 FROM payment_links WHERE merchant_id = $2 AND merchant_order_id = $3)
-     RETURNING 1`,
-    linkValues(link),
-  );
+     WHERE NOT EXISTS (SELECT 1 FROM payment_links WHERE merchant_id = $2 AND merchant_order_id = $3)`;
+  const rows = answer
+    ? await sql.query(
+        `WITH link AS (${firstOfOrder}
+           AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE merchant_id = $2 AND idempotency_key = $8)
+           RETURNING merchant_id),
+         answer AS (INSERT INTO idempotency_keys (merchant_id, idempotency_key, request_hash, response) SELECT merchant_id, $8, $9, $10::jsonb FROM link)
+         SELECT 1 FROM link`,
+        [...linkValues(link), answer.key, answer.requestHash, JSON.stringify(answer.response)],
+      )
+    : await sql.query(`${firstOfOrder} RETURNING 1`, linkValues(link));
   return rows.length > 0;
 }
 

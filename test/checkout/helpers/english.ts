@@ -1,4 +1,4 @@
-// Telling English words in the Vietnamese UI (DESIGN.md section 5: "no English word shows in the Vietnamese UI").
+// Telling English words in the Vietnamese UI: no English word shows in the Vietnamese UI.
 // English is every word of the English catalog and a few more the gateway and the chains use; Vietnamese takes a
 // few words as they are, and tickers, token standards and network names are names, the same in every language.
 import { en } from '../../../src/checkout/i18n/en.js';

@@ -31,7 +31,7 @@ const PAIRS: [AssetCode, Network][][] = [
   ],
 ];
 
-describe('two gateway processes on one PostgreSQL under concurrent load', { skip: !databaseUrl && 'PostgreSQL only (the PGlite pass runs one process per folder)' }, () => {
+describe('two gateway processes on one PostgreSQL under concurrent load', () => {
   const applicationName = `pay-checkout-load-${process.pid}`;
   let system: GatewaySystem;
   before(async () => {

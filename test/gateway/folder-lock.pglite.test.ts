@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/process.js';
 
-describe('a PGlite folder locked to one process', { skip: process.env.TEST_DATABASE_URL ? 'PGlite only' : false }, () => {
+describe('a PGlite folder locked to one process', () => {
   let folder: string;
   let first: GatewayProcess | undefined;
   before(async () => {
