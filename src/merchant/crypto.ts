@@ -3,9 +3,23 @@
 
 const encoder = new TextEncoder();
 
+/** Imported keys by secret: importing costs more than signing, and a process signs with a handful of secrets. */
+const keys = new Map<string, Promise<CryptoKey>>();
+const KEYS_KEPT = 64;
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    if (keys.size >= KEYS_KEPT) keys.delete(keys.keys().next().value!);
+    keys.set(secret, key);
+    key.catch(() => keys.delete(secret));
+  }
+  return key;
+}
+
 export async function hmacSha256(secret: string, message: string): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message)));
+  return new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(message)));
 }
 
 export function base64(bytes: Uint8Array): string {

@@ -112,4 +112,16 @@ describe(`token endpoint (${storageName})`, () => {
     await token(credentialsForm({ grant_type: 'password' }));
     assert.deepEqual(await gw.gateway.db.query('SELECT count(*)::int AS n FROM access_tokens'), before);
   });
+
+  it('opens the merchant API until the token expires, then answers 401', async () => {
+    const issued = assertIssued(await token(credentialsForm()));
+    const list = () => send(gw.url, 'GET', '/api/paymentLink', { headers: { Authorization: `Bearer ${issued}` } });
+    assert.equal((await list()).status, 200);
+    gw.clock.advance(3_599_000);
+    assert.equal((await list()).status, 200, 'a second before it expires');
+    gw.clock.advance(1_000);
+    const refused = await list();
+    assert.equal(refused.status, 401, 'at its expiry');
+    assert.match(refused.headers.get('www-authenticate') ?? '', /^Bearer/);
+  });
 });

@@ -7,11 +7,13 @@ import { notFound } from '../errors.js';
 import type { Sql } from '../storage/database.js';
 import {
   readLink,
+  readLinkFacts,
   readPaymentsOfLink,
   readTransfersOfLink,
   writeDerivedLink,
   writeDerivedPayment,
   type DerivedPayment,
+  type LinkFacts,
   type LinkRow,
   type PaymentRow,
   type TransferRow,
@@ -42,9 +44,9 @@ export class Reconciler {
 
   /** The link as it is stored, with what its facts derive to now; no lock, no write. */
   async read(sql: Sql, ref: string): Promise<LinkSnapshot> {
-    const link = await readLink(sql, ref);
-    if (!link) throw notFound('There is no payment link with this reference.');
-    return this.derive(sql, link, await readPaymentsOfLink(sql, ref));
+    const facts = await readLinkFacts(sql, ref);
+    if (!facts) throw notFound('There is no payment link with this reference.');
+    return this.derive(facts);
   }
 
   /**
@@ -54,7 +56,8 @@ export class Reconciler {
   async reconcile(tx: Sql, ref: string): Promise<LinkSnapshot> {
     const link = await readLink(tx, ref, true);
     if (!link) throw notFound('There is no payment link with this reference.');
-    const before = await this.derive(tx, link, await readPaymentsOfLink(tx, ref, true));
+    const locked = await readPaymentsOfLink(tx, ref, true);
+    const before = this.derive({ link, payments: locked, transfers: locked.length ? await readTransfersOfLink(tx, ref) : [] });
     const { derived } = before;
     const payments = before.payments.map((row, i) => ({ ...row, ...storedForm(before.states[i]!) }));
     const after: LinkSnapshot = {
@@ -87,9 +90,9 @@ export class Reconciler {
     return payments.some((row, i) => (row.status === 'awaiting_payment' || row.status === 'underpaid') && states[i]!.status === 'expired');
   }
 
-  private async derive(sql: Sql, link: LinkRow, payments: PaymentRow[]): Promise<LinkSnapshot> {
+  private derive({ link, payments, transfers: seen }: LinkFacts): LinkSnapshot {
     const transfers = new Map<string, TransferRow[]>(payments.map((p) => [p.payment_id, []]));
-    if (payments.length) for (const t of await readTransfersOfLink(sql, link.payment_link_ref)) transfers.get(t.payment_id)?.push(t);
+    for (const t of seen) transfers.get(t.payment_id)?.push(t);
     const derived = linkState(
       {
         expires_at: link.expires_at,

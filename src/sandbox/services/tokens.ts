@@ -1,12 +1,18 @@
-// Opaque bearer tokens: random, stored as hashes, expiring.
+// Opaque bearer tokens: random, stored as hashes, expiring. A token is never revoked before it expires, so what a
+// process has read of one holds until then: each request with it needs no query.
 import type { TokenResponse } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
 import { randomToken, sha256 } from '../secrets.js';
 import type { Database } from '../storage/database.js';
-import { insertToken, merchantOfLiveToken } from '../storage/tokens.js';
+import { insertToken, liveToken } from '../storage/tokens.js';
 import type { Merchant } from './merchants.js';
 
+/** How many tokens a process remembers; the oldest read goes first. */
+const TOKENS_KEPT = 10_000;
+
 export class Tokens {
+  readonly #live = new Map<string, { merchantId: string; expiresAt: number }>();
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
@@ -21,7 +27,15 @@ export class Tokens {
   }
 
   /** The merchant id a live token belongs to, or undefined for an unknown or expired token. */
-  merchantOf(token: string): Promise<string | undefined> {
-    return merchantOfLiveToken(this.db, sha256(token), this.clock.now());
+  async merchantOf(token: string): Promise<string | undefined> {
+    const hash = sha256(token);
+    const now = this.clock.now();
+    const known = this.#live.get(hash);
+    if (known && known.expiresAt > now.getTime()) return known.merchantId;
+    const row = await liveToken(this.db, hash, now);
+    if (!row) return undefined;
+    if (this.#live.size >= TOKENS_KEPT) this.#live.delete(this.#live.keys().next().value!);
+    this.#live.set(hash, { merchantId: row.merchant_id, expiresAt: row.expires_at.getTime() });
+    return row.merchant_id;
   }
 }

@@ -1,8 +1,7 @@
 // Every statement about payment links and their payments: the facts their statuses are derived from, and the
 // derived statuses written back. Locks are taken in one order everywhere: a link, then its payments (by seq); the
 // links of one order by payment_link_ref.
-import type * as z from 'zod/mini';
-import type { AssetCode, LinkStatus, Network, PaymentLinkListQuery, PaymentLinkRequest, PaymentStatus } from '../../contract/index.js';
+import type { AssetCode, LinkStatus, Network, PaymentLinkRequest, PaymentStatus } from '../../contract/index.js';
 import { one, type Sql } from './database.js';
 
 export interface LinkRow {
@@ -55,7 +54,7 @@ export interface TransferRow {
 
 const LINK = `payment_link_ref, merchant_id, merchant_order_id, status, amount, currency, request, expires_at, superseded_at, paid_at, created_at`;
 const PAYMENT = `payment_id, payment_link_ref, status, overpaid, asset, network, address, address_index, amount_atomic::text AS amount_atomic,
-  amount_vnd, rate, quote_expires_at, confirmations_required, customer, accepted_at, paid_at, held_vnd, unsettled, created_at`;
+  amount_vnd, rate::text AS rate, quote_expires_at, confirmations_required, customer, accepted_at, paid_at, held_vnd, unsettled, created_at`;
 
 export interface NewLink {
   payment_link_ref: string;
@@ -134,10 +133,7 @@ export async function findPaymentLink(sql: Sql, where: { payment_id: string } | 
     : one(sql, 'SELECT payment_link_ref, payment_id FROM payments WHERE address = $1', [where.address]);
 }
 
-/** What the chain shows at the addresses of a link's payments, in the order it was seen. */
-export async function readTransfersOfLink(sql: Sql, ref: string): Promise<TransferRow[]> {
-  return sql.query<TransferRow>(
-    `SELECT p.payment_id, t.tx_hash, t.from_address, t.amount_atomic::text AS amount_atomic, t.created_at AS seen_at,
+const TRANSFERS_OF_LINK = `SELECT p.payment_id, t.tx_hash, t.from_address, t.amount_atomic::text AS amount_atomic, t.created_at AS seen_at,
        CASE WHEN t.block_height IS NULL THEN 0 ELSE tip.height - t.block_height + 1 END::int AS confirmations,
        b.mined_at AS confirmed_at
      FROM payments p
@@ -145,9 +141,49 @@ export async function readTransfersOfLink(sql: Sql, ref: string): Promise<Transf
      CROSS JOIN LATERAL (SELECT COALESCE(max(height), 0) AS height FROM chain_blocks WHERE network = p.network) tip
      LEFT JOIN chain_blocks b ON b.network = t.network AND b.height = t.block_height + p.confirmations_required - 1
      WHERE p.payment_link_ref = $1
-     ORDER BY t.seq`,
+     ORDER BY t.seq`;
+
+/** What the chain shows at the addresses of a link's payments, in the order it was seen. */
+export async function readTransfersOfLink(sql: Sql, ref: string): Promise<TransferRow[]> {
+  return sql.query<TransferRow>(TRANSFERS_OF_LINK, [ref]);
+}
+
+/** A link, its payments and the chain's transfers to their addresses. */
+export interface LinkFacts {
+  link: LinkRow;
+  payments: PaymentRow[];
+  transfers: TransferRow[];
+}
+
+/** A link's facts in one statement (reads that need no lock); undefined when there is no such link. */
+export async function readLinkFacts(sql: Sql, ref: string): Promise<LinkFacts | undefined> {
+  const row = await one<LinkRow & { payments: Jsonified<PaymentRow>[]; transfers: Jsonified<TransferRow>[] }>(
+    sql,
+    `SELECT ${LINK},
+       (SELECT coalesce(json_agg(p), '[]') FROM (SELECT ${PAYMENT} FROM payments WHERE payment_link_ref = $1 ORDER BY seq) p) AS payments,
+       (SELECT coalesce(json_agg(t), '[]') FROM (${TRANSFERS_OF_LINK}) t) AS transfers
+     FROM payment_links WHERE payment_link_ref = $1`,
     [ref],
   );
+  if (!row) return undefined;
+  const { payments, transfers, ...link } = row;
+  return {
+    link,
+    payments: payments.map((p) => withDates(p, ['quote_expires_at', 'accepted_at', 'paid_at', 'created_at'])),
+    transfers: transfers.map((t) => withDates(t, ['seen_at', 'confirmed_at'])),
+  };
+}
+
+/** A row as JSON carries it: its timestamps as text. */
+type Jsonified<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+
+function withDates<T>(row: Jsonified<T>, keys: (keyof T)[]): T {
+  const dated: Record<string, unknown> = { ...row };
+  for (const key of keys) {
+    const value = row[key];
+    if (value !== null) dated[key as string] = new Date(value as string);
+  }
+  return dated as T;
 }
 
 export async function nextAddressIndex(sql: Sql): Promise<number> {
@@ -240,46 +276,4 @@ export async function linksDueAt(sql: Sql, now: Date): Promise<string[]> {
 
 export async function isMerchantsLink(sql: Sql, merchantId: string, ref: string): Promise<boolean> {
   return (await one(sql, 'SELECT 1 FROM payment_links WHERE payment_link_ref = $1 AND merchant_id = $2', [ref, merchantId])) !== undefined;
-}
-
-/** Where a page of links starts: after this sort key (created_at to the microsecond, then payment_link_ref). */
-export interface LinkSortKey {
-  created_at: string;
-  payment_link_ref: string;
-}
-
-export type LinkFilters = Omit<z.output<typeof PaymentLinkListQuery>, 'cursor' | 'limit'>;
-
-/** Money held on a payment and not yet returned: its held_vnd beyond the refunds (not failed) taken from it. */
-const HOLDS_MONEY = `EXISTS (SELECT 1 FROM payments p WHERE p.payment_link_ref = l.payment_link_ref
-  AND p.held_vnd > (SELECT coalesce(sum(r.amount), 0) FROM refunds r WHERE r.payment_id = p.payment_id AND r.refund_status <> 'FAILED'))`;
-
-/** Up to `limit` of the merchant's links after `after`, newest first, with their sort keys. */
-export async function pageOfLinks(sql: Sql, merchantId: string, filters: LinkFilters, after: LinkSortKey | undefined, limit: number): Promise<LinkSortKey[]> {
-  const params: unknown[] = [merchantId];
-  const param = (value: unknown) => `$${params.push(value)}`;
-  const where = ['l.merchant_id = $1'];
-  if (filters.merchant_order_id !== undefined) where.push(`l.merchant_order_id = ${param(filters.merchant_order_id)}`);
-  if (filters.q !== undefined) {
-    const like = param(`%${filters.q.replace(/[\\%_]/g, '\\$&')}%`);
-    where.push(`(l.payment_link_ref = ${param(filters.q)} OR l.merchant_order_id ILIKE ${like} OR l.request #>> '{billing_details,billing_email}' ILIKE ${like}
-      OR EXISTS (SELECT 1 FROM payments p WHERE p.payment_link_ref = l.payment_link_ref AND p.customer ->> 'email' ILIKE ${like}))`);
-  }
-  if (filters.status !== undefined) where.push(`l.status = ${param(filters.status)}`);
-  if (filters.asset !== undefined || filters.network !== undefined) {
-    const asset = filters.asset === undefined ? '' : ` AND p.asset = ${param(filters.asset)}`;
-    const network = filters.network === undefined ? '' : ` AND p.network = ${param(filters.network)}`;
-    where.push(`EXISTS (SELECT 1 FROM payments p WHERE p.payment_link_ref = l.payment_link_ref${asset}${network})`);
-  }
-  // Parsed here, not by the database: a bare date is midnight UTC, whatever the session's time zone.
-  if (filters.created_from !== undefined) where.push(`l.created_at >= ${param(new Date(filters.created_from))}`);
-  if (filters.created_before !== undefined) where.push(`l.created_at < ${param(new Date(filters.created_before))}`);
-  if (filters.held !== undefined) where.push(filters.held === 'true' ? HOLDS_MONEY : `NOT ${HOLDS_MONEY}`);
-  if (after !== undefined) where.push(`(l.created_at, l.payment_link_ref) < (${param(after.created_at)}::timestamptz, ${param(after.payment_link_ref)})`);
-  return sql.query<LinkSortKey>(
-    `SELECT l.payment_link_ref, to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at
-     FROM payment_links l WHERE ${where.join(' AND ')}
-     ORDER BY l.created_at DESC, l.payment_link_ref DESC LIMIT ${param(limit)}`,
-    params,
-  );
 }

@@ -10,7 +10,7 @@ export async function insertToken(sql: Sql, tokenHash: string, merchantId: strin
   );
 }
 
-export async function merchantOfLiveToken(sql: Sql, tokenHash: string, now: Date): Promise<string | undefined> {
-  return (await one<{ merchant_id: string }>(sql, 'SELECT merchant_id FROM access_tokens WHERE token_hash = $1 AND expires_at > $2', [tokenHash, now]))
-    ?.merchant_id;
+/** The merchant of a token and when the token expires; undefined for an unknown or expired token. */
+export async function liveToken(sql: Sql, tokenHash: string, now: Date): Promise<{ merchant_id: string; expires_at: Date } | undefined> {
+  return one(sql, 'SELECT merchant_id, expires_at FROM access_tokens WHERE token_hash = $1 AND expires_at > $2', [tokenHash, now]);
 }
