@@ -1,11 +1,12 @@
 // The script-tag build of <pay-checkout> (DESIGN.md section 2): dist/pay-checkout.js, one self-contained ES module
-// (Lit, @lit/task, qrcode and zod/mini inlined, minified) that defines the tag; the gateway serves it at
+// (Lit, @lit/task and lean-qr's nano encoder inlined, minified) that defines the tag; the gateway serves it at
 // /pay-checkout.js. ES module format so that `import.meta.url` tells the element which gateway it came from (its
 // default `api-base`). It resolves the `production` export condition, so Lit ships without its dev mode.
 // Bundlers get the modules tsc emits to dist/lib/ (tsconfig.build.json), with the dependencies left as imports.
 // The demo has its own config (demo/vite.config.ts) and output (dist/demo/), which this build leaves alone.
 // Third-party licences travel with the file: the notices in the sources (Lit's) stay, and a banner names every
-// bundled package with its licence and copyright lines (qrcode and zod carry none in their code).
+// bundled package with its licence and copyright lines (zod, of which only its e-mail pattern is bundled, carries
+// none in its code).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +26,7 @@ function licenceBanner(moduleIds: string[]): string {
   for (const dir of [...new Set(moduleIds.map(packageDir).filter((d) => d !== undefined))].sort()) {
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string; license: string };
     const licenceFile = ['LICENSE', 'LICENSE.md', 'license'].map((f) => join(dir, f)).find(existsSync);
-    // A copyright line, with the indented lines that continue it (dijkstrajs names its author on the next line).
+    // A copyright line, with the indented lines that continue it.
     const copyright = licenceFile ? [...readFileSync(licenceFile, 'utf8').matchAll(/^[ \t]*(Copyright.*(?:\n[ \t]+\S.*)*)/gim)].map((m) => m[1]!.replace(/\s+/g, ' ').trim()) : [];
     lines.push(`${pkg.name} ${pkg.version} (${pkg.license})${copyright.length ? `: ${copyright.join('; ')}` : ''}`);
   }

@@ -1,4 +1,4 @@
-// The element's weight on the page: dist/pay-checkout.js beside its dependencies (lit, qrcode, zod/mini) bundled alone.
+// The element's weight on the page: dist/pay-checkout.js beside its dependencies (lit, @lit/task, lean-qr/nano) bundled alone.
 // Not a gateway suite: it runs once, whatever the storages.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,19 +15,19 @@ const SCRATCH = join(ROOT, 'node_modules', '.cache', 'pay-checkout-bench-bundle'
 
 /** The dependencies bundled alone, without the element: a small use of each, and everything each exports. */
 const DEPENDENCY_ENTRIES = {
-  'lit + qrcode + zod/mini, a small use of each': `import { LitElement, html, css } from 'lit';
-import QRCode from 'qrcode';
-import * as z from 'zod/mini';
-export const Payment = z.object({ status: z.string(), amount_crypto: z.string(), confirmations: z.int() });
+  'lit + @lit/task + lean-qr/nano, a small use of each': `import { LitElement, html, css } from 'lit';
+import { Task } from '@lit/task';
+import { generate } from 'lean-qr/nano';
 export class Probe extends LitElement {
   static styles = css\`:host { display: block }\`;
+  task = new Task(this, { task: async () => 1, args: () => [] });
   render() { return html\`<canvas></canvas>\`; }
 }
-export const qr = (text) => QRCode.toString(text, { type: 'svg' });
+export const qr = (text) => generate(text).size;
 `,
-  'lit + qrcode + zod/mini, every export': `export * from 'lit';
-export { default as QRCode } from 'qrcode';
-export * as z from 'zod/mini';
+  'lit + @lit/task + lean-qr/nano, every export': `export * from 'lit';
+export * from '@lit/task';
+export * from 'lean-qr/nano';
 `,
 };
 

@@ -1,9 +1,8 @@
 // The checkout API as the element calls it (docs/api.md). Every answer is checked against the
-// contract's zod/mini schemas: a gateway that answers something else is an error the customer is told about,
-// never a half-drawn page.
-import type * as z from 'zod/mini';
-import { CheckoutView, Payment, type OpenPaymentRequest } from '../contract/checkout.js';
-import { Problem } from '../contract/problem.js';
+// checkout contract (answers.ts, the same rules as the gateway's zod schemas): a gateway that answers something
+// else is an error the customer is told about, never a half-drawn page.
+import type { CheckoutView, OpenPaymentRequest, Payment } from '../contract/checkout.js';
+import { checkPayment, checkProblem, checkView, type Checked } from './answers.js';
 
 export type CheckoutErrorCode =
   /** No `payment-link-ref` attribute and no `?ref=` in the page URL. */
@@ -41,7 +40,7 @@ function codeOf(status: number): CheckoutErrorCode {
 /** A request that gets no answer in this long fails as a network error (and is retried), rather than hanging. */
 export const REQUEST_TIMEOUT_MS = 20_000;
 
-async function request<S extends z.ZodMiniType>(schema: S, url: string, init: RequestInit): Promise<z.infer<S>> {
+async function request<T>(check: (body: unknown) => Checked<T>, url: string, init: RequestInit): Promise<T> {
   const { signal } = init;
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), REQUEST_TIMEOUT_MS);
@@ -60,16 +59,13 @@ async function request<S extends z.ZodMiniType>(schema: S, url: string, init: Re
     signal?.removeEventListener('abort', cancel);
   }
   if (!response.ok) {
-    const problem = Problem.safeParse(body);
+    const problem = checkProblem(body);
     const detail = problem.success ? (problem.data.detail ?? problem.data.title) : `HTTP ${response.status}`;
     throw new CheckoutApiError(codeOf(response.status), detail, response.status);
   }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const where = parsed.error.issues.map((issue) => issue.path.map(String).join('.') || '(body)').join(', ');
-    throw new CheckoutApiError('malformed', `The gateway's answer does not match the checkout contract (${where}).`, response.status);
-  }
-  return parsed.data;
+  const checked = check(body);
+  if (!checked.success) throw new CheckoutApiError('malformed', `The gateway's answer does not match the checkout contract (${checked.issues.join(', ')}).`, response.status);
+  return checked.data;
 }
 
 /** The URLs of one link's checkout API. */
@@ -86,20 +82,23 @@ export function checkoutUrls(apiBase: string, ref: string) {
 export type CheckoutUrls = ReturnType<typeof checkoutUrls>;
 
 export const fetchView = (urls: CheckoutUrls, signal?: AbortSignal): Promise<CheckoutView> =>
-  request(CheckoutView, urls.view, { signal, cache: 'no-store' });
+  request(checkView, urls.view, { signal, cache: 'no-store' });
 
 export const fetchPayment = (urls: CheckoutUrls, paymentId: string, signal?: AbortSignal): Promise<Payment> =>
-  request(Payment, urls.payment(paymentId), { signal, cache: 'no-store' });
+  request(checkPayment, urls.payment(paymentId), { signal, cache: 'no-store' });
 
-/** Opens a payment, or gets back the one still open in the same asset (the gateway never makes a second). */
+/**
+ * Opens a payment, or gets back the one still open in the same asset (the gateway never makes a second). The JSON
+ * goes as text/plain, which the checkout API takes (docs/api.md): from a merchant's origin it needs no CORS preflight.
+ */
 export const openPayment = (urls: CheckoutUrls, body: OpenPaymentRequest, signal?: AbortSignal): Promise<Payment> =>
-  request(Payment, urls.payments, { method: 'POST', signal, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  request(checkPayment, urls.payments, { method: 'POST', signal, headers: { 'Content-Type': 'text/plain;charset=UTF-8' }, body: JSON.stringify(body) });
 
 /** A payment pushed on the event stream, checked like every other answer; undefined when it does not parse. */
 export function parsePaymentEvent(data: string): Payment | undefined {
   try {
-    const parsed = Payment.safeParse(JSON.parse(data));
-    return parsed.success ? parsed.data : undefined;
+    const checked = checkPayment(JSON.parse(data));
+    return checked.success ? checked.data : undefined;
   } catch {
     return undefined;
   }

@@ -4,15 +4,11 @@ import * as z from 'zod/mini';
 import { ASSET_CODES, NETWORKS } from './assets.js';
 import { email, expected, object, phone, text } from './fields.js';
 import { Address } from './payment-link.js';
+import { DECIMAL, LINK_STATUSES, PAYMENT_STATUSES, type LinkStatus, type PaymentStatus } from './rules.js';
 
-export const PAYMENT_STATUSES = ['awaiting_payment', 'confirming', 'underpaid', 'paid', 'expired', 'paid_late'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export { LINK_STATUSES, PAYMENT_STATUSES, type LinkStatus, type PaymentStatus };
 
-export const LINK_STATUSES = ['active', 'paid', 'expired'] as const;
-export type LinkStatus = (typeof LINK_STATUSES)[number];
-
-/** A decimal string such as "12.5": crypto amounts and rates never travel as floats. */
-const decimal = z.string().check(z.regex(/^\d+(\.\d+)?$/, 'must be a decimal string'));
+const decimal = z.string().check(z.regex(DECIMAL, 'must be a decimal string'));
 
 export const ChainTransaction = z.object({
   tx_hash: z.string(),

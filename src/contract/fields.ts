@@ -1,6 +1,9 @@
 // Field rules shared by every resource. The seed leaves lengths and formats open ("not shown");
 // these are the gateway's decisions, documented in docs/api.md.
 import * as z from 'zod/mini';
+import { BIDI_CONTROL, COUNTRY_CODE, EMAIL_MAX_LENGTH, INVISIBLE, isWebUrl, LANGUAGE, PHONE } from './rules.js';
+
+export { isWebUrl };
 
 /** Type error message that tells a missing field from a mistyped one. */
 export const expected = (what: string) => ({
@@ -9,15 +12,6 @@ export const expected = (what: string) => ({
 
 /** A JSON object of known fields (unknown ones are dropped). */
 export const object = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, expected('an object'));
-
-/**
- * Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): they reorder the text around
- * them, so a name or description could show the customer something other than what it says. Refused, not
- * stripped: the merchant learns which field held one, and a signed body is never changed behind its signature.
- */
-const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
-/** Nothing a reader can see: white space, controls, format characters, zero-width and filler characters. */
-const INVISIBLE = /^[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]+$/u;
 
 /** A bounded piece of free text; a required one (`min` ≥ 1) must show something. */
 export const text = (max: number, min = 0) =>
@@ -36,38 +30,18 @@ export const vndAmount = (min: 0 | 1) =>
     z.lte(MAX_VND, `must be at most ${MAX_VND} VND`),
   );
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * Whether a URL may be linked or followed: absolute `https:`, or `http:` on the loopback host (the sandbox).
- * Everything else, `javascript:` and `data:` above all, is refused.
- */
-export function isWebUrl(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.username || url.password) return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
-}
-
 export const webUrl = z.string(expected('a URL')).check(
   z.maxLength(2048, 'must be at most 2048 characters'),
   z.refine(isWebUrl, 'must be an absolute https: URL (http: only on localhost in the sandbox)'),
 );
 
-export const countryCode = z.string(expected('a two-letter country code')).check(z.regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code'));
+export const countryCode = z.string(expected('a two-letter country code')).check(z.regex(COUNTRY_CODE, 'must be a two-letter country code'));
 
-export const email = z.email(expected('an e-mail address')).check(z.maxLength(254, 'must be at most 254 characters'));
+export const email = z.email(expected('an e-mail address')).check(z.maxLength(EMAIL_MAX_LENGTH, `must be at most ${EMAIL_MAX_LENGTH} characters`));
 
-export const phone = z.string(expected('a phone number')).check(z.regex(/^\+?[0-9 ()./-]{3,32}$/, 'must be a phone number of 3 to 32 digits'));
+export const phone = z.string(expected('a phone number')).check(z.regex(PHONE, 'must be a phone number of 3 to 32 digits'));
 
-/** BCP 47-style language tag as addresses carry it: `vi`, `en-US`, `vi_VN`. */
-export const locale = z.string(expected('a language code')).check(
-  z.regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$/, 'must be a language code such as vi or en-US'),
-);
+export const locale = z.string(expected('a language code')).check(z.regex(LANGUAGE, 'must be a language code such as vi or en-US'));
 
 /** Path-safe order reference: it is also the `{order_id}` segment of the refund URLs. */
 export const orderId = z.string(expected('an order reference')).check(

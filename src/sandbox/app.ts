@@ -37,7 +37,7 @@ export function createApp(services: Services): Hono {
   app.route('/api/payments', paymentRoutes(services));
   app.route('/api/webhooks', webhookRoutes(services));
   app.route('/sandbox', sandboxRoutes(services));
-  app.route('/', assetRoutes());
+  app.route('/', assetRoutes(services));
   app.route('/', openApiRoutes());
   app.notFound((c) => problemResponse(c, new ProblemError(404, `No route for ${c.req.method} ${c.req.path}.`)));
   app.onError((error, c) => {

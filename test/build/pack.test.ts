@@ -101,7 +101,8 @@ describe('the packed package, installed', () => {
   it('installs for the element alone without the gateway’s server stack', () => {
     const installed = new Set(elementOnly.packages);
     assert.deepEqual(SERVER_STACK.filter((name) => installed.has(name)), []);
-    assert.ok(installed.has('lit') && installed.has('qrcode'));
+    assert.ok(installed.has('lit') && installed.has('lean-qr'));
+    assert.ok(!installed.has('qrcode'), 'qrcode (and its command-line stack) is the demo’s, not the package’s');
     console.log(`element-only install: ${elementOnly.packages.length} packages, ${(elementOnly.bytes / 1e6).toFixed(1)} MB`);
   });
 

@@ -2,11 +2,12 @@
 // file, loadable from any origin; the hosted page under its strict CSP. Builds the script first when it is missing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 const bundle = fileURLToPath(new URL('../../dist/pay-checkout.js', import.meta.url));
 
@@ -41,10 +42,29 @@ describe('the element and the hosted page, served by the gateway', () => {
   it('serves the hosted page with a strict CSP and the element in hosted layout', async () => {
     const response = await fetch(`${gw.url}/checkout?ref=pl_any`);
     assert.equal(response.status, 200);
-    assert.equal(response.headers.get('content-security-policy'), "default-src 'self'; img-src 'self' data: https:; connect-src 'self'");
+    const csp = response.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /^default-src 'self'; img-src 'self' data: https:; connect-src 'self'; style-src 'self' 'sha256-[A-Za-z0-9+/]+=*'$/);
     const page = await response.text();
     assert.match(page, /<script type="module" src="\/pay-checkout.js"><\/script>/);
-    assert.match(page, /<pay-checkout embedded="false"><\/pay-checkout>/);
-    assert.doesNotMatch(page, /<script>|<style>|style=/, 'nothing inline that the CSP would block');
+    assert.match(page, /<pay-checkout embedded="false"><\/pay-checkout>/, 'an unknown ref: no view inside, the element fetches and says why');
+    assert.doesNotMatch(page, /<script>|style=|<link/, 'no inline script or style attribute, no stylesheet to fetch');
+    // The one inline style is the one the CSP allows by its hash.
+    const style = /<style>(.*?)<\/style>/s.exec(page)?.[1] ?? '';
+    assert.ok(csp.includes(`'sha256-${createHash('sha256').update(style).digest('base64')}'`), 'the inline style matches its hash');
+  });
+
+  it("carries the link's view inside the element, escaped so merchant text stays data", async () => {
+    const name = 'Shop </script><script>alert(1)</script><!--';
+    const description = 'Line\u2028two\u2029three & </SCRIPT >';
+    const { payment_link_ref: ref } = await gw.client.createPaymentLink(sampleLink({ description, merchant_details: { ...sampleLink().merchant_details, name } }));
+    const page = await (await fetch(`${gw.url}/checkout?ref=${ref}`)).text();
+    const data = /<pay-checkout embedded="false"><script type="application\/json">(.*?)<\/script><\/pay-checkout>/s.exec(page)?.[1];
+    assert.ok(data, 'the view is inside the element');
+    assert.doesNotMatch(data, /[<>&\u2028\u2029]/, 'nothing the HTML parser (or a JavaScript reader) could take as markup or a line end');
+    const view = JSON.parse(data) as { payment_link_ref: string; description: string; merchant_details: { name: string } };
+    assert.equal(view.payment_link_ref, ref);
+    assert.equal(view.description, description);
+    assert.equal(view.merchant_details.name, name);
+    assert.deepEqual(view, await (await fetch(`${gw.url}/api/checkout/${ref}`)).json(), 'the same view the checkout API answers');
   });
 });

@@ -81,12 +81,12 @@ describe('screenOf', () => {
 });
 
 describe('follows', () => {
-  test('the stream is open while the link is active or the payment is not final', () => {
+  test('the stream is open once a payment exists, while the link is active or the payment is not final', () => {
     fc.assert(
       fc.property(linkStatus, fc.option(paymentStatus, { nil: undefined }), (link, status) => {
         const screen = screenOf(checkoutView({ status: link }), status ? payment({ status }) : null, undefined);
         const open = status === 'awaiting_payment' || status === 'confirming' || status === 'underpaid';
-        const expected = screen.name !== 'error' && (link === 'active' || open);
+        const expected = screen.name !== 'error' && status !== undefined && (link === 'active' || open);
         assert.equal(follows(screen), expected, `${link} link, ${status ?? 'no'} payment, ${screen.name} screen`);
       }),
     );

@@ -1,8 +1,8 @@
 // Acceptance of the element's views: each reached through the real checkout API of this engine's gateway.
-import { expect } from '@open-wc/testing';
+import { expect, fixture } from '@open-wc/testing';
 import { REDIRECT_SECONDS } from '../../src/checkout/index.js';
-import { control, mount, part, parts, partOf, press, textOf, until, untilView, viewOf } from './helpers/element.js';
-import { advanceClock, createLink, startGateway, stopGateway } from './helpers/server.js';
+import { control, create, mount, part, parts, partOf, press, textOf, until, untilView, viewOf } from './helpers/element.js';
+import { advanceClock, checkoutView, createLink, startGateway, stopGateway } from './helpers/server.js';
 
 const HOUR = 3_600_000;
 
@@ -27,6 +27,42 @@ describe('<pay-checkout> order view', () => {
     expect(textOf(partOf(el, 'total'))).to.match(/360\.000\s*(₫|VND|đ)/);
     expect(events.find((e) => e.type === 'pay-checkout-ready')?.detail).to.have.nested.property('view.payment_link_ref', payment_link_ref);
     await expect(el).to.be.accessible();
+  });
+
+  it('draws the order in its first frame from the view the page carries inside it, and fetches nothing', async () => {
+    const { payment_link_ref } = await createLink();
+    const view = { ...(await checkoutView(payment_link_ref)), description: 'Carried by the page' };
+    const requested: string[] = [];
+    const fetch = window.fetch;
+    window.fetch = (input, init) => {
+      requested.push(input instanceof Request ? input.url : String(input));
+      return fetch(input, init);
+    };
+    try {
+      const { el, events } = await create(payment_link_ref, { locale: 'en' });
+      el.append(Object.assign(document.createElement('script'), { type: 'application/json', textContent: JSON.stringify(view) }));
+      await fixture(el);
+      expect(viewOf(el), 'the first render').to.equal('order');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(textOf(partOf(el, 'summary'))).to.include('Carried by the page');
+      expect(requested.filter((url) => url.includes('/api/checkout/')), 'no request for the view').to.deep.equal([]);
+      expect(events.map((e) => e.type)).to.deep.equal(['pay-checkout-ready']);
+    } finally {
+      window.fetch = fetch;
+    }
+  });
+
+  it("fetches its own view when the one the page carries is another link's or breaks the contract", async () => {
+    const { payment_link_ref } = await createLink();
+    const other = await checkoutView((await createLink()).payment_link_ref);
+    for (const carried of [{ ...other, description: 'Another link' }, { ...other, payment_link_ref, amount: '360000', description: 'Broken' }]) {
+      const { el } = await create(payment_link_ref, { locale: 'en' });
+      el.append(Object.assign(document.createElement('script'), { type: 'application/json', textContent: JSON.stringify(carried) }));
+      await fixture(el);
+      expect(viewOf(el)).to.equal('loading');
+      await untilView(el, 'order');
+      expect(textOf(partOf(el, 'summary'))).not.to.include(carried.description);
+    }
   });
 
   it("takes the language of the link's billing address when no locale is set", async () => {

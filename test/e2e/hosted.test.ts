@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import jsQRModule from 'jsqr';
+import { sampleLink } from '../helpers/gateway.js';
 import {
   assertAccessible,
   assertClean,
@@ -13,6 +14,7 @@ import {
   mine,
   openPage,
   openSignedIn,
+  post,
   screenshot,
   waitForView,
   walletPay,
@@ -69,6 +71,34 @@ test('the payment_link opens the hosted page; the /wallet page pays it from a ph
   assert.equal(await page.locator('[data-param="payment_link_ref"]').textContent(), ref);
   assertClean(hosted);
   assertClean(phone);
+});
+
+test('the hosted page draws the order from the view in its HTML: merchant text stays text, no request but the script before the payment', async () => {
+  const name = 'Shop </script><script>window.pwned = 1</script><!--';
+  const description = 'Line\u2028two & </SCRIPT >';
+  const link = sampleLink({ description, merchant_details: { ...sampleLink().merchant_details, name } });
+  const { payment_link_ref: ref } = await post<{ payment_link_ref: string }>('/demo/api/links', link);
+  const requests: string[] = [];
+  const hosted = await openPage(browser(), `/checkout?ref=${ref}`, undefined, {
+    setUp: async (page) => {
+      page.on('request', (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
+    },
+  });
+  const { page } = hosted;
+  await waitForView(page, 'order');
+  assert.ok((await page.locator('pay-checkout h1.merchant').textContent())?.startsWith(name), 'the merchant name, as written');
+  assert.equal(await page.locator('pay-checkout [part="summary"] > p').first().textContent(), description);
+  assert.equal(await page.evaluate('window.pwned'), undefined, 'nothing in the merchant text ran');
+  const before = requests.filter((r) => !r.endsWith('/favicon.ico'));
+  assert.deepEqual(before, ['GET /checkout', 'GET /pay-checkout.js'], 'the order painted from the page alone');
+  // The event stream opens once the payment exists, after its QR.
+  const stream = page.waitForRequest((request) => request.url().endsWith(`/api/checkout/${ref}/events`));
+  await choosePayment(page, 'USDT:TRON');
+  await stream;
+  const all = requests.filter((r) => !r.endsWith('/favicon.ico'));
+  assert.deepEqual(all.slice(0, 3), ['GET /checkout', 'GET /pay-checkout.js', `POST /api/checkout/${ref}/payments`]);
+  assert.ok(!all.includes(`GET /api/checkout/${ref}`), 'the view was never fetched');
+  assertClean(hosted);
 });
 
 test('a forged redirect does not verify on /success', async () => {

@@ -139,7 +139,7 @@ const testPages = new Hono()
   });
 
 /** CommonJS packages the browser code imports (any of their files): served as one ES module each, with named exports. */
-const isCommonjs = (spec: string) => /^(qrcode|jsqr)(\/[\w./-]+)?$/.test(spec) && !spec.includes('..');
+const isCommonjs = (spec: string) => /^jsqr(\/[\w./-]+)?$/.test(spec) && !spec.includes('..');
 const require = createRequire(import.meta.url);
 const commonjsBundles = new Map<string, Promise<string>>();
 

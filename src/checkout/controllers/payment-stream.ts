@@ -67,7 +67,20 @@ export class PaymentStreamController implements ReactiveController {
     this.#close();
     this.#url = url;
     this.#retryMs = FIRST_RETRY_MS;
-    if (url !== null && this.#connected) this.#open();
+    if (url !== null && this.#connected) this.#openAfterPaint(url);
+  }
+
+  /**
+   * A new stream waits until the frame of the update that asked for it is painted (the QR, when a payment has just
+   * opened), then a task: it is not needed to draw that frame. The stream sends the payment's current state first,
+   * so nothing is missed meanwhile.
+   */
+  #openAfterPaint(url: string): void {
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        if (this.#connected && this.#url === url && !this.#source) this.#open();
+      }),
+    );
   }
 
   #open(): void {

@@ -2,7 +2,7 @@
 // expired), with its visible countdown, and the navigations the customer asks for. Each dispatches its cancelable
 // event first, then goes to exactly the gateway's URL, once, and only if it is http(s).
 import type { ReactiveControllerHost } from 'lit';
-import { isWebUrl } from '../../contract/fields.js';
+import { isWebUrl } from '../../contract/rules.js';
 import { CountdownController } from './countdown.js';
 
 // Its timer is a CountdownController, which it registers with the host; it has no lifecycle of its own.

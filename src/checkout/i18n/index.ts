@@ -20,9 +20,22 @@ export function format(locale: Locale, key: MessageKey, params: Params = {}): st
   return catalogs[locale][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
-/** VND as the customer reads it. Decimal strings (a rate) are formatted as written, never through a float. */
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * VND as the customer reads it, exactly as `Intl.NumberFormat(locale, {style: 'currency', currency: 'VND',
+ * maximumFractionDigits: 0})` writes it (`530.000 ₫` in vi, `₫530,000` in en; test/i18n/vnd.test.ts compares the
+ * two), without Intl: its first use loads the locale's data, a cost paid before the order summary could paint.
+ * Whole dong, rounded half away from zero; decimal strings (a rate) are rounded as written, never through a float.
+ * Anything that is neither a safe integer nor a decimal string goes to Intl itself.
+ */
 export function formatVnd(locale: Locale, amount: number | `${number}`): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency: 'VND', maximumFractionDigits: 0 }).format(amount);
+  const parts = DECIMAL.exec(typeof amount === 'number' && Number.isSafeInteger(amount) ? amount.toFixed(0) : String(amount));
+  if (!parts) return new Intl.NumberFormat(locale, { style: 'currency', currency: 'VND', maximumFractionDigits: 0 }).format(amount);
+  const [, sign = '', whole = '', fraction = ''] = parts;
+  const dong = fraction >= '5' ? (BigInt(whole) + 1n).toString() : whole.replace(/^0+(?=\d)/, '');
+  const grouped = dong.replace(/\B(?=(\d{3})+$)/g, locale === 'vi' ? '.' : ',');
+  return locale === 'vi' ? `${sign}${grouped}\u00a0₫` : `${sign}₫${grouped}`;
 }
 
 /** An instant (ISO 8601) as the customer reads it: date and time, in their language and time zone. */

@@ -5,10 +5,12 @@ import { Task } from '@lit/task';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { CheckoutView, Payment } from '../../contract/checkout.js';
-import { isWebUrl } from '../../contract/fields.js';
+import { isWebUrl } from '../../contract/rules.js';
+import { checkView } from '../answers.js';
 import { CheckoutApiError, checkoutUrls, fetchPayment, fetchView, openPayment, type CheckoutUrls } from '../api.js';
 import { ClipboardController } from '../controllers/clipboard.js';
 import { CountdownController } from '../controllers/countdown.js';
+import { DeferredModuleController } from '../controllers/deferred-module.js';
 import { PaymentStreamController } from '../controllers/payment-stream.js';
 import { RedirectController } from '../controllers/redirect.js';
 import { ViewFocusController } from '../controllers/view-focus.js';
@@ -45,15 +47,11 @@ import {
   type ContactField,
   type Screen,
 } from './state.js';
-import { confirmingView } from './views/confirming.js';
 import { errorView } from './views/error.js';
-import { expiredView } from './views/expired.js';
 import { loadingView } from './views/loading.js';
 import { orderView } from './views/order.js';
-import { paidLateView } from './views/paid-late.js';
-import { paidView } from './views/paid.js';
 import { footer, header, type Ui } from './views/parts.js';
-import { paymentView, type Copyable } from './views/payment.js';
+import type { Copyable } from './views/payment.js';
 
 export type { CheckoutViewName } from './state.js';
 
@@ -191,10 +189,15 @@ export class PayCheckout extends LitElement {
   /** The language the customer picked in the card. */
   @state() private chosenLocale?: Locale;
 
+  /** The view the page carried (#pageView), until the first load takes it in place of a request. */
+  #given?: CheckoutView;
+
   #viewTask = new Task(this, {
     task: async ([urls], { signal }) => {
       if (!urls) throw new CheckoutApiError('missing_ref', 'No payment-link-ref attribute and no ?ref= in the page URL.');
-      return fetchView(urls, signal);
+      const given = this.#given;
+      this.#given = undefined;
+      return given ?? fetchView(urls, signal);
     },
     args: () => [this.#urls] as const,
     argsEqual: ([a], [b]) => a?.view === b?.view,
@@ -225,10 +228,20 @@ export class PayCheckout extends LitElement {
   });
 
   private readonly viewFocus = new ViewFocusController(this, {
-    view: () => this.#screen().name,
+    view: () => this.#shown(),
     loading: 'loading',
     heading: () => this.renderRoot.querySelector<HTMLElement>('h2'),
     card: () => this.renderRoot.querySelector<HTMLElement>('[part~="card"]'),
+  });
+
+  /** The views after the order, and the QR encoder: loaded once the first view has painted, or when one is needed. */
+  #afterOrder = new DeferredModuleController(this, {
+    load: () => import('./views/after-order.js'),
+    preload: () => this.view !== undefined,
+    onError: (error) => {
+      this.failure = new CheckoutApiError('network', `Part of the checkout could not be loaded (${String(error)}).`);
+      this.#reportError(this.failure);
+    },
   });
 
   get #ref(): string | undefined {
@@ -248,8 +261,33 @@ export class PayCheckout extends LitElement {
     return screenOf(this.view, this.payment, this.failure);
   }
 
+  /** The view on screen: `loading` while the screen's view is still being loaded. */
+  #shown(screen = this.#screen()): Screen['name'] {
+    return afterOrder(screen) && !this.#afterOrder.module ? 'loading' : screen.name;
+  }
+
+  /**
+   * The view the page carries for this link: a `<script type="application/json">` child (the gateway's hosted page
+   * puts it there), checked like a fetched one. With it the first frame draws the order, and no request is made.
+   */
+  #pageView(): CheckoutView | undefined {
+    const data = this.querySelector(':scope > script[type="application/json"]')?.textContent;
+    if (!data) return undefined;
+    try {
+      const checked = checkView(JSON.parse(data));
+      return checked.success && checked.data.payment_link_ref === this.#ref ? checked.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (!this.hasUpdated) {
+      this.#given = this.#pageView();
+      if (this.#given) this.#applyView(this.#given);
+    }
     if (changed.has('locale')) this.chosenLocale = undefined;
+    if (afterOrder(this.#screen())) this.#afterOrder.load();
     if (this.hasUpdated && (changed.has('paymentLinkRef') || changed.has('apiBase'))) {
       // Another link: nothing of the previous one may stay on screen or drive a redirect.
       this.view = undefined;
@@ -417,10 +455,11 @@ export class PayCheckout extends LitElement {
       region: (code) => formatRegion(locale, code),
     };
     const screen = this.#screen();
+    const shown = this.#shown(screen);
     const card = html`
-      <div part="card" class="card" data-view=${screen.name} lang=${locale}>
-        ${header(ui, this.view, this.#hosted(), this.#switchLanguage)} ${this.#body(ui, screen)}
-        ${screen.name === 'loading' ? nothing : footer(ui, this.view)}
+      <div part="card" class="card" data-view=${shown} lang=${locale}>
+        ${header(ui, this.view, this.#hosted(), this.#switchLanguage)} ${shown === 'loading' ? loadingView(ui) : this.#body(ui, screen)}
+        ${shown === 'loading' ? nothing : footer(ui, this.view)}
         <p part="status" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement ? ui.t(this.announcement.key, this.announcement.params) : ''}</p>
       </div>
     `;
@@ -456,25 +495,32 @@ export class PayCheckout extends LitElement {
             onBack: this.#back,
           },
         );
+    }
+    const later = this.#afterOrder.module;
+    if (!later) return loadingView(ui);
+    switch (screen.name) {
       case 'payment':
       case 'underpaid':
-        return paymentView(ui, screen.view, screen.payment, {
+        return later.paymentView(ui, screen.view, screen.payment, {
           seconds: this.#quoteCountdown.remaining,
           copied: this.#clipboard.copied,
           onCopy: (what, text) => void this.#clipboard.copy(what, text),
           onBack: this.#back,
         });
       case 'confirming':
-        return confirmingView(ui, screen.payment);
+        return later.confirmingView(ui, screen.payment);
       case 'paid':
-        return paidView(ui, screen.view, screen.payment, { seconds: this.#redirect.remaining, onReturn: this.#returnToMerchant, onStay: this.#stay });
+        return later.paidView(ui, screen.view, screen.payment, { seconds: this.#redirect.remaining, onReturn: this.#returnToMerchant, onStay: this.#stay });
       case 'expired':
-        return expiredView(ui, screen.view, { busy: this.busy, actionError: this.actionError, onNewQuote: this.#newQuote, onLeave: this.#leave });
+        return later.expiredView(ui, screen.view, { busy: this.busy, actionError: this.actionError, onNewQuote: this.#newQuote, onLeave: this.#leave });
       case 'paid_late':
-        return paidLateView(ui, screen.view, screen.payment, this.#back);
+        return later.paidLateView(ui, screen.view, screen.payment, this.#back);
     }
   }
 }
+
+/** Screens drawn by the views loaded after the order (views/after-order.ts). */
+const afterOrder = (screen: Screen): boolean => !['loading', 'error', 'order'].includes(screen.name);
 
 declare global {
   interface HTMLElementTagNameMap {

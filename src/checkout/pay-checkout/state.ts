@@ -1,7 +1,7 @@
 // The checkout's pure logic: which screen the customer sees, what the contact form accepts, which asset is picked
 // first. No DOM and no Lit here, so test/checkout-state/ checks it with node:test.
 import type { CheckoutMethod, CheckoutView, Payment } from '../../contract/checkout.js';
-import { email as emailRule, isWebUrl, phone as phoneRule } from '../../contract/fields.js';
+import { isEmail, isWebUrl, PHONE } from '../../contract/rules.js';
 import type { CheckoutErrorCode } from '../api.js';
 import type { MessageKey } from '../i18n/index.js';
 
@@ -38,10 +38,13 @@ export function screenOf(view: CheckoutView | undefined, payment: Payment | null
 
 const OPEN_STATUSES: readonly Payment['status'][] = ['awaiting_payment', 'confirming', 'underpaid'];
 
-/** Whether the live stream is needed: the link is active, or its payment is not yet final. */
+/**
+ * Whether the live stream is needed: a payment exists, and it is not final or the link is still active (a late
+ * payment, a new quote). Before the first payment there is nothing to follow: the order waits for the customer.
+ */
 export function follows(screen: Screen): boolean {
-  if (screen.name === 'loading' || screen.name === 'error') return false;
-  return screen.view.status === 'active' || ('payment' in screen && screen.payment != null && OPEN_STATUSES.includes(screen.payment.status));
+  if (!('payment' in screen) || !screen.payment) return false;
+  return screen.view.status === 'active' || OPEN_STATUSES.includes(screen.payment.status);
 }
 
 /**
@@ -140,8 +143,8 @@ export function validateContact(contact: Contact, open: boolean): { invalid: Con
   const invalid: ContactErrors = {};
   if (open) {
     if (!name || name.length > 200) invalid.name = 'nameRequired';
-    if (!emailRule.safeParse(email).success) invalid.email = 'emailInvalid';
-    if (phone && !phoneRule.safeParse(phone).success) invalid.phone = 'phoneInvalid';
+    if (!isEmail(email)) invalid.email = 'emailInvalid';
+    if (phone && !PHONE.test(phone)) invalid.phone = 'phoneInvalid';
   }
   if (Object.keys(invalid).length) return { invalid };
   return { invalid, customer: Object.fromEntries(Object.entries({ name, email, phone }).filter(([, value]) => value)) };

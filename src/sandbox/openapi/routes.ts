@@ -93,7 +93,6 @@ export const ROUTES: Route[] = [
   // What browsers load.
   ['get', '/pay-checkout.js', { tag: 'Assets', summary: 'The <pay-checkout> element, one self-contained ES module', ok: { 200: script('text/javascript', 'dist/pay-checkout.js; gzip when accepted; CORS open.') }, errors: [503] }],
   ['get', '/pay-checkout.js.map', { tag: 'Assets', summary: "The element's source map", ok: { 200: script('application/json', 'dist/pay-checkout.js.map, sources inside.') }, errors: [503] }],
-  ['get', '/checkout.css', { tag: 'Assets', summary: 'The hosted checkout page’s style sheet', ok: { 200: script('text/css', 'A few rules; the element styles itself.') } }],
-  ['get', '/checkout', { tag: 'Assets', summary: 'The hosted checkout page (`{checkout_url}`): `?ref=<payment_link_ref>`', query: z.object({ ref: z.optional(z.string()) }), ok: { 200: script('text/html', 'Served under a strict Content-Security-Policy.') } }],
+  ['get', '/checkout', { tag: 'Assets', summary: 'The hosted checkout page (`{checkout_url}`): `?ref=<payment_link_ref>`', query: z.object({ ref: z.optional(z.string()) }), ok: { 200: script('text/html', 'Served under a strict Content-Security-Policy; the link’s view inside, so the order shows without a request.') } }],
   ['get', '/openapi.json', { tag: 'Assets', summary: 'This document', ok: { 200: script('application/json', 'OpenAPI 3.1.') } }],
 ];

@@ -1,19 +1,27 @@
 // The browser side of the gateway: the script-tag file of <pay-checkout> at /pay-checkout.js, and the hosted
 // checkout page at /checkout?ref=... (the `{checkout_url}` of every payment link), served under a strict CSP.
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Hono, type Context } from 'hono';
 import { compress } from 'hono/compress';
-import { ProblemError, problemResponse } from '../http/problem.js';
+import type { CheckoutView } from '../../contract/checkout.js';
+import { jsonForScript } from '../http/inline-json.js';
+import { asProblem, ProblemError, problemResponse } from '../http/problem.js';
+import type { Services } from '../services.js';
 
 /** Built by `npm run build` (vite.config.ts); read on each request so a rebuild shows without a restart. */
 const SCRIPT = new URL('../../../dist/pay-checkout.js', import.meta.url);
 /** Its source map, which browsers fetch only when the developer tools are open. */
 const SOURCE_MAP = new URL('../../../dist/pay-checkout.js.map', import.meta.url);
 
-/** What the hosted page may do: its own script, the gateway's API and stream, images from anywhere on https. */
-export const CHECKOUT_CSP = "default-src 'self'; img-src 'self' data: https:; connect-src 'self'";
+/** The hosted page's own few rules, inline (a stylesheet would be one more request before the checkout shows). */
+const PAGE_CSS = 'html{color-scheme:light dark}body{margin:0}';
 
-const CHECKOUT_CSS = `html{color-scheme:light dark}body{margin:0}`;
+/**
+ * What the hosted page may do: its own script, the gateway's API and stream, images from anywhere on https, and
+ * the one inline style above, by its hash. The view it carries is a JSON data block, which no policy governs.
+ */
+export const CHECKOUT_CSP = `default-src 'self'; img-src 'self' data: https:; connect-src 'self'; style-src 'self' 'sha256-${createHash('sha256').update(PAGE_CSS).digest('base64')}'`;
 
 /** The page's language before the element knows the link's: the customer's browser, `vi` or `en`. */
 function pageLanguage(acceptLanguage: string | undefined): 'vi' | 'en' {
@@ -21,24 +29,38 @@ function pageLanguage(acceptLanguage: string | undefined): 'vi' | 'en' {
   return first.startsWith('vi') ? 'vi' : 'en';
 }
 
-function checkoutPage(lang: 'vi' | 'en'): string {
+function checkoutPage(lang: 'vi' | 'en', view: CheckoutView | undefined): string {
   const title = lang === 'vi' ? 'Thanh toán' : 'Checkout';
-  // No inline script or style: the CSP above allows neither. <pay-checkout> reads ?ref= from the page URL, and
-  // shows the full page layout whatever the link's is_checkout_embed says: this page is the hosted checkout.
+  // No inline script: the CSP allows none. <pay-checkout> reads ?ref= from the page URL, and shows the full page
+  // layout whatever the link's is_checkout_embed says: this page is the hosted checkout. The link's view goes in
+  // the element as a JSON data block, escaped (http/inline-json.ts), so the order paints without a request; an
+  // unknown ref has none, and the element fetches and shows why.
+  const data = view ? `<script type="application/json">${jsonForScript(view)}</script>` : '';
   return `<!doctype html>
 <html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
-<link rel="stylesheet" href="/checkout.css">
+<style>${PAGE_CSS}</style>
 <script type="module" src="/pay-checkout.js"></script>
 </head>
 <body>
-<main><pay-checkout embedded="false"></pay-checkout></main>
+<main><pay-checkout embedded="false">${data}</pay-checkout></main>
 </body>
 </html>
 `;
+}
+
+/** The link's view for the page, or none when the gateway would answer its GET with a problem (an unknown ref). */
+async function viewForPage(checkout: Services['checkout'], ref: string | undefined): Promise<CheckoutView | undefined> {
+  if (!ref) return undefined;
+  try {
+    return await checkout.linkView(ref);
+  } catch (error) {
+    if (asProblem(error)) return undefined;
+    throw error;
+  }
 }
 
 /** A file of the build, or a 503 saying how to build it. */
@@ -52,7 +74,7 @@ async function built(c: Context, file: URL, headers: Record<string, string>): Pr
   return c.body(new Uint8Array(bytes), 200, headers);
 }
 
-export function assetRoutes(): Hono {
+export function assetRoutes({ checkout }: Pick<Services, 'checkout'>): Hono {
   return new Hono()
     // 35 KB gzipped instead of 102 KB: the budget of the script-tag file counts what travels.
     .use('/pay-checkout.js', compress())
@@ -65,9 +87,8 @@ export function assetRoutes(): Hono {
       }),
     )
     .get('/pay-checkout.js.map', (c) => built(c, SOURCE_MAP, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300' }))
-    .get('/checkout.css', (c) => c.body(CHECKOUT_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=300' }))
-    .get('/checkout', (c) =>
-      c.html(checkoutPage(pageLanguage(c.req.header('Accept-Language'))), 200, {
+    .get('/checkout', async (c) =>
+      c.html(checkoutPage(pageLanguage(c.req.header('Accept-Language')), await viewForPage(checkout, c.req.query('ref'))), 200, {
         'Content-Security-Policy': CHECKOUT_CSP,
         // The ref in the URL is the link's bearer secret: the pages the customer goes on to never see it.
         'Referrer-Policy': 'no-referrer',

@@ -1,7 +1,7 @@
 // The quote ran out before the full payment arrived: a new quote (while the link is active), or leave.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutView } from '../../../contract/checkout.js';
-import { isWebUrl } from '../../../contract/fields.js';
+import { isWebUrl } from '../../../contract/rules.js';
 import type { Failure } from '../state.js';
 import { errorLine, heading, type Ui } from './parts.js';
 

@@ -1,7 +1,7 @@
 // The order: its lines and totals, the shipping details, the contact, the method and asset, and the Pay button.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutMethod, CheckoutView } from '../../../contract/checkout.js';
-import { isWebUrl } from '../../../contract/fields.js';
+import { isWebUrl } from '../../../contract/rules.js';
 import { assetKey, assetName, findMethod, methodKey, sortedAssets, type Contact, type ContactErrors, type ContactField, type Failure } from '../state.js';
 import { backButton, errorLine, heading, type Ui } from './parts.js';
 

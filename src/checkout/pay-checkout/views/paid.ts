@@ -2,7 +2,7 @@
 // or never if the customer chooses to stay.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
-import { isWebUrl } from '../../../contract/fields.js';
+import { isWebUrl } from '../../../contract/rules.js';
 import { excess } from '../state.js';
 import { countdown, heading, type Ui } from './parts.js';
 import { receipt } from './receipt.js';

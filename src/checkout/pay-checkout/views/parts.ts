@@ -3,7 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
-import { isWebUrl } from '../../../contract/fields.js';
+import { isWebUrl } from '../../../contract/rules.js';
 import type { Locale, MessageKey, Params } from '../../i18n/index.js';
 import { assetName, networkKey, type Failure } from '../state.js';
 

@@ -1,0 +1,47 @@
+// The field rules and the statuses as plain values, without zod's schemas: fields.ts and checkout.ts build the
+// gateway's schemas from them, and the element (which ships no schema) checks the same rules with them
+// (src/checkout/answers.ts, the contact form in src/checkout/pay-checkout/state.ts).
+import { regexes } from 'zod/v4/core';
+
+export const PAYMENT_STATUSES = ['awaiting_payment', 'confirming', 'underpaid', 'paid', 'expired', 'paid_late'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const LINK_STATUSES = ['active', 'paid', 'expired'] as const;
+export type LinkStatus = (typeof LINK_STATUSES)[number];
+
+/**
+ * Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): they reorder the text around
+ * them, so a name or description could show the customer something other than what it says. Refused, not
+ * stripped: the merchant learns which field held one, and a signed body is never changed behind its signature.
+ */
+export const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+/** Nothing a reader can see: white space, controls, format characters, zero-width and filler characters. */
+export const INVISIBLE = /^[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]+$/u;
+
+export const COUNTRY_CODE = /^[A-Za-z]{2}$/;
+export const PHONE = /^\+?[0-9 ()./-]{3,32}$/;
+/** BCP 47-style language tag as addresses carry it: `vi`, `en-US`, `vi_VN`. */
+export const LANGUAGE = /^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$/;
+/** A decimal string such as "12.5": crypto amounts and rates never travel as floats. */
+export const DECIMAL = /^\d+(\.\d+)?$/;
+export const EMAIL_MAX_LENGTH = 254;
+
+/** What fields.ts's `email` accepts: zod's own e-mail pattern (the one z.email() checks), and the length limit. */
+export const isEmail = (value: string): boolean => value.length <= EMAIL_MAX_LENGTH && regexes.email.test(value);
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Whether a URL may be linked or followed: absolute `https:`, or `http:` on the loopback host (the sandbox).
+ * Everything else, `javascript:` and `data:` above all, is refused.
+ */
+export function isWebUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password) return false;
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+}
