@@ -87,12 +87,9 @@ export const fetchView = (urls: CheckoutUrls, signal?: AbortSignal): Promise<Che
 export const fetchPayment = (urls: CheckoutUrls, paymentId: string, signal?: AbortSignal): Promise<Payment> =>
   request(checkPayment, urls.payment(paymentId), { signal, cache: 'no-store' });
 
-/**
- * Opens a payment, or gets back the one still open in the same asset (the gateway never makes a second). The JSON
- * goes as text/plain, which the checkout API takes (docs/api.md): from a merchant's origin it needs no CORS preflight.
- */
+/** Opens a payment, or gets back the one still open in the same asset (the gateway never makes a second). */
 export const openPayment = (urls: CheckoutUrls, body: OpenPaymentRequest, signal?: AbortSignal): Promise<Payment> =>
-  request(checkPayment, urls.payments, { method: 'POST', signal, headers: { 'Content-Type': 'text/plain;charset=UTF-8' }, body: JSON.stringify(body) });
+  request(checkPayment, urls.payments, { method: 'POST', signal, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
 /** A payment pushed on the event stream, checked like every other answer; undefined when it does not parse. */
 export function parsePaymentEvent(data: string): Payment | undefined {

@@ -17,20 +17,13 @@ export interface JsonBodyOptions {
    * another site's page from sending one without a CORS preflight.
    */
   untyped?: boolean;
-  /**
-   * `text/plain` is read as JSON too. Only for the public checkout API: its CORS is open to every origin and its
-   * secret is the ref in the URL, so a preflight would guard nothing, and a text/plain POST needs none (a round trip
-   * the customer would wait for on a merchant's page).
-   */
-  plain?: boolean;
 }
 
 /** The body as a JSON object; anything else is a 400 or 415 that says what was wrong. */
 export async function readJsonObject(c: Context, options: JsonBodyOptions = {}): Promise<Record<string, unknown>> {
   const text = await c.req.text();
   if (options.optional && text.trim() === '') return {};
-  const type = c.req.header('Content-Type');
-  if (!(options.plain && type !== undefined && /^text\/plain\s*(;|$)/i.test(type))) requireJsonType(type, options.untyped);
+  requireJsonType(c.req.header('Content-Type'), options.untyped);
   let body: unknown;
   try {
     body = JSON.parse(text);
