@@ -316,7 +316,8 @@ describe(`fuzzed request bodies (${storageName})`, () => {
         counts = await rowCounts(gw.gateway.db);
         assert.deepEqual(counts, before);
       }),
-      { numRuns: RUNS },
+      // A wrong secret in an otherwise right form is rare among random forms: given, so both answers are always seen.
+      { numRuns: RUNS, examples: [[{ params: new URLSearchParams({ ...valid, client_secret: `${clientSecret}x` }), headers: FORM, json: false, isValid: false }]] },
     );
     assert.deepEqual([...seen.keys()].sort(), [400, 401]);
     // Raw bytes as the form body are refused the same way.
