@@ -229,7 +229,7 @@ describe(`webhooks (${storageName})`, () => {
         };
         await Promise.all([worker(gw), worker(second)]);
         const ids = receiver.received.map((r) => r.eventId);
-        assert.equal(ids.length, 20, 'confirming and paid for each of 10 payments');
+        assert.equal(ids.length, 20, `confirming and paid for each of 10 payments: ${JSON.stringify(receiver.received.map((r) => [r.eventId, (JSON.parse(r.body) as { type: string }).type]))}`);
         assert.equal(new Set(ids).size, ids.length);
       } finally {
         await second.close(); // the schema is the first gateway's: left in place

@@ -145,8 +145,11 @@ export async function claimDueDeliveries(sql: Sql, now: Date, limit: number, lea
        WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until <= $1)
          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key
                          AND p.status = 'pending' AND p.delivery_id < d.delivery_id)),
+     -- Locking re-reads a row another process changed since this statement's snapshot, and checks this WHERE
+     -- again on it: the row's own conditions stand here, so a delivery leased or sent meanwhile is not taken twice.
      due AS (
-       SELECT d.delivery_id FROM webhook_deliveries d JOIN ready r USING (delivery_id) WHERE r.slot <= $4
+       SELECT d.delivery_id FROM webhook_deliveries d JOIN ready r USING (delivery_id)
+       WHERE r.slot <= $4 AND d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until <= $1)
        ORDER BY d.delivery_id LIMIT $2 FOR UPDATE OF d SKIP LOCKED)
      UPDATE webhook_deliveries d SET locked_until = $3 FROM due, webhook_endpoints w, webhook_events e
      WHERE d.delivery_id = due.delivery_id AND w.endpoint_id = d.endpoint_id AND e.event_id = d.event_id
