@@ -147,26 +147,38 @@ export interface LinkFacts {
   transfers: TransferRow[];
 }
 
-/** A link row `l`'s columns, with its payments and their transfers as JSON: a link's facts in one row. */
-export const LINK_FACTS = `${LINK},
-  (SELECT coalesce(json_agg(p), '[]') FROM (SELECT ${PAYMENT} FROM payments WHERE payment_link_ref = l.payment_link_ref ORDER BY seq) p) AS payments,
-  (SELECT coalesce(json_agg(t), '[]') FROM (${transfersOfLink('l.payment_link_ref')}) t) AS transfers`;
+/**
+ * A link row `l`'s columns, with its payments and their transfers, as one JSON value: a link's facts in one column,
+ * which the driver parses once where thirteen columns would each have their own parser.
+ */
+export const LINK_FACTS = `json_build_object('link', json_build_object(${LINK.split(', ')
+  .map((column) => `'${column}', l.${column}`)
+  .join(', ')}),
+  'payments', (SELECT coalesce(json_agg(p), '[]') FROM (SELECT ${PAYMENT} FROM payments WHERE payment_link_ref = l.payment_link_ref ORDER BY seq) p),
+  'transfers', (SELECT coalesce(json_agg(t), '[]') FROM (${transfersOfLink('l.payment_link_ref')}) t))`;
 
-export type LinkFactsRow = LinkRow & { payments: Jsonified<PaymentRow>[]; transfers: Jsonified<TransferRow>[] };
+/** LINK_FACTS as the driver reads it: timestamps as text. */
+export interface LinkFactsJson {
+  link: Jsonified<LinkRow>;
+  payments: Jsonified<PaymentRow>[];
+  transfers: Jsonified<TransferRow>[];
+}
 
-/** A row of LINK_FACTS as the facts it holds. */
-export function linkFactsOf({ payments, transfers, ...link }: LinkFactsRow): LinkFacts {
+/** A value of LINK_FACTS as the facts it holds. */
+export function linkFactsOf({ link, payments, transfers }: LinkFactsJson): LinkFacts {
   return {
-    link,
+    link: withDates(link, ['expires_at', 'superseded_at', 'paid_at', 'created_at']),
     payments: payments.map((p) => withDates(p, ['quote_expires_at', 'accepted_at', 'paid_at', 'created_at'])),
     transfers: transfers.map((t) => withDates(t, ['seen_at', 'confirmed_at'])),
   };
 }
 
+const LINK_FACTS_BY_REF = `SELECT ${LINK_FACTS} AS facts FROM payment_links l WHERE payment_link_ref = $1`;
+
 /** A link's facts in one statement (reads that need no lock); undefined when there is no such link. */
 export async function readLinkFacts(sql: Sql, ref: string): Promise<LinkFacts | undefined> {
-  const row = await one<LinkFactsRow>(sql, `SELECT ${LINK_FACTS} FROM payment_links l WHERE payment_link_ref = $1`, [ref]);
-  return row && linkFactsOf(row);
+  const row = await one<{ facts: LinkFactsJson }>(sql, LINK_FACTS_BY_REF, [ref]);
+  return row && linkFactsOf(row.facts);
 }
 
 /** A row as JSON carries it: its timestamps as text. */
