@@ -51,7 +51,10 @@ export default defineConfig({
         minify: true,
         codeSplitting: false,
         comments: { legal: true, annotation: false, jsdoc: false },
-        postBanner: (chunk) => licenceBanner(chunk.moduleIds),
+        // V8's compile hint first: every function compiled while the file streams in, off the main thread, instead
+        // of lazily on first call, between the element's insertion and its first paint (Chromium 136+; a plain
+        // comment elsewhere).
+        postBanner: (chunk) => `//# allFunctionsCalledOnLoad\n${licenceBanner(chunk.moduleIds)}`,
       },
     },
   },
