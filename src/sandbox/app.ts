@@ -1,6 +1,6 @@
 // The gateway's HTTP face: one router per resource, each given only the services it uses; every error leaves as
 // problem+json (http/problem.ts).
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { asProblem, ProblemError, problemResponse } from './http/problem.js';
@@ -17,14 +17,21 @@ import type { Services } from './services.js';
 
 /** Methods whose requests carry a body: only these are read against the size limit. */
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MAX_BODY_BYTES = 256 * 1024;
 
 export function createApp(services: Services): Hono {
   const app = new Hono();
-  const limit = bodyLimit({
-    maxSize: 256 * 1024,
-    onError: (c) => problemResponse(c, new ProblemError(413, 'The body must be at most 256 KiB.')),
+  const tooLarge = (c: Context) => problemResponse(c, new ProblemError(413, 'The body must be at most 256 KiB.'));
+  const limit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  app.use(async (c, next) => {
+    if (!WITH_BODY.has(c.req.method)) return next();
+    // A declared length is checked as declared (Node's parser holds the body to it), which leaves the body to
+    // @hono/node-server's direct read; Hono's middleware would first turn it into a web stream. Chunked bodies are
+    // counted as they come.
+    const declared = c.req.header('Content-Length');
+    if (declared === undefined || c.req.header('Transfer-Encoding') !== undefined) return limit(c, next);
+    return Number(declared) > MAX_BODY_BYTES ? tooLarge(c) : next();
   });
-  app.use((c, next) => (WITH_BODY.has(c.req.method) ? limit(c, next) : next()));
   // A NUL in the path or query can match no resource, and PostgreSQL refuses it in text: say so before any SQL.
   app.use(async (c, next) => {
     if (c.req.url.includes('%00')) throw new ProblemError(400, 'The URL must not contain NUL characters (%00).');

@@ -2,6 +2,7 @@
 // finish before storage closes.
 import type { Server } from 'node:http';
 import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Hono } from 'hono';
 import { createApp } from './app.js';
 import { urlHost, type GatewayConfig } from './config.js';
@@ -41,7 +42,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     try {
       const response = await app.fetch(request, env);
       // The answer is written after this returns: the request is over when the socket has it all (or is gone).
-      if (response.headers.has('x-hono-already-sent')) finish();
+      if (response === RESPONSE_ALREADY_SENT) finish();
       else env.outgoing.once('close', finish);
       return response;
     } catch (error) {

@@ -216,6 +216,15 @@ describe(`payment link endpoint (${storageName})`, () => {
     await assertRefused(valid.replace(/}$/, `,"deep":${'['.repeat(1000)}${']'.repeat(1000)}}`), `deep${'.0'.repeat(31)}`, /deeper than 32/);
   });
 
+  it('holds a chunked body (no Content-Length) to the same 256 KiB', async () => {
+    const chunked = (body: string) =>
+      fetch(`${gw.url}/api/paymentLink`, { method: 'POST', headers: JSON_TYPE, body: new Blob([body]).stream(), duplex: 'half' } as RequestInit);
+    const tooLarge = await chunked(JSON.stringify({ ...signed(), description: 'x'.repeat(300 * 1024) }));
+    assert.equal(tooLarge.status, 413);
+    assert.equal(tooLarge.headers.get('content-type'), 'application/problem+json');
+    assert.equal((await chunked(JSON.stringify(signed()))).status, 201);
+  });
+
   it('is a server-to-server endpoint: no CORS', async () => {
     const preflight = await send(gw.url, 'OPTIONS', '/api/paymentLink', {
       headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'POST' },

@@ -115,6 +115,27 @@ describe(`crypto payment flow over HTTP (${storageName})`, () => {
     assert.equal(view.shipping_details, undefined, 'shipping details only when the link shows them');
   });
 
+  it("lets any origin read the checkout API's problems too, and answers its preflight", async () => {
+    const missing = await fetch(`${gw.url}/api/checkout/pl_missing`, { headers: { Origin: 'https://shop.example' } });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers.get('access-control-allow-origin'), '*');
+    const { payment_link_ref: ref } = await newLink();
+    const refused = await fetch(`${gw.url}/api/checkout/${ref}/payments`, {
+      method: 'POST',
+      headers: { Origin: 'https://shop.example', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ asset: 'DOGE', network: 'TRON' }),
+    });
+    assert.equal(refused.status, 422);
+    assert.equal(refused.headers.get('access-control-allow-origin'), '*');
+    const preflight = await fetch(`${gw.url}/api/checkout/${ref}/payments`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /content-type/i);
+  });
+
   it('returns the open payment when opened again: one address per link, never a second', async () => {
     const { checkout } = await newLink();
     const first = await checkout.open('BTC', 'BITCOIN');

@@ -2,16 +2,16 @@
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
 import { OpenPaymentRequest } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
+import { openCors } from '../http/cors.js';
 import { EventStreams } from '../http/event-stream.js';
 import { badRequest, parseWith } from '../http/problem.js';
 
 export function checkoutRoutes({ checkout, paymentEvents }: Pick<Services, 'checkout' | 'paymentEvents'>): Hono<{ Bindings: HttpBindings }> {
   const streams = new EventStreams();
-  const corsOpen = cors({ origin: '*', allowHeaders: ['Content-Type', 'Last-Event-ID'], maxAge: 600 });
+  const corsOpen = openCors({ allowHeaders: ['Content-Type', 'Last-Event-ID'], maxAge: 600 });
   return new Hono<{ Bindings: HttpBindings }>()
     // An event stream writes its own headers (CORS included) before the middleware could add any.
     .use((c, next) => (c.req.method === 'GET' && c.req.path.endsWith('/events') ? next() : corsOpen(c, next)))

@@ -1,15 +1,15 @@
 // Sandbox-only endpoints: the test wallet, the simulated chain and shortcuts through time, so testers can script
 // every path and tests never sleep (docs/payment-lifecycle.md, "Sandbox controls").
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
 import { MineRequest, WalletTransferRequest } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
+import { openCors } from '../http/cors.js';
 import { parseWith } from '../http/problem.js';
 
 export function sandboxRoutes({ wallet, sandboxControls, checkout }: Pick<Services, 'wallet' | 'sandboxControls' | 'checkout'>): Hono {
   return new Hono()
-    .use(cors({ origin: '*', allowHeaders: ['Content-Type'] }))
+    .use(openCors({ allowHeaders: ['Content-Type'] }))
     .get('/wallet', async (c) => c.json({ addresses: wallet.addresses, balances: await wallet.balances() }))
     .post('/wallet/faucet', async (c) => c.json({ addresses: wallet.addresses, balances: await wallet.faucet() }))
     .post('/wallet/transfers', async (c) => c.json(await wallet.transfer(parseWith(WalletTransferRequest, await readJsonObject(c))), 201))

@@ -90,7 +90,8 @@ export class Reconciler {
     return payments.some((row, i) => (row.status === 'awaiting_payment' || row.status === 'underpaid') && states[i]!.status === 'expired');
   }
 
-  private derive({ link, payments, transfers: seen }: LinkFacts): LinkSnapshot {
+  /** The link as its facts derive it now; no lock, no write. */
+  derive({ link, payments, transfers: seen }: LinkFacts): LinkSnapshot {
     const transfers = new Map<string, TransferRow[]>(payments.map((p) => [p.payment_id, []]));
     for (const t of seen) transfers.get(t.payment_id)?.push(t);
     const derived = linkState(

@@ -6,8 +6,8 @@ import type { Clock } from '../clock.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { randomToken } from '../secrets.js';
 import type { Database, Sql } from '../storage/database.js';
-import { orderLinkRefs, type LinkRow, type PaymentRow } from '../storage/payments.js';
-import { insertRefund, refundsOfLinks } from '../storage/refunds.js';
+import type { LinkRow, PaymentRow } from '../storage/payments.js';
+import { insertRefund, readOrderRefunds, refundsOfLinks } from '../storage/refunds.js';
 import type { HeldFunds, OrderSnapshot } from './held-funds.js';
 import { idempotent, type IdempotencyScope } from './idempotency.js';
 import type { PaymentState } from './payment-state.js';
@@ -40,12 +40,11 @@ export class Refunds {
     private readonly events: MerchantEventSink,
   ) {}
 
+  /** The order's refunds, read in one statement. */
   async list(merchantId: string, orderId: string): Promise<RefundList> {
-    const links = await orderLinkRefs(this.db, merchantId, orderId);
-    if (!links.length) throw orderNotFound(orderId);
-    const snapshots: LinkSnapshot[] = [];
-    for (const ref of links) snapshots.push(await this.reconciler.read(this.db, ref));
-    return this.refundList(this.db, snapshots);
+    const order = await readOrderRefunds(this.db, merchantId, orderId);
+    if (!order.links.length) throw orderNotFound(orderId);
+    return listed(order.links.map((facts) => this.reconciler.derive(facts)), order.refunds);
   }
 
   async create(
@@ -108,32 +107,29 @@ export class Refunds {
         // A refund that failed moved nothing: the rest of the request does not go on to other payments.
         if (outcome.refund_status === 'FAILED' || due === 0) break;
       }
-      return this.refundList(tx, order.links);
+      return listed(order.links, await refundsOfLinks(tx, order.links.map((l) => l.link.payment_link_ref)));
     });
   }
 
-  /** Every refund of the order's links (seed 2.9 records), and what is left to refund: every VND it holds, once. */
-  async refundList(sql: Sql, links: LinkSnapshot[]): Promise<RefundList> {
-    const { amountToRefund, refundDetails } = await this.#refunds(sql, links);
-    return { amountToRefund, refundDetails: refundDetails.map(({ payment_id: _payment, ...record }) => record) };
-  }
-
   /** What one link holds and has returned (the read API's `amountToRefund` for that link), each refund with its payment. */
-  linkRefunds(sql: Sql, snapshot: LinkSnapshot): Promise<{ amountToRefund: number; refundDetails: LinkRefund[] }> {
-    return this.#refunds(sql, [snapshot]);
+  async linkRefunds(sql: Sql, snapshot: LinkSnapshot): Promise<{ amountToRefund: number; refundDetails: LinkRefund[] }> {
+    return withRefunds([snapshot], await refundsOfLinks(sql, [snapshot.link.payment_link_ref]));
   }
+}
 
-  async #refunds(sql: Sql, links: LinkSnapshot[]): Promise<{ amountToRefund: number; refundDetails: LinkRefund[] }> {
-    const refundDetails = await refundsOfLinks(
-      sql,
-      links.map((l) => l.link.payment_link_ref),
-    );
-    const refunded = new Map<string, number>();
-    for (const { payment_id, amount, refund_status } of refundDetails) {
-      if (payment_id && refund_status !== 'FAILED') refunded.set(payment_id, (refunded.get(payment_id) ?? 0) + amount);
-    }
-    return { amountToRefund: refundSources({ links, refunded }).reduce((sum, s) => sum + refundable(s), 0), refundDetails };
+/** Links with their refunds, and what is left to refund: every VND they hold, once. */
+function withRefunds(links: LinkSnapshot[], refundDetails: LinkRefund[]): { amountToRefund: number; refundDetails: LinkRefund[] } {
+  const refunded = new Map<string, number>();
+  for (const { payment_id, amount, refund_status } of refundDetails) {
+    if (payment_id && refund_status !== 'FAILED') refunded.set(payment_id, (refunded.get(payment_id) ?? 0) + amount);
   }
+  return { amountToRefund: refundSources({ links, refunded }).reduce((sum, s) => sum + refundable(s), 0), refundDetails };
+}
+
+/** Every refund of the order's links (seed 2.9 records), and what is left to refund. */
+function listed(links: LinkSnapshot[], refunds: LinkRefund[]): RefundList {
+  const { amountToRefund, refundDetails } = withRefunds(links, refunds);
+  return { amountToRefund, refundDetails: refundDetails.map(({ payment_id: _payment, ...record }) => record) };
 }
 
 /** The payments holding money, the one that paid its link first, then the others oldest first. */

@@ -114,15 +114,6 @@ export async function lockOrderLinks(sql: Sql, merchantId: string, orderId: stri
   );
 }
 
-/** The refs of an order's links, oldest first. */
-export async function orderLinkRefs(sql: Sql, merchantId: string, orderId: string): Promise<string[]> {
-  const rows = await sql.query<{ payment_link_ref: string }>(
-    'SELECT payment_link_ref FROM payment_links WHERE merchant_id = $1 AND merchant_order_id = $2 ORDER BY created_at, payment_link_ref',
-    [merchantId, orderId],
-  );
-  return rows.map((r) => r.payment_link_ref);
-}
-
 export async function readPaymentsOfLink(sql: Sql, ref: string, lock = false): Promise<PaymentRow[]> {
   return sql.query<PaymentRow>(`SELECT ${PAYMENT} FROM payments WHERE payment_link_ref = $1 ORDER BY seq ${lock ? 'FOR UPDATE' : ''}`, [ref]);
 }
@@ -133,19 +124,20 @@ export async function findPaymentLink(sql: Sql, where: { payment_id: string } | 
     : one(sql, 'SELECT payment_link_ref, payment_id FROM payments WHERE address = $1', [where.address]);
 }
 
-const TRANSFERS_OF_LINK = `SELECT p.payment_id, t.tx_hash, t.from_address, t.amount_atomic::text AS amount_atomic, t.created_at AS seen_at,
+/** The transfers to the addresses of the payments of the link `ref` names (a parameter or a column). */
+const transfersOfLink = (ref: string) => `SELECT p.payment_id, t.tx_hash, t.from_address, t.amount_atomic::text AS amount_atomic, t.created_at AS seen_at,
        CASE WHEN t.block_height IS NULL THEN 0 ELSE tip.height - t.block_height + 1 END::int AS confirmations,
        b.mined_at AS confirmed_at
      FROM payments p
      JOIN chain_transactions t ON t.to_address = p.address AND t.network = p.network
      CROSS JOIN LATERAL (SELECT COALESCE(max(height), 0) AS height FROM chain_blocks WHERE network = p.network) tip
      LEFT JOIN chain_blocks b ON b.network = t.network AND b.height = t.block_height + p.confirmations_required - 1
-     WHERE p.payment_link_ref = $1
+     WHERE p.payment_link_ref = ${ref}
      ORDER BY t.seq`;
 
 /** What the chain shows at the addresses of a link's payments, in the order it was seen. */
 export async function readTransfersOfLink(sql: Sql, ref: string): Promise<TransferRow[]> {
-  return sql.query<TransferRow>(TRANSFERS_OF_LINK, [ref]);
+  return sql.query<TransferRow>(transfersOfLink('$1'), [ref]);
 }
 
 /** A link, its payments and the chain's transfers to their addresses. */
@@ -155,23 +147,26 @@ export interface LinkFacts {
   transfers: TransferRow[];
 }
 
-/** A link's facts in one statement (reads that need no lock); undefined when there is no such link. */
-export async function readLinkFacts(sql: Sql, ref: string): Promise<LinkFacts | undefined> {
-  const row = await one<LinkRow & { payments: Jsonified<PaymentRow>[]; transfers: Jsonified<TransferRow>[] }>(
-    sql,
-    `SELECT ${LINK},
-       (SELECT coalesce(json_agg(p), '[]') FROM (SELECT ${PAYMENT} FROM payments WHERE payment_link_ref = $1 ORDER BY seq) p) AS payments,
-       (SELECT coalesce(json_agg(t), '[]') FROM (${TRANSFERS_OF_LINK}) t) AS transfers
-     FROM payment_links WHERE payment_link_ref = $1`,
-    [ref],
-  );
-  if (!row) return undefined;
-  const { payments, transfers, ...link } = row;
+/** A link row `l`'s columns, with its payments and their transfers as JSON: a link's facts in one row. */
+export const LINK_FACTS = `${LINK},
+  (SELECT coalesce(json_agg(p), '[]') FROM (SELECT ${PAYMENT} FROM payments WHERE payment_link_ref = l.payment_link_ref ORDER BY seq) p) AS payments,
+  (SELECT coalesce(json_agg(t), '[]') FROM (${transfersOfLink('l.payment_link_ref')}) t) AS transfers`;
+
+export type LinkFactsRow = LinkRow & { payments: Jsonified<PaymentRow>[]; transfers: Jsonified<TransferRow>[] };
+
+/** A row of LINK_FACTS as the facts it holds. */
+export function linkFactsOf({ payments, transfers, ...link }: LinkFactsRow): LinkFacts {
   return {
     link,
     payments: payments.map((p) => withDates(p, ['quote_expires_at', 'accepted_at', 'paid_at', 'created_at'])),
     transfers: transfers.map((t) => withDates(t, ['seen_at', 'confirmed_at'])),
   };
+}
+
+/** A link's facts in one statement (reads that need no lock); undefined when there is no such link. */
+export async function readLinkFacts(sql: Sql, ref: string): Promise<LinkFacts | undefined> {
+  const row = await one<LinkFactsRow>(sql, `SELECT ${LINK_FACTS} FROM payment_links l WHERE payment_link_ref = $1`, [ref]);
+  return row && linkFactsOf(row);
 }
 
 /** A row as JSON carries it: its timestamps as text. */

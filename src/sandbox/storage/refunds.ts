@@ -2,6 +2,7 @@
 // all its links.
 import type { LinkRefund, RefundStatus } from '../../contract/index.js';
 import type { Sql } from './database.js';
+import { LINK_FACTS, linkFactsOf, type LinkFacts, type LinkFactsRow } from './payments.js';
 
 export interface NewRefund {
   refund_id: string;
@@ -48,6 +49,21 @@ export async function insertRefund(sql: Sql, refund: NewRefund): Promise<void> {
 export async function refundsOfLinks(sql: Sql, refs: readonly string[]): Promise<LinkRefund[]> {
   if (!refs.length) return [];
   return sql.query<LinkRefund>(`SELECT ${RECORD} FROM refunds WHERE payment_link_ref = ANY($1::text[]) ORDER BY seq`, [refs]);
+}
+
+/**
+ * An order's links with their facts (oldest first) and every refund of them (in the order made), in one statement:
+ * what the refund listing reads. No links: the order does not exist for this merchant.
+ */
+export async function readOrderRefunds(sql: Sql, merchantId: string, orderId: string): Promise<{ links: LinkFacts[]; refunds: LinkRefund[] }> {
+  const rows = await sql.query<LinkFactsRow & { refunds: (LinkRefund & { seq: number })[] }>(
+    `SELECT ${LINK_FACTS},
+       (SELECT coalesce(json_agg(r), '[]') FROM (SELECT seq, ${RECORD} FROM refunds WHERE payment_link_ref = l.payment_link_ref ORDER BY seq) r) AS refunds
+     FROM payment_links l WHERE merchant_id = $1 AND merchant_order_id = $2 ORDER BY created_at, payment_link_ref`,
+    [merchantId, orderId],
+  );
+  const refunds = rows.flatMap((r) => r.refunds).sort((a, b) => a.seq - b.seq);
+  return { links: rows.map(({ refunds: _refunds, ...row }) => linkFactsOf(row)), refunds: refunds.map(({ seq: _seq, ...refund }) => refund) };
 }
 
 /** VND refunded per payment (refunds that did not fail), over some links. */
