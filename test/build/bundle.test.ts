@@ -40,6 +40,10 @@ test(`the script-tag file is at most ${BUDGET_GZIP_BYTES} bytes gzipped`, () => 
   assert.ok(gzip <= BUDGET_GZIP_BYTES, `${gzip} B gzipped is over the budget of ${BUDGET_GZIP_BYTES} B`);
 });
 
+test("the script-tag file opens with V8's compile hint: compiled as it streams in, off the main thread", () => {
+  assert.ok(code.startsWith('//# allFunctionsCalledOnLoad\n'), `it opens with ${JSON.stringify(code.slice(0, 40))}`);
+});
+
 test('the script-tag file needs no eval (CSP without unsafe-eval)', () => {
   for (const pattern of [/\beval\s*\(/, /\bnew\s+Function\s*\(/, /=\s*Function\s*[;,]/, /\bsetTimeout\s*\(\s*["'`]/]) {
     assert.doesNotMatch(code, pattern, `found ${pattern} in dist/pay-checkout.js`);

@@ -3,7 +3,7 @@
 // system's; on a phone the total and the Pay button are on the first screen, and after Pay the payment is in view.
 import { expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
-import { create, mount, part, partOf, press, until, untilView, viewOf } from './helpers/element.js';
+import { create, mount, part, partOf, press, until, untilView } from './helpers/element.js';
 import { createLink, gatewayUrl } from './helpers/server.js';
 
 /** A phone's first screen, as issue reports measure it: 390 × 844 CSS pixels. */
@@ -37,10 +37,10 @@ function expectFits(el: HTMLElement, width: number, where: string): void {
 }
 
 describe('<pay-checkout> layout', () => {
-  it('without an embedded attribute, draws the card from the first frame, fitting a 320 px column while loading and on error', async () => {
+  it('without an embedded attribute, draws the card, fitting a 320 px column while loading and on error', async () => {
     const loading = await create('slow_loading', { locale: 'vi', apiBase: location.origin });
     await inColumn(loading.el, 320);
-    expect(viewOf(loading.el)).to.equal('loading');
+    await untilView(loading.el, 'loading');
     expectFits(loading.el, 320, 'loading');
     await expect(loading.el).to.be.accessible();
 

@@ -1,10 +1,11 @@
 // Security: merchant strings are text, never HTML; non-http(s) URLs are neither linked nor followed;
-// the element works under a strict CSP without a single violation.
+// the element works under a strict CSP without a single violation; a merchant page on another origin opens a
+// payment without a CORS preflight.
 import { expect } from '@open-wc/testing';
 import type { CheckoutView } from '../../src/contract/index.js';
 import type { CspReport } from './helpers/csp-page.js';
-import { mount, part, parts, partOf, textOf, untilView } from './helpers/element.js';
-import { checkoutView, createLink, gatewayUrl, stubCheckout } from './helpers/server.js';
+import { mount, part, parts, partOf, startPayment, textOf, untilView } from './helpers/element.js';
+import { checkoutView, createLink, gatewayUrl, requestsFor, stubCheckout } from './helpers/server.js';
 
 declare global {
   interface Window {
@@ -80,6 +81,16 @@ describe('<pay-checkout> security', () => {
     expect(window.__pwned).to.equal(undefined);
     expect(events.filter((e) => e.type === 'pay-checkout-back'), 'no back event to a javascript: URL').to.deep.equal([]);
     await expect(el).to.be.accessible();
+  });
+
+  it('opens a payment from a page on another origin without a CORS preflight', async () => {
+    const { payment_link_ref } = await createLink();
+    expect(new URL(await gatewayUrl()).origin, 'the gateway is another origin than this page').not.to.equal(location.origin);
+    const { el } = await mount(payment_link_ref, { locale: 'en' });
+    await startPayment(el, 'USDT:TRON');
+    const requests = await requestsFor(payment_link_ref);
+    expect(requests.filter((line) => line.startsWith('OPTIONS ')), 'no preflight reached the gateway').to.deep.equal([]);
+    expect(requests).to.include(`POST /api/checkout/${payment_link_ref}/payments`);
   });
 
   it('reaches the order view under a strict CSP without a violation', async () => {

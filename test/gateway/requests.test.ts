@@ -1,5 +1,5 @@
-// What the gateway asks of a request before any rule of the API: JSON bodies say they are JSON (415 otherwise,
-// except createRefund, whose content type the seed leaves open), and a path or headers too large for the server
+// What the gateway asks of a request before any rule of the API: JSON bodies say they are JSON (415 otherwise;
+// createRefund, whose content type the seed leaves open, and the checkout API's POST may send none), and a path or headers too large for the server
 // are answered with problem details, not Node's empty 431.
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -56,7 +56,8 @@ describe(`request shape (${storageName})`, () => {
   for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
     it(`answers 415 to a JSON body sent ${type ? `as ${type}` : 'without a Content-Type'}, and stores nothing`, async () => {
       const before = await rowCounts(gw.gateway.db);
-      for (const [method, path, headers, body] of jsonEndpoints()) {
+      // The checkout API's POST takes a body without a type (the next test).
+      for (const [method, path, headers, body] of jsonEndpoints().filter(([, path]) => type !== undefined || !path.startsWith('/api/checkout/'))) {
         const answer = await raw(gw.url, method, path, { ...headers, ...(type && { 'Content-Type': type }) }, JSON.stringify(body));
         assert.equal(answer.status, 415, `${path}: ${answer.body}`);
         assert.match(problem(answer).detail!, /Content-Type must be application\/json/);
@@ -64,6 +65,19 @@ describe(`request shape (${storageName})`, () => {
       assert.deepEqual(await rowCounts(gw.gateway.db), before);
     });
   }
+
+  it("reads the checkout API's POST without a Content-Type as JSON, which a browser sends from another origin without a CORS preflight", async () => {
+    const body = JSON.stringify({ pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' });
+    const answer = await raw(gw.url, 'POST', `/api/checkout/${ref}/payments`, {}, body);
+    assert.equal(answer.status, 201, answer.body);
+    assert.equal((JSON.parse(answer.body) as { status: string }).status, 'awaiting_payment');
+    for (const type of ['text/plain;charset=UTF-8', 'application/x-www-form-urlencoded']) {
+      const refused = await raw(gw.url, 'POST', `/api/checkout/${ref}/payments`, { 'Content-Type': type }, body);
+      assert.equal(refused.status, 415, `${type}: a present type must still be JSON`);
+    }
+    const broken = await raw(gw.url, 'POST', `/api/checkout/${ref}/payments`, {}, '{"asset":');
+    assert.equal(broken.status, 400, 'a body without a type is still parsed as JSON, and refused when it is not');
+  });
 
   it('takes application/json, with a charset or as a +json type', async () => {
     for (const type of ['application/json', 'application/json; charset=utf-8', 'application/merge-patch+json']) {

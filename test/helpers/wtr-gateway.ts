@@ -64,6 +64,8 @@ class BrowserGateway {
   readonly #dataDir = mkdtempSync(join(tmpdir(), 'pay-checkout-wtr-'));
   readonly #config: GatewayConfig;
   #running: { gateway: Services; server: Server } | undefined;
+  /** Every request that reached the gateway, as `METHOD /path` (a CORS preflight shows as OPTIONS). */
+  readonly requests: string[] = [];
   #starting: Promise<void> | undefined;
 
   constructor(port: number) {
@@ -92,7 +94,11 @@ class BrowserGateway {
     const gateway = await createServices(this.#config, { clock: this.clock, watch: false });
     const app = createApp(gateway);
     // The gateway's event streams write to Node's response, which it finds in the bindings.
-    const fetch = (request: Request, env: HttpBindings | Http2Bindings) => (new URL(request.url).pathname.startsWith('/__test/') ? testPages.fetch(request) : app.fetch(request, env));
+    const fetch = (request: Request, env: HttpBindings | Http2Bindings) => {
+      const { pathname } = new URL(request.url);
+      this.requests.push(`${request.method} ${pathname}`);
+      return pathname.startsWith('/__test/') ? testPages.fetch(request) : app.fetch(request, env);
+    };
     const server = await new Promise<Server>((resolve) => {
       const s = serve({ fetch, port: this.#config.port }, () => resolve(s as Server));
     });
@@ -223,6 +229,7 @@ export function gatewayPlugin(browsers: readonly object[] = []): TestRunnerPlugi
       const { status, body } = await checkoutApi(g.url, payment_link_ref).open(asset, network);
       return status < 300 ? body : fail('open-payment', status, body);
     },
+    'requests-for': async (g, { payment_link_ref }: { payment_link_ref: string }) => g.requests.filter((line) => line.includes(`/${payment_link_ref}`)),
     'advance-clock': async (g, { ms }: { ms: number }) => {
       g.clock.advance(ms);
       return g.clock.now().toISOString();

@@ -1,6 +1,7 @@
 // A module the host needs only for some views: loaded by a dynamic import, either when a view asks for it or, in
 // the background, after the host's first frame that `preload()` allows has been painted (so it never competes with
-// that frame). The host renders `module` once it is there; a failed import is retried at the next ask.
+// that frame). The host renders `module` once it is there (a preload nobody has asked for yet updates nothing); a
+// failed import is retried at the next ask.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
 export interface DeferredModuleOptions<T> {
@@ -16,6 +17,8 @@ export class DeferredModuleController<T> implements ReactiveController {
   module: T | undefined;
   #loading: Promise<void> | undefined;
   #scheduled = false;
+  /** Whether a view has asked for the module: only then does its arrival update the host. */
+  #asked = false;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -28,15 +31,20 @@ export class DeferredModuleController<T> implements ReactiveController {
     if (this.#scheduled || this.#loading || !this.options.preload()) return;
     this.#scheduled = true;
     // The frame after the update is painted, then a task: the load starts once the customer sees that frame.
-    requestAnimationFrame(() => setTimeout(() => this.load()));
+    requestAnimationFrame(() => setTimeout(() => this.#start()));
   }
 
-  /** Starts loading (once at a time); the host updates when the module is there. */
+  /** Asks for the module: starts loading (once at a time), and the host updates when it is there. */
   load(): void {
+    this.#asked = true;
+    this.#start();
+  }
+
+  #start(): void {
     this.#loading ??= this.options.load().then(
       (module) => {
         this.module = module;
-        this.host.requestUpdate();
+        if (this.#asked) this.host.requestUpdate();
       },
       (error: unknown) => {
         this.#loading = undefined;

@@ -11,6 +11,7 @@ import { CheckoutApiError, checkoutUrls, fetchPayment, fetchView, openPayment, t
 import { ClipboardController } from '../controllers/clipboard.js';
 import { CountdownController } from '../controllers/countdown.js';
 import { DeferredModuleController } from '../controllers/deferred-module.js';
+import { DelayController } from '../controllers/delay.js';
 import { PaymentStreamController } from '../controllers/payment-stream.js';
 import { RedirectController } from '../controllers/redirect.js';
 import { ViewFocusController } from '../controllers/view-focus.js';
@@ -59,6 +60,11 @@ export type { CheckoutViewName } from './state.js';
 const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
 /** Seconds between "paid" (or a link found expired) and the automatic return to the merchant: time to read the receipt or stay. */
 export const REDIRECT_SECONDS = 10;
+/**
+ * How long the first answer may take before the loading view is drawn: a gateway that answers sooner (on a phone,
+ * most do) has its order drawn as the element's first content, without a loading frame before it.
+ */
+export const LOADING_DELAY_MS = 300;
 /** A window this narrow is a phone's: the order's lines start folded (the styles use the same width). */
 const COMPACT_MEDIA = '(max-width: 480px)';
 /** The rate-lock countdown is announced at these seconds left only. */
@@ -233,6 +239,9 @@ export class PayCheckout extends LitElement {
     heading: () => this.renderRoot.querySelector<HTMLElement>('h2'),
     card: () => this.renderRoot.querySelector<HTMLElement>('[part~="card"]'),
   });
+
+  /** Until it has passed, nothing is drawn while the first view loads (LOADING_DELAY_MS). */
+  #loadingDelay = new DelayController(this, LOADING_DELAY_MS);
 
   /** The views after the order, and the QR encoder: loaded once the first view has painted, or when one is needed. */
   #afterOrder = new DeferredModuleController(this, {
@@ -445,7 +454,9 @@ export class PayCheckout extends LitElement {
     return this.embedded === false;
   }
 
-  protected override render(): TemplateResult {
+  protected override render(): TemplateResult | typeof nothing {
+    const screen = this.#screen();
+    if (screen.name === 'loading' && !this.#loadingDelay.passed) return nothing;
     const locale = this.#locale;
     const ui: Ui = {
       locale,
@@ -454,7 +465,6 @@ export class PayCheckout extends LitElement {
       time: (iso) => formatTime(locale, iso),
       region: (code) => formatRegion(locale, code),
     };
-    const screen = this.#screen();
     const shown = this.#shown(screen);
     const card = html`
       <div part="card" class="card" data-view=${shown} lang=${locale}>

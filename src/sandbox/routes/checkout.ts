@@ -17,7 +17,8 @@ export function checkoutRoutes({ checkout, paymentEvents }: Pick<Services, 'chec
     .use((c, next) => (c.req.method === 'GET' && c.req.path.endsWith('/events') ? next() : corsOpen(c, next)))
     .get('/:ref', async (c) => c.json(await checkout.linkView(c.req.param('ref')), 200, { 'Cache-Control': 'no-store' }))
     .post('/:ref/payments', async (c) => {
-      const request = parseWith(OpenPaymentRequest, await readJsonObject(c));
+      // Untyped: the element sends no Content-Type, so another origin's page opens a payment without a CORS preflight.
+      const request = parseWith(OpenPaymentRequest, await readJsonObject(c, { untyped: true }));
       const { payment, created } = await checkout.open(c.req.param('ref'), request);
       return c.json(payment, created ? 201 : 200);
     })

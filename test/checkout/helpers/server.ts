@@ -26,6 +26,9 @@ export const openPayment = (payment_link_ref: string, asset: AssetCode, network:
 /** How many payments the gateway holds for a link (a reload must not open a second). */
 export const countPayments = (payment_link_ref: string) => executeServerCommand<number, object>('count-payments', { payment_link_ref });
 
+/** The requests for a link that reached this engine's gateway, in order, as `METHOD /path` (a CORS preflight is an OPTIONS). */
+export const requestsFor = (payment_link_ref: string) => executeServerCommand<string[], object>('requests-for', { payment_link_ref });
+
 /** Moves the gateway's clock forward (link and quote expiry without waiting). */
 export const advanceClock = (ms: number) => executeServerCommand<string, object>('advance-clock', { ms });
 
