@@ -4,7 +4,13 @@ import { PGlite } from '@electric-sql/pglite';
 import type { Database, Row, Sql } from './database.js';
 import { lockFolder } from './folder-lock.js';
 
-export async function openPglite(dataDir?: string): Promise<Database> {
+/**
+ * PGlite has no autovacuum: without fresh statistics the planner keeps taking a grown table for the few rows it held
+ * when last analyzed, and picks plans that loop over it. They are refreshed here instead, every `analyzeEveryMs`.
+ */
+const ANALYZE_EVERY_MS = 5 * 60_000;
+
+export async function openPglite(dataDir?: string, { analyzeEveryMs = ANALYZE_EVERY_MS } = {}): Promise<Database> {
   // PGlite makes its own folder but not the ones above it (`.data/` on a fresh clone).
   if (dataDir) await mkdir(dirname(dataDir), { recursive: true });
   const unlock = dataDir ? await lockFolder(dataDir) : async () => undefined;
@@ -20,6 +26,10 @@ export async function openPglite(dataDir?: string): Promise<Database> {
       return (await runner.query<T>(text, params as unknown[])).rows;
     },
   });
+  const analyzing = setInterval(() => {
+    pg.query('ANALYZE').catch((error: unknown) => console.error('PGlite ANALYZE failed:', (error as Error).message));
+  }, analyzeEveryMs);
+  analyzing.unref();
   return {
     engine: 'pglite',
     ...wrap(pg),
@@ -30,6 +40,7 @@ export async function openPglite(dataDir?: string): Promise<Database> {
       return () => unsubscribe();
     },
     async close() {
+      clearInterval(analyzing);
       await pg.close();
       await unlock();
     },
