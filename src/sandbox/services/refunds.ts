@@ -126,7 +126,7 @@ function withRefunds(links: LinkSnapshot[], refundDetails: LinkRefund[]): { amou
   return { amountToRefund: refundSources({ links, refunded }).reduce((sum, s) => sum + refundable(s), 0), refundDetails };
 }
 
-/** Every refund of the order's links (seed 2.9 records), and what is left to refund. */
+/** Every refund of the order's links (docs/api.md, "Get the refunds of an order"), and what is left to refund. */
 function listed(links: LinkSnapshot[], refunds: LinkRefund[]): RefundList {
   const { amountToRefund, refundDetails } = withRefunds(links, refunds);
   return { amountToRefund, refundDetails: refundDetails.map(({ payment_id: _payment, ...record }) => record) };
