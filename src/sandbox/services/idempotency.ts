@@ -40,8 +40,9 @@ export async function idempotent<T>(
   db: Database,
   scope: IdempotencyScope,
   work: (tx: Sql) => Promise<T>,
+  /** The request's key and hash, when the caller has computed them already. */
+  keyed: KeyedRequest | undefined = keyedRequest(scope),
 ): Promise<{ value: T; replayed: boolean }> {
-  const keyed = keyedRequest(scope);
   if (keyed === undefined) return { value: await db.transaction(work), replayed: false };
   const { key, requestHash } = keyed;
   try {
@@ -63,7 +64,7 @@ export async function idempotent<T>(
     });
   } catch (error) {
     // What this transaction did is rolled back; asked again, the key's answer is there to replay or refuse.
-    if (error instanceof AnsweredMeanwhile) return idempotent(db, scope, work);
+    if (error instanceof AnsweredMeanwhile) return idempotent(db, scope, work, keyed);
     throw error;
   }
 }

@@ -43,10 +43,15 @@ export class PaymentLinks {
       await this.db.transaction((tx) => this.insertReplacing(tx, link));
       return { value, replayed: false };
     }
-    return idempotent(this.db, { ...idempotency, merchantId: merchant.merchant_id }, async (tx) => {
-      if (!(await refusingSecondLiveLink(link, () => insertFirstLinkOfOrder(tx, link)))) await this.insertReplacing(tx, link);
-      return value;
-    });
+    return idempotent(
+      this.db,
+      { ...idempotency, merchantId: merchant.merchant_id },
+      async (tx) => {
+        if (!(await refusingSecondLiveLink(link, () => insertFirstLinkOfOrder(tx, link)))) await this.insertReplacing(tx, link);
+        return value;
+      },
+      keyed,
+    );
   }
 
   private async insertFirst(link: NewLink, answer: KeyedAnswer | undefined): Promise<boolean> {

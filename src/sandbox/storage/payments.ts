@@ -52,7 +52,10 @@ export interface TransferRow {
   confirmed_at: Date | null;
 }
 
-const LINK = `payment_link_ref, merchant_id, merchant_order_id, status, amount, currency, request, expires_at, superseded_at, paid_at, created_at`;
+const LINK_COLUMNS = [
+  'payment_link_ref', 'merchant_id', 'merchant_order_id', 'status', 'amount', 'currency', 'request', 'expires_at', 'superseded_at', 'paid_at', 'created_at',
+] as const;
+const LINK = LINK_COLUMNS.join(', ');
 const PAYMENT = `payment_id, payment_link_ref, status, overpaid, asset, network, address, address_index, amount_atomic::text AS amount_atomic,
   amount_vnd, rate::text AS rate, quote_expires_at, confirmations_required, customer, accepted_at, paid_at, held_vnd, unsettled, created_at`;
 
@@ -151,9 +154,7 @@ export interface LinkFacts {
  * A link row `l`'s columns, with its payments and their transfers, as one JSON value: a link's facts in one column,
  * which the driver parses once where thirteen columns would each have their own parser.
  */
-export const LINK_FACTS = `json_build_object('link', json_build_object(${LINK.split(', ')
-  .map((column) => `'${column}', l.${column}`)
-  .join(', ')}),
+export const LINK_FACTS = `json_build_object('link', json_build_object(${LINK_COLUMNS.map((column) => `'${column}', l.${column}`).join(', ')}),
   'payments', (SELECT coalesce(json_agg(p), '[]') FROM (SELECT ${PAYMENT} FROM payments WHERE payment_link_ref = l.payment_link_ref ORDER BY seq) p),
   'transfers', (SELECT coalesce(json_agg(t), '[]') FROM (${transfersOfLink('l.payment_link_ref')}) t))`;
 
