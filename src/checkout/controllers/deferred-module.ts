@@ -1,13 +1,17 @@
 // A module the host needs only for some views: loaded by a dynamic import, either when a view asks for it or, in
-// the background, after the host's first frame that `preload()` allows has been painted (so it never competes with
-// that frame). The host renders `module` once it is there (a preload nobody has asked for yet updates nothing); a
-// failed import is retried at the next ask.
+// the background, in the page's idle time after an update that `preload()` allows (so it never competes with that
+// update's frame, nor with the customer's first taps). After a background load, `warm()` gets the module in a
+// later idle period, for the work that makes its first use quicker. The host renders `module` once it is there (a
+// preload nobody has asked for yet updates nothing); a failed import is retried at the next ask.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { whenIdle } from '../idle.js';
 
 export interface DeferredModuleOptions<T> {
   load: () => Promise<T>;
-  /** Whether to start loading after the update just done has painted. */
+  /** Whether to start loading, in idle time, after the update just done. */
   preload: () => boolean;
+  /** Runs once in idle time after a background load, unless a view has asked for the module by then. */
+  warm?: (module: T) => void;
   /** The import failed (a chunk that did not arrive): the host shows an error it can retry from. */
   onError: (error: unknown) => void;
 }
@@ -30,14 +34,20 @@ export class DeferredModuleController<T> implements ReactiveController {
   hostUpdated(): void {
     if (this.#scheduled || this.#loading || !this.options.preload()) return;
     this.#scheduled = true;
-    // The frame after the update is painted, then a task: the load starts once the customer sees that frame.
-    requestAnimationFrame(() => setTimeout(() => this.#start()));
+    whenIdle(() => {
+      this.#start();
+      void this.#loading?.then(() => whenIdle(() => this.#warm()));
+    });
   }
 
   /** Asks for the module: starts loading (once at a time), and the host updates when it is there. */
   load(): void {
     this.#asked = true;
     this.#start();
+  }
+
+  #warm(): void {
+    if (!this.#asked && this.module !== undefined) this.options.warm?.(this.module);
   }
 
   #start(): void {

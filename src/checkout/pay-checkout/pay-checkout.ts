@@ -243,10 +243,11 @@ export class PayCheckout extends LitElement {
   /** Until it has passed, nothing is drawn while the first view loads (LOADING_DELAY_MS). */
   #loadingDelay = new DelayController(this, LOADING_DELAY_MS);
 
-  /** The views after the order, and the QR encoder: loaded once the first view has painted, or when one is needed. */
+  /** The views after the order, and the QR encoder: loaded in idle time once the link is shown, or when one is needed. */
   #afterOrder = new DeferredModuleController(this, {
     load: () => import('./views/after-order.js'),
     preload: () => this.view !== undefined,
+    warm: (module) => module.warmUp(),
     onError: (error) => {
       this.failure = new CheckoutApiError('network', `Part of the checkout could not be loaded (${String(error)}).`);
       this.#reportError(this.failure);
