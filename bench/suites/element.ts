@@ -24,7 +24,7 @@ const STEP_TIMEOUT_MS = 20_000;
 export const THROTTLE = 4;
 /** How often the bench asks the page whether a mark is set: seldom enough to cost the page next to nothing. */
 const POLL_MS = 50;
-export const ASSET = 'USDT:TRON';
+const ASSET = 'USDT:TRON';
 
 interface Scenario {
   /** `hosted`: the gateway's /checkout?ref= page, script, element and the link's view in its HTML. `merchant`: another origin's page
@@ -262,6 +262,35 @@ export async function waitUntil(page: Page, expression: string, what: string): P
   }
 }
 
+/**
+ * The merchant page's script: once the script has defined the tag, it creates the element for `ref` and appends
+ * it, stamping the insertion just before the append (INSTRUMENT's observer would see it only once the element's
+ * connectedCallback had run).
+ */
+export async function insertElement(page: Page, ref: string): Promise<void> {
+  await waitUntil(page, `customElements.get('pay-checkout') !== undefined`, 'the script defining <pay-checkout>');
+  await page.evaluate(
+    `{ const element = Object.assign(document.createElement('pay-checkout'), { paymentLinkRef: ${JSON.stringify(ref)}, embedded: true });
+    window.__elementBench.inserted = performance.now();
+    document.querySelector('main').append(element); }`,
+  );
+}
+
+/**
+ * Picks the asset and clicks Pay. The click is a plain mouse click at the button's centre: locator.click() would
+ * also run Playwright's check of the hit target in the page, on the mouse events themselves, inside the measured
+ * click → QR window.
+ */
+export async function pay(page: Page): Promise<void> {
+  // The link has billing details and no default_guest_checkout: the contact stands, so Pay opens the payment.
+  await page.locator(`pay-checkout input[name="asset"][value="${ASSET}"]`).check({ timeout: STEP_TIMEOUT_MS });
+  const button = page.locator('pay-checkout [part="pay-button"]');
+  await button.scrollIntoViewIfNeeded({ timeout: STEP_TIMEOUT_MS });
+  const box = await button.boundingBox({ timeout: STEP_TIMEOUT_MS });
+  if (!box) throw new Error('the Pay button has no box');
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
 async function measure(browser: Browser, warm: BrowserContext, urls: { gateway: string; merchantPage: string }, merchant: MerchantClient, scenario: Scenario): Promise<Run> {
   const { payment_link_ref: ref } = await merchant.createPaymentLink(sampleLink());
   const context = scenario.cache === 'warm' ? warm : await browser.newContext();
@@ -275,24 +304,11 @@ async function measure(browser: Browser, warm: BrowserContext, urls: { gateway: 
     else if (scenario.page === 'floor') await page.goto(`${urls.merchantPage}floor?ref=${encodeURIComponent(ref)}`);
     else {
       await page.goto(urls.merchantPage);
-      await waitUntil(page, `customElements.get('pay-checkout') !== undefined`, 'the script defining <pay-checkout>');
-      await page.evaluate(
-        `{ const element = Object.assign(document.createElement('pay-checkout'), { paymentLinkRef: ${JSON.stringify(ref)}, embedded: true });
-        window.__elementBench.inserted = performance.now();
-        document.querySelector('main').append(element); }`,
-      );
+      await insertElement(page, ref);
     }
     await waitUntil(page, 'window.__elementBench.summaryPainted !== undefined', 'the order summary');
     if (scenario.page !== 'floor') {
-      // The link has billing details and no default_guest_checkout: the contact stands, so Pay opens the payment.
-      await page.locator(`pay-checkout input[name="asset"][value="${ASSET}"]`).check({ timeout: STEP_TIMEOUT_MS });
-      // A plain mouse click at the button's centre: locator.click() would also run Playwright's check of the hit
-      // target in the page, on the mouse events themselves, inside the measured click → QR window.
-      const pay = page.locator('pay-checkout [part="pay-button"]');
-      await pay.scrollIntoViewIfNeeded({ timeout: STEP_TIMEOUT_MS });
-      const box = await pay.boundingBox({ timeout: STEP_TIMEOUT_MS });
-      if (!box) throw new Error('the Pay button has no box');
-      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await pay(page);
       await waitUntil(page, 'window.__elementBench.qrPainted !== undefined', 'the QR');
     }
     const marks = await readMarks(page);
