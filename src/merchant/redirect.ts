@@ -15,8 +15,11 @@ async function redirectSignature(params: RedirectParams, clientSecret: string): 
 /** The merchant's URL with the redirect parameters and their signature added to its query. */
 export async function signRedirect(url: string, params: RedirectParams, clientSecret: string): Promise<string> {
   const target = new URL(url);
-  for (const name of REDIRECT_PARAMS) target.searchParams.set(name, params[name]);
-  target.searchParams.set('signature', await redirectSignature(params, clientSecret));
+  // Set on a detached copy and written back once: each set on `target.searchParams` re-serializes the whole URL.
+  const query = new URLSearchParams(target.search);
+  for (const name of REDIRECT_PARAMS) query.set(name, params[name]);
+  query.set('signature', await redirectSignature(params, clientSecret));
+  target.search = query.toString();
   return target.toString();
 }
 

@@ -16,6 +16,15 @@ import { Reconciler, type LinkSnapshot } from './reconciler.js';
 
 const OPEN = new Set(['awaiting_payment', 'underpaid', 'confirming']);
 
+/** How a customer can pay: the same for every link, built once. */
+const METHODS: CheckoutView['methods'] = [
+  {
+    pmt_channel: 'PROVIDER',
+    pmt_method: 'PROVIDER_CRYPTO',
+    assets: ASSETS.map(({ asset, network, decimals, quote_decimals, label }) => ({ asset, network, decimals, quote_decimals, label })),
+  },
+];
+
 export class Checkout {
   constructor(
     private readonly db: Database,
@@ -48,13 +57,7 @@ export class Checkout {
       show_back_button: r.show_back_button ?? false,
       default_guest_checkout: r.default_guest_checkout ?? false,
       is_checkout_embed: r.is_checkout_embed ?? false,
-      methods: [
-        {
-          pmt_channel: 'PROVIDER',
-          pmt_method: 'PROVIDER_CRYPTO',
-          assets: ASSETS.map(({ asset, network, decimals, quote_decimals, label }) => ({ asset, network, decimals, quote_decimals, label })),
-        },
-      ],
+      methods: METHODS,
       payment: latest >= 0 ? await this.render(this.db, snapshot, latest) : null,
       failure_redirect_url: await this.view.redirectUrl(this.db, link, r.failure_url, link.status === 'expired' ? 'expired' : 'cancelled'),
       sandbox: true,
