@@ -1,7 +1,7 @@
 // A module the host needs only for some views: loaded by a dynamic import, either when a view asks for it or, in
 // the background, in the page's idle time after an update that `preload()` allows (so it never competes with that
-// update's frame, nor with the customer's first taps). After a background load, `warm()` gets the module in a
-// later idle period, for the work that makes its first use quicker. The host renders `module` once it is there (a
+// update's frame, nor with the customer's first taps). After a background load, `warm()` gets the module in the
+// same idle period, for the work that makes its first use quicker. The host renders `module` once it is there (a
 // preload nobody has asked for yet updates nothing); a failed import is retried at the next ask.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { whenIdle } from '../idle.js';
@@ -10,7 +10,7 @@ export interface DeferredModuleOptions<T> {
   load: () => Promise<T>;
   /** Whether to start loading, in idle time, after the update just done. */
   preload: () => boolean;
-  /** Runs once in idle time after a background load, unless a view has asked for the module by then. */
+  /** Runs once after a background load, in its idle period, unless a view has asked for the module by then. */
   warm?: (module: T) => void;
   /** The import failed (a chunk that did not arrive): the host shows an error it can retry from. */
   onError: (error: unknown) => void;
@@ -36,7 +36,7 @@ export class DeferredModuleController<T> implements ReactiveController {
     this.#scheduled = true;
     whenIdle(() => {
       this.#start();
-      void this.#loading?.then(() => whenIdle(() => this.#warm()));
+      void this.#loading?.then(() => this.#asked || (this.module && this.options.warm?.(this.module)));
     });
   }
 
@@ -44,10 +44,6 @@ export class DeferredModuleController<T> implements ReactiveController {
   load(): void {
     this.#asked = true;
     this.#start();
-  }
-
-  #warm(): void {
-    if (!this.#asked && this.module !== undefined) this.options.warm?.(this.module);
   }
 
   #start(): void {
