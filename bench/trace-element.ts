@@ -5,13 +5,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { sampleLink } from '../test/helpers/gateway.js';
 import { ELEMENT_BUNDLE, ensureElementBuilt } from './lib/element-build.js';
-import { sandboxMerchant } from './lib/gateway-client.js';
-import { pglite } from './lib/storage.js';
-import { withGateway } from './lib/suite.js';
-import { INSTRUMENT, insertElement, pay, startMerchantPage, THROTTLE, waitUntil } from './suites/element.js';
+import { INSTRUMENT, insertElement, pay, THROTTLE, waitUntil, withElementPages } from './suites/element.js';
 
 type PageName = 'hosted' | 'merchant' | 'floor';
 
@@ -218,48 +215,34 @@ console.log(ensureElementBuilt());
 const source = new TraceMap(readFileSync(`${ELEMENT_BUNDLE}.map`, 'utf8'));
 /** Per page and window, each run's window and ms by category, for the medians printed at the end. */
 const summary: Record<string, Record<string, number>[]> = {};
-await withGateway(pglite, {}, async (gateway) => {
-  const merchant = sandboxMerchant(gateway.url);
-  const merchantPage = await startMerchantPage(gateway.url);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  try {
-    const urls = { gateway: gateway.url, merchantPage: merchantPage.url };
-    // Warm the gateway and the browser, as the bench's first, unrecorded run does.
-    await traceOnce(browser, urls, (await merchant.createPaymentLink(sampleLink())).payment_link_ref, 'hosted');
-    for (let run = 0; run < runs; run++) {
-      for (const name of pages.length ? pages : (['floor', 'merchant', 'hosted'] as PageName[])) {
-        const { payment_link_ref: ref } = await merchant.createPaymentLink(sampleLink());
-        const { marks, trace } = await traceOnce(browser, urls, ref, name);
-        if (saveDir) {
-          mkdirSync(saveDir, { recursive: true });
-          writeFileSync(join(saveDir, `${name}-${run}.json`), JSON.stringify(trace));
-        }
-        const windows: [string, string][] = [['inserted', 'summaryPainted']];
-        if (name !== 'floor') windows.push(['click', 'qrPainted']);
-        for (const [from, to] of windows) {
-          const result = analyse(trace, from, to, source);
-          (summary[`${name}: ${from} → ${to}`] ??= []).push({ window: result.windowMs, ...result.categories });
-          console.log(`\n### ${name} run ${run}: ${from} → ${to}: ${result.windowMs} ms (marks: ${Math.round(marks[to]! - marks[from]!)} ms)`);
-          console.log(`by category: ${result.byCategory.join(', ')}`);
-          console.log(`self time: ${result.bySelf.join(', ')}`);
-          console.log('tasks:');
-          console.log(result.timeline.join('\n'));
-          // Counts, not time: under CPU throttling V8's sampler runs only while the thread does, at uneven intervals.
-          console.log('per task, its functions by CPU profile samples:');
-          console.log(result.perTask.join('\n'));
-          console.log('CPU profile (self samples):');
-          console.log(result.profile.map((l) => `  ${l}`).join('\n'));
-        }
+await withElementPages(async ({ browser, merchant, urls }) => {
+  // Warm the gateway and the browser, as the bench's first, unrecorded run does.
+  await traceOnce(browser, urls, (await merchant.createPaymentLink(sampleLink())).payment_link_ref, 'hosted');
+  for (let run = 0; run < runs; run++) {
+    for (const name of pages.length ? pages : (['floor', 'merchant', 'hosted'] as PageName[])) {
+      const { payment_link_ref: ref } = await merchant.createPaymentLink(sampleLink());
+      const { marks, trace } = await traceOnce(browser, urls, ref, name);
+      if (saveDir) {
+        mkdirSync(saveDir, { recursive: true });
+        writeFileSync(join(saveDir, `${name}-${run}.json`), JSON.stringify(trace));
+      }
+      const windows: [string, string][] = [['inserted', 'summaryPainted']];
+      if (name !== 'floor') windows.push(['click', 'qrPainted']);
+      for (const [from, to] of windows) {
+        const result = analyse(trace, from, to, source);
+        (summary[`${name}: ${from} → ${to}`] ??= []).push({ window: result.windowMs, ...result.categories });
+        console.log(`\n### ${name} run ${run}: ${from} → ${to}: ${result.windowMs} ms (marks: ${Math.round(marks[to]! - marks[from]!)} ms)`);
+        console.log(`by category: ${result.byCategory.join(', ')}`);
+        console.log(`self time: ${result.bySelf.join(', ')}`);
+        console.log('tasks:');
+        console.log(result.timeline.join('\n'));
+        // Counts, not time: under CPU throttling V8's sampler runs only while the thread does, at uneven intervals.
+        console.log('per task, its functions by CPU profile samples:');
+        console.log(result.perTask.join('\n'));
+        console.log('CPU profile (self samples):');
+        console.log(result.profile.map((l) => `  ${l}`).join('\n'));
       }
     }
-  } finally {
-    await browser.close();
-    merchantPage.server.closeAllConnections();
-    await new Promise((resolve) => merchantPage.server.close(resolve));
   }
 });
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;

@@ -222,7 +222,7 @@ async function watchNetwork(context: BrowserContext, page: Page, scenario: Scena
  * A merchant's page on its own origin, which loads the script from the gateway and nothing else; and on the same
  * origin the floor page at /floor?ref=, its view read from the gateway by this server, as the hosted page's is.
  */
-export async function startMerchantPage(gatewayUrl: string): Promise<{ url: string; server: Server }> {
+async function startMerchantPage(gatewayUrl: string): Promise<{ url: string; server: Server }> {
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Shop</title>
 <script type="module" src="${gatewayUrl}/pay-checkout.js"></script>
@@ -243,6 +243,32 @@ export async function startMerchantPage(gatewayUrl: string): Promise<{ url: stri
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+}
+
+/** What the element's pages run on: a gateway (PGlite), the merchant's page on its own origin, Chromium. */
+export interface ElementPages {
+  browser: Browser;
+  merchant: MerchantClient;
+  urls: { gateway: string; merchantPage: string };
+}
+
+/** Starts the gateway, the merchant's page and Chromium for `fn`, and stops them all whatever happened. */
+export function withElementPages<T>(fn: (pages: ElementPages) => Promise<T>): Promise<T> {
+  return withGateway(pglite, {}, async (gateway) => {
+    const merchantPage = await startMerchantPage(gateway.url);
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    try {
+      return await fn({ browser, merchant: sandboxMerchant(gateway.url), urls: { gateway: gateway.url, merchantPage: merchantPage.url } });
+    } finally {
+      await browser.close();
+      merchantPage.server.closeAllConnections();
+      await new Promise((resolve) => merchantPage.server.close(resolve));
+    }
+  });
 }
 
 const readMarks = (page: Page) => page.evaluate('window.__elementBench') as Promise<Marks>;
@@ -358,38 +384,24 @@ export const elementSuite: Suite = {
     const notes = [ensureElementBuilt()];
     const runs: Run[] = [];
     const failures: string[] = [];
-    await withGateway(pglite, {}, async (gateway) => {
-      const merchant = sandboxMerchant(gateway.url);
-      const merchantPage = await startMerchantPage(gateway.url);
-      const browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      });
-      try {
-        const warm = await browser.newContext();
-        const urls = { gateway: gateway.url, merchantPage: merchantPage.url };
-        // Not recorded: fills the warm context's cache, and warms the gateway and the browser.
-        await measure(browser, warm, urls, merchant, { page: 'hosted', cache: 'warm', rate: 1 });
-        const deadline = Date.now() + BUDGET_MS;
-        // Round-robin over the scenarios, so a busy spell on the shared machine lands on all of them alike.
-        for (let round = 0; round < RUNS; round++) {
-          if (Date.now() > deadline) {
-            notes.push(`Stopped after ${round} rounds, at the ${BUDGET_MS / 1000} s budget.`);
-            break;
-          }
-          for (const scenario of SCENARIOS) {
-            try {
-              runs.push(await measure(browser, warm, urls, merchant, scenario));
-            } catch (error) {
-              failures.push(`${describe(scenario).join(', ')}: ${error instanceof Error ? error.message : String(error)}`);
-            }
+    await withElementPages(async ({ browser, merchant, urls }) => {
+      const warm = await browser.newContext();
+      // Not recorded: fills the warm context's cache, and warms the gateway and the browser.
+      await measure(browser, warm, urls, merchant, { page: 'hosted', cache: 'warm', rate: 1 });
+      const deadline = Date.now() + BUDGET_MS;
+      // Round-robin over the scenarios, so a busy spell on the shared machine lands on all of them alike.
+      for (let round = 0; round < RUNS; round++) {
+        if (Date.now() > deadline) {
+          notes.push(`Stopped after ${round} rounds, at the ${BUDGET_MS / 1000} s budget.`);
+          break;
+        }
+        for (const scenario of SCENARIOS) {
+          try {
+            runs.push(await measure(browser, warm, urls, merchant, scenario));
+          } catch (error) {
+            failures.push(`${describe(scenario).join(', ')}: ${error instanceof Error ? error.message : String(error)}`);
           }
         }
-      } finally {
-        await browser.close();
-        merchantPage.server.closeAllConnections();
-        await new Promise((resolve) => merchantPage.server.close(resolve));
       }
     });
 
