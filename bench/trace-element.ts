@@ -8,7 +8,7 @@ import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
 import type { Browser, Page } from 'playwright-core';
 import { sampleLink } from '../test/helpers/gateway.js';
 import { ELEMENT_BUNDLE, ensureElementBuilt } from './lib/element-build.js';
-import { INSTRUMENT, insertElement, pay, THROTTLE, waitUntil, withElementPages } from './suites/element.js';
+import { INSTRUMENT, insertElement, pay, THROTTLE, waitForMark, withElementPages } from './suites/element.js';
 
 type PageName = 'hosted' | 'merchant' | 'floor';
 
@@ -68,10 +68,10 @@ async function traceOnce(browser: Browser, urls: { gateway: string; merchantPage
     await page.goto(urls.merchantPage);
     await insertElement(page, ref);
   }
-  await waitUntil(page, 'window.__elementBench.summaryPainted !== undefined', 'the summary');
+  await waitForMark(page, 'summaryPainted', 'the summary');
   if (page_ !== 'floor') {
     await pay(page);
-    await waitUntil(page, 'window.__elementBench.qrPainted !== undefined', 'the QR');
+    await waitForMark(page, 'qrPainted', 'the QR');
   }
   const marks = (await page.evaluate('JSON.parse(JSON.stringify(window.__elementBench))')) as Record<string, number>;
   const buffer = await browser.stopTracing();
