@@ -1,5 +1,6 @@
 // The built element as the gateway serves it: compressed for browsers that take gzip, byte for byte the built
-// file, loadable from any origin; the hosted page under its strict CSP. Builds the script first when it is missing.
+// file, revalidated by its ETag, loadable from any origin; the hosted page under its strict CSP. Builds the script
+// first when it is missing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -37,6 +38,9 @@ describe('the element and the hosted page, served by the gateway', () => {
     const built = readFileSync(bundle);
     assert.ok(answer.body.length < built.length / 2, `${answer.body.length} B on the wire for ${built.length} B`);
     assert.ok(gunzipSync(answer.body).equals(built));
+    // A browser whose cached copy is stale asks again with the ETag, and gets no bytes while nothing changed.
+    const again = await fetch(`${gw.url}/pay-checkout.js`, { headers: { 'If-None-Match': String(answer.headers.etag) } });
+    assert.equal(again.status, 304);
   });
 
   it('serves the hosted page with a strict CSP and the element in hosted layout', async () => {
