@@ -47,7 +47,7 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Not available yet (see the detail).',
 };
 
-const OK_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No content' };
+const OK_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No content', 304: 'Not modified: the copy named by If-None-Match is current' };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });

@@ -91,8 +91,8 @@ export const ROUTES: Route[] = [
   ['post', '/sandbox/addresses/{address}/expire-quote', { tag: 'Sandbox', summary: 'End the quote of the latest payment to an address now (what the wallet knows from a QR)', ok: { 200: Payment }, errors: [404] }],
   ['post', '/sandbox/payment-links/{ref}/expire', { tag: 'Sandbox', summary: 'Let a payment link run out now', ok: { 200: CheckoutView }, errors: [404] }],
   // What browsers load.
-  ['get', '/pay-checkout.js', { tag: 'Assets', summary: 'The <pay-checkout> element, one self-contained ES module', ok: { 200: script('text/javascript', 'dist/pay-checkout.js; gzip when accepted; CORS open.') }, errors: [503] }],
-  ['get', '/pay-checkout.js.map', { tag: 'Assets', summary: "The element's source map", ok: { 200: script('application/json', 'dist/pay-checkout.js.map, sources inside.') }, errors: [503] }],
+  ['get', '/pay-checkout.js', { tag: 'Assets', summary: 'The <pay-checkout> element, one self-contained ES module', ok: { 200: script('text/javascript', 'dist/pay-checkout.js; gzip when accepted; an ETag; CORS open.'), 304: null }, errors: [503] }],
+  ['get', '/pay-checkout.js.map', { tag: 'Assets', summary: "The element's source map", ok: { 200: script('application/json', 'dist/pay-checkout.js.map, sources inside; an ETag.'), 304: null }, errors: [503] }],
   ['get', '/checkout', { tag: 'Assets', summary: 'The hosted checkout page (`{checkout_url}`): `?ref=<payment_link_ref>`', query: z.object({ ref: z.optional(z.string()) }), ok: { 200: script('text/html', 'Served under a strict Content-Security-Policy; the link’s view inside, so the order shows without a request.') } }],
   ['get', '/openapi.json', { tag: 'Assets', summary: 'This document', ok: { 200: script('application/json', 'OpenAPI 3.1.') } }],
 ];
