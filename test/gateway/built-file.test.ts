@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import fc from 'fast-check';
 import { Hono } from 'hono';
-import { acceptsGzip, builtFile } from '../../src/sandbox/http/built-file.js';
+import { builtFile } from '../../src/sandbox/http/built-file.js';
 
 describe('a built file, served', () => {
   let dir: string;
@@ -47,7 +46,7 @@ describe('a built file, served', () => {
     assert.equal(zipped.response.headers.get('content-encoding'), 'gzip');
     assert.equal(zipped.response.headers.get('vary'), 'Accept-Encoding');
     assert.equal(gunzipSync(zipped.bytes).toString(), text);
-    for (const acceptEncoding of [undefined, 'br', 'gzip;q=0', 'identity']) {
+    for (const acceptEncoding of [undefined, 'br', 'gzip;q=0', 'br, identity', 'gzip;q=0.1, identity']) {
       const plain = await get(acceptEncoding === undefined ? {} : { 'Accept-Encoding': acceptEncoding });
       assert.equal(plain.response.headers.get('content-encoding'), null, String(acceptEncoding));
       assert.equal(plain.bytes.toString(), text);
@@ -71,26 +70,5 @@ describe('a built file, served', () => {
     assert.equal(rebuilt.response.status, 200);
     assert.equal(gunzipSync(rebuilt.bytes).toString(), 'export const b = 2;\n');
     assert.notEqual(rebuilt.response.headers.get('etag'), etag);
-  });
-});
-
-describe('Accept-Encoding', () => {
-  it('takes gzip when gzip or * is listed without q=0', () => {
-    assert.equal(acceptsGzip('gzip, deflate, br'), true);
-    assert.equal(acceptsGzip('GZIP;q=0.5'), true);
-    assert.equal(acceptsGzip('x-gzip'), true);
-    assert.equal(acceptsGzip('*'), true);
-    assert.equal(acceptsGzip('br, *;q=0.1'), true);
-    assert.equal(acceptsGzip(undefined), false);
-    assert.equal(acceptsGzip(''), false);
-    assert.equal(acceptsGzip('br, identity'), false);
-    assert.equal(acceptsGzip('gzip;q=0, *'), false);
-    assert.equal(acceptsGzip('*;q=0'), false);
-    assert.equal(acceptsGzip('gzip; q=0.000'), false);
-  });
-
-  it('never takes gzip from a header that does not name it or *', () => {
-    const coding = fc.stringMatching(/^[a-z-]{1,10}$/).filter((c) => c !== 'gzip' && c !== 'x-gzip');
-    fc.assert(fc.property(fc.array(coding), (codings) => !acceptsGzip(codings.join(', '))));
   });
 });

@@ -6,28 +6,16 @@ import { readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback, constants } from 'node:zlib';
 import type { Context } from 'hono';
+import { accepts } from 'hono/accepts';
 import { ProblemError, problemResponse } from './problem.js';
 
 const gzip = promisify(gzipCallback);
 
 interface Version {
-  key: string;
   identity: Uint8Array<ArrayBuffer>;
   gzipped: Uint8Array<ArrayBuffer>;
   /** Strong validators, one per encoding: the two are different bytes. */
   etag: { identity: string; gzip: string };
-}
-
-/** Whether the client takes gzip: `gzip` or `*` in Accept-Encoding, with no q=0 (RFC 9110, section 12.5.3). */
-export function acceptsGzip(acceptEncoding: string | undefined): boolean {
-  let star = false;
-  for (const entry of (acceptEncoding ?? '').split(',')) {
-    const [coding = '', ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
-    const refused = params.some((param) => /^q=0(\.0{0,3})?$/.test(param));
-    if (coding === 'gzip' || coding === 'x-gzip') return !refused;
-    if (coding === '*') star = !refused;
-  }
-  return star;
 }
 
 /** Whether If-None-Match names `etag` (weak comparison, RFC 9110, section 13.1.2), or is `*`. */
@@ -41,11 +29,11 @@ export function builtFile(file: URL, headers: Record<string, string>): (c: Conte
   let current: Promise<Version> | undefined;
   let currentKey = '';
 
-  async function load(key: string): Promise<Version> {
+  async function load(): Promise<Version> {
     const identity = new Uint8Array(await readFile(file));
     const gzipped = new Uint8Array(await gzip(identity, { level: constants.Z_BEST_COMPRESSION }));
     const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 22);
-    return { key, identity, gzipped, etag: { identity: `"${hash}"`, gzip: `"${hash}-gzip"` } };
+    return { identity, gzipped, etag: { identity: `"${hash}"`, gzip: `"${hash}-gzip"` } };
   }
 
   async function version(): Promise<Version | undefined> {
@@ -55,7 +43,7 @@ export function builtFile(file: URL, headers: Record<string, string>): (c: Conte
     // One read per version, shared by the requests that come while it is read.
     if (key !== currentKey || !current) {
       currentKey = key;
-      current = load(key);
+      current = load();
       current.catch(() => (currentKey = ''));
     }
     return current.catch(() => undefined);
@@ -64,7 +52,8 @@ export function builtFile(file: URL, headers: Record<string, string>): (c: Conte
   return async (c) => {
     const found = await version();
     if (!found) return problemResponse(c, new ProblemError(503, 'The checkout script is not built yet: run npm run build.'));
-    const gzipped = acceptsGzip(c.req.header('Accept-Encoding'));
+    // The client's preference by q-value; no header, or no acceptable gzip: the file as it is.
+    const gzipped = accepts(c, { header: 'Accept-Encoding', supports: ['gzip', 'identity'], default: 'identity' }) === 'gzip';
     const etag = gzipped ? found.etag.gzip : found.etag.identity;
     const common = { ...headers, ETag: etag, Vary: 'Accept-Encoding' };
     const ifNoneMatch = c.req.header('If-None-Match');
