@@ -3,7 +3,7 @@
 // system's; on a phone the total and the Pay button are on the first screen, and after Pay the payment is in view.
 import { expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
-import { create, mount, part, partOf, press, until, untilView } from './helpers/element.js';
+import { create, mount, part, partOf, press, startPayment, textFonts, until, untilView } from './helpers/element.js';
 import { createLink, gatewayUrl } from './helpers/server.js';
 
 /** A phone's first screen, as issue reports measure it: 390 × 844 CSS pixels. */
@@ -35,6 +35,28 @@ function expectFits(el: HTMLElement, width: number, where: string): void {
   expect(el.shadowRoot!.querySelectorAll('h1').length, `${where}: no h1 of its own in the shop's page`).to.equal(0);
   expect(el.getBoundingClientRect().height, `${where}: a card, not a full-page slab`).to.be.lessThan(window.innerHeight / 2);
 }
+
+/** The demo's order: three lines, promo, shipping charges, shipping details shown. */
+const DEMO_ORDER = {
+  description: 'Cà phê Buôn Ma Thuột, phin nhôm và trà sen Tây Hồ',
+  order_details: [
+    { id: 'CF-BMT-500', name: 'Cà phê Robusta Buôn Ma Thuột 500 g', price: 185_000, quantity: 2 },
+    { id: 'PHIN-AL', name: 'Phin nhôm pha cà phê', price: 45_000, quantity: 1 },
+    { id: 'TRA-SEN-100', name: 'Trà sen Tây Hồ 100 g', price: 120_000, quantity: 1 },
+  ],
+  amount: 545_000,
+  show_shipping_details: true,
+  shipping_details: {
+    shipping_name: 'Trần Văn Minh',
+    shipping_email: 'minh.tran@example.com',
+    shipping_phone: '+84 903 123 456',
+    shipping_address: { line_1: '18 Nguyễn Huệ', line_2: 'Phường Bến Nghé', city: 'TP. Hồ Chí Minh', state: 'Quận 1', postal_code: '700000', country_code: 'VN' },
+  },
+};
+
+/** The type scale (pay-checkout.styles.ts) at the default 16 px root: small, body, large, the amount to pay. */
+const SIZES = ['14px', '16px', '18px', '22px'];
+const WEIGHTS = ['400', '600'];
 
 describe('<pay-checkout> layout', () => {
   it('without an embedded attribute, draws the card, fitting a 320 px column while loading and on error', async () => {
@@ -90,29 +112,28 @@ describe('<pay-checkout> layout', () => {
   });
 
   it('puts the total and the Pay button on the first screen of a phone, hosted', async () => {
-    // The demo's order: three lines, promo, shipping charges, shipping details shown.
-    const { payment_link_ref } = await createLink({
-      description: 'Cà phê Buôn Ma Thuột, phin nhôm và trà sen Tây Hồ',
-      order_details: [
-        { id: 'CF-BMT-500', name: 'Cà phê Robusta Buôn Ma Thuột 500 g', price: 185_000, quantity: 2 },
-        { id: 'PHIN-AL', name: 'Phin nhôm pha cà phê', price: 45_000, quantity: 1 },
-        { id: 'TRA-SEN-100', name: 'Trà sen Tây Hồ 100 g', price: 120_000, quantity: 1 },
-      ],
-      amount: 545_000,
-      show_shipping_details: true,
-      shipping_details: {
-        shipping_name: 'Trần Văn Minh',
-        shipping_email: 'minh.tran@example.com',
-        shipping_phone: '+84 903 123 456',
-        shipping_address: { line_1: '18 Nguyễn Huệ', line_2: 'Phường Bến Nghé', city: 'TP. Hồ Chí Minh', state: 'Quận 1', postal_code: '700000', country_code: 'VN' },
-      },
-    });
+    const { payment_link_ref } = await createLink(DEMO_ORDER);
     const el = await onPhone(payment_link_ref);
     await untilView(el, 'order');
     const bottomOf = (name: string) => partOf(el, name).getBoundingClientRect().bottom;
     expect(bottomOf('total'), 'the total').to.be.at.most(PHONE.height);
     expect(bottomOf('pay-button'), 'the Pay button').to.be.at.most(PHONE.height);
     expect(part(el, 'methods')?.querySelectorAll('input[name="method"]').length, 'no choice of one method').to.equal(0);
+  });
+
+  it('lays its text out in one type scale: the order in four fonts at most, since each is a lookup before its first frame', async () => {
+    const { payment_link_ref } = await createLink(DEMO_ORDER);
+    const { el } = await mount(payment_link_ref, { locale: 'vi', embedded: true });
+    await untilView(el, 'order');
+    const order = textFonts(el);
+    await startPayment(el, 'USDT:TRON');
+    const payment = textFonts(el);
+    for (const font of [...order, ...payment]) {
+      const [size, weight] = font.split(' ');
+      expect(SIZES, `${font}: a size of the scale`).to.include(size);
+      expect(WEIGHTS, `${font}: a weight of the scale`).to.include(weight);
+    }
+    expect([...order], 'the order view').to.have.length.at.most(4);
   });
 
   it('brings the payment into view after Pay', async () => {

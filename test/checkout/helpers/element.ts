@@ -210,6 +210,18 @@ export function shownTexts(el: HTMLElement): ShownText[] {
   return found;
 }
 
+/** The fonts the element lays its text out in, as `16px 600`: one per size and weight, of text in the layout. */
+export function textFonts(el: HTMLElement): Set<string> {
+  const fonts = new Set<string>();
+  for (const node of deepElements(shadowOf(el))) {
+    const hasText = [...node.childNodes].some((child) => child.nodeType === Node.TEXT_NODE && child.textContent!.trim());
+    if (!hasText || node.localName === 'style' || !node.getClientRects().length) continue;
+    const style = getComputedStyle(node);
+    fonts.add(`${style.fontSize} ${style.fontWeight}`);
+  }
+  return fonts;
+}
+
 /** The element's heading that holds focus, if focus is on a heading inside it. */
 export function focusedHeading(el: HTMLElement): HTMLElement | null {
   const active = el.shadowRoot?.activeElement;
