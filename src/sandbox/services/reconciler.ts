@@ -14,6 +14,7 @@ import {
   writeDerivedPayment,
   type DerivedPayment,
   type LinkFacts,
+  type LinkRecord,
   type LinkRow,
   type PaymentRow,
   type TransferRow,
@@ -23,9 +24,12 @@ import { linkState, type LinkState, type PaymentState } from './payment-state.js
 import type { PaymentView } from './payment-view.js';
 import type { MerchantEventSink } from './webhook-outbox.js';
 
-/** A link as its facts make it: its row and payments (statuses as stored), their transfers and what they derive to. */
-export interface LinkSnapshot {
-  link: LinkRow;
+/**
+ * A link as its facts make it: its row (or record) and payments (statuses as stored), their transfers and what they
+ * derive to.
+ */
+export interface LinkSnapshot<Link extends LinkRecord = LinkRow> {
+  link: Link;
   payments: PaymentRow[];
   /** In the order of `payments`. */
   states: PaymentState[];
@@ -91,7 +95,7 @@ export class Reconciler {
   }
 
   /** The link as its facts derive it now; no lock, no write. */
-  derive({ link, payments, transfers: seen }: LinkFacts): LinkSnapshot {
+  derive<Link extends LinkRecord>({ link, payments, transfers: seen }: LinkFacts<Link>): LinkSnapshot<Link> {
     const transfers = new Map<string, TransferRow[]>(payments.map((p) => [p.payment_id, []]));
     for (const t of seen) transfers.get(t.payment_id)?.push(t);
     const derived = linkState(

@@ -18,6 +18,9 @@ export interface LinkRow {
   created_at: Date;
 }
 
+/** A link's row without the merchant's request: all that deriving its statuses and refunding its money read. */
+export type LinkRecord = Omit<LinkRow, 'request'>;
+
 export interface PaymentRow {
   payment_id: string;
   payment_link_ref: string;
@@ -143,9 +146,9 @@ export async function readTransfersOfLink(sql: Sql, ref: string): Promise<Transf
   return sql.query<TransferRow>(transfersOfLink('$1'), [ref]);
 }
 
-/** A link, its payments and the chain's transfers to their addresses. */
-export interface LinkFacts {
-  link: LinkRow;
+/** A link (its whole row, or its record), its payments and the chain's transfers to their addresses. */
+export interface LinkFacts<Link extends LinkRecord = LinkRow> {
+  link: Link;
   payments: PaymentRow[];
   transfers: TransferRow[];
 }
@@ -154,19 +157,26 @@ export interface LinkFacts {
  * A link row `l`'s columns, with its payments and their transfers, as one JSON value: a link's facts in one column,
  * which the driver parses once where thirteen columns would each have their own parser.
  */
-export const LINK_FACTS = `json_build_object('link', json_build_object(${LINK_COLUMNS.map((column) => `'${column}', l.${column}`).join(', ')}),
+const linkFacts = (columns: readonly string[]) => `json_build_object('link', json_build_object(${columns.map((column) => `'${column}', l.${column}`).join(', ')}),
   'payments', (SELECT coalesce(json_agg(p), '[]') FROM (SELECT ${PAYMENT} FROM payments WHERE payment_link_ref = l.payment_link_ref ORDER BY seq) p),
   'transfers', (SELECT coalesce(json_agg(t), '[]') FROM (${transfersOfLink('l.payment_link_ref')}) t))`;
 
-/** LINK_FACTS as the driver reads it: timestamps as text. */
-export interface LinkFactsJson {
-  link: Jsonified<LinkRow>;
+export const LINK_FACTS = linkFacts(LINK_COLUMNS);
+/**
+ * LINK_FACTS with the link's record, not its request: a request (order lines, shipping, billing) is most of a
+ * link's bytes, which PostgreSQL would write out as JSON and the driver parse, for reads that do not show it.
+ */
+export const LINK_RECORD_FACTS = linkFacts(LINK_COLUMNS.filter((column) => column !== 'request'));
+
+/** LINK_FACTS or LINK_RECORD_FACTS as the driver reads it: timestamps as text. */
+export interface LinkFactsJson<Link extends LinkRecord = LinkRow> {
+  link: Jsonified<Link>;
   payments: Jsonified<PaymentRow>[];
   transfers: Jsonified<TransferRow>[];
 }
 
-/** A value of LINK_FACTS as the facts it holds. */
-export function linkFactsOf({ link, payments, transfers }: LinkFactsJson): LinkFacts {
+/** A value of LINK_FACTS or LINK_RECORD_FACTS as the facts it holds. */
+export function linkFactsOf<Link extends LinkRecord>({ link, payments, transfers }: LinkFactsJson<Link>): LinkFacts<Link> {
   return {
     link: withDates(link, ['expires_at', 'superseded_at', 'paid_at', 'created_at']),
     payments: payments.map((p) => withDates(p, ['quote_expires_at', 'accepted_at', 'paid_at', 'created_at'])),

@@ -2,7 +2,7 @@
 // all its links.
 import type { LinkRefund, RefundStatus } from '../../contract/index.js';
 import type { Sql } from './database.js';
-import { LINK_FACTS, linkFactsOf, type LinkFacts, type LinkFactsJson } from './payments.js';
+import { LINK_RECORD_FACTS, linkFactsOf, type LinkFacts, type LinkFactsJson, type LinkRecord } from './payments.js';
 
 export interface NewRefund {
   refund_id: string;
@@ -51,7 +51,7 @@ export async function refundsOfLinks(sql: Sql, refs: readonly string[]): Promise
   return sql.query<LinkRefund>(`SELECT ${RECORD} FROM refunds WHERE payment_link_ref = ANY($1::text[]) ORDER BY seq`, [refs]);
 }
 
-const ORDER_REFUNDS = `SELECT ${LINK_FACTS} AS facts,
+const ORDER_REFUNDS = `SELECT ${LINK_RECORD_FACTS} AS facts,
     (SELECT coalesce(json_agg(r), '[]') FROM (SELECT seq, ${RECORD} FROM refunds WHERE payment_link_ref = l.payment_link_ref ORDER BY seq) r) AS refunds
   FROM payment_links l WHERE merchant_id = $1 AND merchant_order_id = $2 ORDER BY created_at, payment_link_ref`;
 
@@ -59,8 +59,8 @@ const ORDER_REFUNDS = `SELECT ${LINK_FACTS} AS facts,
  * An order's links with their facts (oldest first) and every refund of them (in the order made), in one statement:
  * what the refund listing reads. No links: the order does not exist for this merchant.
  */
-export async function readOrderRefunds(sql: Sql, merchantId: string, orderId: string): Promise<{ links: LinkFacts[]; refunds: LinkRefund[] }> {
-  const rows = await sql.query<{ facts: LinkFactsJson; refunds: (LinkRefund & { seq: number })[] }>(ORDER_REFUNDS, [merchantId, orderId]);
+export async function readOrderRefunds(sql: Sql, merchantId: string, orderId: string): Promise<{ links: LinkFacts<LinkRecord>[]; refunds: LinkRefund[] }> {
+  const rows = await sql.query<{ facts: LinkFactsJson<LinkRecord>; refunds: (LinkRefund & { seq: number })[] }>(ORDER_REFUNDS, [merchantId, orderId]);
   const refunds = rows.flatMap((r) => r.refunds).sort((a, b) => a.seq - b.seq);
   return { links: rows.map((r) => linkFactsOf(r.facts)), refunds: refunds.map(({ seq: _seq, ...refund }) => refund) };
 }
