@@ -161,7 +161,7 @@ const linkFacts = (columns: readonly string[]) => `json_build_object('link', jso
   'payments', (SELECT coalesce(json_agg(p), '[]') FROM (SELECT ${PAYMENT} FROM payments WHERE payment_link_ref = l.payment_link_ref ORDER BY seq) p),
   'transfers', (SELECT coalesce(json_agg(t), '[]') FROM (${transfersOfLink('l.payment_link_ref')}) t))`;
 
-export const LINK_FACTS = linkFacts(LINK_COLUMNS);
+const LINK_FACTS = linkFacts(LINK_COLUMNS);
 /**
  * LINK_FACTS with the link's record, not its request: a request (order lines, shipping, billing) is most of a
  * link's bytes, which PostgreSQL would write out as JSON and the driver parse, for reads that do not show it.

@@ -215,7 +215,7 @@ export function textFonts(el: HTMLElement): Set<string> {
   const fonts = new Set<string>();
   for (const node of deepElements(shadowOf(el))) {
     const hasText = [...node.childNodes].some((child) => child.nodeType === Node.TEXT_NODE && child.textContent!.trim());
-    if (!hasText || node.localName === 'style' || !node.getClientRects().length) continue;
+    if (!hasText || !node.getClientRects().length) continue;
     const style = getComputedStyle(node);
     fonts.add(`${style.fontSize} ${style.fontWeight}`);
   }
