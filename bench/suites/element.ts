@@ -3,6 +3,7 @@
 // time also as a ratio to the floor page's (bench/lib/floor-page.ts) in the same run and at the same throttling.
 // The gateway runs in its own process on PGlite (the page makes one GET and one POST: storage is not what is
 // measured); the browser is the system Chromium through playwright-core, on loopback only.
+import { existsSync, readdirSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { constants, setPriority } from 'node:os';
@@ -275,7 +276,9 @@ export interface ElementPages {
  */
 function raiseGatewayPriority(pid: number): string {
   try {
-    setPriority(pid, constants.priority.PRIORITY_HIGH);
+    // On Linux a priority is a thread's: every thread of the process (V8's helpers, libuv's pool) is raised.
+    const threads = existsSync(`/proc/${pid}/task`) ? readdirSync(`/proc/${pid}/task`).map(Number) : [pid];
+    for (const thread of threads) setPriority(thread, constants.priority.PRIORITY_HIGH);
     return `The gateway ran at nice ${constants.priority.PRIORITY_HIGH}, above the browser: it stands for a server on another machine.`;
   } catch (error) {
     return `The gateway ran at normal priority (${(error as NodeJS.ErrnoException).code ?? String(error)}): its answers may wait for the CPU the throttled browser holds.`;
