@@ -242,4 +242,19 @@ describe('payment state: properties over random facts', () => {
       { numRuns: 1000 },
     );
   });
+
+  it('stays the same until stable_until: the clock alone changes nothing before it', () => {
+    fc.assert(
+      fc.property(linkArb, fc.integer({ min: 0, max: 1000 }), ({ facts, now }, permille) => {
+        const s = state(facts, now);
+        assert.ok(s.stable_until > now.getTime());
+        // The last millisecond before it, and one in between; some time later when nothing is left to happen.
+        const last = Number.isFinite(s.stable_until) ? s.stable_until - 1 : now.getTime() + 600 * 60_000;
+        for (const later of [last, now.getTime() + Math.floor(((last - now.getTime()) * permille) / 1000)]) {
+          assert.deepEqual(state(facts, new Date(later)), s, `at +${later - now.getTime()} ms`);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });

@@ -66,6 +66,11 @@ export interface LinkState {
   paid_by: string | null;
   paid_at: Date | null;
   payments: PaymentState[];
+  /**
+   * Until this instant (ms since the epoch; Infinity for never) the clock alone cannot change any of it: the next of
+   * the facts' instants after now. The state is read again only when the facts change or this instant has come.
+   */
+  stable_until: number;
 }
 
 /** The smallest total that counts as full payment: the tolerance absorbs exchange withdrawal fees. */
@@ -180,7 +185,29 @@ export function linkState(link: LinkFacts, now: Date, toleranceBps: number): Lin
     paid_by: won ? link.payments[won.index]!.payment_id : null,
     paid_at: won ? new Date(won.at) : null,
     payments,
+    stable_until: nextInstant(link, now.getTime()),
   };
+}
+
+/** The first of the facts' instants after `now`: every instant the state compares the clock with is one of them. */
+function nextInstant(link: LinkFacts, now: number): number {
+  let next = NEVER;
+  const consider = (date: Date | null) => {
+    const at = ms(date);
+    if (at > now && at < next) next = at;
+  };
+  consider(link.expires_at);
+  consider(link.superseded_at);
+  for (const p of link.payments) {
+    consider(p.quote_expires_at);
+    consider(p.created_at);
+    consider(p.accepted_at);
+    for (const t of p.transfers) {
+      consider(t.seen_at);
+      consider(t.confirmed_at);
+    }
+  }
+  return next;
 }
 
 /**
