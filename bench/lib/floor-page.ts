@@ -30,8 +30,8 @@ const FLOOR_ELEMENT = `customElements.define('pay-checkout', class extends HTMLE
   }
 });`;
 
-/** The floor page for one link's view (as GET /api/checkout/{ref} answers it). */
-export const floorPage = (view: unknown): string => `<!doctype html>
+/** The floor page for one link's view (JSON, as GET /api/checkout/{ref} answers it). */
+export const floorPage = (view: string): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Checkout</title></head>
 <body><main><pay-checkout></pay-checkout></main>
 <script type="application/json" id="view">${jsonForScript(view)}</script>

@@ -252,7 +252,7 @@ async function startMerchantPage(gatewayUrl: string): Promise<{ url: string; ser
     fetch(`${gatewayUrl}/api/checkout/${encodeURIComponent(ref)}`)
       .then(async (answer) => {
         if (!answer.ok) throw new Error(`GET view: HTTP ${answer.status}`);
-        page(response, floorPage(await answer.json()));
+        page(response, floorPage(await answer.text()));
       })
       .catch((error: unknown) => response.writeHead(502).end(String(error)));
   });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import pg from 'pg';
-import { ASSETS, findAsset, type AssetInfo, type Network, type Payment, type PaymentLinkResource, type RefundList } from '../../src/contract/index.js';
+import { ASSETS, findAsset, type AssetInfo, type CheckoutView, type Network, type Payment, type PaymentLinkResource, type RefundList } from '../../src/contract/index.js';
 import { formatAtomic, parseDecimal, quoteStep } from '../../src/sandbox/chain/amounts.js';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { linkState, type LinkFacts } from '../../src/sandbox/services/payment-state.js';
@@ -382,6 +382,13 @@ async function invariantProblems(system: GatewaySystem, orderId: string, stats?:
         problems.push(`payment ${p.payment_id} is confirming with every transaction confirmed ${p.confirmations_required} times or more`);
       }
     }
+    // The customer's view says what the merchant's does (it is kept with its facts: services/derived-answers.ts).
+    const view = await call<CheckoutView>(system, 'GET', `/api/checkout/${link.payment_link_ref}`);
+    expectStatus(view, [200], 'checkout view');
+    const latest = link.payments.at(-1);
+    const shown = [view.body.status, view.body.payment?.status, view.body.payment?.held_vnd, view.body.payment?.received_crypto];
+    const stated = [link.status, latest?.status, latest?.held_vnd, latest?.received_crypto];
+    if (JSON.stringify(shown) !== JSON.stringify(stated)) problems.push(`the checkout shows ${JSON.stringify(shown)}, the merchant API ${JSON.stringify(stated)}`);
     const paid = link.payments.filter((p) => p.status === 'paid');
     if (paid.length > 1) problems.push(`link ${link.payment_link_ref} is paid by ${paid.length} payments`);
     if ((link.status === 'paid') !== (paid.length === 1)) problems.push(`link ${link.payment_link_ref} is ${link.status} with ${paid.length} paid payments`);

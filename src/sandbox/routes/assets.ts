@@ -2,7 +2,6 @@
 // checkout page at /checkout?ref=... (the `{checkout_url}` of every payment link), served under a strict CSP.
 import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
-import type { CheckoutView } from '../../contract/checkout.js';
 import { builtFile } from '../http/built-file.js';
 import { jsonForScript } from '../http/inline-json.js';
 import { asProblem } from '../http/problem.js';
@@ -28,7 +27,7 @@ function pageLanguage(acceptLanguage: string | undefined): 'vi' | 'en' {
   return first.startsWith('vi') ? 'vi' : 'en';
 }
 
-function checkoutPage(lang: 'vi' | 'en', view: CheckoutView | undefined): string {
+function checkoutPage(lang: 'vi' | 'en', view: string | undefined): string {
   const title = lang === 'vi' ? 'Thanh toán' : 'Checkout';
   // No inline script: the CSP allows none. <pay-checkout> reads ?ref= from the page URL, and shows the full page
   // layout whatever the link's is_checkout_embed says: this page is the hosted checkout. The link's view goes in
@@ -51,8 +50,8 @@ function checkoutPage(lang: 'vi' | 'en', view: CheckoutView | undefined): string
 `;
 }
 
-/** The link's view for the page, or none when the gateway would answer its GET with a problem (an unknown ref). */
-async function viewForPage(checkout: Services['checkout'], ref: string | undefined): Promise<CheckoutView | undefined> {
+/** The link's view for the page, as JSON, or none when the gateway would answer its GET with a problem (an unknown ref). */
+async function viewForPage(checkout: Services['checkout'], ref: string | undefined): Promise<string | undefined> {
   if (!ref) return undefined;
   try {
     return await checkout.linkView(ref);

@@ -7,6 +7,7 @@ import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
 import { openCors } from '../http/cors.js';
 import { EventStreams } from '../http/event-stream.js';
+import { jsonText } from '../http/json-text.js';
 import { badRequest, parseWith } from '../http/problem.js';
 
 export function checkoutRoutes({ checkout, paymentEvents }: Pick<Services, 'checkout' | 'paymentEvents'>): Hono<{ Bindings: HttpBindings }> {
@@ -15,7 +16,7 @@ export function checkoutRoutes({ checkout, paymentEvents }: Pick<Services, 'chec
   return new Hono<{ Bindings: HttpBindings }>()
     // An event stream writes its own headers (CORS included) before the middleware could add any.
     .use((c, next) => (c.req.method === 'GET' && c.req.path.endsWith('/events') ? next() : corsOpen(c, next)))
-    .get('/:ref', async (c) => c.json(await checkout.linkView(c.req.param('ref')), 200, { 'Cache-Control': 'no-store' }))
+    .get('/:ref', async (c) => jsonText(c, await checkout.linkView(c.req.param('ref')), { 'Cache-Control': 'no-store' }))
     .post('/:ref/payments', async (c) => {
       // Untyped: the element sends no Content-Type, so another origin's page opens a payment without a CORS preflight.
       const request = parseWith(OpenPaymentRequest, await readJsonObject(c, { untyped: true }));

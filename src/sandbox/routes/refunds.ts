@@ -4,6 +4,7 @@ import { CreateRefundRequest } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
 import { bearer, type BearerEnv } from '../http/bearer.js';
+import { jsonText } from '../http/json-text.js';
 import { parseWith } from '../http/problem.js';
 import { replayHeaders } from './replay.js';
 
@@ -21,5 +22,5 @@ export function refundRoutes({ refunds, tokens }: Pick<Services, 'refunds' | 'to
       });
       return c.json(value, 201, replayHeaders(replayed));
     })
-    .get('/getDataByTransaction/:order_id', async (c) => c.json(await refunds.list(c.get('merchantId'), c.req.param('order_id'))));
+    .get('/getDataByTransaction/:order_id', async (c) => jsonText(c, await refunds.list(c.get('merchantId'), c.req.param('order_id'))));
 }

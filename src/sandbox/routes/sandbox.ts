@@ -5,6 +5,7 @@ import { MineRequest, WalletTransferRequest } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
 import { openCors } from '../http/cors.js';
+import { jsonText } from '../http/json-text.js';
 import { parseWith } from '../http/problem.js';
 
 export function sandboxRoutes({ wallet, sandboxControls, checkout }: Pick<Services, 'wallet' | 'sandboxControls' | 'checkout'>): Hono {
@@ -18,7 +19,7 @@ export function sandboxRoutes({ wallet, sandboxControls, checkout }: Pick<Servic
     .post('/addresses/:address/expire-quote', async (c) => c.json(await sandboxControls.expireQuote({ address: c.req.param('address') })))
     .post('/payment-links/:ref/expire', async (c) => {
       await sandboxControls.expireLink(c.req.param('ref'));
-      return c.json(await checkout.linkView(c.req.param('ref')));
+      return jsonText(c, await checkout.linkView(c.req.param('ref')));
     })
     .get('/chain', async (c) => c.json({ tips: await sandboxControls.tips() }))
     .post('/chain/mine', async (c) => {

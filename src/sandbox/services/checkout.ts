@@ -10,7 +10,8 @@ import type { PaymentSettings } from '../config.js';
 import { conflict, gone, invalid, notFound } from '../errors.js';
 import { randomToken } from '../secrets.js';
 import type { Database, Sql } from '../storage/database.js';
-import { insertPayment, nextAddressIndex, type PaymentRow } from '../storage/payments.js';
+import { insertPayment, nextAddressIndex, parseLinkFacts, type PaymentRow } from '../storage/payments.js';
+import { DerivedAnswers } from './derived-answers.js';
 import type { PaymentView } from './payment-view.js';
 import { Reconciler, type LinkSnapshot } from './reconciler.js';
 
@@ -25,7 +26,12 @@ const METHODS: CheckoutView['methods'] = [
   },
 ];
 
+/** How many links' views a process keeps rendered (services/derived-answers.ts); each is a few KB. */
+const VIEWS_KEPT = 1_000;
+
 export class Checkout {
+  readonly #views = new DerivedAnswers<{ json: string; merchantId: string; secret: string }>(VIEWS_KEPT);
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
@@ -35,9 +41,24 @@ export class Checkout {
     private readonly view: PaymentView,
   ) {}
 
-  /** GET /api/checkout/{ref}: the customer's view of the link. */
-  async linkView(ref: string): Promise<CheckoutView> {
-    const snapshot = await this.current(ref);
+  /**
+   * GET /api/checkout/{ref}: the customer's view of the link, as JSON. A view rendered before is served again while
+   * the link's facts, the time window they hold in and the merchant's signing secret are the same.
+   */
+  async linkView(ref: string): Promise<string> {
+    const facts = await this.reconciler.readFacts(this.db, ref);
+    const kept = this.#views.get(ref, facts, this.clock.now().getTime());
+    if (kept && kept.secret === (await this.view.signingSecret(this.db, kept.merchantId))) return kept.json;
+    const { snapshot, reconciled } = await this.current(ref, facts);
+    const merchantId = snapshot.link.merchant_id;
+    // Read before rendering: a secret changed in between makes the next request render again, never the reverse.
+    const secret = await this.view.signingSecret(this.db, merchantId);
+    const json = JSON.stringify(await this.viewOf(snapshot));
+    if (!reconciled) this.#views.set(ref, facts, { json, merchantId, secret }, { from: this.clock.now().getTime(), until: snapshot.derived.stable_until });
+    return json;
+  }
+
+  private async viewOf(snapshot: LinkSnapshot): Promise<CheckoutView> {
     const { link } = snapshot;
     const r = link.request;
     const latest = snapshot.payments.length - 1;
@@ -66,7 +87,7 @@ export class Checkout {
 
   /** GET /api/checkout/{ref}/payments/{payment_id}. */
   async payment(ref: string, paymentId: string): Promise<Payment> {
-    const snapshot = await this.current(ref);
+    const { snapshot } = await this.current(ref, await this.reconciler.readFacts(this.db, ref));
     const index = snapshot.payments.findIndex((p) => p.payment_id === paymentId);
     if (index < 0) throw notFound(`There is no payment ${paymentId} for this link.`);
     return this.render(this.db, snapshot, index);
@@ -150,10 +171,14 @@ export class Checkout {
     };
   }
 
-  /** The link as stored; when time alone has moved it on (a link or quote ran out), reconciled first. */
-  private async current(ref: string): Promise<LinkSnapshot> {
-    const snapshot = await this.reconciler.read(this.db, ref);
-    return Reconciler.timeHasPassed(snapshot) ? this.db.transaction((tx) => this.reconciler.reconcile(tx, ref)) : snapshot;
+  /**
+   * The link as its facts derive it; when time alone has moved it on (a link or quote ran out), reconciled first, and
+   * then it is no longer what these facts say.
+   */
+  private async current(ref: string, facts: string): Promise<{ snapshot: LinkSnapshot; reconciled: boolean }> {
+    const snapshot = this.reconciler.derive(parseLinkFacts(facts));
+    if (!Reconciler.timeHasPassed(snapshot)) return { snapshot, reconciled: false };
+    return { snapshot: await this.db.transaction((tx) => this.reconciler.reconcile(tx, ref)), reconciled: true };
   }
 
   private render(sql: Sql, snapshot: LinkSnapshot, index: number): Promise<Payment> {

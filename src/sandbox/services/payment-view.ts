@@ -50,9 +50,14 @@ export class PaymentView {
     };
   }
 
+  /** The secret that signs the merchant's redirects: its client secret. */
+  signingSecret(sql: Sql, merchantId: string): Promise<string> {
+    return this.clientSecret(sql, merchantId);
+  }
+
   /** The merchant's URL with the redirect parameters and their signature (README, "How to know an order is paid"). */
   async redirectUrl(sql: Sql, link: LinkRow, url: string, status: string): Promise<string> {
-    const secret = await this.clientSecret(sql, link.merchant_id);
+    const secret = await this.signingSecret(sql, link.merchant_id);
     return signRedirect(url, { payment_link_ref: link.payment_link_ref, merchant_order_id: link.merchant_order_id, status }, secret);
   }
 }

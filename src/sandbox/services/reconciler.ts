@@ -6,8 +6,9 @@ import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
 import type { Sql } from '../storage/database.js';
 import {
+  parseLinkFacts,
   readLink,
-  readLinkFacts,
+  readLinkFactsText,
   readPaymentsOfLink,
   readTransfersOfLink,
   writeDerivedLink,
@@ -48,9 +49,14 @@ export class Reconciler {
 
   /** The link as it is stored, with what its facts derive to now; no lock, no write. */
   async read(sql: Sql, ref: string): Promise<LinkSnapshot> {
-    const facts = await readLinkFacts(sql, ref);
-    if (!facts) throw notFound('There is no payment link with this reference.');
-    return this.derive(facts);
+    return this.derive(parseLinkFacts(await this.readFacts(sql, ref)));
+  }
+
+  /** The link's facts as stored, as JSON text (storage/payments.ts, parseLinkFacts); no lock. */
+  async readFacts(sql: Sql, ref: string): Promise<string> {
+    const facts = await readLinkFactsText(sql, ref);
+    if (facts === undefined) throw notFound('There is no payment link with this reference.');
+    return facts;
   }
 
   /**

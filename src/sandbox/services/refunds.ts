@@ -7,7 +7,8 @@ import { conflict, invalid, notFound } from '../errors.js';
 import { randomToken } from '../secrets.js';
 import type { Database, Sql } from '../storage/database.js';
 import type { LinkRecord, PaymentRow } from '../storage/payments.js';
-import { insertRefund, readOrderRefunds, refundsOfLinks } from '../storage/refunds.js';
+import { insertRefund, parseOrderRefunds, readOrderRefundsText, refundsOfLinks } from '../storage/refunds.js';
+import { DerivedAnswers } from './derived-answers.js';
 import type { HeldFunds, OrderSnapshot } from './held-funds.js';
 import { idempotent, type IdempotencyScope } from './idempotency.js';
 import type { PaymentState } from './payment-state.js';
@@ -30,7 +31,12 @@ export interface RefundSender {
   send(tx: Sql, source: RefundSource, amount: number, request: CreateRefundRequest): Promise<{ refund_status: RefundStatus; psp_refund_id: string | null }>;
 }
 
+/** How many orders' listings a process keeps (services/derived-answers.ts). */
+const LISTS_KEPT = 1_000;
+
 export class Refunds {
+  readonly #lists = new DerivedAnswers<string>(LISTS_KEPT);
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
@@ -40,11 +46,21 @@ export class Refunds {
     private readonly events: MerchantEventSink,
   ) {}
 
-  /** The order's refunds, read in one statement. */
-  async list(merchantId: string, orderId: string): Promise<RefundList> {
-    const order = await readOrderRefunds(this.db, merchantId, orderId);
+  /**
+   * The order's refunds as JSON, read in one statement. A listing made before is served again while the order's facts
+   * and the time window they hold in are the same (services/derived-answers.ts).
+   */
+  async list(merchantId: string, orderId: string): Promise<string> {
+    const facts = await readOrderRefundsText(this.db, merchantId, orderId);
+    const key = `${merchantId} ${orderId}`;
+    const kept = this.#lists.get(key, facts, this.clock.now().getTime());
+    if (kept !== undefined) return kept;
+    const order = parseOrderRefunds(facts);
     if (!order.links.length) throw orderNotFound(orderId);
-    return listed(order.links.map((facts) => this.reconciler.derive(facts)), order.refunds);
+    const links = order.links.map((link) => this.reconciler.derive(link));
+    const json = JSON.stringify(listed(links, order.refunds));
+    this.#lists.set(key, facts, json, { from: this.clock.now().getTime(), until: Math.min(...links.map((l) => l.derived.stable_until)) });
+    return json;
   }
 
   async create(

@@ -184,13 +184,17 @@ export function linkFactsOf<Link extends LinkRecord>({ link, payments, transfers
   };
 }
 
-const LINK_FACTS_BY_REF = `SELECT ${LINK_FACTS} AS facts FROM payment_links l WHERE payment_link_ref = $1`;
+const LINK_FACTS_BY_REF = `SELECT (${LINK_FACTS})::text AS facts FROM payment_links l WHERE payment_link_ref = $1`;
 
-/** A link's facts in one statement (reads that need no lock); undefined when there is no such link. */
-export async function readLinkFacts(sql: Sql, ref: string): Promise<LinkFacts | undefined> {
-  const row = await one<{ facts: LinkFactsJson }>(sql, LINK_FACTS_BY_REF, [ref]);
-  return row && linkFactsOf(row.facts);
+/**
+ * A link's facts in one statement (reads that need no lock), as JSON text; undefined when there is no such link. Text,
+ * so that an answer derived from them can be kept with it (services/derived-answers.ts); parseLinkFacts reads it.
+ */
+export async function readLinkFactsText(sql: Sql, ref: string): Promise<string | undefined> {
+  return (await one<{ facts: string }>(sql, LINK_FACTS_BY_REF, [ref]))?.facts;
 }
+
+export const parseLinkFacts = (text: string): LinkFacts => linkFactsOf(JSON.parse(text) as LinkFactsJson);
 
 /** A row as JSON carries it: its timestamps as text. */
 type Jsonified<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };

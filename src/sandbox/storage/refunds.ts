@@ -51,16 +51,22 @@ export async function refundsOfLinks(sql: Sql, refs: readonly string[]): Promise
   return sql.query<LinkRefund>(`SELECT ${RECORD} FROM refunds WHERE payment_link_ref = ANY($1::text[]) ORDER BY seq`, [refs]);
 }
 
-const ORDER_REFUNDS = `SELECT ${LINK_RECORD_FACTS} AS facts,
-    (SELECT coalesce(json_agg(r), '[]') FROM (SELECT seq, ${RECORD} FROM refunds WHERE payment_link_ref = l.payment_link_ref ORDER BY seq) r) AS refunds
-  FROM payment_links l WHERE merchant_id = $1 AND merchant_order_id = $2 ORDER BY created_at, payment_link_ref`;
+const ORDER_REFUNDS = `SELECT coalesce(json_agg(json_build_object('facts', ${LINK_RECORD_FACTS},
+    'refunds', (SELECT coalesce(json_agg(r), '[]') FROM (SELECT seq, ${RECORD} FROM refunds WHERE payment_link_ref = l.payment_link_ref ORDER BY seq) r))
+    ORDER BY l.created_at, l.payment_link_ref), '[]')::text AS links
+  FROM payment_links l WHERE merchant_id = $1 AND merchant_order_id = $2`;
 
 /**
- * An order's links with their facts (oldest first) and every refund of them (in the order made), in one statement:
- * what the refund listing reads. No links: the order does not exist for this merchant.
+ * An order's links with their facts (oldest first) and their refunds, in one statement, as JSON text: what the refund
+ * listing reads, and keeps its answer with (services/derived-answers.ts). parseOrderRefunds reads it.
  */
-export async function readOrderRefunds(sql: Sql, merchantId: string, orderId: string): Promise<{ links: LinkFacts<LinkRecord>[]; refunds: LinkRefund[] }> {
-  const rows = await sql.query<{ facts: LinkFactsJson<LinkRecord>; refunds: (LinkRefund & { seq: number })[] }>(ORDER_REFUNDS, [merchantId, orderId]);
+export async function readOrderRefundsText(sql: Sql, merchantId: string, orderId: string): Promise<string> {
+  return (await sql.query<{ links: string }>(ORDER_REFUNDS, [merchantId, orderId]))[0]!.links;
+}
+
+/** The links of readOrderRefundsText and every refund of them, in the order made. No links: no such order for this merchant. */
+export function parseOrderRefunds(text: string): { links: LinkFacts<LinkRecord>[]; refunds: LinkRefund[] } {
+  const rows = JSON.parse(text) as { facts: LinkFactsJson<LinkRecord>; refunds: (LinkRefund & { seq: number })[] }[];
   const refunds = rows.flatMap((r) => r.refunds).sort((a, b) => a.seq - b.seq);
   return { links: rows.map((r) => linkFactsOf(r.facts)), refunds: refunds.map(({ seq: _seq, ...refund }) => refund) };
 }
