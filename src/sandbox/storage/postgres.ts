@@ -39,33 +39,67 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
   pool.on('error', (error) => console.error('PostgreSQL dropped an idle connection:', error.message));
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
 
-  const wrap = (runner: pg.Pool | pg.PoolClient): Sql => ({
+  // A statement with parameters is prepared once per connection and then only bound: PostgreSQL skips parsing and
+  // planning it again. The name is the same for the same text on every connection of the process.
+  const prepared = (text: string, params?: readonly unknown[]): pg.QueryConfig => ({ name: params ? statementName(text) : undefined, text, values: params as unknown[] });
+  const wrap = (client: pg.PoolClient): Sql => ({
     async query<T extends Row>(text: string, params?: readonly unknown[]) {
-      // A statement with parameters is prepared once per connection and then only bound: PostgreSQL skips parsing
-      // and planning it again. The name is the same for the same text on every connection of the process.
-      const name = params ? statementName(text) : undefined;
-      return (await runner.query<T>({ name, text, values: params as unknown[] })).rows;
+      return (await client.query<T>(prepared(text, params))).rows;
     },
   });
 
   /**
-   * A client of the pool for `work`. A connection cut while it is out is an error event on the client (sometimes
-   * more than one: the server's message, then the socket's end), handled for as long as the client lives, or it would
-   * end the process; a client that broke is destroyed, not returned.
+   * A client of the pool, watched while it is out: a connection cut meanwhile is an error event on the client
+   * (sometimes more than one: the server's message, then the socket's end), handled for as long as the client lives,
+   * or it would end the process. A client that broke is destroyed on release, not returned.
    */
+  interface Held {
+    client: pg.PoolClient;
+    broken: boolean;
+    onError(): void;
+  }
+  function watch(client: pg.PoolClient): Held {
+    const held: Held = { client, broken: false, onError: () => (held.broken = true) };
+    client.on('error', held.onError);
+    return held;
+  }
+  function release(held: Held, error?: unknown): void {
+    if (error !== undefined && isTransient(error)) held.broken = true;
+    if (!held.broken) held.client.off('error', held.onError);
+    held.client.release(held.broken || undefined);
+  }
+
   async function withClient<T>(work: (client: pg.PoolClient, state: { broken: boolean }) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    const state = { broken: false };
-    const onError = () => (state.broken = true);
-    client.on('error', onError);
+    const held = watch(await pool.connect());
+    let failure: unknown;
     try {
-      return await work(client, state);
+      return await work(held.client, held);
     } catch (error) {
-      if (isTransient(error)) state.broken = true;
+      failure = error;
       throw error;
     } finally {
-      if (!state.broken) client.off('error', onError);
-      client.release(state.broken || undefined);
+      release(held, failure);
+    }
+  }
+
+  /**
+   * One statement, on a client of its own. On its own it commits or not at all, so one lost with its connection is
+   * simply run again. Written out rather than as withClient inside retried: this is every read's path, and each
+   * async layer costs a promise per request.
+   */
+  async function statement<T extends Row>(text: string, params?: readonly unknown[]): Promise<T[]> {
+    for (let attempt = 1; ; attempt++) {
+      const held = watch(await pool.connect());
+      let failure: unknown;
+      try {
+        return (await held.client.query<T>(prepared(text, params))).rows;
+      } catch (error) {
+        failure = error;
+        if (attempt >= ATTEMPTS || !isTransient(error)) throw error;
+      } finally {
+        release(held, failure);
+      }
+      await backoff(attempt);
     }
   }
 
@@ -109,7 +143,7 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
   /** Whether a transaction whose COMMIT got no answer did commit, asked on another connection once one is up. */
   async function committed(xid: string): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
-      const status = await retried(() => withClient((client) => wrap(client).query<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [xid]))).then(
+      const status = await statement<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [xid]).then(
         (rows) => rows[0]?.status,
         () => undefined,
       );
@@ -158,7 +192,7 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
 
   return {
     engine: 'postgres',
-    query: (text, params) => retried(() => withClient((client) => wrap(client).query(text, params))),
+    query: statement,
     async transaction(fn) {
       for (let attempt = 1; ; attempt++) {
         const outcome = await transactionOnce(fn);

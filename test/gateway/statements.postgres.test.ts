@@ -1,0 +1,57 @@
+// The PostgreSQL store's own promises (src/sandbox/storage/postgres.ts), on a connection cut mid-statement as a restart
+// or a failover cuts it: a statement on its own is run again on another connection, a transaction again from BEGIN.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import type { Database } from '../../src/sandbox/storage/database.js';
+import { openPostgres } from '../../src/sandbox/storage/postgres.js';
+
+const databaseUrl = process.env.TEST_DATABASE_URL!;
+
+describe('PostgreSQL store: connections cut mid-statement', () => {
+  const schema = `statements_${randomBytes(6).toString('hex')}`;
+  let db: Database;
+  let admin: pg.Client;
+  before(async () => {
+    db = await openPostgres(databaseUrl, schema);
+    admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+  });
+  after(async () => {
+    await db?.close();
+    await admin?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin?.end();
+  });
+
+  /** Cuts the connection running a statement with `marker` in its text, once it runs. */
+  async function cutWhileRunning(marker: string): Promise<void> {
+    for (;;) {
+      const { rows } = await admin.query<{ cut: boolean }>(
+        `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()`,
+        [`%${marker}%`],
+      );
+      if (rows.some((r) => r.cut)) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  it('runs a statement again on another connection when its own is cut', async () => {
+    const marker = `cut_statement_${randomBytes(4).toString('hex')}`;
+    const answer = db.query<{ one: number }>(`SELECT 1 AS one, pg_sleep(0.3), $1::text AS ${marker}`, [marker]);
+    await cutWhileRunning(marker);
+    assert.deepEqual((await answer).map((r) => r.one), [1]);
+  });
+
+  it('runs a transaction again from BEGIN when its connection is cut', async () => {
+    const marker = `cut_transaction_${randomBytes(4).toString('hex')}`;
+    let runs = 0;
+    const answer = db.transaction(async (tx) => {
+      runs++;
+      return tx.query<{ one: number }>(`SELECT 1 AS one, pg_sleep(0.3), $1::text AS ${marker}`, [marker]);
+    });
+    await cutWhileRunning(marker);
+    assert.deepEqual((await answer).map((r) => r.one), [1]);
+    assert.equal(runs, 2);
+  });
+});
