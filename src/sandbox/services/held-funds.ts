@@ -4,7 +4,7 @@ import type { PaymentLinkResource } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
 import { conflict, notFound } from '../errors.js';
 import type { Database, Sql } from '../storage/database.js';
-import { acceptPayment, findPaymentLink, lockOrderLinks, readLink, supersedeLink, type LinkRecord } from '../storage/payments.js';
+import { acceptPayment, findPaymentLink, lockOrderLinks, readLink, supersedeLink, type LinkRecord, type TransferRecord } from '../storage/payments.js';
 import { lockShared } from '../storage/chain.js';
 import { refundedByPayment } from '../storage/refunds.js';
 import { CHAIN_LOCK } from './chain.js';
@@ -12,7 +12,7 @@ import type { LinkSnapshot, Reconciler } from './reconciler.js';
 
 /** An order's links, locked and reconciled, with what each payment holds and has returned. */
 export interface OrderSnapshot {
-  links: LinkSnapshot<LinkRecord>[];
+  links: LinkSnapshot<LinkRecord, TransferRecord>[];
   /** VND refunded (not failed) per payment_id. */
   refunded: Map<string, number>;
 }

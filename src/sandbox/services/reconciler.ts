@@ -18,6 +18,7 @@ import {
   type LinkRecord,
   type LinkRow,
   type PaymentRow,
+  type TransferRecord,
   type TransferRow,
 } from '../storage/payments.js';
 import type { PaymentEvents } from './payment-events.js';
@@ -29,12 +30,12 @@ import type { MerchantEventSink } from './webhook-outbox.js';
  * A link as its facts make it: its row (or record) and payments (statuses as stored), their transfers and what they
  * derive to.
  */
-export interface LinkSnapshot<Link extends LinkRecord = LinkRow> {
+export interface LinkSnapshot<Link extends LinkRecord = LinkRow, Transfer extends TransferRecord = TransferRow> {
   link: Link;
   payments: PaymentRow[];
   /** In the order of `payments`. */
   states: PaymentState[];
-  transfers: Map<string, TransferRow[]>;
+  transfers: Map<string, Transfer[]>;
   derived: LinkState;
 }
 
@@ -101,8 +102,8 @@ export class Reconciler {
   }
 
   /** The link as its facts derive it now; no lock, no write. */
-  derive<Link extends LinkRecord>({ link, payments, transfers: seen }: LinkFacts<Link>): LinkSnapshot<Link> {
-    const transfers = new Map<string, TransferRow[]>(payments.map((p) => [p.payment_id, []]));
+  derive<Link extends LinkRecord, Transfer extends TransferRecord>({ link, payments, transfers: seen }: LinkFacts<Link, Transfer>): LinkSnapshot<Link, Transfer> {
+    const transfers = new Map<string, Transfer[]>(payments.map((p) => [p.payment_id, []]));
     for (const t of seen) transfers.get(t.payment_id)?.push(t);
     const derived = linkState(
       {

@@ -6,7 +6,7 @@ import type { Clock } from '../clock.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { randomToken } from '../secrets.js';
 import type { Database, Sql } from '../storage/database.js';
-import type { LinkRecord, PaymentRow } from '../storage/payments.js';
+import type { LinkRecord, PaymentRow, TransferRecord } from '../storage/payments.js';
 import { insertRefund, parseOrderRefunds, readOrderRefundsText, refundsOfLinks } from '../storage/refunds.js';
 import { DerivedAnswers } from './derived-answers.js';
 import type { HeldFunds, OrderSnapshot } from './held-funds.js';
@@ -134,7 +134,7 @@ export class Refunds {
 }
 
 /** Links with their refunds, and what is left to refund: every VND they hold, once. */
-function withRefunds(links: LinkSnapshot<LinkRecord>[], refundDetails: LinkRefund[]): { amountToRefund: number; refundDetails: LinkRefund[] } {
+function withRefunds(links: LinkSnapshot<LinkRecord, TransferRecord>[], refundDetails: LinkRefund[]): { amountToRefund: number; refundDetails: LinkRefund[] } {
   const refunded = new Map<string, number>();
   for (const { payment_id, amount, refund_status } of refundDetails) {
     if (payment_id && refund_status !== 'FAILED') refunded.set(payment_id, (refunded.get(payment_id) ?? 0) + amount);
@@ -143,7 +143,7 @@ function withRefunds(links: LinkSnapshot<LinkRecord>[], refundDetails: LinkRefun
 }
 
 /** Every refund of the order's links (docs/api.md, "Get the refunds of an order"), and what is left to refund. */
-function listed(links: LinkSnapshot<LinkRecord>[], refunds: LinkRefund[]): RefundList {
+function listed(links: LinkSnapshot<LinkRecord, TransferRecord>[], refunds: LinkRefund[]): RefundList {
   const { amountToRefund, refundDetails } = withRefunds(links, refunds);
   return { amountToRefund, refundDetails: refundDetails.map(({ payment_id: _payment, ...record }) => record) };
 }
