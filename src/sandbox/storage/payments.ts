@@ -173,10 +173,7 @@ const LINK_FACTS = linkFacts(LINK_COLUMNS, true);
  * lines, shipping, billing) is most of a link's bytes, which PostgreSQL would write out as JSON and the driver parse,
  * and the chain's tip costs PostgreSQL a tenth of the statement, for reads that show neither.
  */
-export const LINK_RECORD_FACTS = linkFacts(
-  LINK_COLUMNS.filter((column) => column !== 'request'),
-  false,
-);
+export const LINK_RECORD_FACTS = linkFacts(LINK_COLUMNS.filter((column) => column !== 'request'), false);
 
 /** LINK_FACTS or LINK_RECORD_FACTS as the driver reads it: timestamps as text. */
 export interface LinkFactsJson<Link extends LinkRecord = LinkRow, Transfer extends TransferRecord = TransferRow> {
