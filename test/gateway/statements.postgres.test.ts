@@ -24,9 +24,11 @@ describe('PostgreSQL store: connections cut mid-statement', () => {
     await admin?.end();
   });
 
-  /** Cuts the connection running a statement with `marker` in its text, once it runs. */
+  /** Cuts the connection running a statement with `marker` in its text, once it runs; fails if it never ran. */
   async function cutWhileRunning(marker: string): Promise<void> {
+    const deadline = Date.now() + 5_000;
     for (;;) {
+      if (Date.now() > deadline) assert.fail(`no running statement with ${marker} to cut within 5 s`);
       const { rows } = await admin.query<{ cut: boolean }>(
         `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()`,
         [`%${marker}%`],
