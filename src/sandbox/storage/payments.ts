@@ -134,38 +134,38 @@ export async function findPaymentLink(sql: Sql, where: { payment_id: string } | 
 export type TransferRecord = Omit<TransferRow, 'confirmations'>;
 
 /**
- * The transfers to the addresses of the payments of the link `ref` names (a parameter or a column); with `tip`, their
- * confirmations counted from the chain's tip.
+ * A transfer `t` into the address of payment `p`; with `tip`, its confirmations counted from the chain's tip. The
+ * blocks are looked up only for transfers there are, so a payment that has none costs the database one index probe.
  */
-const transfersOfLink = (ref: string, tip = true) => `SELECT p.payment_id, t.tx_hash, t.from_address, t.amount_atomic::text AS amount_atomic, t.created_at AS seen_at,
-       ${tip ? 'CASE WHEN t.block_height IS NULL THEN 0 ELSE tip.height - t.block_height + 1 END::int AS confirmations,' : ''}
-       b.mined_at AS confirmed_at
-     FROM payments p
-     JOIN chain_transactions t ON t.to_address = p.address AND t.network = p.network
-     ${tip ? 'CROSS JOIN LATERAL (SELECT COALESCE(max(height), 0) AS height FROM chain_blocks WHERE network = p.network) tip' : ''}
-     LEFT JOIN chain_blocks b ON b.network = t.network AND b.height = t.block_height + p.confirmations_required - 1
-     WHERE p.payment_link_ref = ${ref}
-     ORDER BY t.seq`;
+const transferColumns = (tip: boolean) => `t.tx_hash, t.from_address, t.amount_atomic::text AS amount_atomic, t.created_at AS seen_at,
+       ${tip ? 'CASE WHEN t.block_height IS NULL THEN 0 ELSE (SELECT max(height) FROM chain_blocks WHERE network = p.network) - t.block_height + 1 END::int AS confirmations,' : ''}
+       (SELECT mined_at FROM chain_blocks b WHERE b.network = t.network AND b.height = t.block_height + p.confirmations_required - 1) AS confirmed_at`;
+const TO_PAYMENT = 't.to_address = p.address AND t.network = p.network';
 
 /** What the chain shows at the addresses of a link's payments, in the order it was seen. */
 export async function readTransfersOfLink(sql: Sql, ref: string): Promise<TransferRow[]> {
-  return sql.query<TransferRow>(transfersOfLink('$1'), [ref]);
+  return sql.query<TransferRow>(
+    `SELECT p.payment_id, ${transferColumns(true)} FROM payments p JOIN chain_transactions t ON ${TO_PAYMENT} WHERE p.payment_link_ref = $1 ORDER BY t.seq`,
+    [ref],
+  );
 }
 
 /** A link (its whole row, or its record), its payments and the chain's transfers to their addresses. */
 export interface LinkFacts<Link extends LinkRecord = LinkRow, Transfer extends TransferRecord = TransferRow> {
   link: Link;
   payments: PaymentRow[];
+  /** Each payment's in the order the chain saw them, payment after payment. */
   transfers: Transfer[];
 }
 
 /**
- * A link row `l`'s columns, with its payments and their transfers, as one JSON value: a link's facts in one column,
- * which the driver parses once where thirteen columns would each have their own parser.
+ * A link row `l`'s columns, with its payments, each with the transfers to its address, as one JSON value: a link's
+ * facts in one column, which the driver parses once where thirteen columns would each have their own parser.
  */
 const linkFacts = (columns: readonly string[], tip: boolean) => `json_build_object('link', json_build_object(${columns.map((column) => `'${column}', l.${column}`).join(', ')}),
-  'payments', (SELECT coalesce(json_agg(p), '[]') FROM (SELECT ${PAYMENT} FROM payments WHERE payment_link_ref = l.payment_link_ref ORDER BY seq) p),
-  'transfers', (SELECT coalesce(json_agg(t), '[]') FROM (${transfersOfLink('l.payment_link_ref', tip)}) t))`;
+  'payments', (SELECT coalesce(json_agg(p), '[]') FROM (SELECT ${PAYMENT},
+    (SELECT coalesce(json_agg(t), '[]') FROM (SELECT ${transferColumns(tip)} FROM chain_transactions t WHERE ${TO_PAYMENT} ORDER BY t.seq) t) AS transfers
+    FROM payments p WHERE payment_link_ref = l.payment_link_ref ORDER BY seq) p))`;
 
 const LINK_FACTS = linkFacts(LINK_COLUMNS, true);
 /**
@@ -175,23 +175,18 @@ const LINK_FACTS = linkFacts(LINK_COLUMNS, true);
  */
 export const LINK_RECORD_FACTS = linkFacts(LINK_COLUMNS.filter((column) => column !== 'request'), false);
 
-/** LINK_FACTS or LINK_RECORD_FACTS as the driver reads it: timestamps as text. */
+/** LINK_FACTS or LINK_RECORD_FACTS as the driver reads it: timestamps as text, each payment with its transfers. */
 export interface LinkFactsJson<Link extends LinkRecord = LinkRow, Transfer extends TransferRecord = TransferRow> {
   link: Jsonified<Link>;
-  payments: Jsonified<PaymentRow>[];
-  transfers: Jsonified<Transfer>[];
+  payments: (Jsonified<PaymentRow> & { transfers: Jsonified<Omit<Transfer, 'payment_id'>>[] })[];
 }
 
 /** A value of LINK_FACTS or LINK_RECORD_FACTS as the facts it holds. */
-export function linkFactsOf<Link extends LinkRecord, Transfer extends TransferRecord>({
-  link,
-  payments,
-  transfers,
-}: LinkFactsJson<Link, Transfer>): LinkFacts<Link, Transfer> {
+export function linkFactsOf<Link extends LinkRecord, Transfer extends TransferRecord>({ link, payments }: LinkFactsJson<Link, Transfer>): LinkFacts<Link, Transfer> {
   return {
     link: withDates(link, ['expires_at', 'superseded_at', 'paid_at', 'created_at']),
-    payments: payments.map((p) => withDates(p, ['quote_expires_at', 'accepted_at', 'paid_at', 'created_at'])),
-    transfers: transfers.map((t) => withDates(t, ['seen_at', 'confirmed_at'])),
+    payments: payments.map(({ transfers: _transfers, ...p }) => withDates<PaymentRow>(p, ['quote_expires_at', 'accepted_at', 'paid_at', 'created_at'])),
+    transfers: payments.flatMap((p) => p.transfers.map((t) => withDates<Transfer>({ payment_id: p.payment_id, ...t } as Jsonified<Transfer>, ['seen_at', 'confirmed_at']))),
   };
 }
 
