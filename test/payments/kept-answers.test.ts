@@ -24,6 +24,11 @@ describe('DerivedAnswers', () => {
       ['A2', undefined, 'C'],
       'b was kept longest: a was set again after it',
     );
+    assert.deepEqual(
+      ['a', 'b', 'c'].map((key) => kept.last(key)),
+      ['A2', undefined, 'C'],
+      'the last answer kept for a key, whatever its facts and window',
+    );
   });
 });
 
@@ -35,8 +40,8 @@ describe(`answers kept with their facts (${storageName})`, () => {
   after(() => gw.close());
   beforeEach(() => gw.reset());
 
-  async function newLink() {
-    const input = sampleLink();
+  async function newLink(description?: string) {
+    const input = sampleLink(description ? { description } : {});
     const link = await gw.client.createPaymentLink(input);
     return { ...link, orderId: input.merchant_order_id, checkout: checkoutApi(gw.url, link.payment_link_ref) };
   }
@@ -59,6 +64,15 @@ describe(`answers kept with their facts (${storageName})`, () => {
     await sandboxApi(gw.url).mine(2, 'TRON');
     const { body } = await checkout.view();
     assert.deepEqual([body.payment?.received_crypto, body.payment?.transactions.map((t) => t.confirmations)], ['5', [2]]);
+  });
+
+  it('shows each link’s own order as its facts change', async () => {
+    const [a, b] = [await newLink('Đơn A'), await newLink('Đơn B')];
+    const descriptions = async () => [(await a.checkout.view()).body.description, (await b.checkout.view()).body.description];
+    assert.deepEqual(await descriptions(), ['Đơn A', 'Đơn B']);
+    await a.checkout.open('USDT', 'TRON');
+    await b.checkout.open('BTC', 'BITCOIN');
+    assert.deepEqual(await descriptions(), ['Đơn A', 'Đơn B']);
   });
 
   it('lists what is left to refund once a partial payment’s quote is over, though nothing was written', async () => {

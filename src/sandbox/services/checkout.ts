@@ -10,7 +10,7 @@ import type { PaymentSettings } from '../config.js';
 import { conflict, gone, invalid, notFound } from '../errors.js';
 import { randomToken } from '../secrets.js';
 import type { Database, Sql } from '../storage/database.js';
-import { insertPayment, nextAddressIndex, parseLinkFacts, type PaymentRow } from '../storage/payments.js';
+import { insertPayment, nextAddressIndex, parseLinkFacts, parseLinkRecordFacts, type LinkFacts, type LinkRow, type PaymentRow } from '../storage/payments.js';
 import { DerivedAnswers } from './derived-answers.js';
 import type { PaymentView } from './payment-view.js';
 import { Reconciler, type LinkSnapshot } from './reconciler.js';
@@ -29,8 +29,17 @@ const METHODS: CheckoutView['methods'] = [
 /** How many links' views a process keeps rendered (services/derived-answers.ts); each is a few KB. */
 const VIEWS_KEPT = 1_000;
 
+interface KeptView {
+  json: string;
+  merchantId: string;
+  /** The signing secret its redirect URLs were signed with. */
+  secret: string;
+  /** The link's request, which never changes: its facts are read without it while it is kept here. */
+  request: LinkRow['request'];
+}
+
 export class Checkout {
-  readonly #views = new DerivedAnswers<{ json: string; merchantId: string; secret: string }>(VIEWS_KEPT);
+  readonly #views = new DerivedAnswers<KeptView>(VIEWS_KEPT);
 
   constructor(
     private readonly db: Database,
@@ -46,15 +55,18 @@ export class Checkout {
    * the link's facts, the time window they hold in and the merchant's signing secret are the same.
    */
   async linkView(ref: string): Promise<string> {
-    const facts = await this.reconciler.readFacts(this.db, ref);
+    // A link's request never changes, so the one kept with its last view serves: its facts are read without it.
+    const facts = await this.reconciler.readFacts(this.db, ref, { request: false });
     const kept = this.#views.get(ref, facts, this.clock.now().getTime());
     if (kept && kept.secret === (await this.view.signingSecret(this.db, kept.merchantId))) return kept.json;
-    const { snapshot, reconciled } = await this.current(ref, facts);
+    const record = parseLinkRecordFacts(facts);
+    const request = this.#views.last(ref)?.request ?? (await this.reconciler.readRequest(this.db, ref));
+    const { snapshot, reconciled } = await this.current(ref, { ...record, link: { ...record.link, request } });
     const merchantId = snapshot.link.merchant_id;
     // Read before rendering: a secret changed in between makes the next request render again, never the reverse.
     const secret = await this.view.signingSecret(this.db, merchantId);
     const json = JSON.stringify(await this.viewOf(snapshot));
-    if (!reconciled) this.#views.set(ref, facts, { json, merchantId, secret }, { from: this.clock.now().getTime(), until: snapshot.derived.stable_until });
+    if (!reconciled) this.#views.set(ref, facts, { json, merchantId, secret, request }, { from: this.clock.now().getTime(), until: snapshot.derived.stable_until });
     return json;
   }
 
@@ -87,7 +99,7 @@ export class Checkout {
 
   /** GET /api/checkout/{ref}/payments/{payment_id}. */
   async payment(ref: string, paymentId: string): Promise<Payment> {
-    const { snapshot } = await this.current(ref, await this.reconciler.readFacts(this.db, ref));
+    const { snapshot } = await this.current(ref, parseLinkFacts(await this.reconciler.readFacts(this.db, ref)));
     const index = snapshot.payments.findIndex((p) => p.payment_id === paymentId);
     if (index < 0) throw notFound(`There is no payment ${paymentId} for this link.`);
     return this.render(this.db, snapshot, index);
@@ -175,8 +187,8 @@ export class Checkout {
    * The link as its facts derive it; when time alone has moved it on (a link or quote ran out), reconciled first, and
    * then it is no longer what these facts say.
    */
-  private async current(ref: string, facts: string): Promise<{ snapshot: LinkSnapshot; reconciled: boolean }> {
-    const snapshot = this.reconciler.derive(parseLinkFacts(facts));
+  private async current(ref: string, facts: LinkFacts): Promise<{ snapshot: LinkSnapshot; reconciled: boolean }> {
+    const snapshot = this.reconciler.derive(facts);
     if (!Reconciler.timeHasPassed(snapshot)) return { snapshot, reconciled: false };
     return { snapshot: await this.db.transaction((tx) => this.reconciler.reconcile(tx, ref)), reconciled: true };
   }

@@ -23,6 +23,11 @@ export class DerivedAnswers<Answer> {
     return kept && kept.facts === facts && now >= kept.from && now < kept.until ? kept.answer : undefined;
   }
 
+  /** The answer last kept for `key`, whatever facts and window it was kept with. */
+  last(key: string): Answer | undefined {
+    return this.#kept.get(key)?.answer;
+  }
+
   set(key: string, facts: string, answer: Answer, window: { from: number; until: number }): void {
     this.#kept.delete(key);
     if (this.#kept.size >= this.capacity) this.#kept.delete(this.#kept.keys().next().value!);

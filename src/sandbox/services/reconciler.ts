@@ -9,6 +9,7 @@ import {
   parseLinkFacts,
   readLink,
   readLinkFactsText,
+  readLinkRequest,
   readPaymentsOfLink,
   readTransfersOfLink,
   writeDerivedLink,
@@ -25,6 +26,8 @@ import type { PaymentEvents } from './payment-events.js';
 import { linkState, type LinkState, type PaymentState } from './payment-state.js';
 import type { PaymentView } from './payment-view.js';
 import type { MerchantEventSink } from './webhook-outbox.js';
+
+const NO_LINK = 'There is no payment link with this reference.';
 
 /**
  * A link as its facts make it: its row (or record) and payments (statuses as stored), their transfers and what they
@@ -53,11 +56,21 @@ export class Reconciler {
     return this.derive(parseLinkFacts(await this.readFacts(sql, ref)));
   }
 
-  /** The link's facts as stored, as JSON text (storage/payments.ts, parseLinkFacts); no lock. */
-  async readFacts(sql: Sql, ref: string): Promise<string> {
-    const facts = await readLinkFactsText(sql, ref);
-    if (facts === undefined) throw notFound('There is no payment link with this reference.');
+  /**
+   * The link's facts as stored, as JSON text (storage/payments.ts, parseLinkFacts); without `request`, its record in
+   * place of its row (parseLinkRecordFacts). No lock.
+   */
+  async readFacts(sql: Sql, ref: string, options?: { request: boolean }): Promise<string> {
+    const facts = await readLinkFactsText(sql, ref, options);
+    if (facts === undefined) throw notFound(NO_LINK);
     return facts;
+  }
+
+  /** The merchant's request the link was made from, which never changes. */
+  async readRequest(sql: Sql, ref: string): Promise<LinkRow['request']> {
+    const request = await readLinkRequest(sql, ref);
+    if (request === undefined) throw notFound(NO_LINK);
+    return request;
   }
 
   /**
@@ -66,7 +79,7 @@ export class Reconciler {
    */
   async reconcile(tx: Sql, ref: string): Promise<LinkSnapshot> {
     const link = await readLink(tx, ref, true);
-    if (!link) throw notFound('There is no payment link with this reference.');
+    if (!link) throw notFound(NO_LINK);
     const locked = await readPaymentsOfLink(tx, ref, true);
     const before = this.derive({ link, payments: locked, transfers: locked.length ? await readTransfersOfLink(tx, ref) : [] });
     const { derived } = before;

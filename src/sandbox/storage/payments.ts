@@ -167,13 +167,13 @@ const linkFacts = (columns: readonly string[], tip: boolean) => `json_build_obje
     (SELECT coalesce(json_agg(t), '[]') FROM (SELECT ${transferColumns(tip)} FROM chain_transactions t WHERE ${TO_PAYMENT} ORDER BY t.seq) t) AS transfers
     FROM payments p WHERE payment_link_ref = l.payment_link_ref ORDER BY seq) p))`;
 
-const LINK_FACTS = linkFacts(LINK_COLUMNS, true);
+const RECORD_COLUMNS = LINK_COLUMNS.filter((column) => column !== 'request');
 /**
  * LINK_FACTS with the link's record, not its request, and transfers without their confirmations: a request (order
  * lines, shipping, billing) is most of a link's bytes, which PostgreSQL would write out as JSON and the driver parse,
  * and the chain's tip costs PostgreSQL a tenth of the statement, for reads that show neither.
  */
-export const LINK_RECORD_FACTS = linkFacts(LINK_COLUMNS.filter((column) => column !== 'request'), false);
+export const LINK_RECORD_FACTS = linkFacts(RECORD_COLUMNS, false);
 
 /** LINK_FACTS or LINK_RECORD_FACTS as the driver reads it: timestamps as text, each payment with its transfers. */
 export interface LinkFactsJson<Link extends LinkRecord = LinkRow, Transfer extends TransferRecord = TransferRow> {
@@ -190,17 +190,26 @@ export function linkFactsOf<Link extends LinkRecord, Transfer extends TransferRe
   };
 }
 
-const LINK_FACTS_BY_REF = `SELECT (${LINK_FACTS})::text AS facts FROM payment_links l WHERE payment_link_ref = $1`;
+const factsByRef = (facts: string) => `SELECT (${facts})::text AS facts FROM payment_links l WHERE payment_link_ref = $1`;
+const LINK_FACTS_BY_REF = factsByRef(linkFacts(LINK_COLUMNS, true));
+const LINK_RECORD_FACTS_BY_REF = factsByRef(linkFacts(RECORD_COLUMNS, true));
 
 /**
  * A link's facts in one statement (reads that need no lock), as JSON text; undefined when there is no such link. Text,
  * so that an answer derived from them can be kept with it (services/derived-answers.ts); parseLinkFacts reads it.
+ * Without `request`, the link's record in place of its row: for a reader that keeps the request, which never changes.
  */
-export async function readLinkFactsText(sql: Sql, ref: string): Promise<string | undefined> {
-  return (await one<{ facts: string }>(sql, LINK_FACTS_BY_REF, [ref]))?.facts;
+export async function readLinkFactsText(sql: Sql, ref: string, { request = true } = {}): Promise<string | undefined> {
+  return (await one<{ facts: string }>(sql, request ? LINK_FACTS_BY_REF : LINK_RECORD_FACTS_BY_REF, [ref]))?.facts;
 }
 
 export const parseLinkFacts = (text: string): LinkFacts => linkFactsOf(JSON.parse(text) as LinkFactsJson);
+export const parseLinkRecordFacts = (text: string): LinkFacts<LinkRecord> => linkFactsOf(JSON.parse(text) as LinkFactsJson<LinkRecord>);
+
+/** The merchant's request a link was made from: written with the link, never changed. */
+export async function readLinkRequest(sql: Sql, ref: string): Promise<LinkRow['request'] | undefined> {
+  return (await one<Pick<LinkRow, 'request'>>(sql, 'SELECT request FROM payment_links WHERE payment_link_ref = $1', [ref]))?.request;
+}
 
 /** A row as JSON carries it: its timestamps as text. */
 type Jsonified<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
