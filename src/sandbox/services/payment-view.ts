@@ -4,7 +4,8 @@ import { signRedirect } from '../../merchant/redirect.js';
 import { formatAtomic } from '../chain/amounts.js';
 import { paymentUri } from '../chain/uri.js';
 import type { Sql } from '../storage/database.js';
-import type { LinkRow, PaymentRow, TransferRow } from '../storage/payments.js';
+import type { TransferRow } from '../storage/link-facts.js';
+import type { LinkRow, PaymentRow } from '../storage/payments.js';
 import type { PaymentState } from './payment-state.js';
 
 /** The client secret that keys a merchant's redirect signatures. */

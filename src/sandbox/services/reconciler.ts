@@ -7,20 +7,22 @@ import { notFound } from '../errors.js';
 import type { Sql } from '../storage/database.js';
 import {
   parseLinkFacts,
-  readLink,
   readLinkFactsText,
   readLinkRequest,
-  readPaymentsOfLink,
   readTransfersOfLink,
+  type LinkFacts,
+  type TransferRecord,
+  type TransferRow,
+} from '../storage/link-facts.js';
+import {
+  readLink,
+  readPaymentsOfLink,
   writeDerivedLink,
   writeDerivedPayment,
   type DerivedPayment,
-  type LinkFacts,
   type LinkRecord,
   type LinkRow,
   type PaymentRow,
-  type TransferRecord,
-  type TransferRow,
 } from '../storage/payments.js';
 import type { PaymentEvents } from './payment-events.js';
 import { linkState, type LinkState, type PaymentState } from './payment-state.js';
@@ -57,7 +59,7 @@ export class Reconciler {
   }
 
   /**
-   * The link's facts as stored, as JSON text (storage/payments.ts, parseLinkFacts); without `request`, its record in
+   * The link's facts as stored, as JSON text (storage/link-facts.ts, parseLinkFacts); without `request`, its record in
    * place of its row (parseLinkRecordFacts). No lock.
    */
   async readFacts(sql: Sql, ref: string, options?: { request: boolean }): Promise<string> {

@@ -2,7 +2,8 @@
 // all its links.
 import type { LinkRefund, RefundStatus } from '../../contract/index.js';
 import type { Sql } from './database.js';
-import { LINK_RECORD_FACTS, linkFactsOf, type LinkFacts, type LinkFactsJson, type LinkRecord, type TransferRecord } from './payments.js';
+import { LINK_RECORD_FACTS, linkFactsOf, type LinkFacts, type LinkFactsJson, type TransferRecord } from './link-facts.js';
+import type { LinkRecord } from './payments.js';
 
 export interface NewRefund {
   refund_id: string;
