@@ -11,7 +11,7 @@ import { conflict, gone, invalid, notFound } from '../errors.js';
 import { randomToken } from '../secrets.js';
 import type { Database, Sql } from '../storage/database.js';
 import { parseLinkFacts, parseLinkRecordFacts, type LinkFacts } from '../storage/link-facts.js';
-import { insertPayment, nextAddressIndex, type LinkRow, type PaymentRow } from '../storage/payments.js';
+import { insertPayment, nextAddressIndex, type LinkRecord, type LinkRow, type PaymentRow } from '../storage/payments.js';
 import { DerivedAnswers } from './derived-answers.js';
 import type { PaymentView } from './payment-view.js';
 import { Reconciler, type LinkSnapshot } from './reconciler.js';
@@ -26,6 +26,8 @@ const METHODS: CheckoutView['methods'] = [
     assets: ASSETS.map(({ asset, network, decimals, quote_decimals, label }) => ({ asset, network, decimals, quote_decimals, label })),
   },
 ];
+
+const withRequest = ({ link, ...facts }: LinkFacts<LinkRecord>, request: LinkRow['request']): LinkFacts => ({ ...facts, link: { ...link, request } });
 
 /** How many links' views a process keeps rendered (services/derived-answers.ts); each is a few KB. */
 const VIEWS_KEPT = 1_000;
@@ -56,18 +58,18 @@ export class Checkout {
    * the link's facts, the time window they hold in and the merchant's signing secret are the same.
    */
   async linkView(ref: string): Promise<string> {
-    // A link's request never changes, so the one kept with its last view serves: its facts are read without it.
-    const facts = await this.reconciler.readFacts(this.db, ref, { request: false });
+    // A link's request never changes: while the link's last view is kept, its facts are read without it.
+    const request = this.#views.last(ref)?.request;
+    const facts = await this.reconciler.readFacts(this.db, ref, { request: request === undefined });
     const kept = this.#views.get(ref, facts, this.clock.now().getTime());
     if (kept && kept.secret === (await this.view.signingSecret(this.db, kept.merchantId))) return kept.json;
-    const record = parseLinkRecordFacts(facts);
-    const request = this.#views.last(ref)?.request ?? (await this.reconciler.readRequest(this.db, ref));
-    const { snapshot, reconciled } = await this.current(ref, { ...record, link: { ...record.link, request } });
+    const { snapshot, reconciled } = await this.current(ref, request === undefined ? parseLinkFacts(facts) : withRequest(parseLinkRecordFacts(facts), request));
     const merchantId = snapshot.link.merchant_id;
     // Read before rendering: a secret changed in between makes the next request render again, never the reverse.
     const secret = await this.view.signingSecret(this.db, merchantId);
     const json = JSON.stringify(await this.viewOf(snapshot));
-    if (!reconciled) this.#views.set(ref, facts, { json, merchantId, secret, request }, { from: this.clock.now().getTime(), until: snapshot.derived.stable_until });
+    const answer = { json, merchantId, secret, request: snapshot.link.request };
+    if (!reconciled) this.#views.set(ref, facts, answer, { from: this.clock.now().getTime(), until: snapshot.derived.stable_until });
     return json;
   }
 

@@ -8,7 +8,6 @@ import type { Sql } from '../storage/database.js';
 import {
   parseLinkFacts,
   readLinkFactsText,
-  readLinkRequest,
   readTransfersOfLink,
   type LinkFacts,
   type TransferRecord,
@@ -66,13 +65,6 @@ export class Reconciler {
     const facts = await readLinkFactsText(sql, ref, options);
     if (facts === undefined) throw notFound(NO_LINK);
     return facts;
-  }
-
-  /** The merchant's request the link was made from, which never changes. */
-  async readRequest(sql: Sql, ref: string): Promise<LinkRow['request']> {
-    const request = await readLinkRequest(sql, ref);
-    if (request === undefined) throw notFound(NO_LINK);
-    return request;
   }
 
   /**

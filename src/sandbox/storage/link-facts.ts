@@ -92,11 +92,6 @@ export async function readLinkFactsText(sql: Sql, ref: string, { request = true 
 export const parseLinkFacts = (text: string): LinkFacts => linkFactsOf(JSON.parse(text) as LinkFactsJson);
 export const parseLinkRecordFacts = (text: string): LinkFacts<LinkRecord> => linkFactsOf(JSON.parse(text) as LinkFactsJson<LinkRecord>);
 
-/** The merchant's request a link was made from: written with the link, never changed. */
-export async function readLinkRequest(sql: Sql, ref: string): Promise<LinkRow['request'] | undefined> {
-  return (await one<Pick<LinkRow, 'request'>>(sql, 'SELECT request FROM payment_links WHERE payment_link_ref = $1', [ref]))?.request;
-}
-
 /** A row as JSON carries it: its timestamps as text. */
 type Jsonified<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
 
