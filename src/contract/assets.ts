@@ -1,46 +1,11 @@
-// The assets the crypto channel takes (docs/api.md, "Checkout API"). Sandbox chains are simulated; formats are real.
+// Networks and assets (docs/api.md, "Checkout API"). Which ones a gateway takes is its configuration, told by the
+// checkout view's methods and GET /sandbox/chain: the contract fixes the form of their ids, never a closed list, so a
+// gateway configured with a new EVM network needs no new release of the element or the SDK.
 
-export const NETWORKS = ['TRON', 'ETHEREUM', 'BITCOIN'] as const;
-export type Network = (typeof NETWORKS)[number];
+/** A network id from the gateway's configuration: `TRON`, `ETHEREUM`, `BITCOIN`, `BSC_TESTNET`. */
+export type Network = string;
+/** An asset's ticker: `USDT`, `ETH`, `BTC`, `BNB`. */
+export type AssetCode = string;
 
-export const ASSET_CODES = ['USDT', 'ETH', 'BTC'] as const;
-export type AssetCode = (typeof ASSET_CODES)[number];
-
-export interface AssetInfo {
-  asset: AssetCode;
-  network: Network;
-  /** Atomic units per unit = 10^decimals. */
-  decimals: number;
-  /** Decimal places of a quote: what a person can type and a wallet shows (quotes are rounded up to it). */
-  quote_decimals: number;
-  /** What a customer reads: the token standard where there is one. */
-  label: string;
-  /** EIP-155 chain id (Sepolia) for EIP-681 URIs. */
-  chain_id?: number;
-  /** ERC-20 contract of the token on its chain. */
-  token_contract?: string;
-}
-
-export const SEPOLIA_CHAIN_ID = 11155111;
-
-export const ASSETS: readonly AssetInfo[] = [
-  { asset: 'USDT', network: 'TRON', decimals: 6, quote_decimals: 2, label: 'USDT · TRC-20 (TRON)' },
-  {
-    asset: 'USDT',
-    network: 'ETHEREUM',
-    decimals: 6,
-    quote_decimals: 2,
-    label: 'USDT · ERC-20 (Ethereum Sepolia)',
-    chain_id: SEPOLIA_CHAIN_ID,
-    token_contract: '0xaA8E23Fb1079EA71e0a56F48a2aA51851D8433D0',
-  },
-  { asset: 'ETH', network: 'ETHEREUM', decimals: 18, quote_decimals: 6, label: 'ETH (Ethereum Sepolia)', chain_id: SEPOLIA_CHAIN_ID },
-  { asset: 'BTC', network: 'BITCOIN', decimals: 8, quote_decimals: 8, label: 'BTC (Bitcoin testnet)' },
-];
-
-/** USDT on TRON is the default choice: the cheapest transfer and the one most Vietnamese wallets hold. */
-export const DEFAULT_ASSET = ASSETS[0]!;
-
-export function findAsset(asset: string, network: string): AssetInfo | undefined {
-  return ASSETS.find((a) => a.asset === asset && a.network === network);
-}
+export const NETWORK_ID = /^[A-Z][A-Z0-9_]{1,31}$/;
+export const ASSET_CODE = /^[A-Z][A-Z0-9]{1,11}$/;

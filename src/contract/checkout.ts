@@ -1,8 +1,7 @@
 // The checkout API (docs/api.md, "Checkout API"): what the element reads. Public, CORS open; the ref is the bearer secret.
 // The element validates every answer with these schemas, so they are zod/mini and import nothing server-side.
 import * as z from 'zod/mini';
-import { ASSET_CODES, NETWORKS } from './assets.js';
-import { email, expected, object, phone, text } from './fields.js';
+import { assetCode, email, expected, networkId, object, phone, text } from './fields.js';
 import { Address } from './payment-link.js';
 import { DECIMAL, LINK_STATUSES, PAYMENT_STATUSES, type LinkStatus, type PaymentStatus } from './rules.js';
 
@@ -26,8 +25,8 @@ export const Payment = z.object({
   status: z.enum(PAYMENT_STATUSES),
   /** Set on a paid payment that received more than was due. */
   overpaid: z.boolean(),
-  asset: z.enum(ASSET_CODES),
-  network: z.enum(NETWORKS),
+  asset: z.string(),
+  network: z.string(),
   address: z.string(),
   amount_crypto: decimal,
   amount_vnd: z.int(),
@@ -55,6 +54,11 @@ export const Payment = z.object({
   superseded_at: z.nullable(z.string()),
   /** When the merchant accepted this held payment; null otherwise. */
   accepted_at: z.nullable(z.string()),
+  /**
+   * When a reorganisation of its chain took back money of this payment after it was paid (the merchant heard it as
+   * payment.reorged); its status then says what the chain shows now. Null otherwise.
+   */
+  reorged_at: z.nullable(z.string()),
   /** The signed `success_url` to follow once the payment is paid; null before. */
   success_redirect_url: z.nullable(z.string()),
   created_at: z.string(),
@@ -62,12 +66,24 @@ export const Payment = z.object({
 export type Payment = z.infer<typeof Payment>;
 
 export const CheckoutAsset = z.object({
-  asset: z.enum(ASSET_CODES),
-  network: z.enum(NETWORKS),
+  asset: z.string(),
+  network: z.string(),
   decimals: z.int(),
   /** Decimal places of its quotes (USDT 2, ETH 6, BTC 8). */
   quote_decimals: z.int(),
   label: z.string(),
+  /** The network as a customer reads it: "Ethereum Sepolia". */
+  network_name: z.string(),
+  /** The token standard a wallet names (TRC-20, ERC-20, BEP-20); null for the network's own coin. */
+  token_standard: z.nullable(z.string()),
+  /** EIP-155 chain id of an EVM network; null elsewhere. */
+  chain_id: z.nullable(z.int()),
+  /** The token's contract; null for the network's own coin. */
+  token_contract: z.nullable(z.string()),
+  /** Where a transaction is looked up: `{explorer_url}/tx/{hash}`; null when the network has none. */
+  explorer_url: z.nullable(z.string()),
+  /** False while the gateway cannot see the network (its node is unreachable or behind): no new payment opens on it. */
+  available: z.boolean(),
 });
 export type CheckoutAsset = z.infer<typeof CheckoutAsset>;
 
@@ -147,8 +163,8 @@ export type Customer = z.infer<typeof Customer>;
 export const OpenPaymentRequest = object({
   pmt_channel: z.literal('PROVIDER', expected('PROVIDER')),
   pmt_method: z.literal('PROVIDER_CRYPTO', expected('PROVIDER_CRYPTO')),
-  asset: z.enum(ASSET_CODES, expected(`one of ${ASSET_CODES.join(', ')}`)),
-  network: z.enum(NETWORKS, expected(`one of ${NETWORKS.join(', ')}`)),
+  asset: assetCode,
+  network: networkId,
   customer: z.optional(Customer),
 });
 export type OpenPaymentRequest = z.infer<typeof OpenPaymentRequest>;

@@ -1,6 +1,7 @@
 // Field rules shared by every resource. The seed leaves lengths and formats open ("not shown");
 // these are the gateway's decisions, documented in docs/api.md.
 import * as z from 'zod/mini';
+import { ASSET_CODE, NETWORK_ID } from './assets.js';
 import { BIDI_CONTROL, COUNTRY_CODE, EMAIL_MAX_LENGTH, INVISIBLE, isWebUrl, LANGUAGE, PHONE } from './rules.js';
 
 export { isWebUrl };
@@ -47,3 +48,10 @@ export const locale = z.string(expected('a language code')).check(z.regex(LANGUA
 export const orderId = z.string(expected('an order reference')).check(
   z.regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, 'must be 1 to 64 letters, digits, _ . : or - (starting with a letter or digit)'),
 );
+
+/**
+ * A network id or an asset code in its form; whether the gateway takes it is its configuration's to say (the
+ * services check it against the configured networks, naming them).
+ */
+export const networkId = z.string(expected('a network id')).check(z.regex(NETWORK_ID, 'must be a network id such as TRON or ETHEREUM'));
+export const assetCode = z.string(expected('an asset code')).check(z.regex(ASSET_CODE, 'must be an asset code such as USDT'));

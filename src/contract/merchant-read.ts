@@ -1,9 +1,8 @@
 // What a merchant's server reads: a payment link as it stands (GET /api/paymentLink/{ref}), and the
 // webhook events that announce its changes. Not in the seed; see docs/api.md, "Merchant-side truth".
 import * as z from 'zod/mini';
-import { ASSET_CODES, NETWORKS } from './assets.js';
 import { Customer, LINK_STATUSES, Payment } from './checkout.js';
-import { expected, object, text } from './fields.js';
+import { assetCode, expected, networkId, object, text } from './fields.js';
 import { RefundRecord } from './refund.js';
 
 /** A payment as its merchant reads it: the customer's view, and where its refunds go. */
@@ -69,8 +68,8 @@ export const PaymentLinkListQuery = z.object({
   merchant_order_id: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
   q: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'))),
   status: z.optional(z.enum(LINK_STATUSES, expected(`one of ${LINK_STATUSES.join(', ')}`))),
-  asset: z.optional(z.enum(ASSET_CODES, expected(`one of ${ASSET_CODES.join(', ')}`))),
-  network: z.optional(z.enum(NETWORKS, expected(`one of ${NETWORKS.join(', ')}`))),
+  asset: z.optional(assetCode),
+  network: z.optional(networkId),
   created_from: z.optional(instant),
   created_before: z.optional(instant),
   held: z.optional(z.enum(['true', 'false'], expected('true or false'))),
@@ -88,6 +87,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.underpaid',
   'payment.expired',
   'payment.paid_late',
+  'payment.reorged',
   'payment_link.expired',
   'refund.succeeded',
   'refund.failed',

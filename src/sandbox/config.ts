@@ -1,8 +1,9 @@
 // Configuration by environment (README, "Configuration"). The sandbox defaults are public on purpose:
 // they are printed at start and written in the README, so a tester can use them at once.
 import { isIP } from 'node:net';
-import type { Network } from '../contract/index.js';
+import type { AssetCode } from '../contract/index.js';
 import { DEFAULT_SANDBOX_SEED_HEX } from './chain/addresses.js';
+import { networksFrom, type NetworkSpec } from './chains/configuration.js';
 
 export interface MerchantCredentials {
   name: string;
@@ -31,12 +32,10 @@ export interface GatewayConfig {
   dataKey: string;
   tokenTtlSeconds: number;
   payments: PaymentSettings;
-}
-
-export interface NetworkSettings {
-  confirmations: number;
-  /** A block comes this often on its own; 0: only when mined on demand (tests). */
-  blockIntervalMs: number;
+  /** The networks payments are taken on, and where each one's facts come from (chains/configuration.ts). */
+  networks: NetworkSpec[];
+  /** `anvil`: the gateway's start runs a development node and puts Ethereum on it (chains/evm/dev-chain.ts). */
+  sandboxChain?: 'anvil';
 }
 
 export interface PaymentSettings {
@@ -44,14 +43,13 @@ export interface PaymentSettings {
   hdSeedHex: string;
   /** Seed of the test wallet's keys (hex). */
   walletSeedHex: string;
-  /** Market rates in VND per unit, as decimal strings. */
-  rates: Record<'USDT' | 'ETH' | 'BTC', string>;
+  /** Market rates in VND per unit, as decimal strings, by asset. */
+  rates: Record<AssetCode, string>;
   /** The customer's rate is the market rate less this spread, in basis points. */
   spreadBps: number;
   /** A payment short of what is due by at most this much (basis points) counts as full. */
   toleranceBps: number;
   quoteTtlSeconds: number;
-  networks: Record<Network, NetworkSettings>;
 }
 
 /** The test wallet's seed: public, like every sandbox default. */
@@ -85,8 +83,7 @@ export const SANDBOX_DEFAULTS = {
 } as const;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  // One interval for every network's blocks when set (0: blocks only when mined on demand).
-  const blockInterval = (fallback: number) => intFrom(env, 'SANDBOX_BLOCK_INTERVAL_MS', fallback);
+  const networks = networksFrom(env);
   const port = Number(env.PORT ?? 4010);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   return {
@@ -109,19 +106,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     payments: {
       hdSeedHex: env.SANDBOX_HD_SEED || DEFAULT_SANDBOX_SEED_HEX,
       walletSeedHex: env.SANDBOX_WALLET_SEED || SANDBOX_WALLET_SEED_HEX,
-      rates: {
-        USDT: env.SANDBOX_RATE_USDT || '26350',
-        ETH: env.SANDBOX_RATE_ETH || '92000000',
-        BTC: env.SANDBOX_RATE_BTC || '2600000000',
-      },
+      rates: ratesFrom(env, networks),
       spreadBps: intFrom(env, 'SANDBOX_SPREAD_BPS', 50),
       toleranceBps: intFrom(env, 'SANDBOX_TOLERANCE_BPS', 50),
       quoteTtlSeconds: intFrom(env, 'SANDBOX_QUOTE_TTL_SECONDS', 900),
-      networks: {
-        TRON: { confirmations: 3, blockIntervalMs: blockInterval(3_000) },
-        ETHEREUM: { confirmations: 3, blockIntervalMs: blockInterval(6_000) },
-        BITCOIN: { confirmations: 2, blockIntervalMs: blockInterval(10_000) },
-      },
     },
+    networks,
+    sandboxChain: sandboxChainFrom(env),
   };
+}
+
+/** The sandbox's market rates in VND per unit. */
+const DEFAULT_RATES: Record<AssetCode, string> = { USDT: '26350', ETH: '92000000', BTC: '2600000000' };
+
+/** A rate for every configured asset: SANDBOX_RATE_<ASSET>, else the network file's `rate_vnd`, else the sandbox's. */
+function ratesFrom(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[]): Record<AssetCode, string> {
+  const rates: Record<AssetCode, string> = {};
+  for (const asset of networks.flatMap((n) => n.assets)) {
+    const rate = env[`SANDBOX_RATE_${asset.asset}`] || rates[asset.asset] || asset.rate_vnd || DEFAULT_RATES[asset.asset];
+    if (!rate) throw new Error(`${asset.asset} has no rate: set SANDBOX_RATE_${asset.asset} (VND per ${asset.asset}) or its rate_vnd in EVM_NETWORKS`);
+    if (!/^\d+(\.\d+)?$/.test(rate) || /^0+(\.0+)?$/.test(rate)) throw new Error(`SANDBOX_RATE_${asset.asset} must be a positive decimal number of VND, got ${rate}`);
+    rates[asset.asset] = rate;
+  }
+  return rates;
+}
+
+function sandboxChainFrom(env: NodeJS.ProcessEnv): 'anvil' | undefined {
+  const raw = env.SANDBOX_CHAIN ?? '';
+  if (raw === '' || raw === 'simulated') return undefined;
+  if (raw === 'anvil') return 'anvil';
+  throw new Error(`SANDBOX_CHAIN must be anvil (a development node for Ethereum) or simulated, got ${raw}`);
 }

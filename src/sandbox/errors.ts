@@ -11,7 +11,9 @@ export type FailureKind =
   /** The request contradicts the state of things (paid already, a live link exists). */
   | 'conflict'
   /** What the request asks for is over for good (an expired link). */
-  | 'gone';
+  | 'gone'
+  /** What the request needs cannot be had right now (a network whose node cannot be seen): try again shortly. */
+  | 'unavailable';
 
 export class GatewayError extends Error {
   constructor(
@@ -28,3 +30,4 @@ export const malformed = (detail: string, errors?: FieldError[]) => new GatewayE
 export const notFound = (detail: string) => new GatewayError('not_found', detail);
 export const conflict = (detail: string) => new GatewayError('conflict', detail);
 export const gone = (detail: string) => new GatewayError('gone', detail);
+export const unavailable = (detail: string) => new GatewayError('unavailable', detail);

@@ -1,10 +1,12 @@
 // The composition root: every service built once, from the configuration, over the storage of openDatabase().
 // app.ts turns them into routes; server.ts runs them on a port.
 import { sandboxRootKey } from './chain/addresses.js';
+import { Chains, resolveNetworks } from './chains/chains.js';
+import { Networks } from './chains/networks.js';
 import { systemClock, type Clock } from './clock.js';
 import type { GatewayConfig } from './config.js';
 import { createSealer } from './secrets.js';
-import { Chain } from './services/chain.js';
+import { ChainFacts } from './services/chain-facts.js';
 import { chainRefunds } from './services/chain-refunds.js';
 import { Checkout } from './services/checkout.js';
 import { HeldFunds } from './services/held-funds.js';
@@ -37,7 +39,8 @@ export interface Services {
   heldFunds: HeldFunds;
   sandboxControls: SandboxControls;
   paymentEvents: PaymentEvents;
-  chain: Chain;
+  networks: Networks;
+  chains: Chains;
   watcher: Watcher;
   wallet: TestWallet;
   linkResources: LinkResources;
@@ -60,31 +63,36 @@ export interface ServiceOptions {
 
 export async function createServices(config: GatewayConfig, options: ServiceOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
+  const networks = new Networks(await resolveNetworks(config.networks));
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.schema });
   const sealer = createSealer(config.dataKey);
   const merchants = new Merchants(db, sealer);
-  const chain = new Chain(db, clock);
+  const chains = await Chains.open(db, clock, networks);
   const paymentEvents = new PaymentEvents(db, clock);
   // Webhook bodies carry the link as the read API shows it, which needs the services built after them.
   const targets = new WebhookTargets(config.allowLocalWebhooks, options.resolve);
   const webhookOutbox: WebhookOutbox = new WebhookOutbox(clock, (sql, merchantId, ref) => linkResources.get(merchantId, ref, sql));
   const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
-  const view = new PaymentView((sql, merchantId) => merchants.clientSecret(sql, merchantId));
-  const reconciler = new Reconciler(clock, config.payments.toleranceBps, view, paymentEvents, webhookOutbox);
+  const view = new PaymentView(networks, (sql, merchantId) => merchants.clientSecret(sql, merchantId));
+  const reconciler = new Reconciler(clock, networks, config.payments.toleranceBps, view, paymentEvents, webhookOutbox);
   const heldFunds: HeldFunds = new HeldFunds(db, clock, reconciler, (sql, merchantId, ref) => linkResources.get(merchantId, ref, sql));
-  const refunds = new Refunds(db, clock, reconciler, heldFunds, chainRefunds(chain), webhookOutbox);
-  const linkResources = new LinkResources(db, reconciler, view, refunds, config.checkoutUrl);
-  const watcher = new Watcher(db, clock, chain, reconciler, config.payments);
-  const wallet = new TestWallet(db, chain, watcher, config.payments.walletSeedHex);
+  const refunds = new Refunds(db, clock, reconciler, heldFunds, chainRefunds(chains), webhookOutbox);
+  const linkResources = new LinkResources(db, networks, reconciler, view, refunds, config.checkoutUrl);
+  const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);
+  const wallet = new TestWallet(chains, networks, watcher, config.payments.walletSeedHex);
   const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);
   if (config.sandboxWebhookUrl) await webhookEndpoints.ensure(sandboxMerchant.merchant_id, config.sandboxWebhookUrl);
   await merchants.start();
   await paymentEvents.start();
-  if ((await wallet.balances()).every((b) => b.balance === '0')) await wallet.faucet();
+  await wallet.faucetWhereEmpty();
   if (options.watch ?? true) {
     await watcher.start();
+    chains.startMining();
     await webhookDispatcher.start();
+  } else {
+    // Each network's cursor at its tip, so that what the tests do next is followed from there.
+    await watcher.followAll();
   }
   return {
     config,
@@ -94,20 +102,22 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     tokens: new Tokens(db, clock, config.tokenTtlSeconds),
     paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl, heldFunds),
     refunds,
-    checkout: new Checkout(db, clock, config.payments, sandboxRootKey(config.payments.hdSeedHex), reconciler, view),
+    checkout: new Checkout(db, clock, networks, config.payments, sandboxRootKey(config.payments.hdSeedHex), reconciler, view),
     heldFunds,
-    sandboxControls: new SandboxControls(db, clock, reconciler, view, chain, watcher),
+    sandboxControls: new SandboxControls(db, clock, networks, chains, reconciler, view, watcher),
     linkResources,
     webhookEndpoints,
     webhookOutbox,
     webhookDispatcher,
     paymentEvents,
-    chain,
+    networks,
+    chains,
     watcher,
     wallet,
     sandboxMerchant,
     async close() {
       await watcher.stop();
+      await chains.stop();
       await webhookDispatcher.stop();
       await paymentEvents.stop();
       await merchants.stop();

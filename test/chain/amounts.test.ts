@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import { ASSETS } from '../../src/contract/index.js';
+import { sandboxNetworks } from '../helpers/networks.js';
 import { applySpread, formatAtomic, parseDecimal, quoteAtomic, vndForAtomic } from '../../src/sandbox/chain/amounts.js';
 
 const RATES = { USDT: '26345.5', ETH: '88000000', BTC: '2500000000' } as const;
@@ -18,8 +18,8 @@ describe('amounts', () => {
   });
 
   it('quotes 1 VND and 5,000,000,000 VND in every asset, rounded up to the next atomic unit', () => {
-    for (const { asset, decimals } of ASSETS) {
-      const rate = RATES[asset];
+    for (const { asset, decimals } of sandboxNetworks.assets) {
+      const rate = RATES[asset as keyof typeof RATES];
       const { units, scale } = { units: parseDecimal(rate, 1), scale: 10n };
       for (const vnd of [1n, 5_000_000_000n]) {
         const quote = quoteAtomic(vnd, rate, decimals);

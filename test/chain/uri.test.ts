@@ -2,12 +2,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_SANDBOX_SEED_HEX, deriveAddress, sandboxRootKey } from '../../src/sandbox/chain/addresses.js';
-import { parsePaymentUri, paymentUri } from '../../src/sandbox/chain/uri.js';
+import { parsePaymentUri as parseWith, paymentUri as uriOn, type PaymentTarget } from '../../src/sandbox/chain/uri.js';
+import { sandboxNetworks } from '../helpers/networks.js';
 
 const root = sandboxRootKey(DEFAULT_SANDBOX_SEED_HEX);
-const eth = deriveAddress(root, 'ETHEREUM', 1);
-const tron = deriveAddress(root, 'TRON', 1);
-const btc = deriveAddress(root, 'BITCOIN', 1);
+const eth = deriveAddress(root, 'evm', 1);
+const tron = deriveAddress(root, 'tron', 1);
+const btc = deriveAddress(root, 'bitcoin', 1);
+const paymentUri = ({ network, ...target }: PaymentTarget & { network: string }) => uriOn(sandboxNetworks.of(network), target);
+const parsePaymentUri = (text: string) => parseWith(text, sandboxNetworks.all);
 
 describe('payment URIs', () => {
   it('writes BIP21, EIP-681 (native and ERC-20) and the bare TRON address', () => {

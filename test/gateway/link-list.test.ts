@@ -129,8 +129,7 @@ describe(`GET /api/paymentLink (${storageName})`, () => {
     const { payment } = await gw.gateway.checkout.open(lateRef, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'ETHEREUM' });
     await gw.gateway.sandboxControls.expireQuote({ payment_id: payment.payment_id });
     await gw.gateway.wallet.transfer({ to: payment.address, asset: 'USDT', network: 'ETHEREUM', amount: payment.amount_crypto });
-    await gw.gateway.db.transaction((tx) => gw.gateway.chain.mine(tx, 'ETHEREUM', payment.confirmations_required));
-    await gw.gateway.watcher.afterBlocks('ETHEREUM');
+    await gw.gateway.sandboxControls.mine(payment.confirmations_required, 'ETHEREUM');
 
     const found = async (query: Record<string, string | number>) => orders((await list(query)).body.payment_links);
     assert.deepEqual(await found({ status: 'paid' }), ['paid-2']);

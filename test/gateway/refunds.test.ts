@@ -210,7 +210,7 @@ describe(`refund endpoints (${storageName})`, () => {
     }
     // One chain transaction back to the payer per accepted refund.
     const [{ sent }] = (await gw.gateway.db.query<{ sent: number }>(
-      `SELECT count(*)::int AS sent FROM chain_transactions t JOIN payments p ON t.from_address = p.address WHERE p.payment_link_ref = $1`,
+      `SELECT count(*)::int AS sent FROM sim_transactions t JOIN payments p ON t.from_address = p.address WHERE p.payment_link_ref = $1`,
       [ref],
     )) as [{ sent: number }];
     assert.equal(sent, accepted.length);

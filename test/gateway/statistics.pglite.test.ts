@@ -15,7 +15,7 @@ describe('PGlite statistics', () => {
   after(() => db.close());
 
   it('are refreshed as tables grow, with no statement of the gateway asking', async () => {
-    await db.query(`INSERT INTO chain_blocks (network, height, mined_at) SELECT 'TRON', h, now() FROM generate_series(1, 2000) h`);
+    await db.query(`INSERT INTO chain_blocks (network, height, hash, block_time, recorded_at) SELECT 'TRON', h, md5(h::text), now(), now() FROM generate_series(1, 2000) h`);
     const estimate = async () => (await db.query<{ rows: number }>(`SELECT reltuples::int AS rows FROM pg_class WHERE relname = 'chain_blocks'`))[0]!.rows;
     const deadline = Date.now() + 10_000;
     while ((await estimate()) < 2000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

@@ -1,6 +1,6 @@
 // The customer's side over HTTP only: the checkout API, the test wallet and the chain, as a browser or a tester reaches them.
 import { EventSource } from 'eventsource';
-import type { AssetCode, CheckoutView, Network, Payment } from '../../src/contract/index.js';
+import type { AssetCode, ChainState, CheckoutView, Network, Payment } from '../../src/contract/index.js';
 
 export async function call<T>(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const response = await fetch(new URL(path, base), {
@@ -27,6 +27,7 @@ export function sandboxApi(base: string) {
     transfer: (to: string, asset: AssetCode, network: Network, amount: string) =>
       call<{ tx_hash: string }>(base, 'POST', '/sandbox/wallet/transfers', { to, asset, network, amount }),
     mine: (blocks: number, network?: Network) => call<{ tips: Record<Network, number> }>(base, 'POST', '/sandbox/chain/mine', { blocks, network }),
+    chain: () => call<ChainState>(base, 'GET', '/sandbox/chain'),
     expireQuote: (paymentId: string) => call<Payment>(base, 'POST', `/sandbox/payments/${paymentId}/expire-quote`),
   };
 }

@@ -16,7 +16,7 @@ export interface TestGateway extends RunningGateway {
   addMerchant(name?: string): Promise<{ credentials: MerchantCredentials; client: MerchantClient }>;
   /** Pays a link in full through the real flow: open a USDT/TRON payment, the test wallet sends, blocks confirm it. */
   markPaid(paymentLinkRef: string): Promise<void>;
-  /** Empties every table but merchants. */
+  /** Empties every table but merchants and the chains (the simulator's, and how far the gateway followed them). */
   reset(): Promise<void>;
 }
 
@@ -58,15 +58,14 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       return { credentials, client: clientFor(credentials) };
     },
     async markPaid(paymentLinkRef) {
-      const { checkout, wallet, chain, watcher } = running.gateway;
+      const { checkout, wallet, sandboxControls } = running.gateway;
       const { payment } = await checkout.open(paymentLinkRef, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' });
       await wallet.transfer({ to: payment.address, asset: 'USDT', network: 'TRON', amount: payment.amount_crypto });
-      await db.transaction((tx) => chain.mine(tx, 'TRON', payment.confirmations_required));
-      await watcher.afterBlocks('TRON');
+      await sandboxControls.mine(payment.confirmations_required, 'TRON');
     },
     async reset() {
       const tables = await db.query<{ tablename: string }>(
-        `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT IN ('merchants', 'schema_migrations', 'chain_blocks', 'chain_transactions')`,
+        `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT IN ('merchants', 'schema_migrations', 'sim_blocks', 'sim_transactions', 'chain_blocks', 'chain_cursors')`,
       );
       if (tables.length) await db.query(`TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(', ')} CASCADE`);
     },

@@ -7,11 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import pg from 'pg';
-import { ASSETS, findAsset, type AssetInfo, type CheckoutView, type Network, type Payment, type PaymentLinkResource, type RefundList } from '../../src/contract/index.js';
+import type { CheckoutView, Network, Payment, PaymentLinkResource, RefundList } from '../../src/contract/index.js';
+import type { AssetInfo } from '../../src/sandbox/chains/networks.js';
 import { formatAtomic, parseDecimal, quoteStep } from '../../src/sandbox/chain/amounts.js';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { linkState, type LinkFacts } from '../../src/sandbox/services/payment-state.js';
 import { sampleLink } from './gateway.js';
+import { sandboxNetworks } from './networks.js';
 import { accessToken, JSON_TYPE, send, signedLinkBody, type Answer } from './merchant-api.js';
 import { startGatewayProcess, urlInSchema, type GatewayProcess } from './process.js';
 
@@ -181,7 +183,7 @@ class Pay implements Command {
   async run(m: Model, r: Real) {
     const payments = allPayments(m);
     const target = payments[Math.max(0, payments.length - 1 - this.back)]!;
-    const { decimals } = findAsset(target.asset, target.network)!;
+    const { decimals } = sandboxNetworks.asset(target.asset, target.network);
     const current = await call<Payment>(r.system, 'GET', `/api/checkout/${linkOf(m, target)}/payments/${target.payment_id}`);
     expectStatus(current, [200], 'payment');
     const amount = parseDecimal(target.amount_crypto, decimals);
@@ -310,7 +312,7 @@ class Restart implements Command {
 
 /** What customers, the chain, the clock and the merchant do, weighted toward what happens most. */
 const commandArbitrary = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom(...ASSETS).map((a): Command => new Open(a)) },
+  { weight: 3, arbitrary: fc.constantFrom(...sandboxNetworks.assets).map((a): Command => new Open(a)) },
   {
     weight: 5,
     arbitrary: fc
@@ -412,8 +414,10 @@ function factsOf(link: PaymentLinkResource): LinkFacts {
   return {
     expires_at: new Date(link.expires_at),
     superseded_at: date(link.superseded_at),
+    // The simulated chains are never behind.
+    known_until: null,
     payments: link.payments.map((p) => {
-      const { decimals, quote_decimals } = findAsset(p.asset, p.network)!;
+      const { decimals, quote_decimals } = sandboxNetworks.asset(p.asset, p.network);
       return {
         payment_id: p.payment_id,
         amount_atomic: parseDecimal(p.amount_crypto, decimals),
@@ -450,7 +454,7 @@ export async function runModel(system: GatewaySystem, options: { seconds: number
   const until = Date.now() + options.seconds * 1000;
   while (stats.sequences < options.minimum || Date.now() < until) {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...ASSETS), fc.array(commandArbitrary, { minLength: 4, maxLength: 16 }), fc.nat(9), fc.nat(1), async (first, commands, restartAt, which) => {
+      fc.asyncProperty(fc.constantFrom(...sandboxNetworks.assets), fc.array(commandArbitrary, { minLength: 4, maxLength: 16 }), fc.nat(9), fc.nat(1), async (first, commands, restartAt, which) => {
         const index = stats.sequences++;
         if (index % 25 === 0) expectStatus(await call(system, 'POST', '/sandbox/wallet/faucet'), [200], 'faucet');
         const orderId = `model-${Date.now().toString(36)}-${index}`;

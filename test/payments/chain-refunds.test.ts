@@ -24,7 +24,7 @@ describe(`refunds on chain (${storageName})`, () => {
     await sandboxApi(gw.url).transfer(payment.address, asset, network, payment.amount_crypto);
     await sandboxApi(gw.url).mine(payment.confirmations_required, network);
     const orderId = (await gw.client.getPaymentLink(link.payment_link_ref)).merchant_order_id;
-    const held = () => gw.gateway.db.transaction((tx) => gw.gateway.chain.balance(tx, network, asset, payment.address));
+    const held = () => gw.gateway.chains.wallet(network)!.balance(asset, payment.address);
     return { orderId, paid: parseDecimal(payment.amount_crypto, decimals), held };
   }
 

@@ -7,6 +7,7 @@ import { formatAtomic, parseDecimal } from '../../src/sandbox/chain/amounts.js';
 import { parsePaymentUri } from '../../src/sandbox/chain/uri.js';
 import { checkoutApi, followEvents, sandboxApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { sandboxNetworks } from '../helpers/networks.js';
 import { startReceiver } from '../helpers/receiver.js';
 
 describe(`crypto payment flow over HTTP (${storageName})`, () => {
@@ -31,7 +32,7 @@ describe(`crypto payment flow over HTTP (${storageName})`, () => {
 
   /** What a wallet that scanned the QR sends: the address and amount of the URI, the typed amount for a bare address. */
   async function payFromQr(payment: Payment, amount?: string) {
-    const parsed = parsePaymentUri(payment.payment_uri);
+    const parsed = parsePaymentUri(payment.payment_uri, sandboxNetworks.all);
     const decimals = payment.asset === 'ETH' ? 18 : payment.asset === 'BTC' ? 8 : 6;
     const send = amount ?? (parsed.atomic === undefined ? payment.remaining_crypto : formatAtomic(parsed.atomic, decimals));
     const sent = await sandbox.transfer(parsed.address, payment.asset, payment.network, send);
@@ -172,7 +173,7 @@ describe(`crypto payment flow over HTTP (${storageName})`, () => {
     const sent = wei / 3n;
     await sandbox.transfer(payment.address, 'ETH', 'ETHEREUM', formatAtomic(sent, 18));
     const { body: after } = await checkout.payment(payment.payment_id);
-    assert.equal(parsePaymentUri(after.payment_uri).atomic, wei - sent);
+    assert.equal(parsePaymentUri(after.payment_uri, sandboxNetworks.all).atomic, wei - sent);
     assert.equal(after.remaining_crypto, formatAtomic(wei - sent, 18));
   });
 

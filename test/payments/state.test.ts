@@ -37,7 +37,7 @@ function payment(transfers: TransferFact[], overrides: Partial<PaymentFacts> = {
   };
 }
 
-const link = (payments: PaymentFacts[], overrides: Partial<LinkFacts> = {}): LinkFacts => ({ expires_at: LINK_END, superseded_at: null, payments, ...overrides });
+const link = (payments: PaymentFacts[], overrides: Partial<LinkFacts> = {}): LinkFacts => ({ expires_at: LINK_END, superseded_at: null, payments, known_until: null, ...overrides });
 const state = (facts: LinkFacts, now = at(5)) => linkState(facts, now, TOLERANCE_BPS);
 const one = (transfers: TransferFact[], now = at(5), overrides: Partial<PaymentFacts> = {}) => state(link([payment(transfers, overrides)]), now).payments[0]!;
 

@@ -15,7 +15,7 @@ import { accessToken, JSON_TYPE, send } from '../helpers/merchant-api.js';
 import { startReceiver } from '../helpers/receiver.js';
 
 const DECIMALS: Record<AssetCode, number> = { USDT: 6, ETH: 18, BTC: 8 };
-const atomic = (payment: Payment, amount = payment.amount_crypto) => parseDecimal(amount, DECIMALS[payment.asset]);
+const atomic = (payment: Payment, amount = payment.amount_crypto) => parseDecimal(amount, DECIMALS[payment.asset]!);
 
 describe(`payment truth (${storageName})`, () => {
   let gw: TestGateway;
@@ -52,7 +52,7 @@ describe(`payment truth (${storageName})`, () => {
       refund_reason: 'held funds',
       ...extra,
     });
-  const balanceAt = (network: Network, asset: AssetCode, address: string) => gw.gateway.chain.balance(gw.gateway.db, network, asset, address);
+  const balanceAt = (network: Network, asset: AssetCode, address: string) => gw.gateway.chains.wallet(network)!.balance(asset, address);
 
   it('confirms a payment after a burst of 20 blocks at once (more than the confirmation window)', async () => {
     const { checkout } = await newLink();
@@ -164,7 +164,7 @@ describe(`payment truth (${storageName})`, () => {
     const old = await gw.client.getPaymentLink(first);
     assert.deepEqual([old.status, old.payments[0]!.status, old.payments[0]!.held_vnd], ['expired', 'paid_late', 360_000]);
     assert.equal((await gw.client.getPaymentLink(second.payment_link_ref)).status, 'active');
-    const wallet = (await sandbox().wallet()).body.addresses.TRON;
+    const wallet = (await sandbox().wallet()).body.addresses.TRON!;
     const before = await balanceAt('TRON', 'USDT', wallet);
     const full = await refund(orderId, 360_000, { refund_type: 'full' });
     assert.equal(full.status, 201, JSON.stringify(full.body));
@@ -222,7 +222,7 @@ describe(`payment truth (${storageName})`, () => {
       const { checkout } = await newLink();
       const { body: payment } = await checkout.open(asset, network);
       assert.match(payment.amount_crypto, new RegExp(`^\\d+(\\.\\d{1,${decimals}})?$`), `${asset} ${payment.amount_crypto}`);
-      const worth = (atomic(payment) * BigInt(parseDecimal(payment.rate, 6))) / 10n ** BigInt(DECIMALS[asset] + 6);
+      const worth = (atomic(payment) * BigInt(parseDecimal(payment.rate, 6))) / 10n ** BigInt(DECIMALS[asset]! + 6);
       assert.ok(worth >= 360_000n, `${payment.amount_crypto} ${asset} at ${payment.rate} covers the order`);
       await pay(payment);
       await sandbox().mine(3, network);
@@ -261,29 +261,32 @@ describe(`payment truth (${storageName})`, () => {
     await pay(fine);
     // A row the reconciler cannot read (as a bug or a bad migration would leave it): its link fails every round.
     await gw.gateway.db.query(`UPDATE payments SET rate = 'not a rate' WHERE payment_id = $1`, [broken.payment_id]);
-    const { chain, watcher } = gw.gateway;
-    const mineDue = chain.mineDue.bind(chain);
+    const { chains, watcher } = gw.gateway;
+    const tron = chains.port('TRON');
+    const head = tron.head.bind(tron);
     let failures = 0;
-    chain.mineDue = async () => {
+    tron.head = async () => {
       failures++;
-      throw new Error('the database went away for a moment');
+      throw new Error('the chain went away for a moment');
     };
     const quiet = console.error;
     console.error = () => undefined;
+    const tip = async () => (await sandbox().chain()).body.tips.TRON!;
     try {
       await watcher.tick();
-      chain.mineDue = mineDue;
-      const tip = (await chain.tips(gw.gateway.db)).TRON;
+      tron.head = head;
+      const before = await tip();
       for (let i = 0; i < 3; i++) {
         gw.clock.advance(10_000);
+        await chains.mineDue();
         await watcher.tick();
       }
       assert.equal(failures, 1);
-      assert.equal((await chain.tips(gw.gateway.db)).TRON, tip + 3, 'the watcher mined on after the failed round');
+      assert.equal(await tip(), before + 3, 'the watcher followed on after the failed round');
       assert.equal((await good.payment(fine.payment_id)).body.status, 'paid', 'the good link was reconciled after the bad one failed');
     } finally {
       console.error = quiet;
-      chain.mineDue = mineDue;
+      tron.head = head;
     }
   });
 });
@@ -299,13 +302,12 @@ describe(`reconciliation on start (${storageName})`, () => {
     try {
       const link = await first.client.createPaymentLink(sampleLink());
       const { body: payment } = await checkoutApi(first.url, link.payment_link_ref).open('USDT', 'TRON');
-      const { db, chain, wallet } = first.gateway;
-      // The transfer and the blocks land in the database, but no reconciliation runs: as when a process dies.
-      await db.transaction(async (tx) => {
-        await tx.query('UPDATE payments SET unsettled = true WHERE address = $1', [payment.address]);
-        await chain.broadcast(tx, { network: 'TRON', asset: 'USDT', from: wallet.addresses.TRON, to: payment.address, amount: atomic(payment) });
-      });
-      await db.transaction((tx) => chain.mine(tx, 'TRON', 20));
+      const { db, chains, wallet, watcher } = first.gateway;
+      // The transfer and the blocks land on the chain, but no gateway follows them: as when a process dies.
+      await watcher.stop();
+      const tron = chains.simulated('TRON')!;
+      await tron.broadcast(db, wallet.addresses.TRON!, payment.address, 'USDT', atomic(payment));
+      await tron.mine(20);
       assert.equal((await checkoutApi(first.url, link.payment_link_ref).payment(payment.payment_id)).body.status, 'awaiting_payment');
       await first.close();
       second = await startTestGateway({ clock, config, schema, watch: true });

@@ -7,7 +7,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { bech32, createBase58check } from '@scure/base';
 import { HDKey } from '@scure/bip32';
-import type { Network } from '../../contract/index.js';
+import type { NetworkFamily } from '../chains/networks.js';
 
 /** The sandbox's HD seed: public on purpose, like every sandbox default. Never hold real funds at these addresses. */
 export const DEFAULT_SANDBOX_SEED_HEX = '70617920636865636b6f75742073616e64626f782068642073656564202d2d21';
@@ -16,14 +16,15 @@ const base58check = createBase58check(sha256);
 const TRON_PREFIX = 0x41;
 const BITCOIN_TESTNET_HRP = 'tb';
 
-/** The account-level paths: TRON coin 195, Ethereum coin 60 (BIP44), Bitcoin testnet native segwit (BIP84, coin 1). */
-const ACCOUNT_PATH: Record<Network, string> = {
-  TRON: "m/44'/195'/0'/0",
-  ETHEREUM: "m/44'/60'/0'/0",
-  BITCOIN: "m/84'/1'/0'/0",
+/**
+ * The account-level paths: TRON coin 195, Ethereum coin 60 (BIP44, every EVM network, as wallets do), Bitcoin testnet
+ * native segwit (BIP84, coin 1).
+ */
+const ACCOUNT_PATH: Record<NetworkFamily, string> = {
+  tron: "m/44'/195'/0'/0",
+  evm: "m/44'/60'/0'/0",
+  bitcoin: "m/84'/1'/0'/0",
 };
-
-export const derivationPath = (network: Network, index: number): string => `${ACCOUNT_PATH[network]}/${index}`;
 
 /** The sandbox root key, from a hex seed or an extended private key (`xprv…`/`tprv…`). */
 export function sandboxRootKey(seedOrExtendedKey: string): HDKey {
@@ -33,29 +34,34 @@ export function sandboxRootKey(seedOrExtendedKey: string): HDKey {
 }
 
 // Deriving the account node once per root keeps 10,000 addresses to 10,000 child derivations.
-const accounts = new WeakMap<HDKey, Map<Network, HDKey>>();
+const accounts = new WeakMap<HDKey, Map<NetworkFamily, HDKey>>();
 
-function accountNode(root: HDKey, network: Network): HDKey {
-  let byNetwork = accounts.get(root);
-  if (!byNetwork) accounts.set(root, (byNetwork = new Map()));
-  let node = byNetwork.get(network);
-  if (!node) byNetwork.set(network, (node = root.derive(ACCOUNT_PATH[network])));
+function accountNode(root: HDKey, family: NetworkFamily): HDKey {
+  let byFamily = accounts.get(root);
+  if (!byFamily) accounts.set(root, (byFamily = new Map()));
+  let node = byFamily.get(family);
+  if (!node) byFamily.set(family, (node = root.derive(ACCOUNT_PATH[family])));
   return node;
 }
 
-export function deriveAddress(root: HDKey, network: Network, index: number): string {
+/** The key of a one-time address: its public key makes the address, its private key signs what leaves it. */
+export function deriveKey(root: HDKey, family: NetworkFamily, index: number): HDKey {
   if (!Number.isSafeInteger(index) || index < 0 || index >= 2 ** 31) throw new RangeError(`address index ${index} is out of range`);
-  const publicKey = accountNode(root, network).deriveChild(index).publicKey;
+  return accountNode(root, family).deriveChild(index);
+}
+
+export function deriveAddress(root: HDKey, family: NetworkFamily, index: number): string {
+  const publicKey = deriveKey(root, family, index).publicKey;
   if (!publicKey) throw new Error('the HD key has no public key');
-  return encodeAddress(network, publicKey);
+  return encodeAddress(family, publicKey);
 }
 
 /** Encodes a compressed secp256k1 public key as the network's address. */
-export function encodeAddress(network: Network, compressedPublicKey: Uint8Array, hrp = BITCOIN_TESTNET_HRP): string {
-  if (network === 'BITCOIN') return bech32.encode(hrp, [0, ...bech32.toWords(ripemd160(sha256(compressedPublicKey)))]);
+export function encodeAddress(family: NetworkFamily, compressedPublicKey: Uint8Array, hrp = BITCOIN_TESTNET_HRP): string {
+  if (family === 'bitcoin') return bech32.encode(hrp, [0, ...bech32.toWords(ripemd160(sha256(compressedPublicKey)))]);
   const uncompressed = secp256k1.Point.fromBytes(compressedPublicKey).toBytes(false);
   const accountHash = keccak_256(uncompressed.subarray(1)).subarray(12);
-  if (network === 'ETHEREUM') return toChecksumAddress(`0x${bytesToHex(accountHash)}`);
+  if (family === 'evm') return toChecksumAddress(`0x${bytesToHex(accountHash)}`);
   return base58check.encode(Uint8Array.of(TRON_PREFIX, ...accountHash));
 }
 
@@ -69,20 +75,20 @@ export function toChecksumAddress(address: string): string {
 }
 
 /** Whether `address` is well formed for the network, checksum included. */
-export function isValidAddress(network: Network, address: string): boolean {
-  switch (network) {
-    case 'ETHEREUM':
+export function isValidAddress(family: NetworkFamily, address: string): boolean {
+  switch (family) {
+    case 'evm':
       if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return false;
       // EIP-55: an all-lower or all-upper address carries no checksum; a mixed-case one must match it.
       return address.slice(2) === address.slice(2).toLowerCase() || address.slice(2) === address.slice(2).toUpperCase() || toChecksumAddress(address) === address;
-    case 'TRON':
+    case 'tron':
       try {
         const payload = base58check.decode(address);
         return payload.length === 21 && payload[0] === TRON_PREFIX;
       } catch {
         return false;
       }
-    case 'BITCOIN':
+    case 'bitcoin':
       try {
         const { prefix, words } = bech32.decode(address as `${string}1${string}`);
         const program = bech32.fromWords(words.slice(1));

@@ -1,23 +1,32 @@
-// What the QR encodes (docs/api.md, "Checkout API"): BIP21 for Bitcoin, EIP-681 for Ethereum and its tokens,
-// the bare address for TRON (no URI scheme that wallets share). parsePaymentUri reads them back, as a wallet does.
-import { ASSETS, findAsset, type AssetCode, type Network } from '../../contract/index.js';
+// What the QR encodes (docs/api.md, "Checkout API"): BIP21 for Bitcoin, EIP-681 for EVM networks and their tokens
+// (with the network's own chain id), the bare address for TRON (no URI scheme that wallets share). parsePaymentUri
+// reads them back as a wallet does, against the networks it knows.
+import type { AssetCode, Network } from '../../contract/index.js';
+import type { NetworkFamily } from '../chains/networks.js';
 import { isValidAddress } from './addresses.js';
 import { formatAtomic, parseDecimal } from './amounts.js';
 
+/** What a URI codec needs of a network: the gateway's configuration and GET /sandbox/chain both carry it. */
+export interface UriNetwork {
+  id: Network;
+  family: NetworkFamily;
+  chain_id?: number | null;
+  assets: readonly { asset: AssetCode; decimals: number; token_contract?: string | null }[];
+}
+
 export interface PaymentTarget {
   asset: AssetCode;
-  network: Network;
   address: string;
   atomic: bigint;
 }
 
-export function paymentUri({ asset, network, address, atomic }: PaymentTarget): string {
-  const info = findAsset(asset, network);
-  if (!info) throw new Error(`${asset} is not offered on ${network}`);
-  if (network === 'BITCOIN') return `bitcoin:${address}?amount=${formatAtomic(atomic, info.decimals)}`;
-  if (network === 'TRON') return address;
-  if (info.token_contract) return `ethereum:${info.token_contract}@${info.chain_id}/transfer?address=${address}&uint256=${atomic}`;
-  return `ethereum:${address}@${info.chain_id}?value=${atomic}`;
+export function paymentUri(network: UriNetwork, { asset, address, atomic }: PaymentTarget): string {
+  const info = network.assets.find((a) => a.asset === asset);
+  if (!info) throw new Error(`${asset} is not offered on ${network.id}`);
+  if (network.family === 'bitcoin') return `bitcoin:${address}?amount=${formatAtomic(atomic, info.decimals)}`;
+  if (network.family === 'tron') return address;
+  if (info.token_contract) return `ethereum:${info.token_contract}@${network.chain_id}/transfer?address=${address}&uint256=${atomic}`;
+  return `ethereum:${address}@${network.chain_id}?value=${atomic}`;
 }
 
 export interface ParsedPaymentUri {
@@ -40,46 +49,56 @@ function eip681Number(text: string): bigint {
   return BigInt(match[1]! + fraction) * 10n ** shift;
 }
 
-export function parsePaymentUri(text: string): ParsedPaymentUri {
+export function parsePaymentUri(text: string, networks: readonly UriNetwork[]): ParsedPaymentUri {
   const uri = text.trim();
   const scheme = /^([a-z]+):/i.exec(uri)?.[1]?.toLowerCase();
-  if (scheme === 'bitcoin') return parseBip21(uri);
-  if (scheme === 'ethereum') return parseEip681(uri);
+  if (scheme === 'bitcoin') return parseBip21(uri, networks);
+  if (scheme === 'ethereum') return parseEip681(uri, networks);
   if (scheme) throw new Error(`unsupported payment URI scheme "${scheme}:"`);
-  for (const network of ['TRON', 'ETHEREUM', 'BITCOIN'] as const) {
-    if (isValidAddress(network, uri)) return { network, address: uri, asset: network === 'TRON' ? 'USDT' : network === 'BITCOIN' ? 'BTC' : undefined };
+  // A bare address: its network is the first whose format it has (EVM addresses are the same on every EVM network).
+  for (const network of networks) {
+    if (!isValidAddress(network.family, uri)) continue;
+    const only = network.assets.length === 1 ? network.assets[0]!.asset : undefined;
+    return { network: network.id, address: uri, ...(only && { asset: only }) };
   }
   throw new Error('not a payment URI or an address this wallet knows');
 }
 
-function parseBip21(uri: string): ParsedPaymentUri {
+function parseBip21(uri: string, networks: readonly UriNetwork[]): ParsedPaymentUri {
+  const network = networks.find((n) => n.family === 'bitcoin');
+  if (!network) throw new Error('this wallet holds no Bitcoin');
   const [path = '', query = ''] = uri.slice('bitcoin:'.length).split('?', 2);
-  if (!isValidAddress('BITCOIN', path)) throw new Error(`"${path}" is not a Bitcoin testnet address`);
+  if (!isValidAddress('bitcoin', path)) throw new Error(`"${path}" is not a Bitcoin testnet address`);
   const params = new URLSearchParams(query);
   for (const name of params.keys()) {
     if (name.startsWith('req-')) throw new Error(`the URI requires "${name}", which this wallet does not support`);
   }
   const amount = params.get('amount');
-  return { network: 'BITCOIN', asset: 'BTC', address: path, ...(amount !== null && { atomic: parseDecimal(amount, 8) }) };
+  const { asset, decimals } = network.assets[0]!;
+  return { network: network.id, asset, address: path, ...(amount !== null && { atomic: parseDecimal(amount, decimals) }) };
 }
 
-function parseEip681(uri: string): ParsedPaymentUri {
+function parseEip681(uri: string, networks: readonly UriNetwork[]): ParsedPaymentUri {
   const match = /^ethereum:(?:pay-)?(0x[0-9a-fA-F]{40})(?:@(\d+))?(?:\/([A-Za-z_]\w*))?(?:\?(.*))?$/i.exec(uri);
   if (!match) throw new Error('not an EIP-681 URI');
   const [, target, chainId, fn, query = ''] = match;
+  const evm = networks.filter((n) => n.family === 'evm');
+  // EIP-681 leaves out the chain id for mainnet (1).
+  const network = evm.find((n) => String(n.chain_id) === (chainId ?? '1'));
+  if (!network) throw new Error(`chain ${chainId ?? 1} is not one this wallet holds (${evm.map((n) => n.chain_id).join(', ') || 'none'})`);
   const params = new URLSearchParams(query);
-  const chain = ASSETS.find((a) => a.network === 'ETHEREUM')!.chain_id;
-  if (chainId !== undefined && chainId !== String(chain)) throw new Error(`chain ${chainId} is not Sepolia (${chain})`);
   if (fn === undefined) {
+    const native = network.assets.find((a) => !a.token_contract);
+    if (!native) throw new Error(`${network.id} has no native coin in this wallet`);
     const value = params.get('value');
-    if (!isValidAddress('ETHEREUM', target!)) throw new Error('the EIP-681 target is not a valid address');
-    return { network: 'ETHEREUM', asset: 'ETH', address: target!, ...(value !== null && { atomic: eip681Number(value) }) };
+    if (!isValidAddress('evm', target!)) throw new Error('the EIP-681 target is not a valid address');
+    return { network: network.id, asset: native.asset, address: target!, ...(value !== null && { atomic: eip681Number(value) }) };
   }
   if (fn !== 'transfer') throw new Error(`EIP-681 function "${fn}" is not a token transfer`);
-  const token = ASSETS.find((a) => a.token_contract?.toLowerCase() === target!.toLowerCase());
-  if (!token) throw new Error(`token contract ${target} is not one this wallet holds`);
+  const token = network.assets.find((a) => a.token_contract?.toLowerCase() === target!.toLowerCase());
+  if (!token) throw new Error(`token contract ${target} is not one this wallet holds on ${network.id}`);
   const address = params.get('address');
-  if (!address || !isValidAddress('ETHEREUM', address)) throw new Error('the EIP-681 transfer has no valid recipient address');
+  if (!address || !isValidAddress('evm', address)) throw new Error('the EIP-681 transfer has no valid recipient address');
   const amount = params.get('uint256');
-  return { network: 'ETHEREUM', asset: token.asset, address, ...(amount !== null && { atomic: eip681Number(amount) }) };
+  return { network: network.id, asset: token.asset, address, ...(amount !== null && { atomic: eip681Number(amount) }) };
 }

@@ -40,12 +40,17 @@ export const badRequest = (detail: string) => new ProblemError(400, detail);
 export const unauthorized = (detail: string, headers?: Record<string, string>) => new ProblemError(401, detail, undefined, headers);
 
 /** The HTTP status of each kind of failure the services report (errors.ts). */
-const STATUS: Record<FailureKind, number> = { invalid: 422, malformed: 400, not_found: 404, conflict: 409, gone: 410 };
+const STATUS: Record<FailureKind, number> = { invalid: 422, malformed: 400, not_found: 404, conflict: 409, gone: 410, unavailable: 503 };
+/** A 503 says when to ask again: a node's network is followed every second or so. */
+const RETRY_AFTER_SECONDS = 5;
 
 /** Any error a request can end with, as problem details; undefined for an unexpected one (a 500, logged). */
 export function asProblem(error: unknown): ProblemError | undefined {
   if (error instanceof ProblemError) return error;
-  if (error instanceof GatewayError) return new ProblemError(STATUS[error.kind], error.detail, error.errors);
+  if (error instanceof GatewayError) {
+    const headers = error.kind === 'unavailable' ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : undefined;
+    return new ProblemError(STATUS[error.kind], error.detail, error.errors, headers);
+  }
   return undefined;
 }
 

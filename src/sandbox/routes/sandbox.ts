@@ -21,7 +21,7 @@ export function sandboxRoutes({ wallet, sandboxControls, checkout }: Pick<Servic
       await sandboxControls.expireLink(c.req.param('ref'));
       return jsonText(c, await checkout.linkView(c.req.param('ref')));
     })
-    .get('/chain', async (c) => c.json({ tips: await sandboxControls.tips() }))
+    .get('/chain', async (c) => c.json(await sandboxControls.chainState()))
     .post('/chain/mine', async (c) => {
       const { blocks, network } = parseWith(MineRequest, await readJsonObject(c, { optional: true }));
       return c.json({ tips: await sandboxControls.mine(blocks, network) });

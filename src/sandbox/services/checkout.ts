@@ -2,30 +2,41 @@
 // A new quote is always a new payment at a new address: coins that reach an old quote's address are held for the
 // merchant, never credited to the link at an old rate (docs/payment-lifecycle.md).
 import type { HDKey } from '@scure/bip32';
-import { ASSETS, findAsset, type CheckoutView, type OpenPaymentRequest, type Payment } from '../../contract/index.js';
+import type { CheckoutAsset, CheckoutView, OpenPaymentRequest, Payment } from '../../contract/index.js';
 import { deriveAddress } from '../chain/addresses.js';
 import { applySpread, quoteAtomic, quoteStep } from '../chain/amounts.js';
+import type { AssetInfo, NetworkConfig, Networks } from '../chains/networks.js';
 import type { Clock } from '../clock.js';
 import type { PaymentSettings } from '../config.js';
-import { conflict, gone, invalid, notFound } from '../errors.js';
+import { conflict, gone, invalid, notFound, unavailable } from '../errors.js';
+import { readCursor } from '../storage/chain-facts.js';
 import { randomToken } from '../secrets.js';
 import type { Database, Sql } from '../storage/database.js';
 import { parseLinkFacts, parseLinkRecordFacts, type LinkFacts } from '../storage/link-facts.js';
 import { insertPayment, nextAddressIndex, type LinkRecord, type LinkRow, type PaymentRow } from '../storage/payments.js';
+import { staleAfterMs } from './chain-facts.js';
 import { DerivedAnswers } from './derived-answers.js';
 import type { PaymentView } from './payment-view.js';
 import { Reconciler, type LinkSnapshot } from './reconciler.js';
 
 const OPEN = new Set(['awaiting_payment', 'underpaid', 'confirming']);
 
-/** How a customer can pay: the same for every link, built once. */
-const METHODS: CheckoutView['methods'] = [
-  {
-    pmt_channel: 'PROVIDER',
-    pmt_method: 'PROVIDER_CRYPTO',
-    assets: ASSETS.map(({ asset, network, decimals, quote_decimals, label }) => ({ asset, network, decimals, quote_decimals, label })),
-  },
-];
+/** An asset as the customer chooses it. */
+function checkoutAsset(network: NetworkConfig, info: AssetInfo, available: boolean): CheckoutAsset {
+  return {
+    asset: info.asset,
+    network: info.network,
+    decimals: info.decimals,
+    quote_decimals: info.quote_decimals,
+    label: info.label,
+    network_name: network.name,
+    token_standard: info.token_standard ?? null,
+    chain_id: network.chain_id ?? null,
+    token_contract: info.token_contract ?? null,
+    explorer_url: network.explorer_url ?? null,
+    available,
+  };
+}
 
 const withRequest = ({ link, ...facts }: LinkFacts<LinkRecord>, request: LinkRow['request']): LinkFacts => ({ ...facts, link: { ...link, request } });
 
@@ -47,6 +58,7 @@ export class Checkout {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly networks: Networks,
     private readonly settings: PaymentSettings,
     private readonly root: HDKey,
     private readonly reconciler: Reconciler,
@@ -93,11 +105,19 @@ export class Checkout {
       show_back_button: r.show_back_button ?? false,
       default_guest_checkout: r.default_guest_checkout ?? false,
       is_checkout_embed: r.is_checkout_embed ?? false,
-      methods: METHODS,
+      methods: [{ pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', assets: this.#assets(snapshot.available) }],
       payment: latest >= 0 ? await this.render(this.db, snapshot, latest) : null,
       failure_redirect_url: await this.view.redirectUrl(this.db, link, r.failure_url, link.status === 'expired' ? 'expired' : 'cancelled'),
       sandbox: true,
     };
+  }
+
+  /** Every configured asset, each available while its network can be seen. */
+  #assets(available: readonly string[] = []): CheckoutAsset[] {
+    return this.networks.assets.map((info) => {
+      const network = this.networks.of(info.network);
+      return checkoutAsset(network, info, network.source.kind === 'simulated' || available.includes(network.id));
+    });
   }
 
   /** GET /api/checkout/{ref}/payments/{payment_id}. */
@@ -118,12 +138,7 @@ export class Checkout {
    * asset, or after a quote ran out, supersedes the last: its quote closes at once, and what reaches it later is held.
    */
   async open(ref: string, request: OpenPaymentRequest): Promise<{ payment: Payment; created: boolean }> {
-    const asset = findAsset(request.asset, request.network);
-    if (!asset) {
-      throw invalid(`${request.asset} is not offered on ${request.network}.`, [
-        { path: 'network', message: `must be a network that carries ${request.asset}` },
-      ]);
-    }
+    const asset = this.#offered(request);
     return this.db.transaction(async (tx) => {
       let snapshot = await this.reconciler.reconcile(tx, ref);
       const { link, payments, states } = snapshot;
@@ -141,26 +156,41 @@ export class Checkout {
           throw conflict(`The open ${current.asset} payment has already received funds; finish it in ${current.asset} on ${current.network}.`);
         }
       }
+      await this.#assertAvailable(tx, this.networks.of(asset.network));
       // The new payment closes the last one's quote at once (it is newer); both are written before this commits.
-      const row = await this.quote(tx, link.payment_link_ref, link.amount, link.expires_at, asset.asset, asset.network, request.customer);
+      const row = await this.quote(tx, link.payment_link_ref, link.amount, link.expires_at, asset, request.customer);
       await insertPayment(tx, row);
       snapshot = await this.reconciler.reconcile(tx, ref);
       return { payment: await this.render(tx, snapshot, snapshot.payments.length - 1), created: true };
     });
   }
 
-  private async quote(
-    tx: Sql,
-    ref: string,
-    amountVnd: number,
-    linkExpiresAt: Date,
-    asset: Payment['asset'],
-    network: Payment['network'],
-    customer: unknown,
-  ): Promise<PaymentRow> {
-    const { decimals, quote_decimals } = findAsset(asset, network)!;
+  /** The asset the request names, when the gateway takes it; a 422 naming the field otherwise. */
+  #offered({ asset, network }: OpenPaymentRequest): AssetInfo {
+    const info = this.networks.find(asset, network);
+    if (info) return info;
+    if (!this.networks.get(network)) {
+      throw invalid(`${network} is not a network this gateway takes.`, [{ path: 'network', message: `must be one of ${this.networks.ids.join(', ')}` }]);
+    }
+    throw invalid(`${asset} is not offered on ${network}.`, [{ path: 'network', message: `must be a network that carries ${asset}` }]);
+  }
+
+  /**
+   * A node's network takes new payments only while the gateway sees it: a quote on a chain it cannot watch could run
+   * out unseen. Read from the database, so opening a payment never waits on a node.
+   */
+  async #assertAvailable(tx: Sql, network: NetworkConfig): Promise<void> {
+    const stale = staleAfterMs(network);
+    if (stale === undefined) return;
+    const cursor = await readCursor(tx, network.id);
+    if (cursor?.synced_at && this.clock.now().getTime() - cursor.synced_at.getTime() <= stale) return;
+    throw unavailable(`${network.name} (${network.id}) cannot be reached right now, so no payment opens on it; choose another coin, or try again shortly.`);
+  }
+
+  private async quote(tx: Sql, ref: string, amountVnd: number, linkExpiresAt: Date, info: AssetInfo, customer: unknown): Promise<PaymentRow> {
+    const { asset, network, decimals, quote_decimals } = info;
     const index = await nextAddressIndex(tx);
-    const rate = applySpread(this.settings.rates[asset], this.settings.spreadBps);
+    const rate = applySpread(this.settings.rates[asset]!, this.settings.spreadBps);
     const now = this.clock.now();
     return {
       payment_id: randomToken('pay', 12),
@@ -169,19 +199,21 @@ export class Checkout {
       overpaid: false,
       asset,
       network,
-      address: deriveAddress(this.root, network, index),
+      address: deriveAddress(this.root, this.networks.of(network).family, index),
       address_index: index,
       amount_atomic: quoteAtomic(BigInt(amountVnd), rate, decimals, quoteStep(decimals, quote_decimals)).toString(),
       amount_vnd: amountVnd,
       rate,
       // Never locked past the link's expiry.
       quote_expires_at: new Date(Math.min(now.getTime() + this.settings.quoteTtlSeconds * 1000, linkExpiresAt.getTime())),
-      confirmations_required: this.settings.networks[network].confirmations,
+      confirmations_required: this.networks.of(network).confirmations,
       customer,
       accepted_at: null,
       paid_at: null,
       held_vnd: 0,
       unsettled: true,
+      reorged_at: null,
+      known_until: null,
       created_at: now,
     };
   }

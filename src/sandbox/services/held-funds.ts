@@ -6,9 +6,9 @@ import { conflict, notFound } from '../errors.js';
 import type { Database, Sql } from '../storage/database.js';
 import type { TransferRecord } from '../storage/link-facts.js';
 import { acceptPayment, findPaymentLink, lockOrderLinks, readLink, supersedeLink, type LinkRecord } from '../storage/payments.js';
-import { lockShared } from '../storage/chain.js';
+import { lockShared } from '../storage/locks.js';
 import { refundedByPayment } from '../storage/refunds.js';
-import { CHAIN_LOCK } from './chain.js';
+import { FACTS_LOCK } from './chain-facts.js';
 import type { LinkSnapshot, Reconciler } from './reconciler.js';
 
 /** An order's links, locked and reconciled, with what each payment holds and has returned. */
@@ -32,8 +32,8 @@ export class HeldFunds {
 
   /** Every link of the order locked (links by ref, then each link's payments) and reconciled. */
   async lockOrder(tx: Sql, merchantId: string, orderId: string): Promise<OrderSnapshot> {
-    // Which payment settled first must not change under the decision: no block is mined meanwhile.
-    await lockShared(tx, CHAIN_LOCK);
+    // Which payment settled first must not change under the decision: no chain fact is recorded meanwhile.
+    await lockShared(tx, FACTS_LOCK);
     const links: LinkSnapshot[] = [];
     for (const link of await lockOrderLinks(tx, merchantId, orderId)) links.push(await this.reconciler.reconcile(tx, link.payment_link_ref));
     return { links, refunded: await refundedByPayment(tx, links.map((l) => l.link.payment_link_ref)) };

@@ -2,6 +2,7 @@
 // with their transactions, its refunds. Webhook bodies carry the same resource.
 import type * as z from 'zod/mini';
 import type { Customer, MerchantPayment, PaymentLinkList, PaymentLinkListQuery, PaymentLinkResource } from '../../contract/index.js';
+import type { Networks } from '../chains/networks.js';
 import { invalid, notFound } from '../errors.js';
 import type { Database, Sql } from '../storage/database.js';
 import { pageOfLinks, type LinkSortKey } from '../storage/link-list.js';
@@ -16,6 +17,7 @@ export type LinkListQuery = z.output<typeof PaymentLinkListQuery>;
 export class LinkResources {
   constructor(
     private readonly db: Database,
+    private readonly networks: Networks,
     private readonly reconciler: Reconciler,
     private readonly view: PaymentView,
     private readonly refunds: Refunds,
@@ -37,6 +39,11 @@ export class LinkResources {
    * never shift the pages after it: every link of the list is on exactly one page.
    */
   async list(merchantId: string, { cursor, limit, ...filters }: LinkListQuery): Promise<PaymentLinkList> {
+    const assets = [...new Set(this.networks.assets.map((a) => a.asset))];
+    if (filters.asset !== undefined && !assets.includes(filters.asset)) throw invalid('asset is not one this gateway takes.', [{ path: 'asset', message: `must be one of ${assets.join(', ')}` }]);
+    if (filters.network !== undefined && !this.networks.get(filters.network)) {
+      throw invalid('network is not one of this gateway.', [{ path: 'network', message: `must be one of ${this.networks.ids.join(', ')}` }]);
+    }
     const rows = await pageOfLinks(this.db, merchantId, filters, cursor === undefined ? undefined : decodeCursor(cursor), limit + 1);
     const page = rows.slice(0, limit);
     const last = page.at(-1);

@@ -37,6 +37,12 @@ export interface LinkFacts {
   superseded_at: Date | null;
   /** Oldest first: a newer payment (the customer switched asset or asked for a new quote) closes the quotes before it. */
   payments: readonly PaymentFacts[];
+  /**
+   * While a network of its payments cannot be seen (a node unreachable or behind): until when it was seen in full.
+   * The link's clock stops there: nothing runs out for want of facts the gateway could not see, and money found later
+   * is judged by when it was sent.
+   */
+  known_until: Date | null;
 }
 
 export interface PaymentState {
@@ -56,7 +62,7 @@ export interface PaymentState {
   value_vnd: bigint;
   /** The part of value_vnd the link does not need: all of it unless this payment paid the link, else the excess. */
   held_vnd: bigint;
-  /** Some of its money is still gaining confirmations, or its quote is still open: blocks and time can change it. */
+  /** Some of its money is still gaining confirmations: blocks can change it. */
   unsettled: boolean;
 }
 
@@ -142,7 +148,8 @@ function winner(link: LinkFacts, all: readonly Progress[]): { index: number; at:
   return best;
 }
 
-export function linkState(link: LinkFacts, now: Date, toleranceBps: number): LinkState {
+export function linkState(link: LinkFacts, clock: Date, toleranceBps: number): LinkState {
+  const now = link.known_until && link.known_until < clock ? link.known_until : clock;
   const all = link.payments.map((facts, i) => progress(link, facts, link.payments[i + 1], toleranceBps));
   const won = winner(link, all);
   const payments = all.map((p, index): PaymentState => {
@@ -176,7 +183,7 @@ export function linkState(link: LinkFacts, now: Date, toleranceBps: number): Lin
       superseded_at: link.payments[index + 1]?.created_at ?? null,
       value_vnd,
       held_vnd,
-      unsettled: open || facts.transfers.some((t) => t.confirmed_at === null),
+      unsettled: facts.transfers.some((t) => t.confirmed_at === null),
     };
   });
   const expired = now.getTime() >= link.expires_at.getTime() || link.superseded_at !== null;
@@ -185,7 +192,8 @@ export function linkState(link: LinkFacts, now: Date, toleranceBps: number): Lin
     paid_by: won ? link.payments[won.index]!.payment_id : null,
     paid_at: won ? new Date(won.at) : null,
     payments,
-    stable_until: nextInstant(link, now.getTime()),
+    // Behind the clock, the state moves only with the facts.
+    stable_until: now === clock ? nextInstant(link, now.getTime()) : NEVER,
   };
 }
 

@@ -1,8 +1,9 @@
 // A payment as the element and the merchant see it, from its row, its derived state and the chain's transfers.
-import { findAsset, type Payment } from '../../contract/index.js';
+import type { Payment } from '../../contract/index.js';
 import { signRedirect } from '../../merchant/redirect.js';
 import { formatAtomic } from '../chain/amounts.js';
 import { paymentUri } from '../chain/uri.js';
+import type { Networks } from '../chains/networks.js';
 import type { Sql } from '../storage/database.js';
 import type { TransferRow } from '../storage/link-facts.js';
 import type { LinkRow, PaymentRow } from '../storage/payments.js';
@@ -12,10 +13,13 @@ import type { PaymentState } from './payment-state.js';
 export type ClientSecretOf = (sql: Sql, merchantId: string) => Promise<string>;
 
 export class PaymentView {
-  constructor(private readonly clientSecret: ClientSecretOf) {}
+  constructor(
+    private readonly networks: Networks,
+    private readonly clientSecret: ClientSecretOf,
+  ) {}
 
   async render(sql: Sql, link: LinkRow, row: PaymentRow, state: PaymentState, transfers: readonly TransferRow[]): Promise<Payment> {
-    const { decimals } = findAsset(row.asset, row.network)!;
+    const { decimals } = this.networks.asset(row.asset, row.network);
     const amount = BigInt(row.amount_atomic);
     // Once something has arrived, the QR asks only for the rest, at the same address.
     const asked = state.received > 0n && state.remaining > 0n ? state.remaining : amount;
@@ -30,7 +34,7 @@ export class PaymentView {
       amount_vnd: row.amount_vnd,
       rate: row.rate,
       quote_expires_at: row.quote_expires_at.toISOString(),
-      payment_uri: paymentUri({ asset: row.asset, network: row.network, address: row.address, atomic: asked }),
+      payment_uri: paymentUri(this.networks.of(row.network), { asset: row.asset, address: row.address, atomic: asked }),
       confirmations_required: row.confirmations_required,
       received_crypto: formatAtomic(state.received, decimals),
       remaining_crypto: formatAtomic(state.remaining, decimals),
@@ -47,6 +51,7 @@ export class PaymentView {
       paid_at: row.paid_at?.toISOString() ?? null,
       superseded_at: state.superseded_at?.toISOString() ?? null,
       accepted_at: row.accepted_at?.toISOString() ?? null,
+      reorged_at: row.reorged_at?.toISOString() ?? null,
       created_at: row.created_at.toISOString(),
     };
   }

@@ -1,7 +1,8 @@
 // Reconciliation: a link's statuses re-derived from its facts (payment-state.ts) and written back, with a webhook for
 // every status change and a stream event for every change the customer can see. The one place a status changes.
-import { findAsset, type WebhookEventType } from '../../contract/index.js';
+import type { WebhookEventType } from '../../contract/index.js';
 import { quoteStep } from '../chain/amounts.js';
+import type { Networks } from '../chains/networks.js';
 import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
 import type { Sql } from '../storage/database.js';
@@ -41,11 +42,14 @@ export interface LinkSnapshot<Link extends LinkRecord = LinkRow, Transfer extend
   states: PaymentState[];
   transfers: Map<string, Transfer[]>;
   derived: LinkState;
+  /** The networks the gateway sees now, where the facts were read with them (storage/link-facts.ts). */
+  available?: string[];
 }
 
 export class Reconciler {
   constructor(
     private readonly clock: Clock,
+    private readonly networks: Networks,
     private readonly toleranceBps: number,
     private readonly view: PaymentView,
     private readonly events: PaymentEvents,
@@ -62,7 +66,7 @@ export class Reconciler {
    * place of its row (parseLinkRecordFacts). No lock.
    */
   async readFacts(sql: Sql, ref: string, options?: { request: boolean }): Promise<string> {
-    const facts = await readLinkFactsText(sql, ref, options);
+    const facts = await readLinkFactsText(sql, ref, this.clock.now(), options);
     if (facts === undefined) throw notFound(NO_LINK);
     return facts;
   }
@@ -74,7 +78,7 @@ export class Reconciler {
   async reconcile(tx: Sql, ref: string): Promise<LinkSnapshot> {
     const link = await readLink(tx, ref, true);
     if (!link) throw notFound(NO_LINK);
-    const locked = await readPaymentsOfLink(tx, ref, true);
+    const locked = await readPaymentsOfLink(tx, ref, this.clock.now(), true);
     const before = this.derive({ link, payments: locked, transfers: locked.length ? await readTransfersOfLink(tx, ref) : [] });
     const { derived } = before;
     const payments = before.payments.map((row, i) => ({ ...row, ...storedForm(before.states[i]!) }));
@@ -109,15 +113,16 @@ export class Reconciler {
   }
 
   /** The link as its facts derive it now; no lock, no write. */
-  derive<Link extends LinkRecord, Transfer extends TransferRecord>({ link, payments, transfers: seen }: LinkFacts<Link, Transfer>): LinkSnapshot<Link, Transfer> {
+  derive<Link extends LinkRecord, Transfer extends TransferRecord>({ link, payments, transfers: seen, available }: LinkFacts<Link, Transfer>): LinkSnapshot<Link, Transfer> {
     const transfers = new Map<string, Transfer[]>(payments.map((p) => [p.payment_id, []]));
     for (const t of seen) transfers.get(t.payment_id)?.push(t);
     const derived = linkState(
       {
         expires_at: link.expires_at,
         superseded_at: link.superseded_at,
+        known_until: earliest(payments.map((p) => p.known_until)),
         payments: payments.map((p) => {
-          const { decimals, quote_decimals } = findAsset(p.asset, p.network)!;
+          const { decimals, quote_decimals } = this.networks.asset(p.asset, p.network);
           return {
             payment_id: p.payment_id,
             amount_atomic: BigInt(p.amount_atomic),
@@ -135,7 +140,7 @@ export class Reconciler {
       this.clock.now(),
       this.toleranceBps,
     );
-    return { link, payments, states: derived.payments, transfers, derived };
+    return { link, payments, states: derived.payments, transfers, derived, available };
   }
 }
 
@@ -145,4 +150,8 @@ function storedForm(state: PaymentState): DerivedPayment {
 
 function sameStored(a: DerivedPayment, b: DerivedPayment): boolean {
   return a.status === b.status && a.overpaid === b.overpaid && a.paid_at?.getTime() === b.paid_at?.getTime() && a.held_vnd === b.held_vnd && a.unsettled === b.unsettled;
+}
+
+function earliest(dates: readonly (Date | null)[]): Date | null {
+  return dates.reduce<Date | null>((first, date) => (date && (!first || date < first) ? date : first), null);
 }

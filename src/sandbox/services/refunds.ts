@@ -29,7 +29,12 @@ export interface RefundSource {
 
 /** How a refund's money moves; the outcome is stored with the refund in the same transaction. */
 export interface RefundSender {
-  send(tx: Sql, source: RefundSource, amount: number, request: CreateRefundRequest): Promise<{ refund_status: RefundStatus; psp_refund_id: string | null }>;
+  send(
+    tx: Sql,
+    source: RefundSource,
+    amount: number,
+    request: CreateRefundRequest,
+  ): Promise<{ refund_status: RefundStatus; psp_refund_id: string | null; amount_atomic: bigint | null }>;
 }
 
 /** How many orders' listings a process keeps (services/derived-answers.ts). */
@@ -52,7 +57,7 @@ export class Refunds {
    * and the time window they hold in are the same (services/derived-answers.ts).
    */
   async list(merchantId: string, orderId: string): Promise<string> {
-    const facts = await readOrderRefundsText(this.db, merchantId, orderId);
+    const facts = await readOrderRefundsText(this.db, merchantId, orderId, this.clock.now());
     const key = `${merchantId} ${orderId}`;
     const kept = this.#lists.get(key, facts, this.clock.now().getTime());
     if (kept !== undefined) return kept;
@@ -115,6 +120,7 @@ export class Refunds {
           refund_reason: request.refund_reason,
           description: request.description,
           psp_refund_id: outcome.psp_refund_id,
+          amount_atomic: outcome.amount_atomic,
           created_at: this.clock.now(),
         });
         if (outcome.refund_status !== 'PENDING') {

@@ -1,11 +1,13 @@
 // Sandbox controls: blocks now, and time running out now for a quote or a link, so testers reach every status
-// without waiting, and tests never sleep.
-import { NETWORKS, type Network, type Payment } from '../../contract/index.js';
+// without waiting, and tests never sleep; and the chains as the gateway follows them.
+import type { ChainNetwork, ChainState, Network, Payment } from '../../contract/index.js';
+import type { Chains } from '../chains/chains.js';
+import type { NetworkConfig, Networks } from '../chains/networks.js';
 import type { Clock } from '../clock.js';
-import { notFound } from '../errors.js';
+import { invalid, notFound } from '../errors.js';
+import { readCursors } from '../storage/chain-facts.js';
 import type { Database } from '../storage/database.js';
 import { endLink, endQuote, findPaymentLink } from '../storage/payments.js';
-import type { Chain } from './chain.js';
 import type { PaymentView } from './payment-view.js';
 import type { Reconciler } from './reconciler.js';
 import type { Watcher } from './watcher.js';
@@ -14,24 +16,68 @@ export class SandboxControls {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly networks: Networks,
+    private readonly chains: Chains,
     private readonly reconciler: Reconciler,
     private readonly view: PaymentView,
-    private readonly chain: Chain,
     private readonly watcher: Watcher,
   ) {}
 
-  /** Mines `blocks` blocks now, on one network or all, and follows them; the new tips. */
-  async mine(blocks: number, network?: Network): Promise<Partial<Record<Network, number>>> {
-    const tips: Partial<Record<Network, number>> = {};
-    for (const n of network ? [network] : NETWORKS) {
-      tips[n] = await this.db.transaction((tx) => this.chain.mine(tx, n, blocks));
-      await this.watcher.afterBlocks(n);
+  /**
+   * Mines `blocks` blocks now, on one network or on every one the sandbox mines (simulated, and development nodes),
+   * and follows them; the new tips.
+   */
+  async mine(blocks: number, network?: Network): Promise<Record<Network, number>> {
+    if (network !== undefined && !this.networks.get(network)) {
+      throw invalid(`${network} is not a network of this gateway.`, [{ path: 'network', message: `must be one of ${this.networks.ids.join(', ')}` }]);
+    }
+    const targets = network ? [this.networks.of(network)] : this.networks.all.filter(mineable);
+    const tips: Record<Network, number> = {};
+    for (const target of targets) {
+      if (!mineable(target)) {
+        throw invalid(`${target.id} is a public network's node: its blocks come on their own.`, [{ path: 'network', message: 'must be a network the sandbox mines' }]);
+      }
+      tips[target.id] = await this.chains.wallet(target.id)!.mine(blocks);
+      // A simulated chain told the watcher already; a node's blocks are followed now, not at the next poll.
+      if (target.source.kind === 'node') await this.watcher.follow(target.id);
     }
     return tips;
   }
 
-  tips(): Promise<Record<Network, number>> {
-    return this.chain.tips(this.db);
+  /** GET /sandbox/chain: every network as the gateway follows it. */
+  async chainState(): Promise<ChainState> {
+    const cursors = new Map((await readCursors(this.db)).map((c) => [c.network, c]));
+    const now = this.clock.now().getTime();
+    const networks = this.networks.all.map((network): ChainNetwork => {
+      const cursor = cursors.get(network.id);
+      const node = network.source.kind === 'node' ? network.source : undefined;
+      const fresh = cursor?.synced_at && cursor.stale_after_ms !== null && now - cursor.synced_at.getTime() <= cursor.stale_after_ms;
+      return {
+        network: network.id,
+        name: network.name,
+        family: network.family,
+        source: network.source.kind,
+        rpc_url: node ? new URL(node.rpcUrl).origin : null,
+        chain_id: network.chain_id ?? null,
+        tip: cursor?.height ?? 0,
+        tip_hash: cursor?.hash ?? null,
+        available: !node || Boolean(fresh),
+        synced_at: cursor?.synced_at?.toISOString() ?? null,
+        confirmations: network.confirmations,
+        explorer_url: network.explorer_url ?? null,
+        assets: this.networks.assets
+          .filter((a) => a.network === network.id)
+          .map((a) => ({
+            asset: a.asset,
+            decimals: a.decimals,
+            quote_decimals: a.quote_decimals,
+            label: a.label,
+            token_contract: a.token_contract ?? null,
+            token_standard: a.token_standard ?? null,
+          })),
+      };
+    });
+    return { tips: Object.fromEntries(networks.map((n) => [n.network, n.tip])), networks };
   }
 
   /**
@@ -60,3 +106,6 @@ export class SandboxControls {
     });
   }
 }
+
+/** The sandbox mines simulated networks and development nodes, never a public network's node. */
+const mineable = (network: NetworkConfig) => network.source.kind === 'simulated' || network.source.dev;

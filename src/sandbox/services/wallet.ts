@@ -1,24 +1,21 @@
-// The sandbox test wallet: one address per network, funded with test coins from a faucet, sending to any address.
-// It is the customer's side of the sandbox; the refund rail sends back to it the same way.
+// The sandbox test wallet: one address per network (from its own HD seed), funded with test coins from a faucet,
+// sending to any address through the network's chain port like any customer's wallet (the watcher finds its transfer
+// on the chain). It is the customer's side of the sandbox; refunds come back to it.
 import { HDKey } from '@scure/bip32';
 import { hexToBytes } from '@noble/hashes/utils.js';
-import { ASSETS, findAsset, NETWORKS, type AssetCode, type Network } from '../../contract/index.js';
-import { deriveAddress, isValidAddress } from '../chain/addresses.js';
+import type { AssetCode, Network } from '../../contract/index.js';
+import { deriveAddress, deriveKey, isValidAddress } from '../chain/addresses.js';
 import { formatAtomic, parseDecimal } from '../chain/amounts.js';
+import type { Chains } from '../chains/chains.js';
+import type { AssetInfo, Networks } from '../chains/networks.js';
+import type { ChainWallet, Signer } from '../chains/port.js';
+import { InsufficientFunds } from '../chains/simulated/simulated-chain.js';
 import { invalid } from '../errors.js';
-import type { Database } from '../storage/database.js';
-import { lockExclusive } from '../storage/chain.js';
-import { markUnsettledAt } from '../storage/payments.js';
-import type { Chain } from './chain.js';
 import type { Watcher } from './watcher.js';
 
-/** What one faucet call gives of each asset. */
-const FAUCET: Record<string, string> = {
-  'USDT/TRON': '10000',
-  'USDT/ETHEREUM': '10000',
-  'ETH/ETHEREUM': '5',
-  'BTC/BITCOIN': '0.5',
-};
+/** What one faucet call gives of each asset: enough for hundreds of test orders. */
+const FAUCET: Record<AssetCode, string> = { USDT: '10000', BTC: '0.5' };
+const FAUCET_OTHERWISE = '5';
 
 export interface WalletBalance {
   asset: AssetCode;
@@ -34,47 +31,62 @@ export interface WalletTransfer {
   amount: string;
 }
 
-/** The wallet's sends take turns under this advisory lock. */
-const WALLET_LOCK = 7310003;
-
 export class TestWallet {
-  readonly addresses: Record<Network, string>;
+  readonly addresses: Record<Network, string> = {};
+  readonly #signers = new Map<Network, Signer>();
 
   constructor(
-    private readonly db: Database,
-    private readonly chain: Chain,
+    private readonly chains: Chains,
+    private readonly networks: Networks,
     private readonly watcher: Watcher,
     seedHex: string,
   ) {
     const root = HDKey.fromMasterSeed(hexToBytes(seedHex));
-    this.addresses = Object.fromEntries(NETWORKS.map((n) => [n, deriveAddress(root, n, 0)])) as Record<Network, string>;
+    for (const network of networks.all) {
+      const key = deriveKey(root, network.family, 0);
+      this.addresses[network.id] = deriveAddress(root, network.family, 0);
+      this.#signers.set(network.id, { address: this.addresses[network.id]!, privateKey: key.privateKey! });
+    }
   }
 
+  /** The balance of every asset on every network the wallet can use (a public network's node: the tester funds it). */
   async balances(): Promise<WalletBalance[]> {
     return Promise.all(
-      ASSETS.map(async ({ asset, network, decimals }) => {
-        const address = this.addresses[network];
-        return { asset, network, address, balance: formatAtomic(await this.chain.balance(this.db, network, asset, address), decimals) };
+      this.#assets().map(async ({ info, wallet }) => {
+        const address = this.addresses[info.network]!;
+        return { asset: info.asset, network: info.network, address, balance: formatAtomic(await wallet.balance(info.asset, address), info.decimals) };
       }),
     );
   }
 
   /** Tops up every asset with test coins, confirmed at once. */
   async faucet(): Promise<WalletBalance[]> {
-    await this.db.transaction(async (tx) => {
-      for (const { asset, network, decimals } of ASSETS) {
-        const amount = parseDecimal(FAUCET[`${asset}/${network}`] ?? '0', decimals);
-        await this.chain.broadcast(tx, { network, asset, from: 'faucet', to: this.addresses[network], amount }, { mined: true });
-      }
-    });
+    for (const { info, wallet } of this.#assets()) await wallet.fund(this.addresses[info.network]!, info.asset, faucetAmount(info));
     return this.balances();
   }
 
-  /** Sends test coins; the transfer waits in the mempool for the next block. */
+  /** At start: tops up each network where the wallet holds nothing (a network that cannot be reached is left for later). */
+  async faucetWhereEmpty(): Promise<void> {
+    for (const network of this.networks.all) {
+      const wallet = this.chains.wallet(network.id);
+      if (!wallet || !canFund(this.networks, network.id)) continue;
+      const address = this.addresses[network.id]!;
+      try {
+        const held = await Promise.all(network.assets.map((a) => wallet.balance(a.asset, address)));
+        if (held.every((b) => b === 0n)) for (const a of network.assets) await wallet.fund(address, a.asset, faucetAmount(a));
+      } catch (error) {
+        console.error(`test wallet: ${network.id} could not be funded at start (${(error as Error).message.split('\n')[0]})`);
+      }
+    }
+  }
+
+  /** Sends test coins; the transfer waits for the next block. */
   async transfer(request: WalletTransfer): Promise<{ tx_hash: string }> {
-    const info = findAsset(request.asset, request.network);
+    const network = this.networks.get(request.network);
+    if (!network) throw invalid(`${request.network} is not a network of this gateway.`, [{ path: 'network', message: `must be one of ${this.networks.ids.join(', ')}` }]);
+    const info = this.networks.find(request.asset, request.network);
     if (!info) throw invalid(`${request.asset} is not on ${request.network}.`, [{ path: 'network', message: `must carry ${request.asset}` }]);
-    if (!isValidAddress(request.network, request.to)) {
+    if (!isValidAddress(network.family, request.to)) {
       throw invalid(`${request.to} is not a ${request.network} address.`, [{ path: 'to', message: `must be a valid ${request.network} address` }]);
     }
     let amount: bigint;
@@ -84,21 +96,43 @@ export class TestWallet {
       throw invalid(`amount: ${(error as Error).message}`, [{ path: 'amount', message: (error as Error).message }]);
     }
     if (amount <= 0n) throw invalid('amount must be more than 0.', [{ path: 'amount', message: 'must be more than 0' }]);
-    const from = this.addresses[request.network];
-    const tx_hash = await this.db.transaction(async (tx) => {
-      // Serializes the wallet's sends, so two at once cannot both spend the same coins.
-      await lockExclusive(tx, WALLET_LOCK);
-      await markUnsettledAt(tx, request.network, request.to);
-      const balance = await this.chain.balance(tx, request.network, request.asset, from);
-      if (balance < amount) {
-        throw invalid(`The test wallet holds ${formatAtomic(balance, info.decimals)} ${request.asset}; use the faucet to top it up.`, [
-          { path: 'amount', message: `must be at most the balance, ${formatAtomic(balance, info.decimals)} ${request.asset}` },
-        ]);
+    const wallet = this.#wallet(request.network);
+    const from = this.#signers.get(request.network)!;
+    const tooMuch = (balance: bigint) =>
+      invalid(`The test wallet holds ${formatAtomic(balance, info.decimals)} ${request.asset}; use the faucet to top it up.`, [
+        { path: 'amount', message: `must be at most the balance, ${formatAtomic(balance, info.decimals)} ${request.asset}` },
+      ]);
+    let tx_hash: string;
+    try {
+      if (network.source.kind === 'node') {
+        const balance = await wallet.balance(request.asset, from.address);
+        if (balance < amount) throw tooMuch(balance);
       }
-      return this.chain.broadcast(tx, { network: request.network, asset: request.asset, from, to: request.to, amount });
-    });
-    // Committed: the answer is the transfer's, whatever its reconciliation does (the watcher retries a failed one).
-    await this.watcher.afterTransfer(request.to);
+      tx_hash = await wallet.send(from, request.to, request.asset, amount);
+    } catch (error) {
+      if (error instanceof InsufficientFunds) throw tooMuch(error.balance);
+      throw error;
+    }
+    // A simulated chain told the watcher already; a node's waiting transaction is looked for now, not at the next poll.
+    if (network.source.kind === 'node') await this.watcher.follow(request.network);
     return { tx_hash };
   }
+
+  #wallet(network: Network): ChainWallet {
+    const wallet = this.chains.wallet(network);
+    if (!wallet) throw invalid(`The test wallet cannot send on ${network}.`, [{ path: 'network', message: 'must be a network the test wallet can use' }]);
+    return wallet;
+  }
+
+  /** The assets of the networks where the wallet can be funded: simulated ones, and development nodes. */
+  #assets(): { info: AssetInfo; wallet: ChainWallet }[] {
+    return this.networks.assets.filter((info) => canFund(this.networks, info.network)).map((info) => ({ info, wallet: this.#wallet(info.network) }));
+  }
 }
+
+const canFund = (networks: Networks, id: Network) => {
+  const { source } = networks.of(id);
+  return source.kind === 'simulated' || source.dev;
+};
+
+const faucetAmount = ({ asset, decimals }: { asset: AssetCode; decimals: number }) => parseDecimal(FAUCET[asset] ?? FAUCET_OTHERWISE, decimals);

@@ -1,53 +1,85 @@
-// The watcher follows the chain the way a real gateway's does. Reconciliation goes by state, not by window: every
-// link with an unsettled payment (money still gaining confirmations, or a quote still open) is re-derived after a
-// transfer, after any number of blocks, on start, and on the timer, which also mines due blocks and runs out links
-// and quotes. Each link is reconciled in its own transaction: one that fails is logged and retried on the next round,
-// and never stops the others or the timer.
-import { NETWORKS, type Network } from '../../contract/index.js';
+// The watcher follows every network through its chain port the way a real gateway's does, records what it sees as
+// facts (chain-facts.ts), and re-derives the links those facts touch. A node's network is polled; a simulated one tells
+// the watcher at once when it moves (and is polled too, for what another process's simulator did). Reconciliation
+// goes by state, not by window: a link is re-derived after a transfer to it, after blocks while its money gains
+// confirmations, when its time runs out, on start, and in a full sweep now and then. Each link is reconciled in its
+// own transaction: one that fails is logged and retried on the next round, and never stops the others or the timers.
+import type { Network } from '../../contract/index.js';
+import type { Chains } from '../chains/chains.js';
+import { ChainFollower } from '../chains/follower.js';
 import type { Clock } from '../clock.js';
-import type { PaymentSettings } from '../config.js';
 import type { Database } from '../storage/database.js';
-import { findPaymentLink, linksDueAt, unsettledLinks } from '../storage/payments.js';
-import type { Chain } from './chain.js';
+import { linksDueAt, unsettledLinks } from '../storage/payments.js';
+import type { ChainFacts } from './chain-facts.js';
 import type { Reconciler } from './reconciler.js';
 
-/** Every this many ticks, every unsettled link is re-derived, whatever the tips did. */
+/** Every this many ticks, every unsettled link is re-derived, whatever the chains did. */
 const FULL_SWEEP_TICKS = 30;
+/** A step read again this many times at most when other processes keep moving the cursor. */
+const STEPS_PER_ROUND = 1_000;
 
 export class Watcher {
-  #timer: NodeJS.Timeout | undefined;
+  readonly #followers = new Map<Network, ChainFollower>();
+  /**
+   * One round at a time per network, and at most one waiting: a simulator's news and the timer never follow the same
+   * chain at once, and a slow node never piles rounds up.
+   */
+  readonly #following = new Map<Network, { running: Promise<void>; waiting: Promise<void> | undefined }>();
+  /** The last failure logged per network: an outage is logged when it starts and when it ends, not every round. */
+  readonly #failing = new Map<Network, string>();
+  readonly #timers: NodeJS.Timeout[] = [];
   #running: Promise<void> = Promise.resolve();
   #ticks = 0;
-  /** The tips this process last reconciled against: a tip that moved (here or in another process) means new blocks. */
-  #tips: Partial<Record<Network, number>> = {};
+  #stopped = false;
 
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
-    private readonly chain: Chain,
+    chains: Chains,
+    private readonly facts: ChainFacts,
     private readonly reconciler: Reconciler,
-    private readonly settings: PaymentSettings,
-  ) {}
+  ) {
+    for (const port of chains.ports) {
+      this.#followers.set(port.network.id, new ChainFollower(db, port));
+      port.onChange?.(() => this.follow(port.network.id));
+    }
+  }
 
-  /** Brings every link up to date (what a process that was down missed), then ticks every `intervalMs`. */
+  /**
+   * Brings every network and link up to date (what a process that was down missed), then follows each node's network
+   * at its poll interval and ticks every `intervalMs`.
+   */
   async start(intervalMs = 1000): Promise<void> {
+    await this.followAll();
     await this.sweep();
-    this.#timer = setInterval(() => void this.tick(), intervalMs);
-    this.#timer.unref();
+    const every = (ms: number, run: () => Promise<void>) => {
+      const timer = setInterval(() => void run(), ms);
+      timer.unref();
+      this.#timers.push(timer);
+    };
+    for (const [network, { port }] of this.#followers) {
+      const { source } = port.network;
+      if (source.kind === 'node') every(source.pollMs, () => this.follow(network));
+    }
+    every(intervalMs, () => this.tick());
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    await this.#running;
+    this.#stopped = true;
+    for (const timer of this.#timers) clearInterval(timer);
+    await Promise.all([this.#running, ...[...this.#following.values()].map((f) => f.running)]);
   }
 
-  /** One round: mine what is due, follow blocks, run out what is due. Rounds never overlap; a round never rejects. */
+  /** Every network followed to its tip now. */
+  async followAll(): Promise<void> {
+    await Promise.all([...this.#followers.keys()].map((network) => this.follow(network)));
+  }
+
+  /** One round: the simulated networks (another process may have moved them), then links whose time ran out. */
   tick(): Promise<void> {
     return this.#serially(async () => {
-      const intervals = Object.fromEntries(NETWORKS.map((n) => [n, this.settings.networks[n].blockIntervalMs])) as Record<Network, number>;
-      await this.#logged('mining', () => this.chain.mineDue(intervals));
+      for (const [network, { port }] of this.#followers) if (port.network.source.kind === 'simulated') await this.follow(network);
       if (++this.#ticks % FULL_SWEEP_TICKS === 0) await this.#reconcileAll(await this.#unsettled());
-      else await this.#reconcileAll(await this.#unsettled(await this.#movedTips()));
       await this.#reconcileAll(await this.#logged('expiry', () => linksDueAt(this.db, this.clock.now())));
     });
   }
@@ -60,15 +92,41 @@ export class Watcher {
     });
   }
 
-  /** A transfer landed at `address`: its payment's link, now. */
-  async afterTransfer(address: string): Promise<void> {
-    const found = await this.#logged('transfer', () => findPaymentLink(this.db, { address }));
-    if (found) await this.#reconcileAll([found.payment_link_ref]);
+  /**
+   * Follows one network to its tip now and re-derives the links whose facts changed. Never rejects: a chain that
+   * cannot be seen is logged (once, until it can be again) and followed on the next round.
+   */
+  follow(network: Network): Promise<void> {
+    let following = this.#following.get(network);
+    if (!following) this.#following.set(network, (following = { running: Promise.resolve(), waiting: undefined }));
+    if (following.waiting) return following.waiting;
+    const entry = following;
+    // The next round starts after the one under way, and every caller until it starts shares it.
+    const next = entry.running.then(() => {
+      entry.waiting = undefined;
+      return this.#round(network);
+    });
+    entry.waiting = next;
+    entry.running = next;
+    return next;
   }
 
-  /** Blocks were mined on `network`: every link with an unsettled payment there. */
-  async afterBlocks(network: Network): Promise<void> {
-    await this.#reconcileAll(await this.#logged('blocks', () => unsettledLinks(this.db, network)));
+  async #round(network: Network): Promise<void> {
+    const follower = this.#followers.get(network);
+    if (!follower || this.#stopped) return;
+    try {
+      for (let steps = 0; steps < STEPS_PER_ROUND; steps++) {
+        const step = await follower.step();
+        const links = await this.facts.record(follower.port.network, step);
+        if (links) await this.#reconcileAll(links);
+        if (links && step.atTip) break;
+      }
+      if (this.#failing.delete(network)) console.error(`watcher: ${network} can be followed again`);
+    } catch (error) {
+      const message = (error as Error).message;
+      if (this.#failing.get(network) !== message) console.error(`watcher: following ${network} failed (until it can be followed again)`, error);
+      this.#failing.set(network, message);
+    }
   }
 
   #serially(round: () => Promise<void>): Promise<void> {
@@ -77,17 +135,11 @@ export class Watcher {
     return next;
   }
 
-  async #movedTips(): Promise<Network[]> {
-    const tips = await this.#logged('tips', () => this.chain.tips(this.db));
-    if (!tips) return [];
-    const moved = NETWORKS.filter((n) => tips[n] !== this.#tips[n]);
-    this.#tips = tips;
-    return moved;
-  }
-
-  async #unsettled(networks: readonly Network[] = NETWORKS): Promise<string[]> {
+  async #unsettled(): Promise<string[]> {
     const refs = new Set<string>();
-    for (const network of networks) for (const ref of (await this.#logged('unsettled', () => unsettledLinks(this.db, network))) ?? []) refs.add(ref);
+    for (const network of this.#followers.keys()) {
+      for (const ref of (await this.#logged('unsettled', () => unsettledLinks(this.db, network))) ?? []) refs.add(ref);
+    }
     return [...refs];
   }
 

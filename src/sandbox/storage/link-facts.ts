@@ -1,10 +1,10 @@
-// A link's facts: its row, its payments and the chain's transfers to their addresses, read as one JSON value in one
-// statement. Every status is derived from them (services/payment-state.ts), and the answers derived from them are kept
+// A link's facts: its row, its payments and the transfers to their addresses that the gateway followed on their chains
+// (chain-facts.ts), read as one JSON value in one statement. Every status is derived from them (services/payment-state.ts), and the answers derived from them are kept
 // with their text (services/derived-answers.ts).
 import { one, type Sql } from './database.js';
-import { LINK_COLUMNS, PAYMENT, type LinkRecord, type LinkRow, type PaymentRow } from './payments.js';
+import { LINK_COLUMNS, paymentColumns, type LinkRecord, type LinkRow, type PaymentRow } from './payments.js';
 
-/** A chain transaction into the address of one of a link's payments, with what the chain says of it now. */
+/** A transfer into the address of one of a link's payments, with what its chain says of it now. */
 export interface TransferRow {
   payment_id: string;
   tx_hash: string;
@@ -19,18 +19,19 @@ export interface TransferRow {
 export type TransferRecord = Omit<TransferRow, 'confirmations'>;
 
 /**
- * A transfer `t` into the address of payment `p`; with `tip`, its confirmations counted from the chain's tip. The
- * blocks are looked up only for transfers there are, so a payment that has none costs the database one index probe.
+ * A transfer `t` into the address of payment `p`; with `tip`, its confirmations counted from the gateway's cursor on
+ * its network (tip − height + 1). It is confirmed when the gateway recorded the block that gave it its confirmations.
+ * The blocks are looked up only for transfers there are, so a payment that has none costs the database one index probe.
  */
-const transferColumns = (tip: boolean) => `t.tx_hash, t.from_address, t.amount_atomic::text AS amount_atomic, t.created_at AS seen_at,
-       ${tip ? 'CASE WHEN t.block_height IS NULL THEN 0 ELSE (SELECT max(height) FROM chain_blocks WHERE network = p.network) - t.block_height + 1 END::int AS confirmations,' : ''}
-       (SELECT mined_at FROM chain_blocks b WHERE b.network = t.network AND b.height = t.block_height + p.confirmations_required - 1) AS confirmed_at`;
+const transferColumns = (tip: boolean) => `t.tx_hash, t.from_address, t.amount_atomic::text AS amount_atomic, t.seen_at,
+       ${tip ? 'CASE WHEN t.block_height IS NULL THEN 0 ELSE (SELECT height FROM chain_cursors WHERE network = p.network) - t.block_height + 1 END::int AS confirmations,' : ''}
+       (SELECT recorded_at FROM chain_blocks b WHERE b.network = t.network AND b.height = t.block_height + p.confirmations_required - 1) AS confirmed_at`;
 const TO_PAYMENT = 't.to_address = p.address AND t.network = p.network';
 
-/** What the chain shows at the addresses of a link's payments, in the order it was seen. */
+/** The transfers at the addresses of a link's payments, in the order the gateway saw them. */
 export async function readTransfersOfLink(sql: Sql, ref: string): Promise<TransferRow[]> {
   return sql.query<TransferRow>(
-    `SELECT p.payment_id, ${transferColumns(true)} FROM payments p JOIN chain_transactions t ON ${TO_PAYMENT} WHERE p.payment_link_ref = $1 ORDER BY t.seq`,
+    `SELECT p.payment_id, ${transferColumns(true)} FROM payments p JOIN chain_transfers t ON ${TO_PAYMENT} WHERE p.payment_link_ref = $1 ORDER BY t.seq`,
     [ref],
   );
 }
@@ -41,52 +42,60 @@ export interface LinkFacts<Link extends LinkRecord = LinkRow, Transfer extends T
   payments: PaymentRow[];
   /** Each payment's in the order the chain saw them, payment after payment. */
   transfers: Transfer[];
+  /** The networks the gateway sees now (a node's that cannot be seen is missing): new payments open only on these. */
+  available?: string[];
 }
 
 /**
  * A link row `l`'s columns, with its payments, each with the transfers to its address, as one JSON value: a link's
- * facts in one column, which the driver parses once where thirteen columns would each have their own parser.
+ * facts in one column, which the driver parses once where thirteen columns would each have their own parser. `now` is
+ * the parameter that holds the time (paymentColumns).
  */
-const linkFacts = (columns: readonly string[], tip: boolean) => `json_build_object('link', json_build_object(${columns.map((column) => `'${column}', l.${column}`).join(', ')}),
-  'payments', (SELECT coalesce(json_agg(p), '[]') FROM (SELECT ${PAYMENT},
-    (SELECT coalesce(json_agg(t), '[]') FROM (SELECT ${transferColumns(tip)} FROM chain_transactions t WHERE ${TO_PAYMENT} ORDER BY t.seq) t) AS transfers
+const linkFacts = (columns: readonly string[], tip: boolean, now: string) => `json_build_object('link', json_build_object(${columns.map((column) => `'${column}', l.${column}`).join(', ')}),
+  'available', (SELECT coalesce(json_agg(network ORDER BY network), '[]') FROM chain_cursors c
+    WHERE c.synced_at IS NULL OR c.synced_at + c.stale_after_ms * interval '1 millisecond' >= ${now}),
+  'payments', (SELECT coalesce(json_agg(p), '[]') FROM (SELECT ${paymentColumns(now)},
+    (SELECT coalesce(json_agg(t), '[]') FROM (SELECT ${transferColumns(tip)} FROM chain_transfers t WHERE ${TO_PAYMENT} ORDER BY t.seq) t) AS transfers
     FROM payments p WHERE payment_link_ref = l.payment_link_ref ORDER BY seq) p))`;
 
-const LINK_FACTS = linkFacts(LINK_COLUMNS, true);
 const RECORD_COLUMNS = LINK_COLUMNS.filter((column) => column !== 'request');
 /**
- * LINK_FACTS with the link's record, not its request, and transfers without their confirmations: a request (order
+ * A link's facts with its record, not its request, and transfers without their confirmations: a request (order
  * lines, shipping, billing) is most of a link's bytes, which PostgreSQL would write out as JSON and the driver parse,
- * and the chain's tip costs PostgreSQL a tenth of the statement, for reads that show neither.
+ * and the cursor costs PostgreSQL a tenth of the statement, for reads that show neither.
  */
-export const LINK_RECORD_FACTS = linkFacts(RECORD_COLUMNS, false);
+export const linkRecordFacts = (now: string) => linkFacts(RECORD_COLUMNS, false, now);
 
 /** LINK_FACTS or LINK_RECORD_FACTS as the driver reads it: timestamps as text, each payment with its transfers. */
 export interface LinkFactsJson<Link extends LinkRecord = LinkRow, Transfer extends TransferRecord = TransferRow> {
+  available: string[];
   link: Jsonified<Link>;
   payments: (Jsonified<PaymentRow> & { transfers: Jsonified<Omit<Transfer, 'payment_id'>>[] })[];
 }
 
 /** A value of LINK_FACTS or LINK_RECORD_FACTS as the facts it holds. */
-export function linkFactsOf<Link extends LinkRecord, Transfer extends TransferRecord>({ link, payments }: LinkFactsJson<Link, Transfer>): LinkFacts<Link, Transfer> {
+export function linkFactsOf<Link extends LinkRecord, Transfer extends TransferRecord>({ link, payments, available }: LinkFactsJson<Link, Transfer>): LinkFacts<Link, Transfer> {
   return {
+    available,
     link: withDates(link, ['expires_at', 'superseded_at', 'paid_at', 'created_at']),
-    payments: payments.map(({ transfers: _transfers, ...p }) => withDates<PaymentRow>(p, ['quote_expires_at', 'accepted_at', 'paid_at', 'created_at'])),
+    payments: payments.map(({ transfers: _transfers, ...p }) =>
+      withDates<PaymentRow>(p, ['quote_expires_at', 'accepted_at', 'paid_at', 'reorged_at', 'known_until', 'created_at']),
+    ),
     transfers: payments.flatMap((p) => p.transfers.map((t) => withDates<Transfer>({ payment_id: p.payment_id, ...t } as Jsonified<Transfer>, ['seen_at', 'confirmed_at']))),
   };
 }
 
 const factsByRef = (facts: string) => `SELECT (${facts})::text AS facts FROM payment_links l WHERE payment_link_ref = $1`;
-const LINK_FACTS_BY_REF = factsByRef(LINK_FACTS);
-const LINK_RECORD_FACTS_BY_REF = factsByRef(linkFacts(RECORD_COLUMNS, true));
+const LINK_FACTS_BY_REF = factsByRef(linkFacts(LINK_COLUMNS, true, '$2'));
+const LINK_RECORD_FACTS_BY_REF = factsByRef(linkFacts(RECORD_COLUMNS, true, '$2'));
 
 /**
  * A link's facts in one statement (reads that need no lock), as JSON text; undefined when there is no such link. Text,
  * so that an answer derived from them can be kept with it (services/derived-answers.ts); parseLinkFacts reads it.
  * Without `request`, the link's record in place of its row: for a reader that keeps the request, which never changes.
  */
-export async function readLinkFactsText(sql: Sql, ref: string, { request = true } = {}): Promise<string | undefined> {
-  return (await one<{ facts: string }>(sql, request ? LINK_FACTS_BY_REF : LINK_RECORD_FACTS_BY_REF, [ref]))?.facts;
+export async function readLinkFactsText(sql: Sql, ref: string, now: Date, { request = true } = {}): Promise<string | undefined> {
+  return (await one<{ facts: string }>(sql, request ? LINK_FACTS_BY_REF : LINK_RECORD_FACTS_BY_REF, [ref, now]))?.facts;
 }
 
 export const parseLinkFacts = (text: string): LinkFacts => linkFactsOf(JSON.parse(text) as LinkFactsJson);

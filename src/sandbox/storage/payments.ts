@@ -41,6 +41,13 @@ export interface PaymentRow {
   paid_at: Date | null;
   held_vnd: number;
   unsettled: boolean;
+  /** When a reorganisation took back money of this payment after it was paid. */
+  reorged_at: Date | null;
+  /**
+   * While its network cannot be seen (its node unreachable or behind): until when the gateway saw it in full. Nothing
+   * on the network runs out by the clock past it. Null while the network is seen.
+   */
+  known_until: Date | null;
   created_at: Date;
 }
 
@@ -48,8 +55,11 @@ export const LINK_COLUMNS = [
   'payment_link_ref', 'merchant_id', 'merchant_order_id', 'status', 'amount', 'currency', 'request', 'expires_at', 'superseded_at', 'paid_at', 'created_at',
 ] as const;
 const LINK = LINK_COLUMNS.join(', ');
-export const PAYMENT = `payment_id, payment_link_ref, status, overpaid, asset, network, address, address_index, amount_atomic::text AS amount_atomic,
-  amount_vnd, rate::text AS rate, quote_expires_at, confirmations_required, customer, accepted_at, paid_at, held_vnd, unsettled, created_at`;
+/** A payment `p`'s columns; `now` is the parameter that holds the time, against which its network may be behind. */
+export const paymentColumns = (now: string) => `p.payment_id, p.payment_link_ref, p.status, p.overpaid, p.asset, p.network, p.address, p.address_index,
+  p.amount_atomic::text AS amount_atomic, p.amount_vnd, p.rate::text AS rate, p.quote_expires_at, p.confirmations_required, p.customer, p.accepted_at,
+  p.paid_at, p.held_vnd, p.unsettled, p.reorged_at, p.created_at,
+  (SELECT c.synced_at FROM chain_cursors c WHERE c.network = p.network AND c.synced_at + c.stale_after_ms * interval '1 millisecond' < ${now}) AS known_until`;
 
 export interface NewLink {
   payment_link_ref: string;
@@ -109,8 +119,10 @@ export async function lockOrderLinks(sql: Sql, merchantId: string, orderId: stri
   );
 }
 
-export async function readPaymentsOfLink(sql: Sql, ref: string, lock = false): Promise<PaymentRow[]> {
-  return sql.query<PaymentRow>(`SELECT ${PAYMENT} FROM payments WHERE payment_link_ref = $1 ORDER BY seq ${lock ? 'FOR UPDATE' : ''}`, [ref]);
+const PAYMENTS_OF_LINK = `SELECT ${paymentColumns('$2')} FROM payments p WHERE payment_link_ref = $1 ORDER BY seq`;
+
+export async function readPaymentsOfLink(sql: Sql, ref: string, now: Date, lock = false): Promise<PaymentRow[]> {
+  return sql.query<PaymentRow>(`${PAYMENTS_OF_LINK} ${lock ? 'FOR UPDATE OF p' : ''}`, [ref, now]);
 }
 
 export async function findPaymentLink(sql: Sql, where: { payment_id: string } | { address: string }): Promise<{ payment_link_ref: string; payment_id: string } | undefined> {

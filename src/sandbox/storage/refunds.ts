@@ -2,7 +2,7 @@
 // all its links.
 import type { LinkRefund, RefundStatus } from '../../contract/index.js';
 import type { Sql } from './database.js';
-import { LINK_RECORD_FACTS, linkFactsOf, type LinkFacts, type LinkFactsJson, type TransferRecord } from './link-facts.js';
+import { linkFactsOf, linkRecordFacts, type LinkFacts, type LinkFactsJson, type TransferRecord } from './link-facts.js';
 import type { LinkRecord } from './payments.js';
 
 export interface NewRefund {
@@ -17,6 +17,8 @@ export interface NewRefund {
   refund_reason: string;
   description: string;
   psp_refund_id: string | null;
+  /** What the refund sends back, in atomic units of the payment's asset; null for one that failed before sending. */
+  amount_atomic: bigint | null;
   created_at: Date;
 }
 
@@ -27,8 +29,8 @@ const RECORD = `refund_id, payment_id, COALESCE(psp_refund_id, '') AS psp_refund
 export async function insertRefund(sql: Sql, refund: NewRefund): Promise<void> {
   await sql.query(
     `INSERT INTO refunds (refund_id, payment_link_ref, payment_id, amount, currency, channel, refund_status, refund_type, refund_reason, description,
-       psp_refund_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+       psp_refund_id, created_at, amount_atomic)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
       refund.refund_id,
       refund.payment_link_ref,
@@ -42,6 +44,7 @@ export async function insertRefund(sql: Sql, refund: NewRefund): Promise<void> {
       refund.description,
       refund.psp_refund_id,
       refund.created_at,
+      refund.amount_atomic?.toString() ?? null,
     ],
   );
 }
@@ -52,7 +55,7 @@ export async function refundsOfLinks(sql: Sql, refs: readonly string[]): Promise
   return sql.query<LinkRefund>(`SELECT ${RECORD} FROM refunds WHERE payment_link_ref = ANY($1::text[]) ORDER BY seq`, [refs]);
 }
 
-const ORDER_REFUNDS = `SELECT coalesce(json_agg(json_build_object('facts', ${LINK_RECORD_FACTS},
+const ORDER_REFUNDS = `SELECT coalesce(json_agg(json_build_object('facts', ${linkRecordFacts('$3')},
     'refunds', (SELECT coalesce(json_agg(r), '[]') FROM (SELECT seq, ${RECORD} FROM refunds WHERE payment_link_ref = l.payment_link_ref ORDER BY seq) r))
     ORDER BY l.created_at, l.payment_link_ref), '[]')::text AS links
   FROM payment_links l WHERE merchant_id = $1 AND merchant_order_id = $2`;
@@ -61,8 +64,8 @@ const ORDER_REFUNDS = `SELECT coalesce(json_agg(json_build_object('facts', ${LIN
  * An order's links with their facts (oldest first) and their refunds, in one statement, as JSON text: what the refund
  * listing reads, and keeps its answer with (services/derived-answers.ts). parseOrderRefunds reads it.
  */
-export async function readOrderRefundsText(sql: Sql, merchantId: string, orderId: string): Promise<string> {
-  return (await sql.query<{ links: string }>(ORDER_REFUNDS, [merchantId, orderId]))[0]!.links;
+export async function readOrderRefundsText(sql: Sql, merchantId: string, orderId: string, now: Date): Promise<string> {
+  return (await sql.query<{ links: string }>(ORDER_REFUNDS, [merchantId, orderId, now]))[0]!.links;
 }
 
 /** The links of readOrderRefundsText and every refund of them, in the order made. No links: no such order for this merchant. */
@@ -81,4 +84,13 @@ export async function refundedByPayment(sql: Sql, refs: readonly string[]): Prom
     [refs],
   );
   return new Map(rows.map((r) => [r.payment_id, r.total]));
+}
+
+/** Atomic units the refunds of a payment sent back (or are sending), failed ones aside. */
+export async function atomicRefunded(sql: Sql, paymentId: string): Promise<bigint> {
+  const rows = await sql.query<{ sent: string }>(
+    `SELECT COALESCE(sum(amount_atomic), 0)::text AS sent FROM refunds WHERE payment_id = $1 AND refund_status <> 'FAILED'`,
+    [paymentId],
+  );
+  return BigInt(rows[0]!.sent);
 }

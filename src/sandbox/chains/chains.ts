@@ -1,0 +1,107 @@
+// The chain port of every configured network: the simulator's for simulated networks, a JSON-RPC node's for the
+// others. The block timer here mines the simulated networks only, never a node the gateway was given.
+import type { Network } from '../../contract/index.js';
+import type { Clock } from '../clock.js';
+import type { Database } from '../storage/database.js';
+import type { NetworkSpec } from './configuration.js';
+import type { NetworkConfig, Networks } from './networks.js';
+import type { ChainPort, ChainWallet } from './port.js';
+import { SimulatedChain } from './simulated/simulated-chain.js';
+
+/** How often the simulated networks are checked for a block due. */
+const MINING_TICK_MS = 1_000;
+
+export class Chains {
+  readonly #ports = new Map<Network, ChainPort & Partial<ChainWallet>>();
+  #timer: NodeJS.Timeout | undefined;
+
+  private constructor(readonly networks: Networks) {}
+
+  static async open(db: Database, clock: Clock, networks: Networks): Promise<Chains> {
+    const chains = new Chains(networks);
+    for (const network of networks.all) {
+      if (network.source.kind === 'simulated') chains.#ports.set(network.id, new SimulatedChain(db, clock, network));
+      else {
+        // The node's client is loaded only where a node is configured: the embedded sandbox starts without it.
+        const { EvmNodeChain } = await import('./evm/node-chain.js');
+        chains.#ports.set(network.id, await EvmNodeChain.open(network));
+      }
+    }
+    return chains;
+  }
+
+  get ports(): ChainPort[] {
+    return [...this.#ports.values()];
+  }
+
+  port(network: Network): ChainPort {
+    const port = this.#ports.get(network);
+    if (!port) throw new Error(`network ${network} is not configured`);
+    return port;
+  }
+
+  /** The network's sending side, where the gateway can send on it (the simulator, a node with keys); undefined elsewhere. */
+  wallet(network: Network): ChainWallet | undefined {
+    const port = this.#ports.get(network);
+    return port && 'send' in port ? (port as ChainWallet) : undefined;
+  }
+
+  /** The simulator of a simulated network; undefined for a node's. */
+  simulated(network: Network): SimulatedChain | undefined {
+    const port = this.#ports.get(network);
+    return port instanceof SimulatedChain ? port : undefined;
+  }
+
+  /** Mines a block on each simulated network whose interval has passed; a network that fails is logged, the others mine. */
+  async mineDue(): Promise<void> {
+    for (const port of this.#ports.values()) {
+      if (port instanceof SimulatedChain) await port.mineIfDue().catch((error: unknown) => console.error(`mining ${port.network.id} failed`, error));
+    }
+  }
+
+  /** Mines the simulated networks' blocks as they come due. */
+  startMining(): void {
+    this.#timer = setInterval(() => void this.mineDue(), MINING_TICK_MS);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    for (const port of this.#ports.values()) await (port as { close?: () => Promise<void> }).close?.();
+  }
+}
+
+/** Tries a node this many times, a second apart, for what the configuration left to it, before the start fails. */
+const START_ATTEMPTS = 5;
+
+/** The networks with every token's decimals: where the configuration left them out, the token's contract says. */
+export async function resolveNetworks(specs: readonly NetworkSpec[]): Promise<NetworkConfig[]> {
+  const resolved: NetworkConfig[] = [];
+  for (const { assets, ...network } of specs) {
+    const withDecimals = [];
+    for (const { rate_vnd: _rate, ...asset } of assets) {
+      if (asset.decimals !== undefined) {
+        withDecimals.push({ ...asset, decimals: asset.decimals });
+        continue;
+      }
+      if (network.source.kind !== 'node' || !asset.token_contract) throw new Error(`${network.id}: ${asset.asset} has no decimals`);
+      const { tokenDecimals } = await import('./evm/node-chain.js');
+      for (let attempt = 1; ; attempt++) {
+        try {
+          withDecimals.push({ ...asset, decimals: await tokenDecimals(network.source, asset.token_contract) });
+          break;
+        } catch (error) {
+          if (attempt >= START_ATTEMPTS) {
+            throw new Error(
+              `${network.id}: the decimals of ${asset.asset} (${asset.token_contract}) could not be read from its node (${(error as Error).message.split('\n')[0]}); ` +
+                'give them in the configuration (ETHEREUM_USDT_DECIMALS, or decimals in EVM_NETWORKS) to start without asking it',
+            );
+          }
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+        }
+      }
+    }
+    resolved.push({ ...network, assets: withDecimals });
+  }
+  return resolved;
+}

@@ -1,0 +1,167 @@
+// The networks from the environment (README, "Real chains"): the embedded sandbox's simulated TRON, Ethereum and
+// Bitcoin by default; Ethereum on a node with ETHEREUM_RPC_URL; any further EVM network (or Ethereum itself) from the
+// JSON file EVM_NETWORKS names. Every value is checked here, at start, and a bad one is refused in one line naming it.
+import { readFileSync } from 'node:fs';
+import * as z from 'zod/mini';
+import { fieldErrors } from '../../contract/index.js';
+import { ASSET_CODE, NETWORK_ID } from '../../contract/assets.js';
+import { isValidAddress, toChecksumAddress } from '../chain/addresses.js';
+import { SEPOLIA_CHAIN_ID, simulatedNetworks, type AssetConfig, type NetworkConfig, type NodeSource } from './networks.js';
+
+/** An asset as configured: a token's decimals may be left to its contract, and a rate may come with it. */
+export interface AssetSpec extends Omit<AssetConfig, 'decimals'> {
+  decimals?: number;
+  /** The sandbox's VND rate for the asset, where SANDBOX_RATE_<ASSET> does not give one. */
+  rate_vnd?: string;
+}
+
+/** A network as configured, before a node has told the decimals of its tokens (chains/evm/node-chain.ts). */
+export interface NetworkSpec extends Omit<NetworkConfig, 'assets'> {
+  assets: AssetSpec[];
+}
+
+/** A node is asked for news this often, and given this long to answer. */
+const DEFAULT_POLL_MS = 1_000;
+const DEFAULT_TIMEOUT_MS = 2_000;
+/** Ethereum's blocks are final after two epochs (64 slots): paid payments' blocks are re-checked that deep. */
+const DEFAULT_FINALITY_BLOCKS = 64;
+
+export function networksFrom(env: NodeJS.ProcessEnv): NetworkSpec[] {
+  // One interval for every simulated network's blocks when set (0: blocks only when mined on demand).
+  const networks: NetworkSpec[] = simulatedNetworks((fallback) => wholeNumber(env, 'SANDBOX_BLOCK_INTERVAL_MS', fallback));
+  if (env.ETHEREUM_RPC_URL) replace(networks, ethereumOnNode(env));
+  else for (const name of ['ETHEREUM_CHAIN_ID', 'ETHEREUM_USDT_CONTRACT', 'ETHEREUM_USDT_DECIMALS']) {
+    if (env[name]) throw new Error(`${name} is set, but ETHEREUM_RPC_URL is not: it applies to Ethereum on a node`);
+  }
+  if (env.ETHEREUM_CONFIRMATIONS) networks.find((n) => n.id === 'ETHEREUM')!.confirmations = wholeNumber(env, 'ETHEREUM_CONFIRMATIONS', 0, 1);
+  if (env.EVM_NETWORKS) for (const network of evmNetworksFile(env.EVM_NETWORKS)) replace(networks, network);
+  return networks;
+}
+
+/** A network of the same id is replaced (Ethereum on a node, say); a new one is added. */
+function replace(networks: NetworkSpec[], network: NetworkSpec): void {
+  const at = networks.findIndex((n) => n.id === network.id);
+  if (at >= 0) networks[at] = network;
+  else networks.push(network);
+}
+
+function ethereumOnNode(env: NodeJS.ProcessEnv): NetworkSpec {
+  const chainId = wholeNumber(env, 'ETHEREUM_CHAIN_ID', SEPOLIA_CHAIN_ID, 1);
+  const contract = env.ETHEREUM_USDT_CONTRACT;
+  if (contract !== undefined && !isValidAddress('evm', contract)) throw new Error(`ETHEREUM_USDT_CONTRACT must be an Ethereum address (0x and 40 hex digits), got ${contract}`);
+  const decimals = env.ETHEREUM_USDT_DECIMALS ? wholeNumber(env, 'ETHEREUM_USDT_DECIMALS', 0, 0, 36) : undefined;
+  return {
+    id: 'ETHEREUM',
+    name: chainId === SEPOLIA_CHAIN_ID ? 'Ethereum Sepolia' : chainId === 1 ? 'Ethereum' : `Ethereum (chain ${chainId})`,
+    family: 'evm',
+    testnet: chainId !== 1,
+    chain_id: chainId,
+    assets: [
+      ...(contract ? [{ asset: 'USDT', decimals, quote_decimals: 2, token_contract: toChecksumAddress(contract), token_standard: 'ERC-20' }] : []),
+      { asset: 'ETH', decimals: 18, quote_decimals: 6 },
+    ],
+    confirmations: wholeNumber(env, 'ETHEREUM_CONFIRMATIONS', 3, 1),
+    explorer_url: chainId === SEPOLIA_CHAIN_ID ? 'https://sepolia.etherscan.io' : chainId === 1 ? 'https://etherscan.io' : undefined,
+    source: nodeSource('ETHEREUM_RPC_URL', env.ETHEREUM_RPC_URL!, {
+      pollMs: wholeNumber(env, 'ETHEREUM_POLL_MS', DEFAULT_POLL_MS, 100),
+      publicRpcUrl: env.ETHEREUM_PUBLIC_RPC_URL || undefined,
+    }),
+  };
+}
+
+export function nodeSource(name: string, rpcUrl: string, options: Partial<Omit<NodeSource, 'kind' | 'rpcUrl'>> = {}): NodeSource {
+  let url: URL;
+  try {
+    url = new URL(rpcUrl);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL of a JSON-RPC node, got ${rpcUrl}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL of a JSON-RPC node, got ${url.protocol}`);
+  return {
+    kind: 'node',
+    rpcUrl,
+    pollMs: DEFAULT_POLL_MS,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+    finalityBlocks: DEFAULT_FINALITY_BLOCKS,
+    dev: false,
+    ...Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)),
+  };
+}
+
+const whole = (min: number) => z.int('must be a whole number').check(z.gte(min, `must be at least ${min}`));
+const decimalString = z.string('must be a decimal string such as "15000000"').check(z.regex(/^\d+(\.\d+)?$/, 'must be a decimal string such as "15000000"'));
+const Native = z.object({
+  asset: z.string('must be an asset code').check(z.regex(ASSET_CODE, 'must be an asset code such as BNB')),
+  decimals: z._default(whole(0), 18),
+  quote_decimals: z._default(whole(0), 6),
+  rate_vnd: z.optional(decimalString),
+});
+const Token = z.object({
+  asset: z.string('must be an asset code').check(z.regex(ASSET_CODE, 'must be an asset code such as USDT')),
+  token_contract: z.string('must be an address').check(z.refine((value) => isValidAddress('evm', value), 'must be an EVM address (0x and 40 hex digits)')),
+  decimals: z.optional(whole(0)),
+  quote_decimals: z._default(whole(0), 2),
+  token_standard: z._default(z.string(), 'ERC-20'),
+  rate_vnd: z.optional(decimalString),
+});
+const webUrl = z.string('must be a URL').check(z.refine((value) => /^https?:\/\/./.test(value), 'must be an http(s) URL'));
+const EvmNetwork = z.object({
+  id: z.string('must be a network id').check(z.regex(NETWORK_ID, 'must be upper-case letters, digits and _, such as BSC_TESTNET')),
+  name: z.string('must be a name').check(z.minLength(1, 'must not be empty')),
+  chain_id: whole(1),
+  rpc_url: webUrl,
+  public_rpc_url: z.optional(webUrl),
+  native: Native,
+  tokens: z._default(z.array(Token), []),
+  confirmations: z._default(whole(1), 3),
+  explorer_url: z.optional(webUrl),
+  testnet: z._default(z.boolean('must be true or false'), true),
+  poll_ms: z._default(whole(100), DEFAULT_POLL_MS),
+  timeout_ms: z._default(whole(100), DEFAULT_TIMEOUT_MS),
+  finality_blocks: z._default(whole(1), DEFAULT_FINALITY_BLOCKS),
+  dev: z._default(z.boolean('must be true or false'), false),
+});
+const EvmNetworksFile = z.array(EvmNetwork);
+
+/** EVM_NETWORKS: a JSON file of EVM networks (docs/networks.md shows one). */
+function evmNetworksFile(path: string): NetworkSpec[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`EVM_NETWORKS (${path}) could not be read as JSON: ${(error as Error).message}`);
+  }
+  const parsed = EvmNetworksFile.safeParse(json);
+  if (!parsed.success) {
+    const first = fieldErrors(parsed.error)[0]!;
+    throw new Error(`EVM_NETWORKS (${path}): [${first.path}] ${first.message}`);
+  }
+  return parsed.data.map((n) => ({
+    id: n.id,
+    name: n.name,
+    family: 'evm',
+    testnet: n.testnet,
+    chain_id: n.chain_id,
+    assets: [
+      ...n.tokens.map((t) => ({ ...t, token_contract: toChecksumAddress(t.token_contract) })),
+      n.native,
+    ],
+    confirmations: n.confirmations,
+    explorer_url: n.explorer_url,
+    source: nodeSource(`EVM_NETWORKS [${n.id}].rpc_url`, n.rpc_url, {
+      publicRpcUrl: n.public_rpc_url,
+      pollMs: n.poll_ms,
+      timeoutMs: n.timeout_ms,
+      finalityBlocks: n.finality_blocks,
+      dev: n.dev,
+    }),
+  }));
+}
+
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}, got ${raw}`);
+  return value;
+}

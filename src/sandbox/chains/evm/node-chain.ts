@@ -1,0 +1,265 @@
+// An EVM network watched on a JSON-RPC node (viem's client): blocks by number, ERC-20 Transfer events by block hash,
+// value moved by every call of a transaction (so money an exchange's contract forwards is seen, not only top-level
+// transfers), and the transactions waiting for a block. Every call has a timeout, so a node that accepts connections
+// and never answers is unreachable within seconds. On a development node (anvil) it is also the sandbox's wallet.
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import {
+  createPublicClient,
+  createWalletClient,
+  decodeFunctionData,
+  encodeFunctionData,
+  getAddress,
+  http,
+  parseAbi,
+  parseEventLogs,
+  type Block,
+  type Hex,
+  type Log,
+  type PublicClient,
+  type Transaction,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { AssetCode } from '../../../contract/index.js';
+import type { AssetConfig, NetworkConfig, NodeSource } from '../networks.js';
+import type { BlockHeader, ChainBlock, ChainPort, ChainTransfer, ChainWallet, Signer } from '../port.js';
+
+const ERC20 = parseAbi([
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
+  'function transfer(address to, uint256 value) returns (bool)',
+  'function transferFrom(address from, address to, uint256 value) returns (bool)',
+  'function balanceOf(address owner) view returns (uint256)',
+  'function decimals() view returns (uint8)',
+  'function mint(address to, uint256 value)',
+]);
+const TRANSFER_TOPIC = keccak_256(new TextEncoder().encode('Transfer(address,address,uint256)'));
+
+/** A frame of the call tracer: a call, its value, and the calls it made. */
+interface CallFrame {
+  type: string;
+  from: Hex;
+  to?: Hex;
+  value?: Hex;
+  error?: string;
+  calls?: CallFrame[];
+}
+
+export class EvmNodeChain implements ChainPort, ChainWallet {
+  readonly #client: PublicClient;
+  readonly #source: NodeSource;
+  readonly #tokens: Map<string, AssetConfig>;
+  readonly #native: AssetConfig;
+  /** Whether the node traces calls (debug_traceBlockByHash); without it, only the value of transactions themselves is seen. */
+  #traces: boolean | undefined;
+  /** Sends from one process take turns: each needs the next nonce. */
+  #sending: Promise<unknown> = Promise.resolve();
+
+  private constructor(readonly network: NetworkConfig) {
+    if (network.source.kind !== 'node') throw new Error(`${network.id} is not on a node`);
+    this.#source = network.source;
+    this.#client = nodeClient(this.#source);
+    this.#tokens = new Map(network.assets.filter((a) => a.token_contract).map((a) => [a.token_contract!.toLowerCase(), a]));
+    const native = network.assets.find((a) => !a.token_contract);
+    if (!native) throw new Error(`${network.id} has no native asset`);
+    this.#native = native;
+  }
+
+  static async open(network: NetworkConfig): Promise<EvmNodeChain> {
+    return new EvmNodeChain(network);
+  }
+
+  async head(): Promise<BlockHeader> {
+    const [syncing, block] = await Promise.all([this.#client.request({ method: 'eth_syncing' } as never) as Promise<unknown>, this.#client.getBlock({ blockTag: 'latest' })]);
+    // A dev node with no new blocks is not behind; a node that says it is syncing is.
+    if (syncing !== false) throw new Error(`the node of ${this.network.id} is syncing: it is behind the chain`);
+    return headerOf(block);
+  }
+
+  async header(height: number): Promise<BlockHeader | undefined> {
+    const block = await this.#client.getBlock({ blockNumber: BigInt(height) }).catch((error: unknown) => {
+      if ((error as Error).name === 'BlockNotFoundError') return undefined;
+      throw error;
+    });
+    return block && headerOf(block);
+  }
+
+  async blocks(from: number, to: number): Promise<ChainBlock[]> {
+    const heights = Array.from({ length: to - from + 1 }, (_, i) => BigInt(from + i));
+    const blocks = await Promise.all(heights.map((blockNumber) => this.#client.getBlock({ blockNumber, includeTransactions: true })));
+    for (let i = 1; i < blocks.length; i++) {
+      if (blocks[i]!.parentHash !== blocks[i - 1]!.hash) throw new Error(`${this.network.id} moved while its blocks were read (at ${blocks[i]!.number})`);
+    }
+    return Promise.all(
+      blocks.map(async (block) => ({
+        ...headerOf(block),
+        parent_hash: block.parentHash,
+        transfers: [...(await this.#tokenTransfers(block)), ...(await this.#valueTransfers(block))],
+      })),
+    );
+  }
+
+  async pending(): Promise<ChainTransfer[] | undefined> {
+    const block = await this.#client.getBlock({ blockTag: 'pending', includeTransactions: true }).catch(() => undefined);
+    if (!block) return undefined;
+    return block.transactions.flatMap((tx) => this.#waitingTransfers(tx));
+  }
+
+  /** ERC-20 Transfer events of the configured tokens, by block hash: a lagging node answers a number with another block's. */
+  async #tokenTransfers(block: Block<bigint, true>): Promise<ChainTransfer[]> {
+    if (!this.#tokens.size) return [];
+    const address = [...this.#tokens.values()].map((t) => t.token_contract as Hex);
+    let logs: Log[] = await this.#client.getLogs({ address, event: ERC20[0], blockHash: block.hash! });
+    // An empty answer for a block whose bloom says it may hold such an event is checked against the block's receipts:
+    // behind a load balancer a node that has not caught up answers [] (never believed); a bloom's false positive is
+    // then told apart by the receipts.
+    if (!logs.length && address.some((a) => inBloom(block.logsBloom!, hexToBytes(a.slice(2))) && inBloom(block.logsBloom!, TRANSFER_TOPIC))) {
+      const receipts = await this.#client.request({ method: 'eth_getBlockReceipts', params: [block.hash!] } as never) as { logs: Log[] }[] | null;
+      if (!receipts) throw new Error(`${this.network.id}: the node does not have block ${block.hash} yet`);
+      logs = receipts.flatMap((r) => r.logs).filter((l) => this.#tokens.has(l.address.toLowerCase()));
+    }
+    return parseEventLogs({ abi: ERC20, eventName: 'Transfer', logs }).flatMap((log) => {
+      const token = this.#tokens.get(log.address.toLowerCase());
+      if (!token || log.args.value === 0n || log.removed) return [];
+      return [{ tx_hash: log.transactionHash!, position: `log:${log.logIndex}`, asset: token.asset, from: log.args.from, to: log.args.to, amount: log.args.value }];
+    });
+  }
+
+  /** The native coin moved by every call of every transaction that did not revert (a reverted call moves nothing). */
+  async #valueTransfers(block: Block<bigint, true>): Promise<ChainTransfer[]> {
+    if (this.#traces !== false) {
+      try {
+        const traced = (await this.#client.request({ method: 'debug_traceBlockByHash', params: [block.hash!, { tracer: 'callTracer' }] } as never)) as {
+          txHash: Hex;
+          result: CallFrame;
+        }[];
+        this.#traces = true;
+        return traced.flatMap(({ txHash, result }) => this.#calls(txHash, result, []));
+      } catch (error) {
+        if (this.#traces === true) throw error;
+        // The node has no tracer: the value of transactions themselves is what can be seen.
+        this.#traces = false;
+        console.error(`${this.network.id}: the node does not trace calls (${(error as Error).message}); money forwarded by contracts will not be seen`);
+      }
+    }
+    const paying = block.transactions.filter((tx) => tx.to && tx.value > 0n);
+    if (!paying.length) return [];
+    const receipts = await Promise.all(paying.map((tx) => this.#client.getTransactionReceipt({ hash: tx.hash })));
+    return paying.filter((_, i) => receipts[i]!.status === 'success').map((tx) => this.#nativeTransfer(tx.hash, 'call:', tx.from, tx.to!, tx.value));
+  }
+
+  #calls(txHash: Hex, frame: CallFrame, path: number[]): ChainTransfer[] {
+    if (frame.error) return [];
+    const value = frame.value ? BigInt(frame.value) : 0n;
+    const own = value > 0n && frame.to && (frame.type === 'CALL' || frame.type === 'SELFDESTRUCT') ? [this.#nativeTransfer(txHash, `call:${path.join('.')}`, frame.from, frame.to, value)] : [];
+    return [...own, ...(frame.calls ?? []).flatMap((call, i) => this.#calls(txHash, call, [...path, i]))];
+  }
+
+  #nativeTransfer(tx_hash: string, position: string, from: string, to: string, amount: bigint): ChainTransfer {
+    return { tx_hash, position, asset: this.#native.asset, from: getAddress(from), to: getAddress(to), amount };
+  }
+
+  /** What a waiting transaction moves: its value, or a token transfer it calls. Its events are known only once mined. */
+  #waitingTransfers(tx: Transaction): ChainTransfer[] {
+    if (!tx.to) return [];
+    if (tx.value > 0n) return [this.#nativeTransfer(tx.hash, 'call:', tx.from, tx.to, tx.value)];
+    const token = this.#tokens.get(tx.to.toLowerCase());
+    if (!token) return [];
+    try {
+      const call = decodeFunctionData({ abi: ERC20, data: tx.input });
+      if (call.functionName === 'transfer') {
+        const [to, amount] = call.args;
+        return amount > 0n ? [{ tx_hash: tx.hash, position: 'pending:0', asset: token.asset, from: getAddress(tx.from), to, amount }] : [];
+      }
+      if (call.functionName === 'transferFrom') {
+        const [from, to, amount] = call.args;
+        return amount > 0n ? [{ tx_hash: tx.hash, position: 'pending:0', asset: token.asset, from, to, amount }] : [];
+      }
+    } catch {
+      // Not a call this gateway reads: it is seen once mined, if it moves anything.
+    }
+    return [];
+  }
+
+  // The sandbox's wallet, on a development node.
+
+  balance(asset: AssetCode, address: string): Promise<bigint> {
+    const token = this.#token(asset);
+    if (!token) return this.#client.getBalance({ address: address as Hex, blockTag: 'pending' });
+    return this.#client.readContract({ address: token, abi: ERC20, functionName: 'balanceOf', args: [address as Hex], blockTag: 'pending' });
+  }
+
+  send(from: Signer, to: string, asset: AssetCode, amount: bigint): Promise<string> {
+    const next = this.#sending.then(async () => {
+      const wallet = createWalletClient({ account: privateKeyToAccount(`0x${bytesToHex(from.privateKey)}`), transport: http(this.#source.rpcUrl, { timeout: this.#source.timeoutMs }) });
+      const chain = { id: this.network.chain_id!, name: this.network.name, nativeCurrency: { name: this.#native.asset, symbol: this.#native.asset, decimals: this.#native.decimals }, rpcUrls: { default: { http: [this.#source.rpcUrl] } } };
+      const token = this.#token(asset);
+      return token
+        ? wallet.sendTransaction({ chain, to: token, data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [to as Hex, amount] }) })
+        : wallet.sendTransaction({ chain, to: to as Hex, value: amount });
+    });
+    this.#sending = next.catch(() => undefined);
+    return next;
+  }
+
+  async fund(address: string, asset: AssetCode, amount: bigint): Promise<void> {
+    this.#assertDev('fund an address');
+    const token = this.#token(asset);
+    if (!token) {
+      const balance = await this.#client.getBalance({ address: address as Hex, blockTag: 'pending' });
+      await this.#client.request({ method: 'anvil_setBalance', params: [address as Hex, `0x${(balance + amount).toString(16)}`] } as never);
+      return;
+    }
+    // The development token mints to anyone (chains/evm/contracts/TestToken.sol), sent by one of the node's own accounts.
+    const [minter] = (await this.#client.request({ method: 'eth_accounts' } as never)) as Hex[];
+    if (!minter) throw new Error(`the node of ${this.network.id} has no accounts to mint with`);
+    const hash = (await this.#client.request({
+      method: 'eth_sendTransaction',
+      params: [{ from: minter, to: token, data: encodeFunctionData({ abi: ERC20, functionName: 'mint', args: [address as Hex, amount] }) }],
+    } as never)) as Hex;
+    // Confirmed at once: a node that mines only when told is told.
+    const receipt = await this.#client.getTransactionReceipt({ hash }).catch(() => undefined);
+    if (!receipt) await this.mine(1);
+  }
+
+  async mine(blocks: number): Promise<number> {
+    this.#assertDev('mine');
+    await this.#client.request({ method: 'anvil_mine', params: [`0x${blocks.toString(16)}`] } as never);
+    return Number(await this.#client.getBlockNumber({ cacheTime: 0 }));
+  }
+
+  #token(asset: AssetCode): Hex | undefined {
+    if (asset === this.#native.asset) return undefined;
+    const token = [...this.#tokens.values()].find((t) => t.asset === asset);
+    if (!token) throw new Error(`${asset} is not on ${this.network.id}`);
+    return token.token_contract as Hex;
+  }
+
+  #assertDev(what: string): void {
+    if (!this.#source.dev) throw new Error(`${this.network.id} is a public network's node: the gateway cannot ${what} on it`);
+  }
+}
+
+/** The decimals a token's contract says it has. */
+export function tokenDecimals(source: NodeSource, contract: string): Promise<number> {
+  return nodeClient(source).readContract({ address: contract as Hex, abi: ERC20, functionName: 'decimals' });
+}
+
+/** A client whose every call gives up after the network's timeout, and which never retries on its own (the watcher does). */
+function nodeClient(source: NodeSource): PublicClient {
+  return createPublicClient({ transport: http(source.rpcUrl, { timeout: source.timeoutMs, retryCount: 0, batch: { wait: 0 } }) });
+}
+
+function headerOf(block: Block): BlockHeader {
+  return { height: Number(block.number), hash: block.hash!, time: new Date(Number(block.timestamp) * 1000) };
+}
+
+/** Whether a 2048-bit logs bloom may hold `item` (an address or a topic): the three bits its keccak picks are set. */
+function inBloom(bloom: Hex, item: Uint8Array): boolean {
+  const bits = hexToBytes(bloom.slice(2));
+  const hash = keccak_256(item);
+  for (let i = 0; i < 6; i += 2) {
+    const bit = ((hash[i]! << 8) | hash[i + 1]!) & 2047;
+    if ((bits[255 - (bit >> 3)]! & (1 << (bit & 7))) === 0) return false;
+  }
+  return true;
+}

@@ -1,0 +1,150 @@
+// The networks the gateway takes payments on, as configuration: each with its assets, its confirmations and where its
+// facts come from (the simulator, or a JSON-RPC node). Nothing else in the gateway lists networks or assets: adding an
+// EVM network is a configuration entry (README, "Real chains").
+import type { AssetCode, Network } from '../../contract/index.js';
+
+/** How a network's addresses and payment URIs are written. */
+export type NetworkFamily = 'tron' | 'evm' | 'bitcoin';
+
+export interface AssetConfig {
+  asset: AssetCode;
+  /** Atomic units per unit = 10^decimals. */
+  decimals: number;
+  /** Decimal places of a quote: what a person can type and a wallet shows (quotes are rounded up to it). */
+  quote_decimals: number;
+  /** The token's contract on its network; absent for the network's own coin. */
+  token_contract?: string;
+  /** The token standard a wallet names (TRC-20, ERC-20, BEP-20); absent for the network's own coin. */
+  token_standard?: string;
+}
+
+/** Blocks come from the gateway's own simulator, on a timer and on demand. */
+export interface SimulatedSource {
+  kind: 'simulated';
+  /** A block comes this often on its own; 0: only when mined on demand (tests). */
+  blockIntervalMs: number;
+}
+
+/** Blocks come from a JSON-RPC node the gateway watches. */
+export interface NodeSource {
+  kind: 'node';
+  rpcUrl: string;
+  /** What a customer's wallet may be told to add (never the watcher's URL, which may carry a key). */
+  publicRpcUrl?: string;
+  pollMs: number;
+  /** Every call to the node fails after this long: a node that accepts and never answers is unreachable. */
+  timeoutMs: number;
+  /** Paid payments' blocks are re-checked this deep: a reorg within it reaches the merchant. */
+  finalityBlocks: number;
+  /** A development node (anvil): the sandbox wallet, faucet and mining use its own methods. */
+  dev: boolean;
+}
+
+export interface NetworkConfig {
+  id: Network;
+  /** What a customer reads: "Ethereum Sepolia". */
+  name: string;
+  family: NetworkFamily;
+  testnet: boolean;
+  /** EIP-155 chain id (EVM networks): EIP-681 URIs carry it. */
+  chain_id?: number;
+  assets: AssetConfig[];
+  confirmations: number;
+  /** Where a transaction can be looked up: `{explorer_url}/tx/{hash}`. */
+  explorer_url?: string;
+  source: SimulatedSource | NodeSource;
+}
+
+/** An asset on its network: what a quote, an address and a URI are made from. */
+export interface AssetInfo extends AssetConfig {
+  network: Network;
+  /** What a customer reads: `USDT · TRC-20 (TRON)`. */
+  label: string;
+}
+
+/** The Sepolia testnet's id: the simulated Ethereum and a default node look like it. */
+export const SEPOLIA_CHAIN_ID = 11155111;
+
+/** The simulated networks of the embedded sandbox; `blockIntervalMs` comes from the configuration. */
+export function simulatedNetworks(blockIntervalMs: (fallback: number) => number): NetworkConfig[] {
+  return [
+    {
+      id: 'TRON',
+      name: 'TRON',
+      family: 'tron',
+      testnet: true,
+      assets: [{ asset: 'USDT', decimals: 6, quote_decimals: 2, token_standard: 'TRC-20' }],
+      confirmations: 3,
+      explorer_url: 'https://nile.tronscan.org/#',
+      source: { kind: 'simulated', blockIntervalMs: blockIntervalMs(3_000) },
+    },
+    {
+      id: 'ETHEREUM',
+      name: 'Ethereum Sepolia',
+      family: 'evm',
+      testnet: true,
+      chain_id: SEPOLIA_CHAIN_ID,
+      assets: [
+        { asset: 'USDT', decimals: 6, quote_decimals: 2, token_contract: '0xaA8E23Fb1079EA71e0a56F48a2aA51851D8433D0', token_standard: 'ERC-20' },
+        { asset: 'ETH', decimals: 18, quote_decimals: 6 },
+      ],
+      confirmations: 3,
+      explorer_url: 'https://sepolia.etherscan.io',
+      source: { kind: 'simulated', blockIntervalMs: blockIntervalMs(6_000) },
+    },
+    {
+      id: 'BITCOIN',
+      name: 'Bitcoin testnet',
+      family: 'bitcoin',
+      testnet: true,
+      assets: [{ asset: 'BTC', decimals: 8, quote_decimals: 8 }],
+      confirmations: 2,
+      explorer_url: 'https://mempool.space/testnet',
+      source: { kind: 'simulated', blockIntervalMs: blockIntervalMs(10_000) },
+    },
+  ];
+}
+
+/** `USDT · ERC-20 (Ethereum Sepolia)`, `ETH (Ethereum Sepolia)`. */
+function labelOf(network: NetworkConfig, asset: AssetConfig): string {
+  return `${asset.asset}${asset.token_standard ? ` · ${asset.token_standard}` : ''} (${network.name})`;
+}
+
+/** The configured networks, looked up by id and by asset. */
+export class Networks {
+  readonly all: readonly NetworkConfig[];
+  readonly assets: readonly AssetInfo[];
+  readonly #byId: Map<Network, NetworkConfig>;
+
+  constructor(networks: readonly NetworkConfig[]) {
+    this.all = networks;
+    this.#byId = new Map(networks.map((n) => [n.id, n]));
+    this.assets = networks.flatMap((n) => n.assets.map((a) => ({ ...a, network: n.id, label: labelOf(n, a) })));
+  }
+
+  get ids(): Network[] {
+    return [...this.#byId.keys()];
+  }
+
+  get(id: Network): NetworkConfig | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** The network of an id the caller knows is configured (a stored payment's). */
+  of(id: Network): NetworkConfig {
+    const network = this.#byId.get(id);
+    if (!network) throw new Error(`network ${id} is not configured`);
+    return network;
+  }
+
+  find(asset: AssetCode, network: Network): AssetInfo | undefined {
+    return this.assets.find((a) => a.asset === asset && a.network === network);
+  }
+
+  /** An asset the caller knows is configured (a stored payment's). */
+  asset(asset: AssetCode, network: Network): AssetInfo {
+    const info = this.find(asset, network);
+    if (!info) throw new Error(`${asset} on ${network} is not configured`);
+    return info;
+  }
+}

@@ -1,0 +1,99 @@
+// Records what a chain showed (chains/follower.ts) as the gateway's own facts, in one transaction per step: blocks,
+// transfers into its addresses, the cursor, and what a reorganisation takes back. A paid payment whose money leaves the
+// chain is never hidden: it is marked and the merchant hears of it (payment.reorged), in the same transaction.
+import type { Network } from '../../contract/index.js';
+import type { ChainStep } from '../chains/follower.js';
+import type { NetworkConfig } from '../chains/networks.js';
+import type { Clock } from '../clock.js';
+import {
+  dropPendingExcept,
+  insertBlocks,
+  linksAtAddresses,
+  markReorged,
+  markUnsettledAt,
+  paidPaymentsAbove,
+  readCursor,
+  recordMined,
+  recordPending,
+  rewindTo,
+  writeCursor,
+  type Cursor,
+} from '../storage/chain-facts.js';
+import type { Database } from '../storage/database.js';
+import { lockExclusive } from '../storage/locks.js';
+import { unsettledLinks } from '../storage/payments.js';
+import type { Reconciler } from './reconciler.js';
+import type { MerchantEventSink } from './webhook-outbox.js';
+
+/**
+ * Facts are recorded under this advisory lock; decisions that depend on which payment settled first (accepting a held
+ * payment, replacing an expired link) hold its shared form, so no fact lands while they decide.
+ */
+export const FACTS_LOCK = 7310002;
+
+/** How long a node's network may go unseen before it counts as unavailable: a few rounds, or five seconds. */
+export const staleAfterMs = (network: NetworkConfig): number | undefined =>
+  network.source.kind === 'node' ? Math.max(5_000, 3 * network.source.pollMs + network.source.timeoutMs) : undefined;
+
+export class ChainFacts {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly reconciler: Reconciler,
+    private readonly merchantEvents: MerchantEventSink,
+  ) {}
+
+  /**
+   * Records one step of following a network. Returns the links whose facts changed, or undefined when another process
+   * moved the cursor since the step was read (the step is then read again).
+   */
+  record(network: NetworkConfig, step: ChainStep): Promise<string[] | undefined> {
+    return this.db.transaction(async (tx) => {
+      await lockExclusive(tx, FACTS_LOCK);
+      if (!sameCursor(await readCursor(tx, network.id, { lock: true }), step.from)) return undefined;
+      const moved = new Set<string>();
+      let reorged: { payment_id: string; payment_link_ref: string }[] = [];
+      if (step.rewindTo) {
+        reorged = await paidPaymentsAbove(tx, network.id, step.rewindTo.height);
+        for (const address of await rewindTo(tx, network.id, step.rewindTo.height)) moved.add(address);
+      }
+      for (const t of [...step.mined, ...(step.pending ?? [])]) moved.add(t.to);
+      // The payments' row locks come before the clock: see markUnsettledAt.
+      await markUnsettledAt(tx, network.id, [...moved]);
+      const now = this.clock.now();
+      await insertBlocks(tx, network.id, step.blocks, now);
+      await recordMined(
+        tx,
+        network.id,
+        step.mined.map(({ block, ...t }) => ({ ...t, height: block.height, block_hash: block.hash, block_time: block.time })),
+        now,
+      );
+      if (step.pending) {
+        await recordPending(tx, network.id, step.pending, now);
+        // After a rewind the chain's waiting transactions were read before it: what left a block may be back among them.
+        if (!step.rewindTo) {
+          for (const address of await dropPendingExcept(tx, network.id, step.pending.map((t) => t.tx_hash))) moved.add(address);
+        }
+      }
+      const cursor = step.blocks.at(-1) ?? step.rewindTo ?? step.start ?? step.from!;
+      const stale = staleAfterMs(network);
+      await writeCursor(tx, network.id, cursor, stale !== undefined && step.atTip ? { at: now, staleAfterMs: stale } : undefined);
+      const links = new Set(await linksAtAddresses(tx, network.id, [...moved]));
+      // New blocks add confirmations to every payment still gaining them.
+      if (step.blocks.length || step.rewindTo) for (const ref of await unsettledLinks(tx, network.id)) links.add(ref);
+      if (reorged.length) await this.#reorged(tx, network.id, reorged, now);
+      return [...links];
+    });
+  }
+
+  async #reorged(tx: Parameters<Parameters<Database['transaction']>[0]>[0], network: Network, payments: { payment_id: string; payment_link_ref: string }[], at: Date) {
+    console.error(`chain ${network}: a reorganisation took back the money of paid payments ${payments.map((p) => p.payment_id).join(', ')}`);
+    await markReorged(tx, payments.map((p) => p.payment_id), at);
+    for (const { payment_id, payment_link_ref } of payments) {
+      const { link } = await this.reconciler.reconcile(tx, payment_link_ref);
+      await this.merchantEvents.emit(tx, { merchantId: link.merchant_id, type: 'payment.reorged', ref: payment_link_ref, paymentId: payment_id });
+    }
+  }
+}
+
+const sameCursor = (a: Cursor | undefined, b: Cursor | undefined) => a?.height === b?.height && a?.hash === b?.hash;

@@ -1,0 +1,177 @@
+// Every statement about the chains as the gateway has followed them (migrations/007_chain_facts.sql): the blocks, the
+// transfers into its addresses, and a cursor per network. Written only by services/chain-facts.ts, from what a chain
+// port showed; read by a link's facts (link-facts.ts).
+import type { Network } from '../../contract/index.js';
+import { one, type Sql } from './database.js';
+
+export interface Cursor {
+  height: number;
+  hash: string;
+  synced_at: Date | null;
+}
+
+export interface BlockRecord {
+  height: number;
+  hash: string;
+  time: Date;
+}
+
+/** A transfer into one of the gateway's addresses, as a chain showed it. */
+export interface TransferRecord {
+  tx_hash: string;
+  position: string;
+  asset: string;
+  from: string;
+  to: string;
+  amount: bigint;
+}
+
+/** A transfer in a followed block. */
+export interface MinedTransferRecord extends TransferRecord {
+  height: number;
+  block_hash: string;
+  block_time: Date;
+}
+
+export async function readCursor(sql: Sql, network: Network, { lock = false } = {}): Promise<Cursor | undefined> {
+  return one<Cursor>(sql, `SELECT height, hash, synced_at FROM chain_cursors WHERE network = $1 ${lock ? 'FOR UPDATE' : ''}`, [network]);
+}
+
+export async function readCursors(sql: Sql): Promise<(Cursor & { network: Network; stale_after_ms: number | null })[]> {
+  return sql.query('SELECT network, height, hash, synced_at, stale_after_ms FROM chain_cursors');
+}
+
+/** Moves a network's cursor; `synced` (a node's network) says the chain was seen in full at that time. */
+export async function writeCursor(sql: Sql, network: Network, block: Pick<BlockRecord, 'height' | 'hash'>, synced?: { at: Date; staleAfterMs: number }): Promise<void> {
+  await sql.query(
+    `INSERT INTO chain_cursors (network, height, hash, synced_at, stale_after_ms) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (network) DO UPDATE SET height = $2, hash = $3, synced_at = COALESCE($4, chain_cursors.synced_at), stale_after_ms = $5`,
+    [network, block.height, block.hash, synced?.at ?? null, synced?.staleAfterMs ?? null],
+  );
+}
+
+export async function blockHashAt(sql: Sql, network: Network, height: number): Promise<string | undefined> {
+  return (await one<{ hash: string }>(sql, 'SELECT hash FROM chain_blocks WHERE network = $1 AND height = $2', [network, height]))?.hash;
+}
+
+/** The lowest block the gateway holds of a network: a rewind cannot check below it. */
+export async function lowestBlock(sql: Sql, network: Network): Promise<number | undefined> {
+  return (await one<{ height: number | null }>(sql, 'SELECT min(height)::bigint AS height FROM chain_blocks WHERE network = $1', [network]))?.height ?? undefined;
+}
+
+export async function insertBlocks(sql: Sql, network: Network, blocks: readonly BlockRecord[], recordedAt: Date): Promise<void> {
+  if (!blocks.length) return;
+  await sql.query(
+    `INSERT INTO chain_blocks (network, height, hash, block_time, recorded_at)
+     SELECT $1, height, hash, block_time, $5 FROM unnest($2::bigint[], $3::text[], $4::timestamptz[]) AS b (height, hash, block_time)`,
+    [network, blocks.map((b) => b.height), blocks.map((b) => b.hash), blocks.map((b) => b.time), recordedAt],
+  );
+}
+
+/**
+ * The blocks above `height` left the chain: they are deleted, and their transfers wait for a block again (a
+ * transaction of an orphaned block usually comes back in the new chain, and keeps when it was first seen). Returns the
+ * addresses whose transfers moved.
+ */
+export async function rewindTo(sql: Sql, network: Network, height: number): Promise<string[]> {
+  await sql.query('DELETE FROM chain_blocks WHERE network = $1 AND height > $2', [network, height]);
+  const rows = await sql.query<{ to_address: string }>(
+    'UPDATE chain_transfers SET block_height = NULL, block_hash = NULL WHERE network = $1 AND block_height > $2 RETURNING to_address',
+    [network, height],
+  );
+  return [...new Set(rows.map((r) => r.to_address))];
+}
+
+/** Payments paid by money in blocks above `height`: a rewind to it takes their money out of the chain. */
+export async function paidPaymentsAbove(sql: Sql, network: Network, height: number): Promise<{ payment_id: string; payment_link_ref: string }[]> {
+  return sql.query(
+    `SELECT DISTINCT p.payment_id, p.payment_link_ref FROM chain_transfers t JOIN payments p ON p.address = t.to_address AND p.network = t.network
+     WHERE t.network = $1 AND t.block_height > $2 AND p.status = 'paid'`,
+    [network, height],
+  );
+}
+
+export async function markReorged(sql: Sql, paymentIds: readonly string[], at: Date): Promise<void> {
+  await sql.query('UPDATE payments SET reorged_at = $2 WHERE payment_id = ANY($1::text[])', [paymentIds, at]);
+}
+
+const columns = (transfers: readonly TransferRecord[]) => [
+  transfers.map((t) => t.tx_hash),
+  transfers.map((t) => t.position),
+  transfers.map((t) => t.asset),
+  transfers.map((t) => t.from),
+  transfers.map((t) => t.to),
+  transfers.map((t) => t.amount.toString()),
+];
+
+/**
+ * Transfers of followed blocks. A transaction seen before while it waited for a block is replaced by what its block
+ * says (a token transfer's position is known only then), and keeps when it was first seen; one never seen before was
+ * seen at its block's time (or now, for a block whose time is ahead of the gateway's clock).
+ */
+export async function recordMined(sql: Sql, network: Network, transfers: readonly MinedTransferRecord[], now: Date): Promise<void> {
+  if (!transfers.length) return;
+  const waited = await sql.query<{ tx_hash: string; seen_at: Date }>(
+    'DELETE FROM chain_transfers WHERE network = $1 AND block_height IS NULL AND tx_hash = ANY($2::text[]) RETURNING tx_hash, seen_at',
+    [network, [...new Set(transfers.map((t) => t.tx_hash))]],
+  );
+  const firstSeen = new Map<string, number>();
+  for (const { tx_hash, seen_at } of waited) firstSeen.set(tx_hash, Math.min(firstSeen.get(tx_hash) ?? Infinity, seen_at.getTime()));
+  const seenAt = transfers.map((t) => new Date(Math.min(firstSeen.get(t.tx_hash) ?? Infinity, t.block_time.getTime(), now.getTime())));
+  await sql.query(
+    `INSERT INTO chain_transfers (network, tx_hash, position, asset, from_address, to_address, amount_atomic, block_height, block_hash, seen_at)
+     SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::bigint[], $9::text[], $10::timestamptz[])
+     ON CONFLICT (network, tx_hash, position) DO UPDATE SET block_height = EXCLUDED.block_height, block_hash = EXCLUDED.block_hash,
+       seen_at = LEAST(chain_transfers.seen_at, EXCLUDED.seen_at)`,
+    [network, ...columns(transfers), transfers.map((t) => t.height), transfers.map((t) => t.block_hash), seenAt],
+  );
+}
+
+/** Transfers waiting for a block, seen now unless seen before. Returns the addresses of those new to the gateway. */
+export async function recordPending(sql: Sql, network: Network, transfers: readonly TransferRecord[], now: Date): Promise<string[]> {
+  if (!transfers.length) return [];
+  // A transaction already recorded in a block is not waiting for one, whatever a slow node still says.
+  const rows = await sql.query<{ to_address: string }>(
+    `INSERT INTO chain_transfers (network, tx_hash, position, asset, from_address, to_address, amount_atomic, seen_at)
+     SELECT $1, u.*, $8 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[])
+       AS u (tx_hash, position, asset, from_address, to_address, amount_atomic)
+     WHERE NOT EXISTS (SELECT 1 FROM chain_transfers t WHERE t.network = $1 AND t.tx_hash = u.tx_hash AND t.block_height IS NOT NULL)
+     ON CONFLICT (network, tx_hash, position) DO NOTHING RETURNING to_address`,
+    [network, ...columns(transfers), now],
+  );
+  return [...new Set(rows.map((r) => r.to_address))];
+}
+
+/** Transfers that waited for a block and that the chain no longer shows (dropped, or replaced): no longer facts. */
+export async function dropPendingExcept(sql: Sql, network: Network, txHashes: readonly string[]): Promise<string[]> {
+  const rows = await sql.query<{ to_address: string }>(
+    'DELETE FROM chain_transfers WHERE network = $1 AND block_height IS NULL AND NOT (tx_hash = ANY($2::text[])) RETURNING to_address',
+    [network, txHashes],
+  );
+  return [...new Set(rows.map((r) => r.to_address))];
+}
+
+/**
+ * Money moved at these addresses: their payments are marked unsettled in the same transaction, so a gateway that dies
+ * before reconciling finds them on start. Taking the payments' row locks also orders the record after any
+ * reconciliation under way, so a transfer is never seen "before" a decision already made about its payment.
+ */
+export async function markUnsettledAt(sql: Sql, network: Network, addresses: readonly string[]): Promise<void> {
+  if (!addresses.length) return;
+  await sql.query('UPDATE payments SET unsettled = true WHERE network = $1 AND address = ANY($2::text[])', [network, addresses]);
+}
+
+/** The links with a payment at one of these addresses. */
+export async function linksAtAddresses(sql: Sql, network: Network, addresses: readonly string[]): Promise<string[]> {
+  if (!addresses.length) return [];
+  const rows = await sql.query<{ payment_link_ref: string }>('SELECT DISTINCT payment_link_ref FROM payments WHERE network = $1 AND address = ANY($2::text[])', [
+    network,
+    addresses,
+  ]);
+  return rows.map((r) => r.payment_link_ref);
+}
+
+/** The payment addresses of a network created after `afterSeq` (all of them from 0), and the last seq. */
+export async function paymentAddresses(sql: Sql, network: Network, afterSeq: number): Promise<{ address: string; seq: number }[]> {
+  return sql.query('SELECT address, seq FROM payments WHERE network = $1 AND seq > $2 ORDER BY seq', [network, afterSeq]);
+}
