@@ -22,6 +22,17 @@ export interface TestGateway extends RunningGateway {
 
 export const storageName = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 
+/** A clock that runs in real time, and that a test can still move forward (for a gateway whose timers run). */
+export class RunningClock extends ManualClock {
+  #ahead = 0;
+  override now(): Date {
+    return new Date(Date.now() + this.#ahead);
+  }
+  override advance(ms: number): void {
+    this.#ahead += ms;
+  }
+}
+
 export interface TestGatewayOptions {
   /** Configuration over the defaults (a PGlite folder, a webhook timeout …). */
   config?: Partial<GatewayConfig>;

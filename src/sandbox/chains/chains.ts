@@ -74,10 +74,19 @@ export class Chains {
 /** Tries a node this many times, a second apart, for what the configuration left to it, before the start fails. */
 const START_ATTEMPTS = 5;
 
-/** The networks with every token's decimals: where the configuration left them out, the token's contract says. */
+/**
+ * The networks with every token's decimals (where the configuration left them out, the token's contract says), and
+ * each node known for what it is: a development node (anvil) lets the sandbox's wallet fund and mine on it.
+ */
 export async function resolveNetworks(specs: readonly NetworkSpec[]): Promise<NetworkConfig[]> {
   const resolved: NetworkConfig[] = [];
-  for (const { assets, ...network } of specs) {
+  for (const { assets, ...spec } of specs) {
+    const network = { ...spec };
+    if (network.source.kind === 'node' && !network.source.dev) {
+      const { isDevelopmentNode } = await import('./evm/node-chain.js');
+      // One try: a node that does not answer now is taken for what it was configured as.
+      network.source = { ...network.source, dev: await isDevelopmentNode(network.source).catch(() => false) };
+    }
     const withDecimals = [];
     for (const { rate_vnd: _rate, ...asset } of assets) {
       if (asset.decimals !== undefined) {

@@ -64,6 +64,8 @@ function ethereumOnNode(env: NodeJS.ProcessEnv): NetworkSpec {
     explorer_url: chainId === SEPOLIA_CHAIN_ID ? 'https://sepolia.etherscan.io' : chainId === 1 ? 'https://etherscan.io' : undefined,
     source: nodeSource('ETHEREUM_RPC_URL', env.ETHEREUM_RPC_URL!, {
       pollMs: wholeNumber(env, 'ETHEREUM_POLL_MS', DEFAULT_POLL_MS, 100),
+      timeoutMs: wholeNumber(env, 'ETHEREUM_TIMEOUT_MS', DEFAULT_TIMEOUT_MS, 100),
+      finalityBlocks: wholeNumber(env, 'ETHEREUM_FINALITY_BLOCKS', DEFAULT_FINALITY_BLOCKS, 1),
       publicRpcUrl: env.ETHEREUM_PUBLIC_RPC_URL || undefined,
     }),
   };

@@ -123,8 +123,9 @@ export class Watcher {
       }
       if (this.#failing.delete(network)) console.error(`watcher: ${network} can be followed again`);
     } catch (error) {
-      const message = (error as Error).message;
-      if (this.#failing.get(network) !== message) console.error(`watcher: following ${network} failed (until it can be followed again)`, error);
+      // A node's client writes a page about a timeout: its first line says what happened.
+      const message = ((error as { shortMessage?: string }).shortMessage ?? (error as Error).message).split('\n')[0]!;
+      if (this.#failing.get(network) !== message) console.error(`watcher: ${network} cannot be followed: ${message} (said again only when it changes)`);
       this.#failing.set(network, message);
     }
   }

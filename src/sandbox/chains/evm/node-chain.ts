@@ -239,6 +239,12 @@ export class EvmNodeChain implements ChainPort, ChainWallet {
   }
 }
 
+/** Whether the node is a development node (anvil): the sandbox may then fund and mine on it. */
+export async function isDevelopmentNode(source: NodeSource): Promise<boolean> {
+  const version = await nodeClient(source).request({ method: 'web3_clientVersion' });
+  return /^anvil\//i.test(version);
+}
+
 /** The decimals a token's contract says it has. */
 export function tokenDecimals(source: NodeSource, contract: string): Promise<number> {
   return nodeClient(source).readContract({ address: contract as Hex, abi: ERC20, functionName: 'decimals' });
