@@ -13,7 +13,9 @@ const config = loadConfig({
   ...process.env,
   PGLITE_DIR: process.env.PGLITE_DIR ?? (process.env.DATABASE_URL ? '' : '.data/pglite'),
 });
-const running = await startGateway(config, {
+// SANDBOX_CHAIN=anvil: Ethereum on a development node, started here (src/sandbox/chains/evm/dev-chain.ts).
+const dev = config.sandboxChain === 'anvil' ? await (await import('../src/sandbox/chains/evm/dev-chain.js')).startDevChain(config) : undefined;
+const running = await startGateway(dev?.config ?? config, {
   mount(app) {
     const baseUrl = `http://localhost:${config.port}`;
     // The demo's server side and the gateway share this process and port, so the SDK's requests go straight to the app.
@@ -36,8 +38,10 @@ console.log(
       `Merchant portal: ${url}/portal and ${url}/webhooks (sign in with the ClientId and Client Secret above,`,
       '  or, on this machine, with the "Sign in as the sandbox merchant" button)',
       '',
+      ...(dev ? ['', ...dev.banner] : []),
+      '',
       `Open ${url}/`,
     ],
   }),
 );
-closeOnSignals(running);
+closeOnSignals(running, dev?.node.stop);

@@ -49,9 +49,9 @@ function reach(host: string, port: string, phonePath: string): string[] {
   ];
 }
 
-/** Ends the process cleanly on Ctrl-C or a stop signal: open streams closed, the database closed. */
-export function closeOnSignals(running: RunningGateway): void {
+/** Ends the process cleanly on Ctrl-C or a stop signal: open streams closed, the database closed, then `after`. */
+export function closeOnSignals(running: RunningGateway, after: () => Promise<void> = async () => undefined): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void running.close().then(() => process.exit(0)));
+    process.once(signal, () => void running.close().then(after).then(() => process.exit(0)));
   }
 }
