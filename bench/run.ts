@@ -10,6 +10,7 @@ import { renderTable, type SuiteResult } from './lib/report.js';
 import { pglite, startPostgresStorage, type Storage } from './lib/storage.js';
 import type { Suite } from './lib/suite.js';
 import { bundleSuite } from './suites/bundle.js';
+import { chainSuite } from './suites/chain.js';
 import { elementSuite } from './suites/element.js';
 import { httpSuite } from './suites/http.js';
 import { sseCapacitySuite } from './suites/sse-capacity.js';
@@ -17,7 +18,7 @@ import { sseLatencySuite } from './suites/sse-latency.js';
 import { watcherSuite } from './suites/watcher.js';
 import { webhookSuite } from './suites/webhooks.js';
 
-const suites: Suite[] = [httpSuite, sseLatencySuite, sseCapacitySuite, watcherSuite, webhookSuite, bundleSuite, elementSuite];
+const suites: Suite[] = [httpSuite, sseLatencySuite, sseCapacitySuite, watcherSuite, chainSuite, webhookSuite, bundleSuite, elementSuite];
 
 const args = process.argv.slice(2);
 const chosen = args.filter((a) => !a.startsWith('--'));

@@ -30,7 +30,7 @@ const files = testFiles(roots.length ? roots : readdirSync('test').filter((d) =>
 
 // The model-based test searches for a fixed time (test/payments/model.test.ts): started first, it runs beside the
 // other files instead of after them.
-const TIME_BOXED = /model\.test\.ts$/;
+const TIME_BOXED = /model(-anvil)?\.test\.ts$/;
 files.sort((a, b) => Number(TIME_BOXED.test(b)) - Number(TIME_BOXED.test(a)));
 
 const STARTS_A_GATEWAY = /from '\.\.\/helpers\/(gateway|payment-model)\.js'/;

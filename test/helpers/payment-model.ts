@@ -13,6 +13,7 @@ import { formatAtomic, parseDecimal, quoteStep } from '../../src/sandbox/chain/a
 import { loadConfig } from '../../src/sandbox/config.js';
 import { linkState, type LinkFacts } from '../../src/sandbox/services/payment-state.js';
 import { sampleLink } from './gateway.js';
+import type { ModelNode } from './model-node.js';
 import { sandboxNetworks } from './networks.js';
 import { accessToken, JSON_TYPE, send, signedLinkBody, type Answer } from './merchant-api.js';
 import { startGatewayProcess, urlInSchema, type GatewayProcess } from './process.js';
@@ -29,10 +30,13 @@ export class GatewaySystem {
     private readonly cleanup: () => Promise<void>,
   ) {}
 
-  /** `applicationName` tags the processes' PostgreSQL connections, so a test can cut exactly those. */
-  static async start(databaseUrl: string | undefined, options: { applicationName?: string } = {}): Promise<GatewaySystem> {
+  /**
+   * `applicationName` tags the processes' PostgreSQL connections, so a test can cut exactly those; `env` configures the
+   * gateways further (Ethereum on a node: ModelNode.env).
+   */
+  static async start(databaseUrl: string | undefined, options: { applicationName?: string; env?: Record<string, string> } = {}): Promise<GatewaySystem> {
     // Blocks come on their own, fast: the watcher must keep mining whatever the steps do.
-    const common = { SANDBOX_BLOCK_INTERVAL_MS: '300' };
+    const common = { SANDBOX_BLOCK_INTERVAL_MS: '300', ...options.env };
     if (databaseUrl) {
       const schema = `model_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
       const admin = new pg.Client({ connectionString: databaseUrl });
@@ -102,6 +106,8 @@ interface Model {
   /** Payments the test sent money to, and those the merchant accepted. */
   funded: Set<string>;
   accepted: Set<string>;
+  /** Every transfer the test sent, by transaction: on a node, what the chain must show and the gateway count. */
+  sent: { tx_hash: string; payment: Payment }[];
   stats: ModelStats;
 }
 
@@ -112,6 +118,8 @@ function noteClosedQuotes(m: Model, payments: readonly Payment[]): void {
 
 interface Real {
   system: GatewaySystem;
+  /** Ethereum's node, in the anvil pass. */
+  node?: ModelNode;
 }
 
 const count = (stats: ModelStats, key: string) => stats.seen.set(key, (stats.seen.get(key) ?? 0) + 1);
@@ -189,14 +197,22 @@ class Pay implements Command {
     const amount = parseDecimal(target.amount_crypto, decimals);
     const rest = parseDecimal(current.body.remaining_crypto, decimals);
     const atomic = { exact: amount, rest: rest > 0n ? rest : amount, partial: amount / 3n + 1n, over: amount + amount / 10n }[this.kind];
-    const answer = await call(r.system, 'POST', '/sandbox/wallet/transfers', {
-      to: target.address,
-      asset: target.asset,
-      network: target.network,
-      amount: formatAtomic(atomic, decimals),
-    });
+    const transfer = () =>
+      call<{ tx_hash: string }>(r.system, 'POST', '/sandbox/wallet/transfers', {
+        to: target.address,
+        asset: target.asset,
+        network: target.network,
+        amount: formatAtomic(atomic, decimals),
+      });
+    let answer = await transfer();
+    // On a node, a rewind may have taken back the faucet's coins: the tester tops the wallet up, as one would.
+    if (r.node && answer.status === 422 && JSON.stringify(answer.body).includes('use the faucet')) {
+      expectStatus(await call(r.system, 'POST', '/sandbox/wallet/faucet'), [200], 'faucet');
+      answer = await transfer();
+    }
     expectStatus(answer, [201], 'transfer');
     m.funded.add(target.payment_id);
+    m.sent.push({ tx_hash: answer.body.tx_hash, payment: target });
     count(m.stats, `pay ${this.kind}${this.back ? ' to an older address' : ''}`);
   }
   toString = () => `pay(${this.kind}, ${this.back} back)`;
@@ -300,6 +316,44 @@ class Refund implements Command {
   toString = () => `refund(${this.full ? 'full' : `${this.share}%`}${this.back === undefined ? '' : `, payment ${this.back} back`})`;
 }
 
+/** The node's last blocks replaced (anvil drops their transactions), with or without a double-spend in the new ones. */
+class Reorg implements Command {
+  constructor(
+    readonly depth: number,
+    readonly doubleSpend: boolean,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const depth = await r.node!.reorganisable(this.depth);
+    if (depth < 1) return;
+    const spent = await r.node!.reorg(depth, this.doubleSpend);
+    count(m.stats, `reorg of ${depth > 2 ? '3–6 blocks' : '1–2 blocks'}${spent ? ' with a double-spend' : ''}`);
+  }
+  toString = () => `reorg(${this.depth}${this.doubleSpend ? ', double-spend' : ''})`;
+}
+
+/** The node's chain shortened: its last blocks gone, none in their place. */
+class Rewind implements Command {
+  constructor(readonly depth: number) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const depth = await r.node!.reorganisable(this.depth);
+    if (depth < 1) return;
+    await r.node!.rewind(depth);
+    count(m.stats, 'rewind');
+  }
+  toString = () => `rewind(${this.depth})`;
+}
+
+class RestartNode implements Command {
+  check = () => true;
+  async run(m: Model, r: Real) {
+    await r.node!.restart();
+    count(m.stats, 'node restart');
+  }
+  toString = () => 'restart the node';
+}
+
 class Restart implements Command {
   constructor(readonly which: number) {}
   check = () => true;
@@ -311,7 +365,7 @@ class Restart implements Command {
 }
 
 /** What customers, the chain, the clock and the merchant do, weighted toward what happens most. */
-const commandArbitrary = fc.oneof(
+const commandsOf = (anvilPass: boolean) => [
   { weight: 3, arbitrary: fc.constantFrom(...sandboxNetworks.assets).map((a): Command => new Open(a)) },
   {
     weight: 5,
@@ -323,7 +377,8 @@ const commandArbitrary = fc.oneof(
     weight: 4,
     arbitrary: fc
       .tuple(fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 3 }) }, { weight: 1, arbitrary: fc.integer({ min: 4, max: 500 }) }), fc.constantFrom<Network>('TRON', 'ETHEREUM', 'BITCOIN'))
-      .map(([n, net]): Command => new Mine(n, net)),
+      // A node's bursts are its finality window at most: the gateway reads a node's blocks a few dozen at a time.
+      .map(([n, net]): Command => new Mine(net === 'ETHEREUM' && anvilPass ? Math.min(n, 64) : n, net)),
   },
   { weight: 1, arbitrary: fc.constant<Command>(new ExpireQuote()) },
   { weight: 1, arbitrary: fc.constant<Command>(new ExpireLink()) },
@@ -335,7 +390,15 @@ const commandArbitrary = fc.oneof(
       .tuple(fc.integer({ min: 1, max: 100 }), fc.boolean(), fc.option(fc.nat(2), { nil: undefined }))
       .map(([share, full, back]): Command => new Refund(share, full, back)),
   },
-);
+  // What a real node does: reorganisations of random depth (with and without a double-spend), rewinds, restarts.
+  ...(anvilPass
+    ? [
+        { weight: 2, arbitrary: fc.tuple(fc.integer({ min: 1, max: 6 }), fc.boolean()).map(([depth, spend]): Command => new Reorg(depth, spend)) },
+        { weight: 1, arbitrary: fc.integer({ min: 1, max: 4 }).map((depth): Command => new Rewind(depth)) },
+        { weight: 1, arbitrary: fc.constant<Command>(new RestartNode()) },
+      ]
+    : []),
+];
 
 /** A small order of one line, so the test wallet's coins last for thousands of sequences. */
 export const orderInput = (orderId: string) =>
@@ -347,17 +410,17 @@ export const orderInput = (orderId: string) =>
  * the order holds is paid + held − refunded and never below zero; the watcher keeps mining. Reconciliation after a
  * block of the watcher's own runs a moment later, so a mismatch gets a few seconds to heal before it is a failure.
  */
-export async function checkInvariants(system: GatewaySystem, orderId: string, stats?: ModelStats, model?: Model): Promise<void> {
+export async function checkInvariants(system: GatewaySystem, orderId: string, stats?: ModelStats, model?: Model, node?: ModelNode): Promise<void> {
   const deadline = Date.now() + 5_000;
   for (;;) {
-    const problems = await invariantProblems(system, orderId, stats, model);
+    const problems = await invariantProblems(system, orderId, stats, model, node);
     if (!problems.length) return;
     if (Date.now() > deadline) assert.fail(`invariants broken for order ${orderId}:\n${problems.join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
 }
 
-async function invariantProblems(system: GatewaySystem, orderId: string, stats?: ModelStats, model?: Model): Promise<string[]> {
+async function invariantProblems(system: GatewaySystem, orderId: string, stats?: ModelStats, model?: Model, node?: ModelNode): Promise<string[]> {
   const token = await merchantToken(system);
   const links = await call<{ payment_links: PaymentLinkResource[] }>(system, 'GET', `/api/paymentLink?merchant_order_id=${orderId}`, undefined, token);
   expectStatus(links, [200], 'read links');
@@ -406,6 +469,34 @@ async function invariantProblems(system: GatewaySystem, orderId: string, stats?:
     }
   }
   if (order.body.amountToRefund !== orderHolds) problems.push(`the order can refund ${order.body.amountToRefund} VND, its links ${orderHolds}`);
+  if (node && model) problems.push(...(await chainProblems(node, model, links.body.payment_links)));
+  return problems;
+}
+
+/**
+ * What a node shows against what the gateway counts, for every transfer the test sent on it: no payment counts (with a
+ * confirmation) a transfer that is not on the node's canonical chain, and every canonical transfer to a payment's
+ * address is counted exactly once, with the confirmations the node gives it (tip − height + 1).
+ */
+async function chainProblems(node: ModelNode, model: Model, links: readonly PaymentLinkResource[]): Promise<string[]> {
+  const problems: string[] = [];
+  const payments = new Map(links.flatMap((l) => l.payments).map((p) => [p.payment_id, p]));
+  const tip = await node.height();
+  const sentHere = model.sent.filter((s) => s.payment.network === 'ETHEREUM');
+  for (const { tx_hash, payment } of sentHere) {
+    const counted = (payments.get(payment.payment_id)?.transactions ?? []).filter((t) => t.tx_hash === tx_hash);
+    const height = await node.canonicalHeight(tx_hash);
+    if (height === undefined) {
+      if (counted.some((t) => t.confirmations > 0)) problems.push(`${tx_hash} is counted with confirmations but is not on the node's chain`);
+    } else if (counted.length !== 1 || counted[0]!.confirmations !== tip - height + 1) {
+      problems.push(`${tx_hash} is in block ${height} of ${tip}, and counted ${counted.length} times (${counted.map((t) => t.confirmations).join(', ')} confirmations)`);
+    }
+  }
+  const known = new Set(sentHere.map((s) => s.tx_hash));
+  for (const p of payments.values()) {
+    if (p.network !== 'ETHEREUM') continue;
+    for (const t of p.transactions) if (!known.has(t.tx_hash)) problems.push(`payment ${p.payment_id} counts ${t.tx_hash}, which nobody sent`);
+  }
   return problems;
 }
 
@@ -449,8 +540,9 @@ export async function checkWatcherMines(system: GatewaySystem): Promise<void> {
  * Runs random sequences against `system` for about `seconds`, and at least `minimum` of them, checking the invariants
  * after every step. Every fourth sequence also kills and restarts a gateway process at a random step.
  */
-export async function runModel(system: GatewaySystem, options: { seconds: number; minimum: number; stats: ModelStats }): Promise<void> {
-  const { stats } = options;
+export async function runModel(system: GatewaySystem, options: { seconds: number; minimum: number; stats: ModelStats; node?: ModelNode }): Promise<void> {
+  const { stats, node } = options;
+  const commandArbitrary = fc.oneof(...commandsOf(node !== undefined));
   const until = Date.now() + options.seconds * 1000;
   while (stats.sequences < options.minimum || Date.now() < until) {
     await fc.assert(
@@ -466,9 +558,10 @@ export async function runModel(system: GatewaySystem, options: { seconds: number
           closedBeforeMoney: new Set(),
           funded: new Set(),
           accepted: new Set(),
+          sent: [],
           stats,
         };
-        const real: Real = { system };
+        const real: Real = { system, node };
         // Most orders begin with the customer opening a payment.
         const steps: Command[] = [new Open(first), ...commands];
         if (index % 4 === 0) steps.splice(Math.min(restartAt, steps.length), 0, new Restart(which));
@@ -476,7 +569,7 @@ export async function runModel(system: GatewaySystem, options: { seconds: number
           if (!step.check(model)) continue;
           await step.run(model, real);
           stats.steps++;
-          await checkInvariants(system, orderId, stats, model);
+          await checkInvariants(system, orderId, stats, model, node);
         }
         if (index % 5 === 0) await checkWatcherMines(system);
       }),

@@ -50,7 +50,8 @@ export class ChainFacts {
   record(network: NetworkConfig, step: ChainStep): Promise<string[] | undefined> {
     return this.db.transaction(async (tx) => {
       await lockExclusive(tx, FACTS_LOCK);
-      if (!sameCursor(await readCursor(tx, network.id, { lock: true }), step.from)) return undefined;
+      const cursor = await readCursor(tx, network.id, { lock: true });
+      if (!sameCursor(cursor, step.from)) return undefined;
       const moved = new Set<string>();
       let reorged: { payment_id: string; payment_link_ref: string }[] = [];
       if (step.rewindTo) {
@@ -67,6 +68,7 @@ export class ChainFacts {
         network.id,
         step.mined.map(({ block, ...t }) => ({ ...t, height: block.height, block_hash: block.hash, block_time: block.time })),
         now,
+        cursor?.synced_at ?? null,
       );
       if (step.pending) {
         await recordPending(tx, network.id, step.pending, now);
@@ -75,9 +77,8 @@ export class ChainFacts {
           for (const address of await dropPendingExcept(tx, network.id, step.pending.map((t) => t.tx_hash))) moved.add(address);
         }
       }
-      const cursor = step.blocks.at(-1) ?? step.rewindTo ?? step.start ?? step.from!;
       const stale = staleAfterMs(network);
-      await writeCursor(tx, network.id, cursor, stale !== undefined && step.atTip ? { at: now, staleAfterMs: stale } : undefined);
+      await writeCursor(tx, network.id, step.blocks.at(-1) ?? step.rewindTo ?? step.start ?? step.from!, stale !== undefined && step.atTip ? { at: now, staleAfterMs: stale } : undefined);
       const links = new Set(await linksAtAddresses(tx, network.id, [...moved]));
       // New blocks add confirmations to every payment still gaining them.
       if (step.blocks.length || step.rewindTo) for (const ref of await unsettledLinks(tx, network.id)) links.add(ref);

@@ -106,10 +106,11 @@ const columns = (transfers: readonly TransferRecord[]) => [
 
 /**
  * Transfers of followed blocks. A transaction seen before while it waited for a block is replaced by what its block
- * says (a token transfer's position is known only then), and keeps when it was first seen; one never seen before was
- * seen at its block's time (or now, for a block whose time is ahead of the gateway's clock).
+ * says (a token transfer's position is known only then), and keeps when it was first seen. One never seen before came
+ * at its block's time, but not before `knownUntil` (when the gateway last saw the chain in full without it: a block's
+ * time is whole seconds, and the miner's say) nor after now.
  */
-export async function recordMined(sql: Sql, network: Network, transfers: readonly MinedTransferRecord[], now: Date): Promise<void> {
+export async function recordMined(sql: Sql, network: Network, transfers: readonly MinedTransferRecord[], now: Date, knownUntil: Date | null): Promise<void> {
   if (!transfers.length) return;
   const waited = await sql.query<{ tx_hash: string; seen_at: Date }>(
     'DELETE FROM chain_transfers WHERE network = $1 AND block_height IS NULL AND tx_hash = ANY($2::text[]) RETURNING tx_hash, seen_at',
@@ -117,7 +118,8 @@ export async function recordMined(sql: Sql, network: Network, transfers: readonl
   );
   const firstSeen = new Map<string, number>();
   for (const { tx_hash, seen_at } of waited) firstSeen.set(tx_hash, Math.min(firstSeen.get(tx_hash) ?? Infinity, seen_at.getTime()));
-  const seenAt = transfers.map((t) => new Date(Math.min(firstSeen.get(t.tx_hash) ?? Infinity, t.block_time.getTime(), now.getTime())));
+  const arrived = (t: MinedTransferRecord) => Math.max(t.block_time.getTime(), knownUntil?.getTime() ?? -Infinity);
+  const seenAt = transfers.map((t) => new Date(Math.min(firstSeen.get(t.tx_hash) ?? arrived(t), now.getTime())));
   await sql.query(
     `INSERT INTO chain_transfers (network, tx_hash, position, asset, from_address, to_address, amount_atomic, block_height, block_hash, seen_at)
      SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::bigint[], $9::text[], $10::timestamptz[])

@@ -124,27 +124,38 @@ export class EvmNodeChain implements ChainPort, ChainWallet {
     });
   }
 
-  /** The native coin moved by every call of every transaction that did not revert (a reverted call moves nothing). */
+  /**
+   * The native coin moved by every call of every transaction that did not revert (a reverted call moves nothing). A
+   * node without a tracer, or one that cannot trace this block (its state is gone: pruned, or a development node
+   * restarted), shows the value of the transactions themselves.
+   */
   async #valueTransfers(block: Block<bigint, true>): Promise<ChainTransfer[]> {
-    if (this.#traces !== false) {
-      try {
-        const traced = (await this.#client.request({ method: 'debug_traceBlockByHash', params: [block.hash!, { tracer: 'callTracer' }] } as never)) as {
-          txHash: Hex;
-          result: CallFrame;
-        }[];
-        this.#traces = true;
-        return traced.flatMap(({ txHash, result }) => this.#calls(txHash, result, []));
-      } catch (error) {
-        if (this.#traces === true) throw error;
-        // The node has no tracer: the value of transactions themselves is what can be seen.
-        this.#traces = false;
-        console.error(`${this.network.id}: the node does not trace calls (${(error as Error).message}); money forwarded by contracts will not be seen`);
-      }
+    if (this.#traces !== false && block.transactions.length) {
+      const traced = await this.#trace(block.hash!);
+      if (traced) return traced.flatMap(({ txHash, result }) => this.#calls(txHash, result, []));
     }
     const paying = block.transactions.filter((tx) => tx.to && tx.value > 0n);
     if (!paying.length) return [];
     const receipts = await Promise.all(paying.map((tx) => this.#client.getTransactionReceipt({ hash: tx.hash })));
     return paying.filter((_, i) => receipts[i]!.status === 'success').map((tx) => this.#nativeTransfer(tx.hash, 'call:', tx.from, tx.to!, tx.value));
+  }
+
+  /** Every transaction of a block traced call by call; undefined when the node cannot trace it. */
+  async #trace(hash: Hex): Promise<{ txHash: Hex; result: CallFrame }[] | undefined> {
+    let traced: { txHash: Hex; result?: CallFrame }[];
+    try {
+      traced = (await this.#client.request({ method: 'debug_traceBlockByHash', params: [hash, { tracer: 'callTracer' }] } as never)) as typeof traced;
+    } catch (error) {
+      // A node that lacks the method never traces (JSON-RPC "method not found"); any other failure is this block's.
+      if ((error as { code?: number }).code === -32601) {
+        this.#traces = false;
+        console.error(`${this.network.id}: the node does not trace calls; money forwarded by contracts will not be seen`);
+      }
+      if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'HttpRequestError') throw error;
+      return undefined;
+    }
+    this.#traces = true;
+    return traced.every((t) => t.result) ? (traced as { txHash: Hex; result: CallFrame }[]) : undefined;
   }
 
   #calls(txHash: Hex, frame: CallFrame, path: number[]): ChainTransfer[] {

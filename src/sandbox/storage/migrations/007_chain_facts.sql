@@ -67,6 +67,12 @@ INSERT INTO chain_transfers (network, tx_hash, position, asset, from_address, to
   LEFT JOIN sim_blocks b ON b.network = t.network AND b.height = t.block_height
   ORDER BY t.seq;
 
+-- While a quote is open (awaiting_payment, underpaid), the link has no other open quote. A payment whose money is found
+-- late, judged in time by its block's time after a node's outage, may be confirming beside a newer open quote.
+ALTER TABLE payments DROP CONSTRAINT payments_one_open_per_link;
+ALTER TABLE payments ADD CONSTRAINT payments_one_open_per_link EXCLUDE USING btree (payment_link_ref WITH =)
+  WHERE (status IN ('awaiting_payment', 'underpaid')) DEFERRABLE INITIALLY DEFERRED;
+
 -- When a reorganisation dropped a block of this payment's money after the payment was paid: the merchant is told.
 ALTER TABLE payments ADD COLUMN reorged_at timestamptz;
 -- The simulator's send of each refund, in atomic units: what was sent back is the refunds' record, not a chain's.
