@@ -8,7 +8,6 @@ import { LinkBuilder } from './builder/link-builder.js';
 import { api } from './lib/api.js';
 import { showSession } from './lib/session.js';
 import { decodeCanvas } from './wallet/decode.js';
-import { readPaymentQr } from './wallet/payment-qr.js';
 import { TestWallet } from './wallet/test-wallet.js';
 
 declare global {
@@ -46,7 +45,7 @@ async function scanCheckout(w: TestWallet): Promise<void> {
   if (!text) return w.fail('No payment QR to read: create a link and choose a coin in the checkout first.');
   let address: string | undefined;
   try {
-    const read = readPaymentQr(text);
+    const read = w.read(text);
     address = read.amount ? undefined : read.address;
   } catch {
     address = undefined;

@@ -5,7 +5,6 @@
 // the same answers, and name the same fields.
 import type { CheckoutView as View, Payment as PaymentAnswer } from '../contract/checkout.js';
 import type { Problem as ProblemAnswer } from '../contract/problem.js';
-import { ASSET_CODES, NETWORKS } from '../contract/assets.js';
 import { BIDI_CONTROL, COUNTRY_CODE, DECIMAL, LANGUAGE, LINK_STATUSES, PAYMENT_STATUSES } from '../contract/rules.js';
 
 /** Checks `value`, adding the path of each field that breaks a rule to `issues` (`order_details.0.price`). */
@@ -74,8 +73,9 @@ const payment = object({
   payment_id: string,
   status: oneOf(PAYMENT_STATUSES),
   overpaid: boolean,
-  asset: oneOf(ASSET_CODES),
-  network: oneOf(NETWORKS),
+  // Networks and assets are the gateway's configuration: any string (src/contract/assets.ts).
+  asset: string,
+  network: string,
   address: string,
   amount_crypto: decimal,
   amount_vnd: int,
@@ -93,6 +93,7 @@ const payment = object({
   paid_at: nullable(string),
   superseded_at: nullable(string),
   accepted_at: nullable(string),
+  reorged_at: nullable(string),
   success_redirect_url: nullable(string),
   created_at: string,
 });
@@ -128,7 +129,21 @@ const view = object({
     object({
       pmt_channel: oneOf(['PROVIDER']),
       pmt_method: oneOf(['PROVIDER_CRYPTO']),
-      assets: array(object({ asset: oneOf(ASSET_CODES), network: oneOf(NETWORKS), decimals: int, quote_decimals: int, label: string })),
+      assets: array(
+        object({
+          asset: string,
+          network: string,
+          decimals: int,
+          quote_decimals: int,
+          label: string,
+          network_name: string,
+          token_standard: nullable(string),
+          chain_id: nullable(int),
+          token_contract: nullable(string),
+          explorer_url: nullable(string),
+          available: boolean,
+        }),
+      ),
     }),
   ),
   payment: nullable(payment),

@@ -13,6 +13,8 @@ export type CheckoutErrorCode =
   | 'conflict'
   /** The gateway refused the request's fields (400, 422). */
   | 'invalid'
+  /** The gateway cannot see the network of the asset asked for (503 to opening a payment): another asset may do. */
+  | 'unavailable'
   /** The gateway could not be reached, or failed (5xx). */
   | 'network'
   /** The answer does not match the contract. */
@@ -29,11 +31,13 @@ export class CheckoutApiError extends Error {
   }
 }
 
-function codeOf(status: number): CheckoutErrorCode {
+function codeOf(status: number, method?: string): CheckoutErrorCode {
   if (status === 404) return 'not_found';
   if (status === 410) return 'link_expired';
   if (status === 409) return 'conflict';
   if (status === 400 || status === 422) return 'invalid';
+  // Only opening a payment has a method (POST): its 503 is the asset's network out of the gateway's sight, not the gateway.
+  if (status === 503 && method) return 'unavailable';
   return 'network';
 }
 
@@ -61,7 +65,7 @@ async function request<T>(check: (body: unknown) => Checked<T>, url: string, ini
   if (!response.ok) {
     const problem = checkProblem(body);
     const detail = problem.success ? (problem.data.detail ?? problem.data.title) : `HTTP ${response.status}`;
-    throw new CheckoutApiError(codeOf(response.status), detail, response.status);
+    throw new CheckoutApiError(codeOf(response.status, init.method), detail, response.status);
   }
   const checked = check(body);
   if (!checked.success) throw new CheckoutApiError('malformed', `The gateway's answer does not match the checkout contract (${checked.issues.join(', ')}).`, response.status);

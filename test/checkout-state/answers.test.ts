@@ -28,7 +28,8 @@ const STRINGS = [
   'ab\u202Ecd', 'ab\u2066cd', ' ', '\u200B', 'VN', 'us', 'V', 'VNM', 'V1', 'vi', 'en-US', 'vi_VN', 'e', 'en--US', 'zh-Hant-TW', 'abcd',
   '0', '12.5', '360000', '0.000001', '1.', '.5', '-1', '1e3', '1,5', ' 1', 'https://shop.example/x', 'javascript:alert(1)',
   '2026-01-01T00:00:00.000Z', '</script><script>alert(1)</script>', 'line\u2028break', 'USDT', 'usdt', 'TRON', 'VND', 'vnd',
-  'PROVIDER', 'PROVIDER_CRYPTO', 'active', 'paid', 'awaiting_payment',
+  'PROVIDER', 'PROVIDER_CRYPTO', 'active', 'paid', 'awaiting_payment', 'BSC_TESTNET', 'BNB Smart Chain Testnet', 'BEP-20',
+  '0x337610d27c682E347C9cD60BD4b3b107C9d34dDd', 'https://testnet.bscscan.com',
 ];
 const NUMBERS = [0, 1, 7, -5, 360_000, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, 1.5, -0.5, 1e21];
 /** Values put in place of any one field to break the answer (undefined: the field left out). */

@@ -1,5 +1,5 @@
 // Checkout views and payments as the gateway sends them, for the element's pure logic (no gateway, no DOM).
-import type { ChainTransaction, CheckoutView, Payment } from '../../src/contract/checkout.js';
+import type { ChainTransaction, CheckoutAsset, CheckoutView, Payment } from '../../src/contract/checkout.js';
 
 export function checkoutView(overrides: Partial<CheckoutView> = {}): CheckoutView {
   return {
@@ -22,15 +22,33 @@ export function checkoutView(overrides: Partial<CheckoutView> = {}): CheckoutVie
         pmt_channel: 'PROVIDER',
         pmt_method: 'PROVIDER_CRYPTO',
         assets: [
-          { asset: 'ETH', network: 'ETHEREUM', decimals: 18, quote_decimals: 6, label: 'ETH' },
-          { asset: 'USDT', network: 'TRON', decimals: 6, quote_decimals: 2, label: 'USDT · TRC-20' },
-          { asset: 'BTC', network: 'BITCOIN', decimals: 8, quote_decimals: 8, label: 'BTC' },
+          checkoutAsset({ asset: 'ETH', network: 'ETHEREUM', decimals: 18, quote_decimals: 6, label: 'ETH (Ethereum Sepolia)', network_name: 'Ethereum Sepolia', token_standard: null, chain_id: 11155111 }),
+          checkoutAsset(),
+          checkoutAsset({ asset: 'BTC', network: 'BITCOIN', decimals: 8, quote_decimals: 8, label: 'BTC (Bitcoin testnet)', network_name: 'Bitcoin testnet', token_standard: null }),
         ],
       },
     ],
     payment: null,
     failure_redirect_url: 'https://shop.example/failure?signature=x',
     sandbox: true,
+    ...overrides,
+  };
+}
+
+/** An asset the gateway offers, available, with these fields replaced (USDT on TRON unless told). */
+export function checkoutAsset(overrides: Partial<CheckoutAsset> = {}): CheckoutAsset {
+  return {
+    asset: 'USDT',
+    network: 'TRON',
+    decimals: 6,
+    quote_decimals: 2,
+    label: 'USDT · TRC-20 (TRON)',
+    network_name: 'TRON',
+    token_standard: 'TRC-20',
+    chain_id: null,
+    token_contract: null,
+    explorer_url: null,
+    available: true,
     ...overrides,
   };
 }
@@ -57,6 +75,7 @@ export function payment(overrides: Partial<Payment> = {}): Payment {
     paid_at: null,
     superseded_at: null,
     accepted_at: null,
+    reorged_at: null,
     success_redirect_url: null,
     created_at: '2026-11-22T10:00:00.000Z',
     ...overrides,

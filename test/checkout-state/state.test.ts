@@ -10,7 +10,7 @@ import {
   awaitsConfirmation,
   excess,
   hasReceived,
-  networkKey,
+  namedAsset,
   chooseMethod,
   clock,
   confirmationsSeen,
@@ -22,16 +22,15 @@ import {
   parseAssetKey,
   quoteDeadline,
   screenOf,
-  sortedAssets,
   supersedes,
   validateContact,
   walletUri,
 } from '../../src/checkout/pay-checkout/state.js';
-import { checkoutView, payment, transaction } from './fixtures.js';
+import { checkoutAsset, checkoutView, payment, transaction } from './fixtures.js';
 
 const linkStatus = fc.constantFrom(...LINK_STATUSES);
 const paymentStatus = fc.constantFrom(...PAYMENT_STATUSES);
-const failure = fc.option(fc.constantFrom('missing_ref', 'not_found', 'link_expired', 'conflict', 'invalid', 'network', 'malformed' as const), { nil: undefined });
+const failure = fc.option(fc.constantFrom('missing_ref', 'not_found', 'link_expired', 'conflict', 'invalid', 'unavailable', 'network', 'malformed' as const), { nil: undefined });
 
 describe('screenOf', () => {
   test('loading until the view arrives, the error whenever loading failed', () => {
@@ -105,16 +104,16 @@ describe('supersedes', () => {
 });
 
 describe('methods and assets', () => {
-  test('USDT on TRON is picked first, the rest keep the gateway order', () => {
+  test("the gateway's first available asset is picked first (it lists its default first)", () => {
     const method = checkoutView().methods[0]!;
-    assert.deepEqual(
-      sortedAssets(method).map((a) => `${a.asset}:${a.network}`),
-      ['USDT:TRON', 'ETH:ETHEREUM', 'BTC:BITCOIN'],
-    );
-    assert.equal(defaultAsset(method), 'USDT:TRON');
-    assert.equal(defaultAsset({ ...method, assets: method.assets.filter((a) => a.asset !== 'USDT') }), 'ETH:ETHEREUM');
+    assert.equal(defaultAsset(method), 'ETH:ETHEREUM');
+    assert.equal(defaultAsset({ ...method, assets: method.assets.filter((a) => a.asset !== 'ETH') }), 'USDT:TRON');
     assert.equal(defaultAsset({ ...method, assets: [] }), '');
     assert.equal(defaultAsset(undefined), '');
+    // An asset whose network the gateway cannot see is never picked for the customer.
+    const ethereumDown = method.assets.map((a) => (a.network === 'ETHEREUM' ? { ...a, available: false } : a));
+    assert.equal(defaultAsset({ ...method, assets: ethereumDown }), 'USDT:TRON');
+    assert.equal(defaultAsset({ ...method, assets: method.assets.map((a) => ({ ...a, available: false })) }), '');
     assert.deepEqual(parseAssetKey('BTC:BITCOIN'), { asset: 'BTC', network: 'BITCOIN' });
   });
 
@@ -198,13 +197,18 @@ describe('payment figures', () => {
     );
   });
 
-  test('assets are named as wallets name them, networks from the catalog (test networks in the sandbox)', () => {
-    assert.equal(assetName({ asset: 'USDT', network: 'TRON' }), 'USDT · TRC-20');
-    assert.equal(assetName({ asset: 'USDT', network: 'ETHEREUM' }), 'USDT · ERC-20');
-    assert.equal(assetName({ asset: 'ETH', network: 'ETHEREUM' }), 'ETH');
-    assert.equal(assetName({ asset: 'BTC', network: 'BITCOIN' }), 'BTC');
-    assert.equal(networkKey('BITCOIN', true), 'testNetwork_BITCOIN');
-    assert.equal(networkKey('TRON', false), 'network_TRON');
+  test("assets are named as wallets name them, by the gateway's token standard", () => {
+    const view = checkoutView();
+    assert.equal(assetName(namedAsset(view, { asset: 'USDT', network: 'TRON' })), 'USDT · TRC-20');
+    assert.equal(assetName(namedAsset(view, { asset: 'ETH', network: 'ETHEREUM' })), 'ETH');
+    assert.equal(assetName(namedAsset(view, { asset: 'BTC', network: 'BITCOIN' })), 'BTC');
+    const bsc = checkoutAsset({ asset: 'USDT', network: 'BSC_TESTNET', network_name: 'BNB Smart Chain Testnet', token_standard: 'BEP-20', chain_id: 97 });
+    const withBsc = checkoutView({ methods: [{ ...view.methods[0]!, assets: [...view.methods[0]!.assets, bsc] }] });
+    assert.equal(namedAsset(withBsc, payment({ asset: 'USDT', network: 'BSC_TESTNET' })), bsc);
+    assert.equal(assetName(bsc), 'USDT · BEP-20');
+    // A payment in an asset the gateway no longer offers goes by its ids.
+    const gone = namedAsset(view, { asset: 'DOGE', network: 'DOGECOIN' });
+    assert.deepEqual([assetName(gone), gone.network_name], ['DOGE', 'DOGECOIN']);
   });
 
   test('only bitcoin: and ethereum: URIs open a wallet', () => {

@@ -2,14 +2,33 @@
 // API's query for them; days are the merchant's own, both included.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { apiQuery, filtersFrom, NO_FILTERS, searchOf } from '../../demo/scripts/portal/list-query.js';
+import { apiQuery, assetChoices, filtersFrom, NO_FILTERS, searchOf } from '../../demo/scripts/portal/list-query.js';
+import type { ChainNetwork } from '../../src/contract/index.js';
 
 describe('the transactions filters', () => {
   it('round-trips through the address, dropping what is not a filter value', () => {
     const filters = { q: 'DH-2026', status: 'held' as const, asset: 'USDT:TRON', from: '2026-11-01', to: '2026-11-22' };
     assert.deepEqual(filtersFrom(searchOf(filters)), filters);
     assert.equal(searchOf(NO_FILTERS).toString(), '');
-    assert.deepEqual(filtersFrom(new URLSearchParams('status=paid_late&asset=DOGE:TRON&from=yesterday&q=%20x%20')), { ...NO_FILTERS, q: 'x' });
+    assert.deepEqual(filtersFrom(new URLSearchParams('status=paid_late&asset=usdt:tron&from=yesterday&q=%20x%20')), { ...NO_FILTERS, q: 'x' });
+    for (const asset of ['USDT', 'USDT:TRON:X', ':TRON', 'USDT TRON']) assert.equal(filtersFrom(new URLSearchParams({ asset })).asset, '', asset);
+    // Which coins exist is the gateway's to say: a coin of a network added by configuration is a filter value too.
+    assert.equal(filtersFrom(new URLSearchParams({ asset: 'USDT:BSC_TESTNET' })).asset, 'USDT:BSC_TESTNET');
+  });
+
+  it("offers every coin of the gateway's networks, with the gateway's labels", () => {
+    const network = (id: string, assets: [string, string][]) =>
+      ({ network: id, assets: assets.map(([asset, label]) => ({ asset, label })) }) as unknown as ChainNetwork;
+    const choices = assetChoices([
+      network('TRON', [['USDT', 'USDT · TRC-20 (TRON)']]),
+      network('BSC_TESTNET', [['USDT', 'USDT · BEP-20 (BNB Smart Chain Testnet)'], ['BNB', 'BNB (BNB Smart Chain Testnet)']]),
+    ]);
+    assert.deepEqual(choices, [
+      { value: '', label: 'Any coin' },
+      { value: 'USDT:TRON', label: 'USDT · TRC-20 (TRON)' },
+      { value: 'USDT:BSC_TESTNET', label: 'USDT · BEP-20 (BNB Smart Chain Testnet)' },
+      { value: 'BNB:BSC_TESTNET', label: 'BNB (BNB Smart Chain Testnet)' },
+    ]);
   });
 
   it('asks the read API for held money, an asset and its network, and whole days where the browser is', () => {

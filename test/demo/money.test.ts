@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { findAsset, type AssetCode, type Network } from '../../src/contract/index.js';
+import type { AssetCode, Network } from '../../src/contract/index.js';
 import { formatAtomic } from '../../src/sandbox/chain/amounts.js';
 import { canAccept, heldOf, holdings, refundPreview } from '../../demo/scripts/portal/money.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
@@ -30,17 +30,16 @@ describe(`the portal's view of an order's money (${storageName})`, () => {
     const [asset, network] = coin;
     const { payment } = await gw.gateway.checkout.open(ref, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset, network });
     if (late) await gw.gateway.sandboxControls.expireQuote({ payment_id: payment.payment_id });
-    const decimals = findAsset(asset, network)!.decimals;
+    const decimals = gw.gateway.networks.asset(asset, network).decimals;
     const [whole, fraction = ''] = payment.amount_crypto.split('.');
     const atomic = BigInt(whole! + fraction.padEnd(decimals, '0'));
     await gw.gateway.wallet.transfer({ to: payment.address, asset, network, amount: formatAtomic((atomic * percent) / 100n, decimals) });
-    await gw.gateway.db.transaction((tx) => gw.gateway.chain.mine(tx, network, payment.confirmations_required));
-    await gw.gateway.watcher.afterBlocks(network);
+    await gw.gateway.sandboxControls.mine(payment.confirmations_required, network);
     return input.merchant_order_id;
   }
 
   const sentOnChain = async (hash: string) =>
-    (await gw.gateway.db.query<{ amount: string; to_address: string }>('SELECT amount_atomic::text AS amount, to_address FROM chain_transactions WHERE tx_hash = $1', [hash]))[0]!;
+    (await gw.gateway.db.query<{ amount: string; to_address: string }>('SELECT amount_atomic::text AS amount, to_address FROM sim_transactions WHERE tx_hash = $1', [hash]))[0]!;
 
   it('says exactly what each refund sends back, to whom, over any sequence of refunds', async () => {
     await fc.assert(
@@ -56,7 +55,7 @@ describe(`the portal's view of an order's money (${storageName})`, () => {
             const [source] = holdings(links).filter((h) => h.left > 0);
             if (!source) break;
             const amount = Math.min(wanted, source.left);
-            const preview = refundPreview(source, amount);
+            const preview = refundPreview(source, amount, gw.gateway.networks.asset(source.payment.asset, source.payment.network).decimals);
             const refund = gw.client.createRefund(orderId, {
               amount,
               channel: 'PROVIDER',
@@ -71,7 +70,7 @@ describe(`the portal's view of an order's money (${storageName})`, () => {
             }
             const { refundDetails } = await refund;
             const chain = await sentOnChain(refundDetails.at(-1)!.psp_refund_id);
-            const decimals = findAsset(preview.asset, preview.network)!.decimals;
+            const decimals = gw.gateway.networks.asset(preview.asset, preview.network).decimals;
             assert.equal(formatAtomic(BigInt(chain.amount), decimals), preview.crypto, `${amount} VND of ${source.left}`);
             assert.equal(chain.to_address, preview.address);
             assert.equal(preview.address, gw.gateway.wallet.addresses[coin[1]], 'back to the sender');
@@ -90,6 +89,9 @@ describe(`the portal's view of an order's money (${storageName})`, () => {
     const [held] = holdings([late!]);
     assert.equal(heldOf(late!), 360_000, 'all of a late payment is held');
     assert.equal(canAccept(held!, [late!]), true);
+    assert.deepEqual(refundPreview(held!, 1_000, undefined), {
+      problem: `The gateway does not list ${held!.payment.asset} on ${held!.payment.network}: what goes back cannot be counted here.`,
+    });
     await gw.client.acceptPayment(held!.payment.payment_id);
     const [accepted] = await gw.client.findPaymentLinks(lateOrder);
     assert.equal(heldOf(accepted!), 0, 'once accepted it pays the order');

@@ -5,9 +5,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { AssetCode, Network, PaymentLinkInput } from '../../src/contract/index.js';
+import type { AssetCode, ChainState, Network, PaymentLinkInput } from '../../src/contract/index.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/config.js';
-import { decimalsOf, shareOf } from '../../demo/scripts/wallet/payment-qr.js';
+import { decimalsOf, shareOf, uriNetworks } from '../../demo/scripts/wallet/payment-qr.js';
 import { sampleLink } from '../helpers/gateway.js';
 
 const base = process.env.E2E_BASE_URL;
@@ -272,7 +272,8 @@ export async function orderWithPayment(
   const { payment_link_ref } = await post<{ payment_link_ref: string }>('/demo/api/links', link);
   const payment = await post<OpenedPayment>(`/api/checkout/${payment_link_ref}/payments`, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset, network });
   if (options.late) await post(`/sandbox/payments/${payment.payment_id}/expire-quote`, {});
-  const sent = shareOf(payment.amount_crypto, decimalsOf(asset, network), options.percent ?? 100);
+  const { networks } = await get<ChainState>('/sandbox/chain');
+  const sent = shareOf(payment.amount_crypto, decimalsOf(asset, network, uriNetworks(networks)), options.percent ?? 100);
   await post('/sandbox/wallet/transfers', { to: payment.address, asset, network, amount: sent });
   await post('/sandbox/chain/mine', { blocks: payment.confirmations_required, network });
   const view = await get<{ status: string; payment: { status: string } }>(`/api/checkout/${payment_link_ref}`);

@@ -2,14 +2,18 @@
 // No browser: these are the pure parts the wallet panel acts on.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readPaymentQr, shareOf } from '../../demo/scripts/wallet/payment-qr.js';
+import { decimalsOf, readPaymentQr as readQr, shareOf, uriNetworks } from '../../demo/scripts/wallet/payment-qr.js';
+import type { ChainNetwork } from '../../src/contract/index.js';
 import { deriveAddress, sandboxRootKey } from '../../src/sandbox/chain/addresses.js';
-import { paymentUri } from '../../src/sandbox/chain/uri.js';
+import { paymentUri as uriOn, type PaymentTarget, type UriNetwork } from '../../src/sandbox/chain/uri.js';
+import { sandboxNetworks } from '../helpers/networks.js';
 
 const root = sandboxRootKey('00112233445566778899aabbccddeeff');
-const tron = deriveAddress(root, 'TRON', 7);
-const eth = deriveAddress(root, 'ETHEREUM', 7);
-const btc = deriveAddress(root, 'BITCOIN', 7);
+const tron = deriveAddress(root, 'tron', 7);
+const eth = deriveAddress(root, 'evm', 7);
+const btc = deriveAddress(root, 'bitcoin', 7);
+const paymentUri = ({ network, ...target }: PaymentTarget & { network: string }) => uriOn(sandboxNetworks.of(network), target);
+const readPaymentQr = (text: string) => readQr(text, sandboxNetworks.all);
 
 test('reads what the gateway puts in each QR: amount as a decimal in the coin, or none for TRON', () => {
   assert.deepEqual(readPaymentQr(paymentUri({ asset: 'BTC', network: 'BITCOIN', address: btc, atomic: 21_000n })), {
@@ -30,8 +34,59 @@ test('reads what the gateway puts in each QR: amount as a decimal in the coin, o
 test('a bare Ethereum address leaves the coin open; anything else is refused with a reason', () => {
   assert.deepEqual(readPaymentQr(eth), { uri: eth, network: 'ETHEREUM', address: eth });
   assert.throws(() => readPaymentQr('https://shop.example/pay'), /unsupported payment URI scheme "https:"/);
-  assert.throws(() => readPaymentQr(`ethereum:${eth}@1?value=1`), /not Sepolia/);
+  assert.throws(() => readPaymentQr(`ethereum:${eth}@1?value=1`), /chain 1 is not one this wallet holds/);
   assert.throws(() => readPaymentQr('hello'), /not a payment URI/);
+});
+
+/** The sandbox's networks as GET /sandbox/chain tells them, and an EVM network added by configuration. */
+const chain: ChainNetwork[] = [
+  ...sandboxNetworks.all.map((n) => ({
+    network: n.id,
+    name: n.name,
+    family: n.family,
+    source: 'simulated' as const,
+    rpc_url: null,
+    chain_id: n.chain_id ?? null,
+    tip: 0,
+    tip_hash: null,
+    available: true,
+    synced_at: null,
+    confirmations: n.confirmations,
+    explorer_url: n.explorer_url ?? null,
+    assets: n.assets.map((a) => ({ ...a, label: a.asset, token_contract: a.token_contract ?? null, token_standard: a.token_standard ?? null })),
+  })),
+  {
+    network: 'BSC_TESTNET',
+    name: 'BNB Smart Chain Testnet',
+    family: 'evm',
+    source: 'node',
+    rpc_url: 'https://bsc-testnet.example',
+    chain_id: 97,
+    tip: 0,
+    tip_hash: null,
+    available: true,
+    synced_at: null,
+    confirmations: 5,
+    explorer_url: 'https://testnet.bscscan.com',
+    assets: [
+      { asset: 'BNB', decimals: 18, quote_decimals: 6, label: 'BNB', token_contract: null, token_standard: null },
+      { asset: 'USDT', decimals: 18, quote_decimals: 2, label: 'USDT · BEP-20', token_contract: '0x337610d27c682E347C9cD60BD4b3b107C9d34dDd', token_standard: 'BEP-20' },
+    ],
+  },
+];
+
+test('reads QRs against the networks the gateway tells, a network added by configuration among them', () => {
+  const networks: UriNetwork[] = uriNetworks(chain);
+  const usdt = readQr(uriOn(networks.find((n) => n.id === 'BSC_TESTNET')!, { asset: 'USDT', address: eth, atomic: 14_240_000_000_000_000_000n }), networks);
+  assert.deepEqual([usdt.network, usdt.asset, usdt.amount], ['BSC_TESTNET', 'USDT', '14.24']);
+  const bnb = readQr(`ethereum:${eth}@97?value=5e15`, networks);
+  assert.deepEqual([bnb.network, bnb.asset, bnb.amount], ['BSC_TESTNET', 'BNB', '0.005']);
+  // The same as the embedded sandbox's own configuration reads them.
+  const btcUri = paymentUri({ asset: 'BTC', network: 'BITCOIN', address: btc, atomic: 21_000n });
+  assert.deepEqual(readQr(btcUri, networks), readPaymentQr(btcUri));
+  assert.equal(decimalsOf('USDT', 'BSC_TESTNET', networks), 18);
+  assert.equal(decimalsOf('USDT', 'TRON', networks), 6);
+  assert.throws(() => decimalsOf('DOGE', 'TRON', networks), /DOGE is not on TRON/);
 });
 
 test('shares are whole atomic units, rounded up, without floats', () => {

@@ -1,6 +1,6 @@
 // The transactions page's filters: what the merchant chose (kept in the page's address, so a reload or a shared
 // link shows the same list), and the query the read API takes for them (GET /api/paymentLink).
-import { ASSETS, LINK_STATUSES, type LinkStatus } from '../../../src/contract/index.js';
+import { ASSET_CODE, LINK_STATUSES, NETWORK_ID, type ChainNetwork, type LinkStatus } from '../../../src/contract/index.js';
 
 export interface Filters {
   /** Part of an order id, a whole payment_link_ref, or part of the customer's e-mail. */
@@ -24,7 +24,16 @@ export const STATUS_CHOICES = [
   { value: 'held', label: 'Holding money for you' },
 ] as const;
 
-export const ASSET_CHOICES = [{ value: '', label: 'Any coin' }, ...ASSETS.map((a) => ({ value: `${a.asset}:${a.network}`, label: a.label }))];
+/** Every coin of the gateway's networks (GET /sandbox/chain), as the filter offers them. */
+export function assetChoices(networks: readonly ChainNetwork[]): { value: string; label: string }[] {
+  return [{ value: '', label: 'Any coin' }, ...networks.flatMap((n) => n.assets.map((a) => ({ value: `${a.asset}:${n.network}`, label: a.label })))];
+}
+
+/** `USDT:TRON`: an asset and its network in the contract's forms of their codes (which exist is the gateway's to say). */
+function isAssetOnNetwork(value: string): boolean {
+  const [asset = '', network = '', ...rest] = value.split(':');
+  return !rest.length && ASSET_CODE.test(asset) && NETWORK_ID.test(network);
+}
 
 const DAY = /^(\d{4})-(\d\d)-(\d\d)$/;
 
@@ -35,7 +44,7 @@ export function filtersFrom(search: URLSearchParams): Filters {
   return {
     q: search.get('q')?.trim() ?? '',
     status: status === 'held' || (LINK_STATUSES as readonly string[]).includes(status) ? (status as Filters['status']) : '',
-    asset: ASSET_CHOICES.some((c) => c.value === asset) ? asset : '',
+    asset: isAssetOnNetwork(asset) ? asset : '',
     from: day('from'),
     to: day('to'),
   };

@@ -2,7 +2,7 @@
 // holds and has returned, what waits for the merchant's decision, and what a refund would send back on chain. The
 // rules are the gateway's (docs/payment-lifecycle.md); the crypto of a refund is the same function the gateway
 // sends with (src/sandbox/chain/amounts.ts, refundAtomic), so the form shows exactly what goes back.
-import { findAsset, type MerchantPayment, type PaymentLinkResource } from '../../../src/contract/index.js';
+import type { MerchantPayment, PaymentLinkResource } from '../../../src/contract/index.js';
 import { formatAtomic, leastRefundVnd, parseDecimal, refundAtomic } from '../../../src/sandbox/chain/amounts.js';
 
 /** One payment's money, as a refund sees it. */
@@ -65,10 +65,13 @@ export interface RefundPreview {
   rate: string;
 }
 
-/** What a refund of `amountVnd` from this payment sends back; a message instead when the chain could not send it. */
-export function refundPreview(holding: Holding, amountVnd: number): RefundPreview | { problem: string } {
+/**
+ * What a refund of `amountVnd` from this payment sends back, counted in the asset's atomic units (`decimals`, as the
+ * gateway lists the asset); a message instead when the chain could not send it, or the gateway did not list the asset.
+ */
+export function refundPreview(holding: Holding, amountVnd: number, decimals: number | undefined): RefundPreview | { problem: string } {
   const { payment } = holding;
-  const decimals = findAsset(payment.asset, payment.network)!.decimals;
+  if (decimals === undefined) return { problem: `The gateway does not list ${payment.asset} on ${payment.network}: what goes back cannot be counted here.` };
   if (!Number.isInteger(amountVnd) || amountVnd < 1) return { problem: 'Type a whole number of VND to see what goes back.' };
   if (amountVnd > holding.left) return { problem: `At most ${holding.left} VND is left to refund from this payment.` };
   const confirmed = payment.transactions.filter((t) => t.confirmed_at).reduce((sum, t) => sum + parseDecimal(t.amount_crypto, decimals), 0n);

@@ -11,6 +11,7 @@ import { SubmitController } from '../lib/submit-controller.js';
 import { fieldId, formatVnd, input, select } from '../lib/ui.js';
 import { RefundedEvent, type RefundRequest } from './events.js';
 import { holdings, refundPreview, type Holding } from './money.js';
+import { decimalsOf } from './networks.js';
 import { coin, formatRate } from './views.js';
 
 /** The reasons merchants give most; "Other" takes the merchant's own words. */
@@ -113,7 +114,7 @@ export class RefundDialog extends LightElement {
     const source = this.#source();
     if (!source) return html`<p class="muted">This order holds no money to refund.</p>`;
     const amount = this.draft.amount.trim();
-    const preview = refundPreview(source, /^\d+$/.test(amount) ? Number(amount) : Number.NaN);
+    const preview = refundPreview(source, /^\d+$/.test(amount) ? Number(amount) : Number.NaN, decimalsOf(source.payment.asset, source.payment.network));
     return html`<div class="refund-preview" aria-live="polite">
       <p class="small-heading">What goes back</p>
       ${'problem' in preview

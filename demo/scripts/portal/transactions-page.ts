@@ -10,8 +10,9 @@ import { api } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
 import { fieldId, formatDate, formatVnd, input, select } from '../lib/ui.js';
 import { RefundRequestEvent } from './events.js';
-import { apiQuery, ASSET_CHOICES, filtersFrom, NO_FILTERS, searchOf, STATUS_CHOICES, type Filters } from './list-query.js';
+import { apiQuery, assetChoices, filtersFrom, NO_FILTERS, searchOf, STATUS_CHOICES, type Filters } from './list-query.js';
 import { heldOf, mainPayment } from './money.js';
+import { networks } from './networks.js';
 import { coin, cryptoReceived, paymentPill } from './views.js';
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -84,7 +85,7 @@ export class TransactionsPage extends LightElement {
         <button type="submit" class="primary">Search</button>
       </div>
       ${select({ path: 'filter.status', label: 'Status', value: d.status, options: STATUS_CHOICES, onChange: (v) => this.#setDraft('status', v as Filters['status'], true) })}
-      ${select({ path: 'filter.asset', label: 'Coin', value: d.asset, options: ASSET_CHOICES, onChange: (v) => this.#setDraft('asset', v, true) })}
+      ${select({ path: 'filter.asset', label: 'Coin', value: d.asset, options: assetChoices(networks()), onChange: (v) => this.#setDraft('asset', v, true) })}
       ${input({ path: 'filter.from', label: 'Created from', type: 'date', value: d.from, onInput: (v) => this.#setDraft('from', v, true) })}
       ${input({ path: 'filter.to', label: 'Created to (included)', type: 'date', value: d.to, onInput: (v) => this.#setDraft('to', v, true) })}
       ${filtered ? html`<button type="button" class="link-button" @click=${() => this.#apply(NO_FILTERS)}>Clear filters</button>` : nothing}

@@ -2,6 +2,7 @@
 // is text.
 import { html, type TemplateResult } from 'lit';
 import type { AssetCode, MerchantPayment, Network, PaymentStatus } from '../../../src/contract/index.js';
+import { networkName } from './networks.js';
 
 const PAYMENT_LABELS: Record<PaymentStatus, string> = {
   awaiting_payment: 'awaiting payment',
@@ -18,7 +19,8 @@ export function paymentPill(payment: Pick<MerchantPayment, 'status' | 'overpaid'
   return html`<span class="pill ${payment.status}" data-payment-status=${payment.status} data-overpaid=${String(payment.overpaid)}>${paymentLabel(payment)}</span>`;
 }
 
-export const coin = (asset: AssetCode, network: Network) => `${asset} · ${network === 'ETHEREUM' ? 'Ethereum' : network === 'BITCOIN' ? 'Bitcoin' : 'TRON'}`;
+/** `USDT · Ethereum Sepolia`: a coin on its network, by the gateway's name for it. */
+export const coin = (asset: AssetCode, network: Network) => `${asset} · ${networkName(network)}`;
 
 /** What arrived of what was asked: "13.73 USDT", or "6.87 of 13.73 USDT" while it differs. */
 export function cryptoReceived(payment: MerchantPayment): string {

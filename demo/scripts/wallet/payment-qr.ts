@@ -1,30 +1,34 @@
-// What the wallet reads from a checkout's QR, and the amounts it offers to send. It knows only what the QR says:
-// the parser is the gateway's own (src/sandbox/chain/uri.ts, pure and browser-safe), so both read URIs alike.
-import { ASSETS, type AssetCode, type Network } from '../../../src/contract/index.js';
+// What the wallet reads from a checkout's QR, and the amounts it offers to send. It knows only what the QR says and
+// the networks the gateway names (GET /sandbox/chain): the parser is the gateway's own (src/sandbox/chain/uri.ts,
+// pure and browser-safe), so both read URIs alike.
+import type { AssetCode, ChainNetwork, Network } from '../../../src/contract/index.js';
 import { formatAtomic, parseDecimal } from '../../../src/sandbox/chain/amounts.js';
-import { parsePaymentUri } from '../../../src/sandbox/chain/uri.js';
+import { parsePaymentUri, type UriNetwork } from '../../../src/sandbox/chain/uri.js';
 
 export interface ScannedPayment {
   /** The text the QR held. */
   uri: string;
   network: Network;
-  /** Absent for a bare Ethereum address: the tester picks ETH or USDT. */
+  /** Absent for a bare EVM address on a network of several coins: the tester picks one (ETH or USDT). */
   asset?: AssetCode;
   address: string;
   /** Decimal string; absent when the QR holds only an address (TRON), so the tester types it. */
   amount?: string;
 }
 
-export function decimalsOf(asset: AssetCode, network: Network): number {
-  const info = ASSETS.find((a) => a.asset === asset && a.network === network);
+/** The networks as GET /sandbox/chain tells them, as the URI codec reads them (its `id` is their `network`). */
+export const uriNetworks = (networks: readonly ChainNetwork[]): UriNetwork[] => networks.map((n) => ({ ...n, id: n.network }));
+
+export function decimalsOf(asset: AssetCode, network: Network, networks: readonly UriNetwork[]): number {
+  const info = networks.find((n) => n.id === network)?.assets.find((a) => a.asset === asset);
   if (!info) throw new Error(`${asset} is not on ${network}`);
   return info.decimals;
 }
 
-/** Reads a BIP21 / EIP-681 URI or a bare address; throws with a message a tester can act on. */
-export function readPaymentQr(text: string): ScannedPayment {
-  const parsed = parsePaymentUri(text);
-  const amount = parsed.atomic !== undefined && parsed.asset ? formatAtomic(parsed.atomic, decimalsOf(parsed.asset, parsed.network)) : undefined;
+/** Reads a BIP21 / EIP-681 URI or a bare address against the networks; throws with a message a tester can act on. */
+export function readPaymentQr(text: string, networks: readonly UriNetwork[]): ScannedPayment {
+  const parsed = parsePaymentUri(text, networks);
+  const amount = parsed.atomic !== undefined && parsed.asset ? formatAtomic(parsed.atomic, decimalsOf(parsed.asset, parsed.network, networks)) : undefined;
   return { uri: text.trim(), network: parsed.network, address: parsed.address, ...(parsed.asset && { asset: parsed.asset }), ...(amount && { amount }) };
 }
 

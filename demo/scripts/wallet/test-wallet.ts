@@ -4,11 +4,12 @@
 // Used on the demo page (beside the element) and on /wallet (a phone with a camera).
 import { html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { ASSETS, type AssetCode, type Network } from '../../../src/contract/index.js';
+import type { AssetCode, ChainNetwork, ChainState, Network } from '../../../src/contract/index.js';
+import type { UriNetwork } from '../../../src/sandbox/chain/uri.js';
 import { api, ApiError } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
 import { input } from '../lib/ui.js';
-import { decimalsOf, readPaymentQr, shareOf, type ScannedPayment } from './payment-qr.js';
+import { decimalsOf, readPaymentQr, shareOf, uriNetworks, type ScannedPayment } from './payment-qr.js';
 
 interface Balance {
   asset: AssetCode;
@@ -46,6 +47,8 @@ export class TestWallet extends LightElement {
   /** The page's own ways to read a QR (the checkout's canvas, the camera, a photo), shown above the paste field. */
   @property({ attribute: false }) scanControls: (wallet: TestWallet) => TemplateResult = () => html``;
   @state() private balances: Balance[] = [];
+  /** The gateway's networks (GET /sandbox/chain): what a QR may be, the coins on each, their decimals and confirmations. */
+  @state() private networks: ChainNetwork[] = [];
   @state() private target: ScannedPayment | undefined;
   @state() private chosenAsset: AssetCode | undefined;
   @state() private amount = '';
@@ -60,9 +63,21 @@ export class TestWallet extends LightElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // The balances show once the networks are known too: a page that sees them can hand the wallet a QR.
     void this.#run('', async () => {
-      this.balances = (await api<{ balances: Balance[] }>('/sandbox/wallet')).balances;
+      const [chain, wallet] = await Promise.all([api<ChainState>('/sandbox/chain'), api<{ balances: Balance[] }>('/sandbox/wallet')]);
+      this.networks = chain.networks;
+      this.balances = wallet.balances;
     });
+  }
+
+  get #uriNetworks(): UriNetwork[] {
+    return uriNetworks(this.networks);
+  }
+
+  /** What a QR's text asks for, read against the gateway's networks; throws with the reason when it is not a payment. */
+  read(text: string): ScannedPayment {
+    return readPaymentQr(text, this.#uriNetworks);
   }
 
   /**
@@ -72,7 +87,7 @@ export class TestWallet extends LightElement {
   accept(text: string, known: { amount?: string; from?: string } = {}): void {
     let read: ScannedPayment;
     try {
-      read = readPaymentQr(text);
+      read = this.read(text);
     } catch (error) {
       this.target = undefined;
       this.fail(`This QR is not a payment the test wallet can make: ${(error as Error).message}.`);
@@ -137,11 +152,11 @@ export class TestWallet extends LightElement {
   async #pay(payment: (typeof PAYMENTS)[number]): Promise<void> {
     const target = this.target;
     const asset = this.chosenAsset;
-    if (!target || !asset) return this.fail('Read a QR first (and pick the coin for a bare Ethereum address).');
+    if (!target || !asset) return this.fail('Read a QR first (and pick the coin for a bare EVM address).');
     if (!this.amount.trim()) return this.fail('Type the amount the checkout shows first: this QR carries only the address.');
     let amount: string;
     try {
-      amount = shareOf(this.amount, decimalsOf(asset, target.network), payment.percent);
+      amount = shareOf(this.amount, decimalsOf(asset, target.network, this.#uriNetworks), payment.percent);
     } catch (error) {
       return this.fail(`The amount must be a decimal number such as 20.5: ${(error as Error).message}.`);
     }
@@ -177,7 +192,7 @@ export class TestWallet extends LightElement {
 
   protected override render(): TemplateResult {
     const target = this.target;
-    const assets = target ? ASSETS.filter((a) => a.network === target.network) : [];
+    const assets = this.networks.find((n) => n.network === target?.network)?.assets ?? [];
     const earlier = this.earlier;
     return html`<section class="wallet" aria-labelledby="wallet-title">
       <h2 id="wallet-title">Test wallet <span class="badge">Sandbox</span></h2>
@@ -257,7 +272,7 @@ export class TestWallet extends LightElement {
         ${input({ path: 'wallet.blocks', label: 'Blocks', value: this.blocks, type: 'number', inputmode: 'numeric', onInput: (v) => (this.blocks = v) })}
         <button type="button" class="secondary" data-mine aria-describedby="leads-to-mine" ?disabled=${this.busy} @click=${this.#mine}>Mine ${target ? `on ${target.network}` : 'on every network'}</button>
       </div>
-      <p class="leads-to" id="leads-to-mine">→ confirmations: 3 blocks confirm a payment on TRON and Ethereum, 2 on Bitcoin (blocks also come on their own every few seconds)</p>
+      <p class="leads-to" id="leads-to-mine">→ confirmations: ${confirmations(this.networks)} (blocks also come on their own every few seconds)</p>
 
       <p class="status" role="status">${this.status}</p>
       <p class="error-box" role="alert">${this.error}</p>
@@ -268,6 +283,11 @@ export class TestWallet extends LightElement {
       </ul>
     </section>`;
   }
+}
+
+/** `3 blocks confirm a payment on TRON, 3 on Ethereum Sepolia, 2 on Bitcoin testnet`, as the gateway counts them. */
+function confirmations(networks: readonly ChainNetwork[]): string {
+  return networks.map((n, i) => (i ? `${n.confirmations} on ${n.name}` : `${n.confirmations} blocks confirm a payment on ${n.name}`)).join(', ');
 }
 
 function short(value: string): string {

@@ -40,7 +40,6 @@ import {
   parseAssetKey,
   quoteDeadline,
   screenOf,
-  STATUS_MESSAGES,
   supersedes,
   validateContact,
   type Contact,
@@ -229,7 +228,7 @@ export class PayCheckout extends LitElement {
   #redirect = new RedirectController(this, REDIRECT_SECONDS);
 
   #clipboard = new ClipboardController<Copyable>(this, {
-    onCopied: (what) => this.#announce(what === 'address' ? 'addressCopied' : 'amountCopied'),
+    onCopied: (what) => this.#announce(`${what}Copied`),
     onFailed: () => this.#announce('copyFailed'),
   });
 
@@ -351,7 +350,8 @@ export class PayCheckout extends LitElement {
       }
       return;
     }
-    this.#announce(STATUS_MESSAGES[payment.status]);
+    // Each status has its message, under the status's own name.
+    this.#announce(payment.status);
     this.dispatchEvent(new PayCheckoutStatusEvent({ payment }));
     if (payment.status === 'paid' && payment.success_redirect_url && isWebUrl(payment.success_redirect_url)) this.#redirect.schedule(this.#returnToMerchant);
   }
@@ -386,8 +386,8 @@ export class PayCheckout extends LitElement {
       const failure = error instanceof CheckoutApiError ? error : new CheckoutApiError('network', String(error));
       this.actionError = failure;
       this.#reportError(failure);
-      // Paid or expired meanwhile (another tab, the chain): show what the gateway says now.
-      if (failure.code === 'conflict' || failure.code === 'link_expired') void this.#viewTask.run();
+      // Paid or expired meanwhile (another tab, the chain), or the asset's network out of sight: show what the gateway says now.
+      if (failure.code === 'conflict' || failure.code === 'link_expired' || failure.code === 'unavailable') void this.#viewTask.run();
     } finally {
       this.busy = false;
     }

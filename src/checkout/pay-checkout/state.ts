@@ -1,6 +1,6 @@
 // The checkout's pure logic: which screen the customer sees, what the contact form accepts, which asset is picked
 // first. No DOM and no Lit here, so test/checkout-state/ checks it with node:test.
-import type { CheckoutMethod, CheckoutView, Payment } from '../../contract/checkout.js';
+import type { CheckoutAsset, CheckoutMethod, CheckoutView, Payment } from '../../contract/checkout.js';
 import { isEmail, isWebUrl, PHONE } from '../../contract/rules.js';
 import type { CheckoutErrorCode } from '../api.js';
 import type { MessageKey } from '../i18n/index.js';
@@ -55,16 +55,6 @@ export function supersedes(current: Payment | null, incoming: Payment): boolean 
   return !current || current.payment_id === incoming.payment_id || Date.parse(incoming.created_at) >= Date.parse(current.created_at);
 }
 
-/** The message the live region announces when a payment reaches a status. */
-export const STATUS_MESSAGES: Record<Payment['status'], MessageKey> = {
-  awaiting_payment: 'awaitingPayment',
-  confirming: 'confirming',
-  underpaid: 'underpaid',
-  paid: 'paid',
-  expired: 'expired',
-  paid_late: 'paidLate',
-};
-
 /** Errors a retry cannot mend (the link is missing, unknown or over). */
 export function retryable(code: CheckoutErrorCode): boolean {
   return !['missing_ref', 'not_found', 'link_expired'].includes(code);
@@ -94,15 +84,12 @@ export function findMethod(view: CheckoutView | undefined, key: string): Checkou
   return view?.methods.find((m) => methodKey(m) === key);
 }
 
-/** USDT on TRON first (the default choice), then the gateway's order. */
-export function sortedAssets(method: CheckoutMethod): CheckoutMethod['assets'] {
-  const isDefault = (a: CheckoutMethod['assets'][number]) => a.asset === 'USDT' && a.network === 'TRON';
-  return [...method.assets.filter(isDefault), ...method.assets.filter((a) => !isDefault(a))];
-}
-
-/** The asset picked first: `USDT:TRON` when the method takes it; '' when the method takes none. */
+/**
+ * The asset picked first: the first the gateway lists that takes payments now (the gateway lists its default first:
+ * USDT on TRON in the sandbox); '' when none does.
+ */
 export function defaultAsset(method: CheckoutMethod | undefined): string {
-  const first = method && sortedAssets(method)[0];
+  const first = method?.assets.find((a) => a.available);
   return first ? assetKey(first) : '';
 }
 
@@ -203,19 +190,18 @@ export function excess(payment: Pick<Payment, 'received_crypto' | 'amount_crypto
   return `${digits.slice(0, digits.length - places)}${fraction ? `.${fraction}` : ''}`;
 }
 
-/** Token standards of the assets that are tokens on their network (USDT); the network's own coin has none. */
-const TOKEN_STANDARDS: Partial<Record<Payment['network'], string>> = { TRON: 'TRC-20', ETHEREUM: 'ERC-20' };
+/** What names an asset: its ticker and token standard, its network's id and name. */
+export type NamedAsset = Pick<CheckoutAsset, 'asset' | 'network' | 'network_name' | 'token_standard'>;
 
-/** The asset as a wallet names it: `USDT · TRC-20`, `ETH`, `BTC`. The same in every language. */
-export function assetName({ asset, network }: Pick<Payment, 'asset' | 'network'>): string {
-  const native = (asset === 'ETH' && network === 'ETHEREUM') || (asset === 'BTC' && network === 'BITCOIN');
-  const standard = native ? undefined : TOKEN_STANDARDS[network];
-  return standard ? `${asset} · ${standard}` : asset;
+/** A payment's asset as the view names it; one the gateway no longer offers goes by its ids. */
+export function namedAsset(view: CheckoutView, payment: Pick<Payment, 'asset' | 'network'>): NamedAsset {
+  const offered = view.methods.flatMap((m) => m.assets).find((a) => assetKey(a) === assetKey(payment));
+  return offered ?? { ...payment, network_name: payment.network, token_standard: null };
 }
 
-/** The catalog key naming the network: the sandbox's chains are test networks. */
-export function networkKey(network: Payment['network'], sandbox: boolean): `network_${Payment['network']}` | `testNetwork_${Payment['network']}` {
-  return sandbox ? `testNetwork_${network}` : `network_${network}`;
+/** The asset as a wallet names it: `USDT · TRC-20`, `ETH`, `BTC`. The same in every language. */
+export function assetName({ asset, token_standard }: NamedAsset): string {
+  return token_standard ? `${asset} · ${token_standard}` : asset;
 }
 
 /** `m:ss` for the countdown. */

@@ -104,6 +104,7 @@ export async function resolveNetworks(specs: readonly NetworkSpec[]): Promise<Ne
             throw new Error(
               `${network.id}: the decimals of ${asset.asset} (${asset.token_contract}) could not be read from its node (${(error as Error).message.split('\n')[0]}); ` +
                 'give them in the configuration (ETHEREUM_USDT_DECIMALS, or decimals in EVM_NETWORKS) to start without asking it',
+              { cause: error },
             );
           }
           await new Promise((resolve) => setTimeout(resolve, 1_000));

@@ -131,7 +131,7 @@ function evmNetworksFile(path: string): NetworkSpec[] {
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`EVM_NETWORKS (${path}) could not be read as JSON: ${(error as Error).message}`);
+    throw new Error(`EVM_NETWORKS (${path}) could not be read as JSON: ${(error as Error).message}`, { cause: error });
   }
   const parsed = EvmNetworksFile.safeParse(json);
   if (!parsed.success) {

@@ -2,8 +2,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutMethod, CheckoutView } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/rules.js';
-import { assetKey, assetName, findMethod, methodKey, sortedAssets, type Contact, type ContactErrors, type ContactField, type Failure } from '../state.js';
-import { backButton, errorLine, heading, type Ui } from './parts.js';
+import { assetKey, assetName, findMethod, methodKey, type Contact, type ContactErrors, type ContactField, type Failure } from '../state.js';
+import { backButton, errorLine, heading, networkName, type Ui } from './parts.js';
 
 export interface OrderForm {
   contact: Contact;
@@ -160,15 +160,17 @@ function methods(ui: Ui, view: CheckoutView, form: OrderForm, actions: OrderActi
   </fieldset>`;
 }
 
-// The card names the chain only; the payment view names the exact (test) network where it matters.
+// The card names the chain only; the payment view names the exact (test) network where it matters. An asset whose
+// network the gateway cannot see takes no payment: it cannot be picked, and says so beside its network.
 function assets(ui: Ui, method: CheckoutMethod, form: OrderForm, onChange: (event: Event) => void): TemplateResult {
   return html`<fieldset class="assets">
     <legend>${ui.t('asset')}</legend>
-    ${sortedAssets(method).map(
-      (a) => html`<label class="choice asset" part="asset-option">
-        <input type="radio" name="asset" .value=${assetKey(a)} .checked=${assetKey(a) === form.assetKey} @change=${onChange} />
-        <span class="asset-text"><span class="asset-name">${assetName(a)}</span> <span class="muted">${ui.t(`network_${a.network}`)}</span></span>
-      </label>`,
-    )}
+    ${method.assets.map((a) => {
+      const network = networkName(ui, a, false) + (a.available ? '' : ` · ${ui.t('unavailable')}`);
+      return html`<label class="choice asset" part="asset-option">
+        <input type="radio" name="asset" .value=${assetKey(a)} .checked=${assetKey(a) === form.assetKey} .disabled=${!a.available} @change=${onChange} />
+        <span class="asset-text"><span class="asset-name">${assetName(a)}</span> <span class="muted">${network}</span></span>
+      </label>`;
+    })}
   </fieldset>`;
 }

@@ -5,6 +5,6 @@ import { backButton, heading, type Ui } from './parts.js';
 import { receipt } from './receipt.js';
 
 export const paidLateView = (ui: Ui, view: CheckoutView, payment: Payment, onBack: () => void): TemplateResult =>
-  html`${heading(ui.t('paidLate'))}
+  html`${heading(ui.t('paid_late'))}
     <p>${ui.t('paidLateBody')}</p>
     ${receipt(ui, view, payment, { crypto: payment.received_crypto, vnd: payment.held_vnd })} ${backButton(ui, view, onBack)}`;

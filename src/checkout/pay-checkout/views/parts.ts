@@ -5,7 +5,7 @@ import { ifDefined } from 'lit/directives/if-defined.js';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/rules.js';
 import type { Locale, MessageKey, Params } from '../../i18n/index.js';
-import { assetName, networkKey, type Failure } from '../state.js';
+import type { Failure, NamedAsset } from '../state.js';
 
 /** The customer's language, as the views use it. */
 export interface Ui {
@@ -45,12 +45,18 @@ export function backButton(ui: Ui, view: CheckoutView, onBack: () => void): Temp
 export const amountCrypto = (payment: Payment): TemplateResult =>
   html`<span part="amount-crypto"><span data-amount-crypto=${payment.amount_crypto}>${payment.amount_crypto}</span> ${payment.asset}</span>`;
 
-/** The network an asset travels on, in the customer's words. */
-export const networkName = (ui: Ui, view: CheckoutView, payment: Pick<Payment, 'network'>): string => ui.t(networkKey(payment.network, view.sandbox));
+/** The chains the element names in the catalog's words; any other network goes by the gateway's `network_name`. */
+const CHAINS: Partial<Record<string, string>> = { TRON: 'TRON', ETHEREUM: 'Ethereum', BITCOIN: 'Bitcoin' };
 
-/** `USDT · TRC-20 · mạng TRON`: what to send and on which network. */
-export const assetOnNetwork = (ui: Ui, view: CheckoutView, payment: Pick<Payment, 'asset' | 'network'>): string =>
-  `${assetName(payment)} · ${networkName(ui, view, payment)}`;
+/**
+ * The network an asset travels on, in the customer's words: "mạng Ethereum", in the sandbox the test network it
+ * simulates when `sandbox` ("mạng thử nghiệm Ethereum Sepolia"), and any other by its name ("mạng BNB Smart Chain Testnet").
+ */
+export function networkName(ui: Ui, { network, network_name }: NamedAsset, sandbox: boolean): string {
+  const chain = CHAINS[network];
+  if (!chain) return ui.t('network', { name: network_name });
+  return sandbox ? ui.t('testNetwork', { name: network === 'ETHEREUM' ? 'Ethereum Sepolia' : chain }) : ui.t('network', { name: chain });
+}
 
 /**
  * The merchant, the order, the sandbox badge and the language switch. On the hosted page it is the page's h1,

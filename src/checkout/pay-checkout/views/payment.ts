@@ -4,8 +4,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
 import { qrCode } from '../../qr.js';
-import { amountToSend, awaitsConfirmation, clock, hasReceived, walletUri } from '../state.js';
-import { amountCrypto, assetOnNetwork, backButton, countdown, heading, networkName, type Ui } from './parts.js';
+import { amountToSend, assetName, awaitsConfirmation, clock, hasReceived, namedAsset, walletUri } from '../state.js';
+import { amountCrypto, backButton, countdown, heading, networkName, type Ui } from './parts.js';
 
 export type Copyable = 'address' | 'amount';
 
@@ -22,6 +22,10 @@ export function paymentView(ui: Ui, view: CheckoutView, payment: Payment, { seco
   const partial = hasReceived(payment);
   const toSend = amountToSend(payment);
   const wallet = walletUri(payment);
+  const asset = namedAsset(view, payment);
+  const network = networkName(ui, asset, view.sandbox);
+  // One text, not three: each expression of this prepared template costs the script bytes.
+  const where = `${ui.t('address')} · ${assetName(asset)} · ${network}`;
   const title = payment.status === 'underpaid' ? ui.t('underpaid') : partial ? ui.t('partialSeen') : wallet ? ui.t('scanToPay') : ui.t('scanAddress');
   const label = wallet
     ? ui.t('qrLabel', { amount: toSend, asset: payment.asset, address: payment.address })
@@ -48,9 +52,9 @@ export function paymentView(ui: Ui, view: CheckoutView, payment: Payment, { seco
       ${wallet ? html`<a part="wallet-link" class="button primary" href=${wallet}>${ui.t('openWallet')}</a>` : nothing}
     </div>
     ${seconds !== null ? countdown(ui.t('rateLocked', { time: clock(seconds) })) : nothing}
-    <p class="muted">${ui.t('address')} · ${assetOnNetwork(ui, view, payment)}</p>
+    <p class="muted">${where}</p>
     <code part="address" data-address=${payment.address}>${payment.address}</code>
-    <p part="network-warning" role="note">${ui.t('networkWarning', { asset: payment.asset, network: networkName(ui, view, payment) })}</p>
+    <p part="network-warning" role="note">${ui.t('networkWarning', { asset: payment.asset, network })}</p>
     <p part="fee-note" class="muted">${ui.t('feeNote', { amount: toSend, asset: payment.asset })}</p>
     ${partial ? html`<p class="muted">${ui.t('amountDue')} ${amountCrypto(payment)} (${ui.vnd(payment.amount_vnd)})</p>` : nothing}
     <p class="muted">${ui.t('rate', { asset: payment.asset, rate: ui.vnd(payment.rate as `${number}`) })}</p>

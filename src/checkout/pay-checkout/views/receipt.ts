@@ -2,21 +2,22 @@
 // every transaction hash and when it was paid.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
-import { assetName } from '../state.js';
+import { assetName, namedAsset } from '../state.js';
 import { networkName, type Ui } from './parts.js';
 
 /** `amount`: what the receipt says was paid (the quote, or what arrived), in crypto and, when known, in VND. */
 export function receipt(ui: Ui, view: CheckoutView, payment: Payment, amount: { crypto: string; vnd: number }): TemplateResult {
+  const asset = namedAsset(view, payment);
   return html`<dl part="receipt" class="receipt">
     <div><dt>${ui.t('receiptOrder')}</dt><dd>${view.merchant_order_id}</dd></div>
     <div>
       <dt>${ui.t('receiptAmount')}</dt>
       <dd>
-        <span data-amount-paid=${amount.crypto}>${amount.crypto}</span> ${assetName(payment)}
+        <span data-amount-paid=${amount.crypto}>${amount.crypto}</span> ${assetName(asset)}
         ${amount.vnd ? html`<span class="muted">(${ui.vnd(amount.vnd)})</span>` : nothing}
       </dd>
     </div>
-    <div><dt>${ui.t('receiptNetwork')}</dt><dd>${networkName(ui, view, payment)}</dd></div>
+    <div><dt>${ui.t('receiptNetwork')}</dt><dd>${networkName(ui, asset, view.sandbox)}</dd></div>
     <div class="hashes">
       <dt>${ui.t('receiptTransactions')}</dt>
       ${payment.transactions.map((t) => html`<dd><code part="tx-hash" data-tx-hash=${t.tx_hash}>${t.tx_hash}</code></dd>`)}
