@@ -66,7 +66,6 @@ function ethereumOnNode(env: NodeJS.ProcessEnv): NetworkSpec {
       pollMs: wholeNumber(env, 'ETHEREUM_POLL_MS', DEFAULT_POLL_MS, 100),
       timeoutMs: wholeNumber(env, 'ETHEREUM_TIMEOUT_MS', DEFAULT_TIMEOUT_MS, 100),
       finalityBlocks: wholeNumber(env, 'ETHEREUM_FINALITY_BLOCKS', DEFAULT_FINALITY_BLOCKS, 1),
-      publicRpcUrl: env.ETHEREUM_PUBLIC_RPC_URL || undefined,
     }),
   };
 }
@@ -112,7 +111,6 @@ const EvmNetwork = z.object({
   name: z.string('must be a name').check(z.minLength(1, 'must not be empty')),
   chain_id: whole(1),
   rpc_url: webUrl,
-  public_rpc_url: z.optional(webUrl),
   native: Native,
   tokens: z._default(z.array(Token), []),
   confirmations: z._default(whole(1), 3),
@@ -151,7 +149,6 @@ function evmNetworksFile(path: string): NetworkSpec[] {
     confirmations: n.confirmations,
     explorer_url: n.explorer_url,
     source: nodeSource(`EVM_NETWORKS [${n.id}].rpc_url`, n.rpc_url, {
-      publicRpcUrl: n.public_rpc_url,
       pollMs: n.poll_ms,
       timeoutMs: n.timeout_ms,
       finalityBlocks: n.finality_blocks,

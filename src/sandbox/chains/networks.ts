@@ -29,8 +29,6 @@ export interface SimulatedSource {
 export interface NodeSource {
   kind: 'node';
   rpcUrl: string;
-  /** What a customer's wallet may be told to add (never the watcher's URL, which may carry a key). */
-  publicRpcUrl?: string;
   pollMs: number;
   /** Every call to the node fails after this long: a node that accepts and never answers is unreachable. */
   timeoutMs: number;
