@@ -10,8 +10,10 @@ import {
   insertBlocks,
   linksAtAddresses,
   markReorged,
+  markSynced,
   markUnsettledAt,
   paidPaymentsAbove,
+  pendingKeys,
   readCursor,
   recordMined,
   recordPending,
@@ -19,7 +21,7 @@ import {
   writeCursor,
   type Cursor,
 } from '../storage/chain-facts.js';
-import type { Database } from '../storage/database.js';
+import type { Database, Sql } from '../storage/database.js';
 import { lockExclusive } from '../storage/locks.js';
 import { unsettledLinks } from '../storage/payments.js';
 import type { Reconciler } from './reconciler.js';
@@ -52,13 +54,26 @@ export class ChainFacts {
       await lockExclusive(tx, FACTS_LOCK);
       const cursor = await readCursor(tx, network.id, { lock: true });
       if (!sameCursor(cursor, step.from)) return undefined;
+      const stale = staleAfterMs(network);
+      const synced = stale !== undefined && step.atTip ? { at: this.clock.now(), staleAfterMs: stale } : undefined;
+      // What waits for a block now against what the gateway recorded as waiting: only news is written. After a rewind
+      // the chain's waiting transactions were read before it, so what left a block may be back among them: none is
+      // dropped then.
+      const waiting = await pendingKeys(tx, network.id);
+      const fresh = step.pending?.filter((t) => !waiting.has(keyOf(t))) ?? [];
+      const seen = new Set(step.pending?.map(keyOf));
+      const dropped = step.pending && !step.rewindTo && [...waiting].some((key) => !seen.has(key));
+      if (!step.rewindTo && !step.blocks.length && !step.start && !fresh.length && !dropped) {
+        if (synced) await markSynced(tx, network.id, synced.at, synced.staleAfterMs);
+        return [];
+      }
       const moved = new Set<string>();
       let reorged: { payment_id: string; payment_link_ref: string }[] = [];
       if (step.rewindTo) {
         reorged = await paidPaymentsAbove(tx, network.id, step.rewindTo.height);
         for (const address of await rewindTo(tx, network.id, step.rewindTo.height)) moved.add(address);
       }
-      for (const t of [...step.mined, ...(step.pending ?? [])]) moved.add(t.to);
+      for (const t of [...step.mined, ...fresh]) moved.add(t.to);
       // The payments' row locks come before the clock: see markUnsettledAt.
       await markUnsettledAt(tx, network.id, [...moved]);
       const now = this.clock.now();
@@ -70,15 +85,9 @@ export class ChainFacts {
         now,
         cursor?.synced_at ?? null,
       );
-      if (step.pending) {
-        await recordPending(tx, network.id, step.pending, now);
-        // After a rewind the chain's waiting transactions were read before it: what left a block may be back among them.
-        if (!step.rewindTo) {
-          for (const address of await dropPendingExcept(tx, network.id, step.pending.map((t) => t.tx_hash))) moved.add(address);
-        }
-      }
-      const stale = staleAfterMs(network);
-      await writeCursor(tx, network.id, step.blocks.at(-1) ?? step.rewindTo ?? step.start ?? step.from!, stale !== undefined && step.atTip ? { at: now, staleAfterMs: stale } : undefined);
+      await recordPending(tx, network.id, fresh, now);
+      if (dropped) for (const address of await dropPendingExcept(tx, network.id, step.pending!.map((t) => t.tx_hash))) moved.add(address);
+      await writeCursor(tx, network.id, step.blocks.at(-1) ?? step.rewindTo ?? step.start ?? step.from!, synced && { ...synced, at: now });
       const links = new Set(await linksAtAddresses(tx, network.id, [...moved]));
       // New blocks add confirmations to every payment still gaining them.
       if (step.blocks.length || step.rewindTo) for (const ref of await unsettledLinks(tx, network.id)) links.add(ref);
@@ -87,7 +96,7 @@ export class ChainFacts {
     });
   }
 
-  async #reorged(tx: Parameters<Parameters<Database['transaction']>[0]>[0], network: Network, payments: { payment_id: string; payment_link_ref: string }[], at: Date) {
+  async #reorged(tx: Sql, network: Network, payments: { payment_id: string; payment_link_ref: string }[], at: Date) {
     console.error(`chain ${network}: a reorganisation took back the money of paid payments ${payments.map((p) => p.payment_id).join(', ')}`);
     await markReorged(tx, payments.map((p) => p.payment_id), at);
     for (const { payment_id, payment_link_ref } of payments) {
@@ -98,3 +107,4 @@ export class ChainFacts {
 }
 
 const sameCursor = (a: Cursor | undefined, b: Cursor | undefined) => a?.height === b?.height && a?.hash === b?.hash;
+const keyOf = (t: { tx_hash: string; position: string }) => `${t.tx_hash} ${t.position}`;

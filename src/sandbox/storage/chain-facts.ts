@@ -144,6 +144,17 @@ export async function recordPending(sql: Sql, network: Network, transfers: reado
   return [...new Set(rows.map((r) => r.to_address))];
 }
 
+/** The transfers recorded as waiting for a block, as `tx_hash position`. */
+export async function pendingKeys(sql: Sql, network: Network): Promise<Set<string>> {
+  const rows = await sql.query<{ key: string }>("SELECT tx_hash || ' ' || position AS key FROM chain_transfers WHERE network = $1 AND block_height IS NULL", [network]);
+  return new Set(rows.map((r) => r.key));
+}
+
+/** The chain was seen in full now, and nothing else changed. */
+export async function markSynced(sql: Sql, network: Network, at: Date, staleAfterMs: number): Promise<void> {
+  await sql.query('UPDATE chain_cursors SET synced_at = $2, stale_after_ms = $3 WHERE network = $1', [network, at, staleAfterMs]);
+}
+
 /** Transfers that waited for a block and that the chain no longer shows (dropped, or replaced): no longer facts. */
 export async function dropPendingExcept(sql: Sql, network: Network, txHashes: readonly string[]): Promise<string[]> {
   const rows = await sql.query<{ to_address: string }>(
