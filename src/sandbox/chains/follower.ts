@@ -32,11 +32,15 @@ export class ChainFollower {
   /** The gateway's addresses on this network, in the form a chain may write them, to the form the gateway stores. */
   readonly #watched = new Map<string, string>();
   #watchedUpTo = 0;
+  /** Blocks read at once: halved when reading them failed (a batch a node cannot answer in time), regrown as they come. */
+  #batch: number;
 
   constructor(
     private readonly db: Database,
     readonly port: ChainPort,
-  ) {}
+  ) {
+    this.#batch = BATCH[port.network.source.kind];
+  }
 
   /** The next step from the stored cursor. Throws when the chain cannot be seen, or moved while it was read. */
   async step(): Promise<ChainStep> {
@@ -62,8 +66,14 @@ export class ChainFollower {
     if (!from) return step({ start: head });
     if (head.height < from.height || (head.height === from.height && head.hash !== from.hash)) return step({ rewindTo: await this.#ancestor(head, from) });
     if (head.height === from.height) return step({});
-    const batch = BATCH[network.source.kind];
-    const blocks = await this.port.blocks(from.height + 1, Math.min(head.height, from.height + batch));
+    let blocks: ChainBlock[];
+    try {
+      blocks = await this.port.blocks(from.height + 1, Math.min(head.height, from.height + this.#batch));
+    } catch (error) {
+      this.#batch = Math.max(1, Math.floor(this.#batch / 2));
+      throw error;
+    }
+    this.#batch = Math.min(BATCH[network.source.kind], this.#batch * 2);
     if (blocks[0]?.parent_hash !== from.hash) return step({ rewindTo: await this.#ancestor(head, from) });
     return step({ blocks });
   }

@@ -103,6 +103,11 @@ export function simulatedNetworks(blockIntervalMs: (fallback: number) => number)
   ];
 }
 
+/** An asset as the API shows it (the checkout view's methods, GET /sandbox/chain): what is not set is null. */
+export function assetFields({ asset, decimals, quote_decimals, label, token_contract, token_standard }: AssetInfo) {
+  return { asset, decimals, quote_decimals, label, token_contract: token_contract ?? null, token_standard: token_standard ?? null };
+}
+
 /** `USDT · ERC-20 (Ethereum Sepolia)`, `ETH (Ethereum Sepolia)`. */
 function labelOf(network: NetworkConfig, asset: AssetConfig): string {
   return `${asset.asset}${asset.token_standard ? ` · ${asset.token_standard}` : ''} (${network.name})`;

@@ -5,7 +5,7 @@ import type { HDKey } from '@scure/bip32';
 import type { CheckoutAsset, CheckoutView, OpenPaymentRequest, Payment } from '../../contract/index.js';
 import { deriveAddress } from '../chain/addresses.js';
 import { applySpread, quoteAtomic, quoteStep } from '../chain/amounts.js';
-import type { AssetInfo, NetworkConfig, Networks } from '../chains/networks.js';
+import { assetFields, type AssetInfo, type NetworkConfig, type Networks } from '../chains/networks.js';
 import type { Clock } from '../clock.js';
 import type { PaymentSettings } from '../config.js';
 import { conflict, gone, invalid, notFound, unavailable } from '../errors.js';
@@ -24,15 +24,10 @@ const OPEN = new Set(['awaiting_payment', 'underpaid', 'confirming']);
 /** An asset as the customer chooses it. */
 function checkoutAsset(network: NetworkConfig, info: AssetInfo, available: boolean): CheckoutAsset {
   return {
-    asset: info.asset,
+    ...assetFields(info),
     network: info.network,
-    decimals: info.decimals,
-    quote_decimals: info.quote_decimals,
-    label: info.label,
     network_name: network.name,
-    token_standard: info.token_standard ?? null,
     chain_id: network.chain_id ?? null,
-    token_contract: info.token_contract ?? null,
     explorer_url: network.explorer_url ?? null,
     available,
   };

@@ -5,7 +5,7 @@ import type { Payment } from '../../contract/index.js';
 import { canonicalize } from '../../merchant/jcs.js';
 import type { Clock } from '../clock.js';
 import type { Database, Sql } from '../storage/database.js';
-import { eventsAfter, insertEvent, lastEventOfPayment, latestEvent, PAYMENT_EVENTS_CHANNEL, type PaymentEventRow as PaymentEvent } from '../storage/events.js';
+import { eventsAfter, insertEvent, latestEvent, PAYMENT_EVENTS_CHANNEL, type PaymentEventRow as PaymentEvent } from '../storage/events.js';
 
 export type { PaymentEvent };
 
@@ -52,9 +52,8 @@ export class PaymentEvents {
     await this.#unlisten?.();
   }
 
-  /** Records the payment as it now is, unless the last event already shows exactly that. */
-  async recordIfChanged(tx: Sql, ref: string, payment: Payment): Promise<void> {
-    const last = await lastEventOfPayment(tx, payment.payment_id);
+  /** Records the payment as it now is, unless the last event (`last`, read with the payment's facts) shows exactly that. */
+  async recordIfChanged(tx: Sql, ref: string, payment: Payment, last: Payment | undefined): Promise<void> {
     // jsonb keeps its own key order, so the two are compared in canonical form.
     if (last && canonicalize(last) === canonicalize(payment)) return;
     await insertEvent(tx, ref, payment, this.clock.now());

@@ -6,17 +6,9 @@ import type { Networks } from '../chains/networks.js';
 import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
 import type { Sql } from '../storage/database.js';
-import {
-  parseLinkFacts,
-  readLinkFactsText,
-  readTransfersOfLink,
-  type LinkFacts,
-  type TransferRecord,
-  type TransferRow,
-} from '../storage/link-facts.js';
+import { lockPaymentsOfLink, parseLinkFacts, readLinkFactsText, type LinkFacts, type TransferRecord, type TransferRow } from '../storage/link-facts.js';
 import {
   readLink,
-  readPaymentsOfLink,
   writeDerivedLink,
   writeDerivedPayment,
   type DerivedPayment,
@@ -78,8 +70,8 @@ export class Reconciler {
   async reconcile(tx: Sql, ref: string): Promise<LinkSnapshot> {
     const link = await readLink(tx, ref, true);
     if (!link) throw notFound(NO_LINK);
-    const locked = await readPaymentsOfLink(tx, ref, this.clock.now(), true);
-    const before = this.derive({ link, payments: locked, transfers: locked.length ? await readTransfersOfLink(tx, ref) : [] });
+    const { payments: locked, transfers, lastEvents } = await lockPaymentsOfLink(tx, ref, this.clock.now());
+    const before = this.derive({ link, payments: locked, transfers });
     const { derived } = before;
     const payments = before.payments.map((row, i) => ({ ...row, ...storedForm(before.states[i]!) }));
     const after: LinkSnapshot = {
@@ -99,7 +91,8 @@ export class Reconciler {
       if (derived.status === 'expired' && link.status === 'active') emits.push({ type: 'payment_link.expired' });
     }
     for (const [i, row] of payments.entries()) {
-      await this.events.recordIfChanged(tx, ref, await this.view.render(tx, after.link, row, after.states[i]!, after.transfers.get(row.payment_id) ?? []));
+      const payment = await this.view.render(tx, after.link, row, after.states[i]!, after.transfers.get(row.payment_id) ?? []);
+      await this.events.recordIfChanged(tx, ref, payment, lastEvents.get(row.payment_id));
     }
     for (const emit of emits) await this.merchantEvents.emit(tx, { merchantId: link.merchant_id, ref, ...emit });
     return after;

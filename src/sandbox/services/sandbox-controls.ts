@@ -2,7 +2,7 @@
 // without waiting, and tests never sleep; and the chains as the gateway follows them.
 import type { ChainNetwork, ChainState, Network, Payment } from '../../contract/index.js';
 import type { Chains } from '../chains/chains.js';
-import type { NetworkConfig, Networks } from '../chains/networks.js';
+import { assetFields, type NetworkConfig, type Networks } from '../chains/networks.js';
 import type { Clock } from '../clock.js';
 import { invalid, notFound } from '../errors.js';
 import { readCursors } from '../storage/chain-facts.js';
@@ -65,16 +65,7 @@ export class SandboxControls {
         synced_at: cursor?.synced_at?.toISOString() ?? null,
         confirmations: network.confirmations,
         explorer_url: network.explorer_url ?? null,
-        assets: this.networks.assets
-          .filter((a) => a.network === network.id)
-          .map((a) => ({
-            asset: a.asset,
-            decimals: a.decimals,
-            quote_decimals: a.quote_decimals,
-            label: a.label,
-            token_contract: a.token_contract ?? null,
-            token_standard: a.token_standard ?? null,
-          })),
+        assets: this.networks.assets.filter((a) => a.network === network.id).map(assetFields),
       };
     });
     return { tips: Object.fromEntries(networks.map((n) => [n.network, n.tip])), networks };

@@ -10,11 +10,6 @@ export interface PaymentEventRow {
 
 export const PAYMENT_EVENTS_CHANNEL = 'payment_events';
 
-export async function lastEventOfPayment(sql: Sql, paymentId: string): Promise<Payment | undefined> {
-  return (await one<{ payment: Payment }>(sql, 'SELECT payment FROM payment_events WHERE payment_id = $1 ORDER BY event_id DESC LIMIT 1', [paymentId]))
-    ?.payment;
-}
-
 export async function insertEvent(sql: Sql, ref: string, payment: Payment, at: Date): Promise<void> {
   await sql.query('INSERT INTO payment_events (payment_link_ref, payment_id, payment, created_at) VALUES ($1, $2, $3, $4)', [
     ref,

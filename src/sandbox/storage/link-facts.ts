@@ -1,6 +1,7 @@
 // A link's facts: its row, its payments and the transfers to their addresses that the gateway followed on their chains
 // (chain-facts.ts), read as one JSON value in one statement. Every status is derived from them (services/payment-state.ts), and the answers derived from them are kept
 // with their text (services/derived-answers.ts).
+import type { Payment } from '../../contract/index.js';
 import { one, type Sql } from './database.js';
 import { LINK_COLUMNS, paymentColumns, type LinkRecord, type LinkRow, type PaymentRow } from './payments.js';
 
@@ -28,12 +29,31 @@ const transferColumns = (tip: boolean) => `t.tx_hash, t.from_address, t.amount_a
        (SELECT recorded_at FROM chain_blocks b WHERE b.network = t.network AND b.height = t.block_height + p.confirmations_required - 1) AS confirmed_at`;
 const TO_PAYMENT = 't.to_address = p.address AND t.network = p.network';
 
-/** The transfers at the addresses of a link's payments, in the order the gateway saw them. */
-export async function readTransfersOfLink(sql: Sql, ref: string): Promise<TransferRow[]> {
-  return sql.query<TransferRow>(
-    `SELECT p.payment_id, ${transferColumns(true)} FROM payments p JOIN chain_transfers t ON ${TO_PAYMENT} WHERE p.payment_link_ref = $1 ORDER BY t.seq`,
-    [ref],
-  );
+/**
+ * A link's payments, locked in creation order, each with its transfers and the last event the customer's stream has
+ * of it, in one statement: what reconciling reads once it holds the link's lock. It is a statement of its own, after
+ * the one that waited for the link's lock, so that it sees what the transaction it waited for committed (a statement
+ * sees the database as it was when the statement began).
+ */
+const LOCKED_PAYMENTS = `WITH p AS (SELECT * FROM payments WHERE payment_link_ref = $1 ORDER BY seq FOR UPDATE)
+  SELECT coalesce(json_agg(x ORDER BY x.seq), '[]')::text AS payments FROM (SELECT ${paymentColumns('$2')}, p.seq,
+    (SELECT coalesce(json_agg(t), '[]') FROM (SELECT ${transferColumns(true)} FROM chain_transfers t WHERE ${TO_PAYMENT} ORDER BY t.seq) t) AS transfers,
+    (SELECT payment FROM payment_events e WHERE e.payment_id = p.payment_id ORDER BY event_id DESC LIMIT 1) AS last_event
+  FROM p) x`;
+
+/** A link's payments as its reconciliation holds them. */
+export interface LockedPayments extends Pick<LinkFacts, 'payments' | 'transfers'> {
+  /** The last event of each payment (by payment_id): a new one is recorded only when the payment changed. */
+  lastEvents: Map<string, Payment>;
+}
+
+export async function lockPaymentsOfLink(sql: Sql, ref: string, now: Date): Promise<LockedPayments> {
+  const [row] = await sql.query<{ payments: string }>(LOCKED_PAYMENTS, [ref, now]);
+  const rows = JSON.parse(row!.payments) as (LinkFactsJson['payments'][number] & { seq: number; last_event: Payment | null })[];
+  return {
+    ...paymentFactsOf<TransferRow>(rows.map(({ seq: _seq, last_event: _last, ...p }) => p)),
+    lastEvents: new Map(rows.filter((r) => r.last_event).map((r) => [r.payment_id, r.last_event!])),
+  };
 }
 
 /** A link (its whole row, or its record), its payments and the chain's transfers to their addresses. */
@@ -75,9 +95,12 @@ export interface LinkFactsJson<Link extends LinkRecord = LinkRow, Transfer exten
 
 /** A value of LINK_FACTS or LINK_RECORD_FACTS as the facts it holds. */
 export function linkFactsOf<Link extends LinkRecord, Transfer extends TransferRecord>({ link, payments, available }: LinkFactsJson<Link, Transfer>): LinkFacts<Link, Transfer> {
+  return { available, link: withDates(link, ['expires_at', 'superseded_at', 'paid_at', 'created_at']), ...paymentFactsOf<Transfer>(payments) };
+}
+
+/** Payments as the facts' JSON carries them (each with its transfers), as rows and transfers. */
+function paymentFactsOf<Transfer extends TransferRecord>(payments: LinkFactsJson<LinkRecord, Transfer>['payments']): { payments: PaymentRow[]; transfers: Transfer[] } {
   return {
-    available,
-    link: withDates(link, ['expires_at', 'superseded_at', 'paid_at', 'created_at']),
     payments: payments.map(({ transfers: _transfers, ...p }) =>
       withDates<PaymentRow>(p, ['quote_expires_at', 'accepted_at', 'paid_at', 'reorged_at', 'known_until', 'created_at']),
     ),

@@ -119,12 +119,6 @@ export async function lockOrderLinks(sql: Sql, merchantId: string, orderId: stri
   );
 }
 
-const PAYMENTS_OF_LINK = `SELECT ${paymentColumns('$2')} FROM payments p WHERE payment_link_ref = $1 ORDER BY seq`;
-
-export async function readPaymentsOfLink(sql: Sql, ref: string, now: Date, lock = false): Promise<PaymentRow[]> {
-  return sql.query<PaymentRow>(`${PAYMENTS_OF_LINK} ${lock ? 'FOR UPDATE OF p' : ''}`, [ref, now]);
-}
-
 export async function findPaymentLink(sql: Sql, where: { payment_id: string } | { address: string }): Promise<{ payment_link_ref: string; payment_id: string } | undefined> {
   return 'payment_id' in where
     ? one(sql, 'SELECT payment_link_ref, payment_id FROM payments WHERE payment_id = $1', [where.payment_id])
