@@ -2,7 +2,7 @@
 // they are printed at start and written in the README, so a tester can use them at once.
 import { isIP } from 'node:net';
 import type { AssetCode } from '../contract/index.js';
-import { DEFAULT_SANDBOX_SEED_HEX } from './chain/addresses.js';
+import { DEFAULT_SANDBOX_SEED_HEX } from '../codecs/addresses.js';
 import { networksFrom, type NetworkSpec } from './chains/configuration.js';
 
 export interface MerchantCredentials {

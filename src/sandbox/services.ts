@@ -1,30 +1,30 @@
 // The composition root: every service built once, from the configuration, over the storage of openDatabase().
 // app.ts turns them into routes; server.ts runs them on a port.
-import { sandboxRootKey } from './chain/addresses.js';
+import { sandboxRootKey } from '../codecs/addresses.js';
 import { Chains, resolveNetworks } from './chains/chains.js';
 import { Networks } from './chains/networks.js';
 import { systemClock, type Clock } from './clock.js';
 import type { GatewayConfig } from './config.js';
 import { createSealer } from './secrets.js';
-import { ChainFacts } from './services/chain-facts.js';
-import { chainRefunds } from './services/chain-refunds.js';
-import { Checkout } from './services/checkout.js';
-import { HeldFunds } from './services/held-funds.js';
-import { LinkResources } from './services/link-resources.js';
-import { Merchants, type Merchant } from './services/merchants.js';
-import { PaymentEvents } from './services/payment-events.js';
-import { PaymentLinks } from './services/payment-links.js';
-import { PaymentView } from './services/payment-view.js';
-import { Reconciler } from './services/reconciler.js';
-import { Refunds } from './services/refunds.js';
-import { SandboxControls } from './services/sandbox-controls.js';
-import { Tokens } from './services/tokens.js';
-import { TestWallet } from './services/wallet.js';
-import { Watcher } from './services/watcher.js';
-import { WebhookTargets, type Resolve } from './services/webhook-targets.js';
-import { WebhookDispatcher } from './services/webhook-dispatcher.js';
-import { WebhookEndpoints } from './services/webhook-endpoints.js';
-import { WebhookOutbox } from './services/webhook-outbox.js';
+import { ChainFacts } from './services/chains/chain-facts.js';
+import { refundRail } from './services/orders/refund-rail.js';
+import { CustomerCheckout } from './services/customer/customer-checkout.js';
+import { Orders } from './services/orders/orders.js';
+import { MerchantLinks } from './services/merchant/merchant-links.js';
+import { Merchants, type Merchant } from './services/merchant/merchants.js';
+import { PaymentEvents } from './services/customer/payment-events.js';
+import { PaymentLinks } from './services/orders/payment-links.js';
+import { PaymentView } from './services/payments/payment-view.js';
+import { Reconciler } from './services/payments/reconciler.js';
+import { Refunds } from './services/orders/refunds.js';
+import { SandboxControls } from './services/sandbox/sandbox-controls.js';
+import { Tokens } from './services/merchant/tokens.js';
+import { TestWallet } from './services/sandbox/test-wallet.js';
+import { Watcher } from './services/chains/watcher.js';
+import { WebhookTargets, type Resolve } from './services/webhooks/targets.js';
+import { WebhookDispatcher } from './services/webhooks/dispatcher.js';
+import { WebhookEndpoints } from './services/webhooks/endpoints.js';
+import { WebhookOutbox } from './services/webhooks/outbox.js';
 import { openDatabase, type Database } from './storage/database.js';
 
 export interface Services {
@@ -35,15 +35,15 @@ export interface Services {
   tokens: Tokens;
   paymentLinks: PaymentLinks;
   refunds: Refunds;
-  checkout: Checkout;
-  heldFunds: HeldFunds;
+  customerCheckout: CustomerCheckout;
+  orders: Orders;
   sandboxControls: SandboxControls;
   paymentEvents: PaymentEvents;
   networks: Networks;
   chains: Chains;
   watcher: Watcher;
   wallet: TestWallet;
-  linkResources: LinkResources;
+  merchantLinks: MerchantLinks;
   webhookEndpoints: WebhookEndpoints;
   webhookOutbox: WebhookOutbox;
   webhookDispatcher: WebhookDispatcher;
@@ -71,14 +71,14 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const paymentEvents = new PaymentEvents(db, clock);
   // Webhook bodies carry the link as the read API shows it, which needs the services built after them.
   const targets = new WebhookTargets(config.allowLocalWebhooks, options.resolve);
-  const webhookOutbox: WebhookOutbox = new WebhookOutbox(clock, (sql, merchantId, ref) => linkResources.get(merchantId, ref, sql));
+  const webhookOutbox: WebhookOutbox = new WebhookOutbox(clock, (sql, merchantId, ref) => merchantLinks.get(merchantId, ref, sql));
   const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
   const view = new PaymentView(networks, (sql, merchantId) => merchants.clientSecret(sql, merchantId));
   const reconciler = new Reconciler(clock, networks, config.payments.toleranceBps, view, paymentEvents, webhookOutbox);
-  const heldFunds: HeldFunds = new HeldFunds(db, clock, reconciler, (sql, merchantId, ref) => linkResources.get(merchantId, ref, sql));
-  const refunds = new Refunds(db, clock, reconciler, heldFunds, chainRefunds(chains), webhookOutbox);
-  const linkResources = new LinkResources(db, networks, reconciler, view, refunds, config.checkoutUrl);
+  const orders: Orders = new Orders(db, clock, reconciler, (sql, merchantId, ref) => merchantLinks.get(merchantId, ref, sql));
+  const refunds = new Refunds(db, clock, reconciler, orders, refundRail(chains), webhookOutbox);
+  const merchantLinks = new MerchantLinks(db, networks, reconciler, view, refunds, config.checkoutUrl);
   const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);
   const wallet = new TestWallet(chains, networks, watcher, config.payments.walletSeedHex);
   const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);
@@ -100,12 +100,12 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     clock,
     merchants,
     tokens: new Tokens(db, clock, config.tokenTtlSeconds),
-    paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl, heldFunds),
+    paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl, orders),
     refunds,
-    checkout: new Checkout(db, clock, networks, config.payments, sandboxRootKey(config.payments.hdSeedHex), reconciler, view),
-    heldFunds,
+    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, sandboxRootKey(config.payments.hdSeedHex), reconciler, view),
+    orders,
     sandboxControls: new SandboxControls(db, clock, networks, chains, reconciler, view, watcher),
-    linkResources,
+    merchantLinks,
     webhookEndpoints,
     webhookOutbox,
     webhookDispatcher,

@@ -12,7 +12,7 @@ import {
   isValidAddress,
   sandboxRootKey,
   toChecksumAddress,
-} from '../../src/sandbox/chain/addresses.js';
+} from '../../src/codecs/addresses.js';
 
 /** BIP39's seed from a mnemonic without a passphrase: PBKDF2-HMAC-SHA512, 2048 rounds, salt "mnemonic". */
 const bip39Seed = (mnemonic: string) => pbkdf2(sha512, mnemonic.normalize('NFKD'), 'mnemonic', { c: 2048, dkLen: 64 });

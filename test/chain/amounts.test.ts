@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { sandboxNetworks } from '../helpers/networks.js';
-import { applySpread, formatAtomic, parseDecimal, quoteAtomic, vndForAtomic } from '../../src/sandbox/chain/amounts.js';
+import { applySpread, formatAtomic, parseDecimal, quoteAtomic, vndForAtomic } from '../../src/codecs/amounts.js';
 
 const RATES = { USDT: '26345.5', ETH: '88000000', BTC: '2500000000' } as const;
 
@@ -44,7 +44,7 @@ describe('amounts', () => {
 
   it('keeps floats out of the money code', async () => {
     for (const file of ['amounts.ts', 'uri.ts', 'addresses.ts']) {
-      const source = await readFile(new URL(`../../src/sandbox/chain/${file}`, import.meta.url), 'utf8');
+      const source = await readFile(new URL(`../../src/codecs/${file}`, import.meta.url), 'utf8');
       assert.doesNotMatch(source, /\bparseFloat\b|\bMath\.|\.toFixed\(|\bNumber\(/, file);
     }
   });

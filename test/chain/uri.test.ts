@@ -1,8 +1,8 @@
 // What the QR encodes, and a wallet's reading of it back.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_SANDBOX_SEED_HEX, deriveAddress, sandboxRootKey } from '../../src/sandbox/chain/addresses.js';
-import { parsePaymentUri as parseWith, paymentUri as uriOn, type PaymentTarget } from '../../src/sandbox/chain/uri.js';
+import { DEFAULT_SANDBOX_SEED_HEX, deriveAddress, sandboxRootKey } from '../../src/codecs/addresses.js';
+import { parsePaymentUri as parseWith, paymentUri as uriOn, type PaymentTarget } from '../../src/codecs/uri.js';
 import { sandboxNetworks } from '../helpers/networks.js';
 
 const root = sandboxRootKey(DEFAULT_SANDBOX_SEED_HEX);

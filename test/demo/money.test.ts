@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { AssetCode, Network } from '../../src/contract/index.js';
-import { formatAtomic } from '../../src/sandbox/chain/amounts.js';
+import { formatAtomic } from '../../src/codecs/amounts.js';
 import { canAccept, heldOf, holdings, refundPreview } from '../../demo/scripts/portal/money.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 
@@ -28,7 +28,7 @@ describe(`the portal's view of an order's money (${storageName})`, () => {
     const input = sampleLink();
     const { payment_link_ref: ref } = await gw.client.createPaymentLink(input);
     const [asset, network] = coin;
-    const { payment } = await gw.gateway.checkout.open(ref, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset, network });
+    const { payment } = await gw.gateway.customerCheckout.open(ref, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset, network });
     if (late) await gw.gateway.sandboxControls.expireQuote({ payment_id: payment.payment_id });
     const decimals = gw.gateway.networks.asset(asset, network).decimals;
     const [whole, fraction = ''] = payment.amount_crypto.split('.');

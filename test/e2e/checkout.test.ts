@@ -2,7 +2,7 @@
 // pays; every payment status reached by hand; the browser lands on the merchant's pages with a signed redirect.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseDecimal } from '../../src/sandbox/chain/amounts.js';
+import { parseDecimal } from '../../src/codecs/amounts.js';
 import {
   assertAccessible,
   assertClean,

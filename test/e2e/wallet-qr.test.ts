@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decimalsOf, readPaymentQr as readQr, shareOf, uriNetworks } from '../../demo/scripts/wallet/payment-qr.js';
 import type { ChainNetwork } from '../../src/contract/index.js';
-import { deriveAddress, sandboxRootKey } from '../../src/sandbox/chain/addresses.js';
-import { paymentUri as uriOn, type PaymentTarget, type UriNetwork } from '../../src/sandbox/chain/uri.js';
+import { deriveAddress, sandboxRootKey } from '../../src/codecs/addresses.js';
+import { paymentUri as uriOn, type PaymentTarget, type UriNetwork } from '../../src/codecs/uri.js';
 import { sandboxNetworks } from '../helpers/networks.js';
 
 const root = sandboxRootKey('00112233445566778899aabbccddeeff');

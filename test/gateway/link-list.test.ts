@@ -83,7 +83,7 @@ describe(`GET /api/paymentLink (${storageName})`, () => {
     const { payment_link_ref: withCustomer } = await gw.client.createPaymentLink(
       sampleLink({ merchant_order_id: 'guest-5', billing_details: { billing_name: 'Bích', billing_email: 'bich@example.com' } }),
     );
-    await gw.gateway.checkout.open(withCustomer, {
+    await gw.gateway.customerCheckout.open(withCustomer, {
       pmt_channel: 'PROVIDER',
       pmt_method: 'PROVIDER_CRYPTO',
       asset: 'BTC',
@@ -121,12 +121,12 @@ describe(`GET /api/paymentLink (${storageName})`, () => {
     gw.clock.advance(60_000);
     const t1 = gw.clock.now();
     const { payment_link_ref: expiring } = await gw.client.createPaymentLink(sampleLink({ merchant_order_id: 'expired-3' }));
-    await gw.gateway.checkout.open(expiring, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'ETH', network: 'ETHEREUM' });
+    await gw.gateway.customerCheckout.open(expiring, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'ETH', network: 'ETHEREUM' });
     await gw.gateway.sandboxControls.expireLink(expiring);
     // Late money: the quote ends, then the full amount arrives and confirms: held for the merchant.
     gw.clock.advance(1);
     const { payment_link_ref: lateRef } = await gw.client.createPaymentLink(sampleLink({ merchant_order_id: 'late-4' }));
-    const { payment } = await gw.gateway.checkout.open(lateRef, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'ETHEREUM' });
+    const { payment } = await gw.gateway.customerCheckout.open(lateRef, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'ETHEREUM' });
     await gw.gateway.sandboxControls.expireQuote({ payment_id: payment.payment_id });
     await gw.gateway.wallet.transfer({ to: payment.address, asset: 'USDT', network: 'ETHEREUM', amount: payment.amount_crypto });
     await gw.gateway.sandboxControls.mine(payment.confirmations_required, 'ETHEREUM');

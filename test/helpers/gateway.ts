@@ -69,7 +69,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       return { credentials, client: clientFor(credentials) };
     },
     async markPaid(paymentLinkRef) {
-      const { checkout, wallet, sandboxControls } = running.gateway;
+      const { customerCheckout: checkout, wallet, sandboxControls } = running.gateway;
       const { payment } = await checkout.open(paymentLinkRef, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' });
       await wallet.transfer({ to: payment.address, asset: 'USDT', network: 'TRON', amount: payment.amount_crypto });
       await sandboxControls.mine(payment.confirmations_required, 'TRON');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Hono } from 'hono';
 import type { Payment } from '../../src/contract/index.js';
-import { deriveAddress, sandboxRootKey } from '../../src/sandbox/chain/addresses.js';
+import { deriveAddress, sandboxRootKey } from '../../src/codecs/addresses.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { inProcess, JSON_TYPE, send, signedLinkBody } from '../helpers/merchant-api.js';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { AssetCode, Network } from '../../src/contract/index.js';
 import type { PayCheckoutApiError } from '../../src/merchant/index.js';
-import { parseDecimal } from '../../src/sandbox/chain/amounts.js';
+import { parseDecimal } from '../../src/codecs/amounts.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { verifyRedirect } from '../../src/merchant/index.js';
-import { DerivedAnswers } from '../../src/sandbox/services/derived-answers.js';
+import { DerivedAnswers } from '../../src/sandbox/services/payments/derived-answers.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { dueWithTolerance, linkState, type LinkFacts, type PaymentFacts, type TransferFact } from '../../src/sandbox/services/payment-state.js';
+import { dueWithTolerance, linkState, type LinkFacts, type PaymentFacts, type TransferFact } from '../../src/sandbox/services/payments/payment-state.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000);

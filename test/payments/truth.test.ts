@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { AssetCode, Network, Payment, PaymentLinkResource, RefundList, WebhookEvent } from '../../src/contract/index.js';
 import { verifyRedirect } from '../../src/merchant/index.js';
-import { parseDecimal } from '../../src/sandbox/chain/amounts.js';
+import { parseDecimal } from '../../src/codecs/amounts.js';
 import { ManualClock } from '../../src/sandbox/clock.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Problem } from '../../src/contract/index.js';
-import { systemResolve } from '../../src/sandbox/services/webhook-targets.js';
+import { systemResolve } from '../../src/sandbox/services/webhooks/targets.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { accessToken, JSON_TYPE, send } from '../helpers/merchant-api.js';
 

@@ -1,9 +1,9 @@
 // What an order's money is, as the portal shows it, from the read API's link resources alone: what each payment
 // holds and has returned, what waits for the merchant's decision, and what a refund would send back on chain. The
 // rules are the gateway's (docs/payment-lifecycle.md); the crypto of a refund is the same function the gateway
-// sends with (src/sandbox/chain/amounts.ts, refundAtomic), so the form shows exactly what goes back.
+// sends with (src/codecs/amounts.ts, refundAtomic), so the form shows exactly what goes back.
 import type { MerchantPayment, PaymentLinkResource } from '../../../src/contract/index.js';
-import { formatAtomic, leastRefundVnd, parseDecimal, refundAtomic } from '../../../src/sandbox/chain/amounts.js';
+import { formatAtomic, leastRefundVnd, parseDecimal, refundAtomic } from '../../../src/codecs/amounts.js';
 
 /** One payment's money, as a refund sees it. */
 export interface Holding {

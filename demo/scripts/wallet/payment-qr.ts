@@ -1,9 +1,9 @@
 // What the wallet reads from a checkout's QR, and the amounts it offers to send. It knows only what the QR says and
-// the networks the gateway names (GET /sandbox/chain): the parser is the gateway's own (src/sandbox/chain/uri.ts,
+// the networks the gateway names (GET /sandbox/chain): the parser is the gateway's own (src/codecs/uri.ts,
 // pure and browser-safe), so both read URIs alike.
 import type { AssetCode, ChainNetwork, Network } from '../../../src/contract/index.js';
-import { formatAtomic, parseDecimal } from '../../../src/sandbox/chain/amounts.js';
-import { parsePaymentUri, type UriNetwork } from '../../../src/sandbox/chain/uri.js';
+import { formatAtomic, parseDecimal } from '../../../src/codecs/amounts.js';
+import { parsePaymentUri, type UriNetwork } from '../../../src/codecs/uri.js';
 
 export interface ScannedPayment {
   /** The text the QR held. */

@@ -5,7 +5,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { AssetCode, ChainNetwork, ChainState, Network } from '../../../src/contract/index.js';
-import type { UriNetwork } from '../../../src/sandbox/chain/uri.js';
+import type { UriNetwork } from '../../../src/codecs/uri.js';
 import { api, ApiError } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
 import { input } from '../lib/ui.js';

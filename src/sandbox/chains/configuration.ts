@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { fieldErrors } from '../../contract/index.js';
 import { ASSET_CODE, NETWORK_ID } from '../../contract/assets.js';
-import { isValidAddress, toChecksumAddress } from '../chain/addresses.js';
+import { isValidAddress, toChecksumAddress } from '../../codecs/addresses.js';
 import { SEPOLIA_CHAIN_ID, simulatedNetworks, type AssetConfig, type NetworkConfig, type NodeSource } from './networks.js';
 
 /** An asset as configured: a token's decimals may be left to its contract, and a rate may come with it. */

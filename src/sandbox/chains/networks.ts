@@ -2,9 +2,9 @@
 // facts come from (the simulator, or a JSON-RPC node). Nothing else in the gateway lists networks or assets: adding an
 // EVM network is a configuration entry (README, "Real chains").
 import type { AssetCode, Network } from '../../contract/index.js';
+import type { NetworkFamily } from '../../codecs/addresses.js';
 
-/** How a network's addresses and payment URIs are written. */
-export type NetworkFamily = 'tron' | 'evm' | 'bitcoin';
+export type { NetworkFamily };
 
 export interface AssetConfig {
   asset: AssetCode;

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { Tokens } from '../services/tokens.js';
+import type { Tokens } from '../services/merchant/tokens.js';
 import { unauthorized } from './problem.js';
 
 export type BearerEnv = { Variables: { merchantId: string } };

@@ -51,7 +51,7 @@ function checkoutPage(lang: 'vi' | 'en', view: string | undefined): string {
 }
 
 /** The link's view for the page, as JSON, or none when the gateway would answer its GET with a problem (an unknown ref). */
-async function viewForPage(checkout: Services['checkout'], ref: string | undefined): Promise<string | undefined> {
+async function viewForPage(checkout: Services['customerCheckout'], ref: string | undefined): Promise<string | undefined> {
   if (!ref) return undefined;
   try {
     return await checkout.linkView(ref);
@@ -61,7 +61,7 @@ async function viewForPage(checkout: Services['checkout'], ref: string | undefin
   }
 }
 
-export function assetRoutes({ checkout }: Pick<Services, 'checkout'>): Hono {
+export function assetRoutes({ customerCheckout: checkout }: Pick<Services, 'customerCheckout'>): Hono {
   // Gzipped to the browsers that take it: the budget of the script-tag file counts what travels.
   const script = builtFile(SCRIPT, {
     'Content-Type': 'text/javascript; charset=utf-8',

@@ -10,7 +10,7 @@ import { EventStreams } from '../http/event-stream.js';
 import { jsonText } from '../http/json-text.js';
 import { badRequest, parseWith } from '../http/problem.js';
 
-export function checkoutRoutes({ checkout, paymentEvents }: Pick<Services, 'checkout' | 'paymentEvents'>): Hono<{ Bindings: HttpBindings }> {
+export function checkoutRoutes({ customerCheckout: checkout, paymentEvents }: Pick<Services, 'customerCheckout' | 'paymentEvents'>): Hono<{ Bindings: HttpBindings }> {
   const streams = new EventStreams();
   const corsOpen = openCors({ allowHeaders: ['Content-Type', 'Last-Event-ID'], maxAge: 600 });
   return new Hono<{ Bindings: HttpBindings }>()

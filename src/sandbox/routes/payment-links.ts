@@ -8,7 +8,7 @@ import { bearer, type BearerEnv } from '../http/bearer.js';
 import { parseWith, unauthorized } from '../http/problem.js';
 import { replayHeaders } from './replay.js';
 
-export function paymentLinkRoutes({ linkResources, tokens, merchants, paymentLinks }: Pick<Services, 'linkResources' | 'tokens' | 'merchants' | 'paymentLinks'>): Hono<BearerEnv> {
+export function paymentLinkRoutes({ merchantLinks, tokens, merchants, paymentLinks }: Pick<Services, 'merchantLinks' | 'tokens' | 'merchants' | 'paymentLinks'>): Hono<BearerEnv> {
   return new Hono<BearerEnv>()
     .post('/', async (c) => {
       const body = await readJsonObject(c);
@@ -29,6 +29,6 @@ export function paymentLinkRoutes({ linkResources, tokens, merchants, paymentLin
     })
     // The merchant's read of its links: Bearer, like the refund endpoints. A page at a time, newest first, narrowed by
     // an order, a search, status, asset and dates (src/contract/merchant-read.ts, PaymentLinkListQuery).
-    .get('/', bearer(tokens), async (c) => c.json(await linkResources.list(c.get('merchantId'), parseWith(PaymentLinkListQuery, c.req.query()))))
-    .get('/:payment_link_ref', bearer(tokens), async (c) => c.json(await linkResources.get(c.get('merchantId'), c.req.param('payment_link_ref'))));
+    .get('/', bearer(tokens), async (c) => c.json(await merchantLinks.list(c.get('merchantId'), parseWith(PaymentLinkListQuery, c.req.query()))))
+    .get('/:payment_link_ref', bearer(tokens), async (c) => c.json(await merchantLinks.get(c.get('merchantId'), c.req.param('payment_link_ref'))));
 }

@@ -8,7 +8,7 @@ import { openCors } from '../http/cors.js';
 import { jsonText } from '../http/json-text.js';
 import { parseWith } from '../http/problem.js';
 
-export function sandboxRoutes({ wallet, sandboxControls, checkout }: Pick<Services, 'wallet' | 'sandboxControls' | 'checkout'>): Hono {
+export function sandboxRoutes({ wallet, sandboxControls, customerCheckout: checkout }: Pick<Services, 'wallet' | 'sandboxControls' | 'customerCheckout'>): Hono {
   return new Hono()
     .use(openCors({ allowHeaders: ['Content-Type'] }))
     .get('/wallet', async (c) => c.json({ addresses: wallet.addresses, balances: await wallet.balances() }))

@@ -1,20 +1,20 @@
 // The merchant's read of its payment links (GET /api/paymentLink/{ref}, GET /api/paymentLink): the link, its payments
 // with their transactions, its refunds. Webhook bodies carry the same resource.
 import type * as z from 'zod/mini';
-import type { Customer, MerchantPayment, PaymentLinkList, PaymentLinkListQuery, PaymentLinkResource } from '../../contract/index.js';
-import type { Networks } from '../chains/networks.js';
-import { invalid, notFound } from '../errors.js';
-import type { Database, Sql } from '../storage/database.js';
-import { pageOfLinks, type LinkSortKey } from '../storage/link-list.js';
-import { isMerchantsLink, type LinkRow, type PaymentRow } from '../storage/payments.js';
-import { paymentLinkUrl } from './payment-links.js';
-import type { PaymentView } from './payment-view.js';
-import type { LinkSnapshot, Reconciler } from './reconciler.js';
-import type { Refunds } from './refunds.js';
+import type { Customer, MerchantPayment, PaymentLinkList, PaymentLinkListQuery, PaymentLinkResource } from '../../../contract/index.js';
+import type { Networks } from '../../chains/networks.js';
+import { invalid, notFound } from '../../errors.js';
+import type { Database, Sql } from '../../storage/database.js';
+import { pageOfLinks, type LinkSortKey } from '../../storage/link-list.js';
+import { isMerchantsLink, type LinkRow, type PaymentRow } from '../../storage/payments.js';
+import { paymentLinkUrl } from '../orders/payment-links.js';
+import type { PaymentView } from '../payments/payment-view.js';
+import type { LinkSnapshot, Reconciler } from '../payments/reconciler.js';
+import type { Refunds } from '../orders/refunds.js';
 
 export type LinkListQuery = z.output<typeof PaymentLinkListQuery>;
 
-export class LinkResources {
+export class MerchantLinks {
   constructor(
     private readonly db: Database,
     private readonly networks: Networks,

@@ -1,10 +1,10 @@
 // Records what a chain showed (chains/follower.ts) as the gateway's own facts, in one transaction per step: blocks,
 // transfers into its addresses, the cursor, and what a reorganisation takes back. A paid payment whose money leaves the
 // chain is never hidden: it is marked and the merchant hears of it (payment.reorged), in the same transaction.
-import type { Network } from '../../contract/index.js';
-import type { ChainStep } from '../chains/follower.js';
-import type { NetworkConfig } from '../chains/networks.js';
-import type { Clock } from '../clock.js';
+import type { Network } from '../../../contract/index.js';
+import type { ChainStep } from '../../chains/follower.js';
+import type { NetworkConfig } from '../../chains/networks.js';
+import type { Clock } from '../../clock.js';
 import {
   dropPendingExcept,
   insertBlocks,
@@ -20,12 +20,12 @@ import {
   rewindTo,
   writeCursor,
   type Cursor,
-} from '../storage/chain-facts.js';
-import type { Database, Sql } from '../storage/database.js';
-import { lockExclusive } from '../storage/locks.js';
-import { unsettledLinks } from '../storage/payments.js';
-import type { Reconciler } from './reconciler.js';
-import type { MerchantEventSink } from './webhook-outbox.js';
+} from '../../storage/chain-facts.js';
+import type { Database, Sql } from '../../storage/database.js';
+import { lockExclusive } from '../../storage/locks.js';
+import { unsettledLinks } from '../../storage/payments.js';
+import type { Reconciler } from '../payments/reconciler.js';
+import type { MerchantEventSink } from '../webhooks/outbox.js';
 
 /**
  * Facts are recorded under this advisory lock; decisions that depend on which payment settled first (accepting a held

@@ -1,16 +1,16 @@
 // Sandbox controls: blocks now, and time running out now for a quote or a link, so testers reach every status
 // without waiting, and tests never sleep; and the chains as the gateway follows them.
-import type { ChainNetwork, ChainState, Network, Payment } from '../../contract/index.js';
-import type { Chains } from '../chains/chains.js';
-import { assetFields, type NetworkConfig, type Networks } from '../chains/networks.js';
-import type { Clock } from '../clock.js';
-import { invalid, notFound } from '../errors.js';
-import { readCursors } from '../storage/chain-facts.js';
-import type { Database } from '../storage/database.js';
-import { endLink, endQuote, findPaymentLink } from '../storage/payments.js';
-import type { PaymentView } from './payment-view.js';
-import type { Reconciler } from './reconciler.js';
-import type { Watcher } from './watcher.js';
+import type { ChainNetwork, ChainState, Network, Payment } from '../../../contract/index.js';
+import type { Chains } from '../../chains/chains.js';
+import { assetFields, type NetworkConfig, type Networks } from '../../chains/networks.js';
+import type { Clock } from '../../clock.js';
+import { invalid, notFound } from '../../errors.js';
+import { readCursors } from '../../storage/chain-facts.js';
+import type { Database } from '../../storage/database.js';
+import { endLink, endQuote, findPaymentLink } from '../../storage/payments.js';
+import type { PaymentView } from '../payments/payment-view.js';
+import type { Reconciler } from '../payments/reconciler.js';
+import type { Watcher } from '../chains/watcher.js';
 
 export class SandboxControls {
   constructor(

@@ -3,15 +3,15 @@
 // on the chain). It is the customer's side of the sandbox; refunds come back to it.
 import { HDKey } from '@scure/bip32';
 import { hexToBytes } from '@noble/hashes/utils.js';
-import type { AssetCode, Network } from '../../contract/index.js';
-import { deriveAddress, deriveKey, isValidAddress } from '../chain/addresses.js';
-import { formatAtomic, parseDecimal } from '../chain/amounts.js';
-import type { Chains } from '../chains/chains.js';
-import type { AssetInfo, Networks } from '../chains/networks.js';
-import type { ChainWallet, Signer } from '../chains/port.js';
-import { InsufficientFunds } from '../chains/simulated/simulated-chain.js';
-import { invalid } from '../errors.js';
-import type { Watcher } from './watcher.js';
+import type { AssetCode, Network } from '../../../contract/index.js';
+import { deriveAddress, deriveKey, isValidAddress } from '../../../codecs/addresses.js';
+import { formatAtomic, parseDecimal } from '../../../codecs/amounts.js';
+import type { Chains } from '../../chains/chains.js';
+import type { AssetInfo, Networks } from '../../chains/networks.js';
+import type { ChainWallet, Signer } from '../../chains/port.js';
+import { InsufficientFunds } from '../../chains/simulated/simulated-chain.js';
+import { invalid } from '../../errors.js';
+import type { Watcher } from '../chains/watcher.js';
 
 /** What one faucet call gives of each asset: enough for hundreds of test orders. */
 const FAUCET: Record<AssetCode, string> = { USDT: '10000', BTC: '0.5' };

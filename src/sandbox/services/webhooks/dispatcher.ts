@@ -6,11 +6,11 @@
 import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { Clock } from '../clock.js';
-import type { Sealer } from '../secrets.js';
-import type { Database } from '../storage/database.js';
-import { claimDueDeliveries, recordAttempt, WEBHOOKS_QUEUED, type ClaimedDelivery } from '../storage/webhooks.js';
-import { pinnedLookup, type WebhookTargets } from './webhook-targets.js';
+import type { Clock } from '../../clock.js';
+import type { Sealer } from '../../secrets.js';
+import type { Database } from '../../storage/database.js';
+import { claimDueDeliveries, recordAttempt, WEBHOOKS_QUEUED, type ClaimedDelivery } from '../../storage/webhooks.js';
+import { pinnedLookup, type WebhookTargets } from './targets.js';
 
 export const SIGNATURE_HEADER = 'Pay-Checkout-Signature';
 

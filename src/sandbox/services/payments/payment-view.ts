@@ -1,12 +1,12 @@
 // A payment as the element and the merchant see it, from its row, its derived state and the chain's transfers.
-import type { Payment } from '../../contract/index.js';
-import { signRedirect } from '../../merchant/redirect.js';
-import { formatAtomic } from '../chain/amounts.js';
-import { paymentUri } from '../chain/uri.js';
-import type { Networks } from '../chains/networks.js';
-import type { Sql } from '../storage/database.js';
-import type { TransferRow } from '../storage/link-facts.js';
-import type { LinkRow, PaymentRow } from '../storage/payments.js';
+import type { Payment } from '../../../contract/index.js';
+import { signRedirect } from '../../../merchant/redirect.js';
+import { formatAtomic } from '../../../codecs/amounts.js';
+import { paymentUri } from '../../../codecs/uri.js';
+import type { Networks } from '../../chains/networks.js';
+import type { Sql } from '../../storage/database.js';
+import type { TransferRow } from '../../storage/link-facts.js';
+import type { LinkRow, PaymentRow } from '../../storage/payments.js';
 import type { PaymentState } from './payment-state.js';
 
 /** The client secret that keys a merchant's redirect signatures. */

@@ -1,11 +1,11 @@
 // Payment changes as events: written in the transaction that makes the change, announced with NOTIFY on commit,
 // so every gateway process on the database streams every change, and a reconnecting client replays what it missed.
 // Every event stream of a link shares one subscription: one query per change, whatever the number of streams.
-import type { Payment } from '../../contract/index.js';
-import { canonicalize } from '../../merchant/jcs.js';
-import type { Clock } from '../clock.js';
-import type { Database, Sql } from '../storage/database.js';
-import { eventsAfter, insertEvent, latestEvent, PAYMENT_EVENTS_CHANNEL, type PaymentEventRow as PaymentEvent } from '../storage/events.js';
+import type { Payment } from '../../../contract/index.js';
+import { canonicalize } from '../../../merchant/jcs.js';
+import type { Clock } from '../../clock.js';
+import type { Database, Sql } from '../../storage/database.js';
+import { eventsAfter, insertEvent, latestEvent, PAYMENT_EVENTS_CHANNEL, type PaymentEventRow as PaymentEvent } from '../../storage/events.js';
 
 export type { PaymentEvent };
 

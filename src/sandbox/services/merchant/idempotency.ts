@@ -1,10 +1,10 @@
 // Idempotency-Key on POSTs: the same key with the same request returns the first response;
 // with another request, 422. Only successes are kept, so a failed request may be retried under its key.
-import { canonicalize } from '../../merchant/jcs.js';
-import { invalid, malformed } from '../errors.js';
-import { sha256 } from '../secrets.js';
-import type { Database, Sql } from '../storage/database.js';
-import { findAnswer, insertAnswer, lockKey } from '../storage/idempotency.js';
+import { canonicalize } from '../../../merchant/jcs.js';
+import { invalid, malformed } from '../../errors.js';
+import { sha256 } from '../../secrets.js';
+import type { Database, Sql } from '../../storage/database.js';
+import { findAnswer, insertAnswer, lockKey } from '../../storage/idempotency.js';
 
 export interface IdempotencyScope {
   merchantId: string;

@@ -1,9 +1,8 @@
 // What the QR encodes (docs/api.md, "Checkout API"): BIP21 for Bitcoin, EIP-681 for EVM networks and their tokens
 // (with the network's own chain id), the bare address for TRON (no URI scheme that wallets share). parsePaymentUri
 // reads them back as a wallet does, against the networks it knows.
-import type { AssetCode, Network } from '../../contract/index.js';
-import type { NetworkFamily } from '../chains/networks.js';
-import { isValidAddress } from './addresses.js';
+import type { AssetCode, Network } from '../contract/index.js';
+import { isValidAddress, type NetworkFamily } from './addresses.js';
 import { formatAtomic, parseDecimal } from './amounts.js';
 
 /** What a URI codec needs of a network: the gateway's configuration and GET /sandbox/chain both carry it. */

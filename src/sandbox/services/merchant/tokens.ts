@@ -1,10 +1,10 @@
 // Opaque bearer tokens: random, stored as hashes, expiring. A token is never revoked before it expires, so what a
 // process has read of one holds until then: each request with it needs no query.
-import type { TokenResponse } from '../../contract/index.js';
-import type { Clock } from '../clock.js';
-import { randomToken, sha256 } from '../secrets.js';
-import type { Database } from '../storage/database.js';
-import { insertToken, liveToken } from '../storage/tokens.js';
+import type { TokenResponse } from '../../../contract/index.js';
+import type { Clock } from '../../clock.js';
+import { randomToken, sha256 } from '../../secrets.js';
+import type { Database } from '../../storage/database.js';
+import { insertToken, liveToken } from '../../storage/tokens.js';
 import type { Merchant } from './merchants.js';
 
 /** How many tokens a process remembers; the oldest read goes first. */

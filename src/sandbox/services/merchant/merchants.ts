@@ -1,10 +1,10 @@
 // Merchants and their credentials: client id and secret (token endpoint), merchant key (svc_key). Every link creation
 // and every signed redirect needs the merchant, so what was read is kept in memory, and dropped in every process when
 // credentials change (NOTIFY).
-import type { MerchantCredentials } from '../config.js';
-import { randomToken, sameSecret, sha256, type Sealer } from '../secrets.js';
-import type { Database, Sql } from '../storage/database.js';
-import { merchantById, merchantByClientId, merchantByKeyHash, MERCHANTS_CHANNEL, upsertMerchant, type MerchantRow } from '../storage/merchants.js';
+import type { MerchantCredentials } from '../../config.js';
+import { randomToken, sameSecret, sha256, type Sealer } from '../../secrets.js';
+import type { Database, Sql } from '../../storage/database.js';
+import { merchantById, merchantByClientId, merchantByKeyHash, MERCHANTS_CHANNEL, upsertMerchant, type MerchantRow } from '../../storage/merchants.js';
 
 export interface Merchant {
   merchant_id: string;

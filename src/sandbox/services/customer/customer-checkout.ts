@@ -2,22 +2,22 @@
 // A new quote is always a new payment at a new address: coins that reach an old quote's address are held for the
 // merchant, never credited to the link at an old rate (docs/payment-lifecycle.md).
 import type { HDKey } from '@scure/bip32';
-import type { CheckoutAsset, CheckoutView, OpenPaymentRequest, Payment } from '../../contract/index.js';
-import { deriveAddress } from '../chain/addresses.js';
-import { applySpread, quoteAtomic, quoteStep } from '../chain/amounts.js';
-import { assetFields, type AssetInfo, type NetworkConfig, type Networks } from '../chains/networks.js';
-import type { Clock } from '../clock.js';
-import type { PaymentSettings } from '../config.js';
-import { conflict, gone, invalid, notFound, unavailable } from '../errors.js';
-import { readCursor } from '../storage/chain-facts.js';
-import { randomToken } from '../secrets.js';
-import type { Database, Sql } from '../storage/database.js';
-import { parseLinkFacts, parseLinkRecordFacts, type LinkFacts } from '../storage/link-facts.js';
-import { insertPayment, nextAddressIndex, type LinkRecord, type LinkRow, type PaymentRow } from '../storage/payments.js';
-import { staleAfterMs } from './chain-facts.js';
-import { DerivedAnswers } from './derived-answers.js';
-import type { PaymentView } from './payment-view.js';
-import { Reconciler, type LinkSnapshot } from './reconciler.js';
+import type { CheckoutAsset, CheckoutView, OpenPaymentRequest, Payment } from '../../../contract/index.js';
+import { deriveAddress } from '../../../codecs/addresses.js';
+import { applySpread, quoteAtomic, quoteStep } from '../../../codecs/amounts.js';
+import { assetFields, type AssetInfo, type NetworkConfig, type Networks } from '../../chains/networks.js';
+import type { Clock } from '../../clock.js';
+import type { PaymentSettings } from '../../config.js';
+import { conflict, gone, invalid, notFound, unavailable } from '../../errors.js';
+import { readCursor } from '../../storage/chain-facts.js';
+import { randomToken } from '../../secrets.js';
+import type { Database, Sql } from '../../storage/database.js';
+import { parseLinkFacts, parseLinkRecordFacts, type LinkFacts } from '../../storage/link-facts.js';
+import { insertPayment, nextAddressIndex, type LinkRecord, type LinkRow, type PaymentRow } from '../../storage/payments.js';
+import { staleAfterMs } from '../chains/chain-facts.js';
+import { DerivedAnswers } from '../payments/derived-answers.js';
+import type { PaymentView } from '../payments/payment-view.js';
+import { Reconciler, type LinkSnapshot } from '../payments/reconciler.js';
 
 const OPEN = new Set(['awaiting_payment', 'underpaid', 'confirming']);
 
@@ -47,7 +47,7 @@ interface KeptView {
   request: LinkRow['request'];
 }
 
-export class Checkout {
+export class CustomerCheckout {
   readonly #views = new DerivedAnswers<KeptView>(VIEWS_KEPT);
 
   constructor(

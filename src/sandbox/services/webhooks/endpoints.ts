@@ -1,10 +1,10 @@
 // A merchant's webhook endpoints and their delivery logs: adding one (its URL checked by webhook-targets.ts),
 // listing, removing (what waited for it fails, never sent), and sending a delivery again.
-import type { WebhookDelivery, WebhookEndpoint } from '../../contract/index.js';
-import type { Clock } from '../clock.js';
-import { invalid, notFound } from '../errors.js';
-import { randomToken, type Sealer } from '../secrets.js';
-import type { Database } from '../storage/database.js';
+import type { WebhookDelivery, WebhookEndpoint } from '../../../contract/index.js';
+import type { Clock } from '../../clock.js';
+import { invalid, notFound } from '../../errors.js';
+import { randomToken, type Sealer } from '../../secrets.js';
+import type { Database } from '../../storage/database.js';
 import {
   deliveriesOfEndpoint,
   failPendingDeliveries,
@@ -15,8 +15,8 @@ import {
   redeliverNow,
   removeEndpoint,
   type DeliveryRow,
-} from '../storage/webhooks.js';
-import { RefusedTarget, type WebhookTargets } from './webhook-targets.js';
+} from '../../storage/webhooks.js';
+import { RefusedTarget, type WebhookTargets } from './targets.js';
 
 /** How much of an endpoint's delivery log a merchant reads at once, newest first. */
 const LOG_LENGTH = 200;

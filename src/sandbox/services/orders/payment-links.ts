@@ -1,20 +1,20 @@
 // Payment links (docs/api.md, "Create a payment link"): the rules a link must meet, and its creation.
-import { orderTotal, type PaymentLinkRequest, type PaymentLinkResponse } from '../../contract/index.js';
-import type { Clock } from '../clock.js';
-import { invalid } from '../errors.js';
-import { randomToken } from '../secrets.js';
-import { isUniqueViolation, type Database, type Sql } from '../storage/database.js';
-import { insertFirstLinkOfOrder, insertLink, type KeyedAnswer, type NewLink } from '../storage/payments.js';
-import { liveLinkConflict, type HeldFunds } from './held-funds.js';
-import { idempotent, keyedRequest, type IdempotencyScope } from './idempotency.js';
-import type { Merchant } from './merchants.js';
+import { orderTotal, type PaymentLinkRequest, type PaymentLinkResponse } from '../../../contract/index.js';
+import type { Clock } from '../../clock.js';
+import { invalid } from '../../errors.js';
+import { randomToken } from '../../secrets.js';
+import { isUniqueViolation, type Database, type Sql } from '../../storage/database.js';
+import { insertFirstLinkOfOrder, insertLink, type KeyedAnswer, type NewLink } from '../../storage/payments.js';
+import { liveLinkConflict, type Orders } from './orders.js';
+import { idempotent, keyedRequest, type IdempotencyScope } from '../merchant/idempotency.js';
+import type { Merchant } from '../merchant/merchants.js';
 
 export class PaymentLinks {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly checkoutUrl: string,
-    private readonly heldFunds: HeldFunds,
+    private readonly orders: Orders,
   ) {}
 
   async create(
@@ -65,8 +65,8 @@ export class PaymentLinks {
 
   /** Earlier links of the order, brought up to date under lock: one past its expiry no longer blocks a new one. */
   private async insertReplacing(tx: Sql, link: NewLink): Promise<void> {
-    const order = await this.heldFunds.lockOrder(tx, link.merchant_id, link.merchant_order_id);
-    await this.heldFunds.replaceLinks(tx, order, link.merchant_order_id);
+    const order = await this.orders.lockOrder(tx, link.merchant_id, link.merchant_order_id);
+    await this.orders.replaceLinks(tx, order, link.merchant_order_id);
     await refusingSecondLiveLink(link, () => insertLink(tx, link));
   }
 }

@@ -1,20 +1,20 @@
 // Refunds (docs/api.md, "Create a refund"): any VND the order holds, paid or held, can go back, never more than it holds, also under
 // concurrent requests (the order's links are locked). A request without payment_id returns the paid payment's money
 // first, then held payments', oldest first; a request larger than one payment holds becomes one refund per payment.
-import type { CreateRefundRequest, LinkRefund, RefundList, RefundStatus } from '../../contract/index.js';
-import type { Clock } from '../clock.js';
-import { conflict, invalid, notFound } from '../errors.js';
-import { randomToken } from '../secrets.js';
-import type { Database, Sql } from '../storage/database.js';
-import type { TransferRecord } from '../storage/link-facts.js';
-import type { LinkRecord, PaymentRow } from '../storage/payments.js';
-import { insertRefund, parseOrderRefunds, readOrderRefundsText, refundsOfLinks } from '../storage/refunds.js';
-import { DerivedAnswers } from './derived-answers.js';
-import type { HeldFunds, OrderSnapshot } from './held-funds.js';
-import { idempotent, type IdempotencyScope } from './idempotency.js';
-import type { PaymentState } from './payment-state.js';
-import type { LinkSnapshot, Reconciler } from './reconciler.js';
-import type { MerchantEventSink } from './webhook-outbox.js';
+import type { CreateRefundRequest, LinkRefund, RefundList, RefundStatus } from '../../../contract/index.js';
+import type { Clock } from '../../clock.js';
+import { conflict, invalid, notFound } from '../../errors.js';
+import { randomToken } from '../../secrets.js';
+import type { Database, Sql } from '../../storage/database.js';
+import type { TransferRecord } from '../../storage/link-facts.js';
+import type { LinkRecord, PaymentRow } from '../../storage/payments.js';
+import { insertRefund, parseOrderRefunds, readOrderRefundsText, refundsOfLinks } from '../../storage/refunds.js';
+import { DerivedAnswers } from '../payments/derived-answers.js';
+import type { Orders, OrderSnapshot } from './orders.js';
+import { idempotent, type IdempotencyScope } from '../merchant/idempotency.js';
+import type { PaymentState } from '../payments/payment-state.js';
+import type { LinkSnapshot, Reconciler } from '../payments/reconciler.js';
+import type { MerchantEventSink } from '../webhooks/outbox.js';
 
 /** One payment's money, as a refund sees it. */
 export interface RefundSource {
@@ -47,7 +47,7 @@ export class Refunds {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly reconciler: Reconciler,
-    private readonly heldFunds: HeldFunds,
+    private readonly orders: Orders,
     private readonly sender: RefundSender,
     private readonly events: MerchantEventSink,
   ) {}
@@ -76,7 +76,7 @@ export class Refunds {
     idempotency: Omit<IdempotencyScope, 'merchantId'>,
   ): Promise<{ value: RefundList; replayed: boolean }> {
     return idempotent(this.db, { ...idempotency, merchantId }, async (tx) => {
-      const order = await this.heldFunds.lockOrder(tx, merchantId, orderId);
+      const order = await this.orders.lockOrder(tx, merchantId, orderId);
       if (!order.links.length) throw orderNotFound(orderId);
       const sources = refundSources(order);
       const left = sources.reduce((sum, s) => sum + refundable(s), 0);

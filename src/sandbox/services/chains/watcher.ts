@@ -4,14 +4,14 @@
 // goes by state, not by window: a link is re-derived after a transfer to it, after blocks while its money gains
 // confirmations, when its time runs out, on start, and in a full sweep now and then. Each link is reconciled in its
 // own transaction: one that fails is logged and retried on the next round, and never stops the others or the timers.
-import type { Network } from '../../contract/index.js';
-import type { Chains } from '../chains/chains.js';
-import { ChainFollower } from '../chains/follower.js';
-import type { Clock } from '../clock.js';
-import type { Database } from '../storage/database.js';
-import { linksDueAt, unsettledLinks } from '../storage/payments.js';
+import type { Network } from '../../../contract/index.js';
+import type { Chains } from '../../chains/chains.js';
+import { ChainFollower } from '../../chains/follower.js';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../storage/database.js';
+import { linksDueAt, unsettledLinks } from '../../storage/payments.js';
 import type { ChainFacts } from './chain-facts.js';
-import type { Reconciler } from './reconciler.js';
+import type { Reconciler } from '../payments/reconciler.js';
 
 /** Every this many ticks, every unsettled link is re-derived, whatever the chains did. */
 const FULL_SWEEP_TICKS = 30;

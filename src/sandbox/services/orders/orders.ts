@@ -1,15 +1,15 @@
 // The merchant's decisions about an order's money: what each link and payment of an order holds, and accepting a
 // held payment so that it pays its link. Refunds (refunds.ts) return held money the same way as paid money.
-import type { PaymentLinkResource } from '../../contract/index.js';
-import type { Clock } from '../clock.js';
-import { conflict, notFound } from '../errors.js';
-import type { Database, Sql } from '../storage/database.js';
-import type { TransferRecord } from '../storage/link-facts.js';
-import { acceptPayment, findPaymentLink, lockOrderLinks, readLink, supersedeLink, type LinkRecord } from '../storage/payments.js';
-import { lockShared } from '../storage/locks.js';
-import { refundedByPayment } from '../storage/refunds.js';
-import { FACTS_LOCK } from './chain-facts.js';
-import type { LinkSnapshot, Reconciler } from './reconciler.js';
+import type { PaymentLinkResource } from '../../../contract/index.js';
+import type { Clock } from '../../clock.js';
+import { conflict, notFound } from '../../errors.js';
+import type { Database, Sql } from '../../storage/database.js';
+import type { TransferRecord } from '../../storage/link-facts.js';
+import { acceptPayment, findPaymentLink, lockOrderLinks, readLink, supersedeLink, type LinkRecord } from '../../storage/payments.js';
+import { lockShared } from '../../storage/locks.js';
+import { refundedByPayment } from '../../storage/refunds.js';
+import { FACTS_LOCK } from '../chains/chain-facts.js';
+import type { LinkSnapshot, Reconciler } from '../payments/reconciler.js';
 
 /** An order's links, locked and reconciled, with what each payment holds and has returned. */
 export interface OrderSnapshot {
@@ -21,7 +21,7 @@ export interface OrderSnapshot {
 /** A second live link for an order: also what the unique index says when two creations race. */
 export const liveLinkConflict = (orderId: string) => conflict(`Order ${orderId} already has an active or paid payment link.`);
 
-export class HeldFunds {
+export class Orders {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,

@@ -2,8 +2,8 @@
 // addresses, when quotes closed, what the merchant decided) and the time, to the status of the link and of every
 // payment. docs/payment-lifecycle.md draws it. The reconciler calls it inside a transaction; nothing else decides a
 // status, so a status can always be re-derived: after a restart, after any number of blocks, on the timer.
-import type { LinkStatus, PaymentStatus } from '../../contract/index.js';
-import { roundUp, vndForAtomicUp } from '../chain/amounts.js';
+import type { LinkStatus, PaymentStatus } from '../../../contract/index.js';
+import { roundUp, vndForAtomicUp } from '../../../codecs/amounts.js';
 
 export interface TransferFact {
   amount: bigint;

@@ -7,7 +7,9 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { bech32, createBase58check } from '@scure/base';
 import { HDKey } from '@scure/bip32';
-import type { NetworkFamily } from '../chains/networks.js';
+
+/** How a network's addresses (and payment URIs) are written. */
+export type NetworkFamily = 'tron' | 'evm' | 'bitcoin';
 
 /** The sandbox's HD seed: public on purpose, like every sandbox default. Never hold real funds at these addresses. */
 export const DEFAULT_SANDBOX_SEED_HEX = '70617920636865636b6f75742073616e64626f782068642073656564202d2d21';

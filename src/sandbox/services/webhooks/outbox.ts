@@ -1,10 +1,10 @@
 // The webhook outbox: what a merchant must hear of is written in the same transaction as the change that causes it,
 // with one delivery per endpoint, so nothing is lost when a gateway process dies. webhook-dispatcher.ts sends them.
-import type { PaymentLinkResource, WebhookEvent, WebhookEventType } from '../../contract/index.js';
-import type { Clock } from '../clock.js';
-import { randomToken } from '../secrets.js';
-import type { Sql } from '../storage/database.js';
-import { enqueueEvent, liveEndpointIds } from '../storage/webhooks.js';
+import type { PaymentLinkResource, WebhookEvent, WebhookEventType } from '../../../contract/index.js';
+import type { Clock } from '../../clock.js';
+import { randomToken } from '../../secrets.js';
+import type { Sql } from '../../storage/database.js';
+import { enqueueEvent, liveEndpointIds } from '../../storage/webhooks.js';
 
 export interface MerchantEvent {
   merchantId: string;

@@ -5,15 +5,15 @@
 // On a simulated network the coins move in the refund's own transaction. On a node's network they wait (PENDING) for
 // a payout that signs and broadcasts them, which is not part of the gateway yet.
 // Sandbox trigger: a refund whose refund_reason is SANDBOX_FAIL fails, so testers can see refund.failed.
-import { leastRefundVnd, refundAtomic } from '../chain/amounts.js';
-import type { Chains } from '../chains/chains.js';
-import { invalid } from '../errors.js';
-import { atomicRefunded } from '../storage/refunds.js';
+import { leastRefundVnd, refundAtomic } from '../../../codecs/amounts.js';
+import type { Chains } from '../../chains/chains.js';
+import { invalid } from '../../errors.js';
+import { atomicRefunded } from '../../storage/refunds.js';
 import type { RefundSender } from './refunds.js';
 
 export const SANDBOX_FAIL = 'SANDBOX_FAIL';
 
-export function chainRefunds(chains: Chains): RefundSender {
+export function refundRail(chains: Chains): RefundSender {
   return {
     async send(tx, { payment, state, refunded, payer }, amount, request) {
       if (request.refund_reason === SANDBOX_FAIL) return { refund_status: 'FAILED', psp_refund_id: null, amount_atomic: null };

@@ -1,12 +1,12 @@
 // Reconciliation: a link's statuses re-derived from its facts (payment-state.ts) and written back, with a webhook for
 // every status change and a stream event for every change the customer can see. The one place a status changes.
-import type { WebhookEventType } from '../../contract/index.js';
-import { quoteStep } from '../chain/amounts.js';
-import type { Networks } from '../chains/networks.js';
-import type { Clock } from '../clock.js';
-import { notFound } from '../errors.js';
-import type { Sql } from '../storage/database.js';
-import { lockPaymentsOfLink, parseLinkFacts, readLinkFactsText, type LinkFacts, type TransferRecord, type TransferRow } from '../storage/link-facts.js';
+import type { WebhookEventType } from '../../../contract/index.js';
+import { quoteStep } from '../../../codecs/amounts.js';
+import type { Networks } from '../../chains/networks.js';
+import type { Clock } from '../../clock.js';
+import { notFound } from '../../errors.js';
+import type { Sql } from '../../storage/database.js';
+import { lockPaymentsOfLink, parseLinkFacts, readLinkFactsText, type LinkFacts, type TransferRecord, type TransferRow } from '../../storage/link-facts.js';
 import {
   readLink,
   writeDerivedLink,
@@ -15,11 +15,11 @@ import {
   type LinkRecord,
   type LinkRow,
   type PaymentRow,
-} from '../storage/payments.js';
-import type { PaymentEvents } from './payment-events.js';
+} from '../../storage/payments.js';
+import type { PaymentEvents } from '../customer/payment-events.js';
 import { linkState, type LinkState, type PaymentState } from './payment-state.js';
 import type { PaymentView } from './payment-view.js';
-import type { MerchantEventSink } from './webhook-outbox.js';
+import type { MerchantEventSink } from '../webhooks/outbox.js';
 
 const NO_LINK = 'There is no payment link with this reference.';
 
