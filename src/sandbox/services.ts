@@ -9,12 +9,15 @@ import { createSealer } from './secrets.js';
 import { ChainFacts } from './services/chains/chain-facts.js';
 import { refundRail } from './services/orders/refund-rail.js';
 import { CustomerCheckout } from './services/customer/customer-checkout.js';
+import { HeldPayments } from './services/orders/held-payments.js';
 import { Orders } from './services/orders/orders.js';
+import { RefundLedger } from './services/orders/refund-ledger.js';
 import { MerchantLinks } from './services/merchant/merchant-links.js';
 import { Merchants, type Merchant } from './services/merchant/merchants.js';
 import { PaymentEvents } from './services/customer/payment-events.js';
 import { PaymentLinks } from './services/orders/payment-links.js';
 import { PaymentView } from './services/payments/payment-view.js';
+import { LinkReader } from './services/payments/link-reader.js';
 import { Reconciler } from './services/payments/reconciler.js';
 import { Refunds } from './services/orders/refunds.js';
 import { SandboxControls } from './services/sandbox/sandbox-controls.js';
@@ -35,8 +38,9 @@ export interface Services {
   tokens: Tokens;
   paymentLinks: PaymentLinks;
   refunds: Refunds;
+  refundLedger: RefundLedger;
+  heldPayments: HeldPayments;
   customerCheckout: CustomerCheckout;
-  orders: Orders;
   sandboxControls: SandboxControls;
   paymentEvents: PaymentEvents;
   networks: Networks;
@@ -68,17 +72,18 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const sealer = createSealer(config.dataKey);
   const merchants = new Merchants(db, sealer);
   const chains = await Chains.open(db, clock, networks);
-  const paymentEvents = new PaymentEvents(db, clock);
-  // Webhook bodies carry the link as the read API shows it, which needs the services built after them.
+  // Built in one order, each from those before it: readers first, then what writes, then what follows chains.
+  const view = new PaymentView(networks, merchants);
+  const reader = new LinkReader(clock, networks, config.payments.toleranceBps);
+  const refundLedger = new RefundLedger(db, clock, reader);
+  const merchantLinks = new MerchantLinks(db, networks, reader, refundLedger, view, config.checkoutUrl);
+  const webhookOutbox = new WebhookOutbox(clock, merchantLinks);
+  const paymentEvents = new PaymentEvents(db, clock, view);
+  const reconciler = new Reconciler(clock, reader, [paymentEvents, webhookOutbox]);
+  const orders = new Orders(clock, reconciler);
   const targets = new WebhookTargets(config.allowLocalWebhooks, options.resolve);
-  const webhookOutbox: WebhookOutbox = new WebhookOutbox(clock, (sql, merchantId, ref) => merchantLinks.get(merchantId, ref, sql));
   const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
-  const view = new PaymentView(networks, (sql, merchantId) => merchants.clientSecret(sql, merchantId));
-  const reconciler = new Reconciler(clock, networks, config.payments.toleranceBps, view, paymentEvents, webhookOutbox);
-  const orders: Orders = new Orders(db, clock, reconciler, (sql, merchantId, ref) => merchantLinks.get(merchantId, ref, sql));
-  const refunds = new Refunds(db, clock, reconciler, orders, refundRail(chains), webhookOutbox);
-  const merchantLinks = new MerchantLinks(db, networks, reconciler, view, refunds, config.checkoutUrl);
   const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);
   const wallet = new TestWallet(chains, networks, watcher, config.payments.walletSeedHex);
   const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);
@@ -101,9 +106,10 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     merchants,
     tokens: new Tokens(db, clock, config.tokenTtlSeconds),
     paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl, orders),
-    refunds,
-    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, sandboxRootKey(config.payments.hdSeedHex), reconciler, view),
-    orders,
+    refunds: new Refunds(db, clock, orders, refundRail(chains), webhookOutbox),
+    refundLedger,
+    heldPayments: new HeldPayments(db, clock, orders, reconciler, merchantLinks),
+    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, sandboxRootKey(config.payments.hdSeedHex), reader, reconciler, view),
     sandboxControls: new SandboxControls(db, clock, networks, chains, reconciler, view, watcher),
     merchantLinks,
     webhookEndpoints,

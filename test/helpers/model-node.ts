@@ -40,9 +40,13 @@ export class ModelNode {
     return model;
   }
 
-  /** How many of the last `depth` blocks a reorganisation may take back now. */
-  async reorganisable(depth: number): Promise<number> {
-    return Math.min(depth, (await this.height()) - this.#floor);
+  /**
+   * Makes sure the last `depth` blocks may be taken back (mining what is missing above the floor, with whatever waits
+   * for a block in them), so that every reorganisation the test asks for happens.
+   */
+  async reorganisable(depth: number): Promise<void> {
+    const missing = depth - ((await this.height()) - this.#floor);
+    if (missing > 0) await this.#client.mine({ blocks: missing });
   }
 
   /** What the gateway processes are configured with: Ethereum (ETH and the token) on this node, followed fast. */

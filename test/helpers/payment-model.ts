@@ -324,10 +324,9 @@ class Reorg implements Command {
   ) {}
   check = () => true;
   async run(m: Model, r: Real) {
-    const depth = await r.node!.reorganisable(this.depth);
-    if (depth < 1) return;
-    const spent = await r.node!.reorg(depth, this.doubleSpend);
-    count(m.stats, `reorg of ${depth > 2 ? '3–6 blocks' : '1–2 blocks'}${spent ? ' with a double-spend' : ''}`);
+    await r.node!.reorganisable(this.depth);
+    const spent = await r.node!.reorg(this.depth, this.doubleSpend);
+    count(m.stats, `reorg of ${this.depth > 2 ? '3–6 blocks' : '1–2 blocks'}${spent ? ' with a double-spend' : ''}`);
   }
   toString = () => `reorg(${this.depth}${this.doubleSpend ? ', double-spend' : ''})`;
 }
@@ -337,9 +336,8 @@ class Rewind implements Command {
   constructor(readonly depth: number) {}
   check = () => true;
   async run(m: Model, r: Real) {
-    const depth = await r.node!.reorganisable(this.depth);
-    if (depth < 1) return;
-    await r.node!.rewind(depth);
+    await r.node!.reorganisable(this.depth);
+    await r.node!.rewind(this.depth);
     count(m.stats, 'rewind');
   }
   toString = () => `rewind(${this.depth})`;

@@ -3,6 +3,8 @@ import { Hono } from 'hono';
 import type { Services } from '../services.js';
 import { bearer, type BearerEnv } from '../http/bearer.js';
 
-export function paymentRoutes({ tokens, orders }: Pick<Services, 'tokens' | 'orders'>): Hono<BearerEnv> {
-  return new Hono<BearerEnv>().use(bearer(tokens)).post('/:payment_id/accept', async (c) => c.json(await orders.accept(c.get('merchantId'), c.req.param('payment_id'))));
+export function paymentRoutes({ tokens, heldPayments }: Pick<Services, 'tokens' | 'heldPayments'>): Hono<BearerEnv> {
+  return new Hono<BearerEnv>()
+    .use(bearer(tokens))
+    .post('/:payment_id/accept', async (c) => c.json(await heldPayments.accept(c.get('merchantId'), c.req.param('payment_id'))));
 }

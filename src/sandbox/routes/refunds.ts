@@ -8,7 +8,7 @@ import { jsonText } from '../http/json-text.js';
 import { parseWith } from '../http/problem.js';
 import { replayHeaders } from './replay.js';
 
-export function refundRoutes({ refunds, tokens }: Pick<Services, 'refunds' | 'tokens'>): Hono<BearerEnv> {
+export function refundRoutes({ refunds, refundLedger, tokens }: Pick<Services, 'refunds' | 'refundLedger' | 'tokens'>): Hono<BearerEnv> {
   return new Hono<BearerEnv>()
     .use(bearer(tokens))
     .post('/createRefund/:order_id', async (c) => {
@@ -22,5 +22,5 @@ export function refundRoutes({ refunds, tokens }: Pick<Services, 'refunds' | 'to
       });
       return c.json(value, 201, replayHeaders(replayed));
     })
-    .get('/getDataByTransaction/:order_id', async (c) => jsonText(c, await refunds.list(c.get('merchantId'), c.req.param('order_id'))));
+    .get('/getDataByTransaction/:order_id', async (c) => jsonText(c, await refundLedger.list(c.get('merchantId'), c.req.param('order_id'))));
 }

@@ -2,6 +2,7 @@
 // transfers into its addresses, and a cursor per network. Written only by services/chain-facts.ts, from what a chain
 // port showed; read by a link's facts (link-facts.ts).
 import type { Network } from '../../contract/index.js';
+import type { ChainTransfer } from '../chains/port.js';
 import { one, type Sql } from './database.js';
 
 export interface Cursor {
@@ -16,18 +17,8 @@ export interface BlockRecord {
   time: Date;
 }
 
-/** A transfer into one of the gateway's addresses, as a chain showed it. */
-export interface TransferRecord {
-  tx_hash: string;
-  position: string;
-  asset: string;
-  from: string;
-  to: string;
-  amount: bigint;
-}
-
-/** A transfer in a followed block. */
-export interface MinedTransferRecord extends TransferRecord {
+/** A transfer of a followed block. */
+export interface MinedTransfer extends ChainTransfer {
   height: number;
   block_hash: string;
   block_time: Date;
@@ -95,7 +86,7 @@ export async function markReorged(sql: Sql, paymentIds: readonly string[], at: D
   await sql.query('UPDATE payments SET reorged_at = $2 WHERE payment_id = ANY($1::text[])', [paymentIds, at]);
 }
 
-const columns = (transfers: readonly TransferRecord[]) => [
+const columns = (transfers: readonly ChainTransfer[]) => [
   transfers.map((t) => t.tx_hash),
   transfers.map((t) => t.position),
   transfers.map((t) => t.asset),
@@ -110,7 +101,7 @@ const columns = (transfers: readonly TransferRecord[]) => [
  * at its block's time, but not before `knownUntil` (when the gateway last saw the chain in full without it: a block's
  * time is whole seconds, and the miner's say) nor after now.
  */
-export async function recordMined(sql: Sql, network: Network, transfers: readonly MinedTransferRecord[], now: Date, knownUntil: Date | null): Promise<void> {
+export async function recordMined(sql: Sql, network: Network, transfers: readonly MinedTransfer[], now: Date, knownUntil: Date | null): Promise<void> {
   if (!transfers.length) return;
   const waited = await sql.query<{ tx_hash: string; seen_at: Date }>(
     'DELETE FROM chain_transfers WHERE network = $1 AND block_height IS NULL AND tx_hash = ANY($2::text[]) RETURNING tx_hash, seen_at',
@@ -118,7 +109,7 @@ export async function recordMined(sql: Sql, network: Network, transfers: readonl
   );
   const firstSeen = new Map<string, number>();
   for (const { tx_hash, seen_at } of waited) firstSeen.set(tx_hash, Math.min(firstSeen.get(tx_hash) ?? Infinity, seen_at.getTime()));
-  const arrived = (t: MinedTransferRecord) => Math.max(t.block_time.getTime(), knownUntil?.getTime() ?? -Infinity);
+  const arrived = (t: MinedTransfer) => Math.max(t.block_time.getTime(), knownUntil?.getTime() ?? -Infinity);
   const seenAt = transfers.map((t) => new Date(Math.min(firstSeen.get(t.tx_hash) ?? arrived(t), now.getTime())));
   await sql.query(
     `INSERT INTO chain_transfers (network, tx_hash, position, asset, from_address, to_address, amount_atomic, block_height, block_hash, seen_at)
@@ -130,7 +121,7 @@ export async function recordMined(sql: Sql, network: Network, transfers: readonl
 }
 
 /** Transfers waiting for a block, seen now unless seen before. Returns the addresses of those new to the gateway. */
-export async function recordPending(sql: Sql, network: Network, transfers: readonly TransferRecord[], now: Date): Promise<string[]> {
+export async function recordPending(sql: Sql, network: Network, transfers: readonly ChainTransfer[], now: Date): Promise<string[]> {
   if (!transfers.length) return [];
   // A transaction already recorded in a block is not waiting for one, whatever a slow node still says.
   const rows = await sql.query<{ to_address: string }>(

@@ -1,6 +1,7 @@
 // A link's facts: its row, its payments and the transfers to their addresses that the gateway followed on their chains
-// (chain-facts.ts), read as one JSON value in one statement. Every status is derived from them (services/payment-state.ts), and the answers derived from them are kept
-// with their text (services/derived-answers.ts).
+// (chain-facts.ts), read as one JSON value in one statement. Every status is derived from them
+// (services/payments/payment-state.ts), and the answers derived from them are kept with their text
+// (services/payments/derived-answers.ts).
 import type { Payment } from '../../contract/index.js';
 import { one, type Sql } from './database.js';
 import { LINK_COLUMNS, paymentColumns, type LinkRecord, type LinkRow, type PaymentRow } from './payments.js';
@@ -11,13 +12,11 @@ export interface TransferRow {
   tx_hash: string;
   from_address: string;
   amount_atomic: string;
-  confirmations: number;
+  /** Counted from the network's cursor; left out by the reads that show none (refunds: linkRecordFacts). */
+  confirmations?: number;
   seen_at: Date;
   confirmed_at: Date | null;
 }
-
-/** A transfer without its confirmations, which need the chain's tip: what a link's record reads (refunds show none). */
-export type TransferRecord = Omit<TransferRow, 'confirmations'>;
 
 /**
  * A transfer `t` into the address of payment `p`; with `tip`, its confirmations counted from the gateway's cursor on
@@ -42,7 +41,7 @@ const LOCKED_PAYMENTS = `WITH p AS (SELECT * FROM payments WHERE payment_link_re
   FROM p) x`;
 
 /** A link's payments as its reconciliation holds them. */
-export interface LockedPayments extends Pick<LinkFacts, 'payments' | 'transfers'> {
+export interface LockedPayments extends Pick<LinkRows, 'payments' | 'transfers'> {
   /** The last event of each payment (by payment_id): a new one is recorded only when the payment changed. */
   lastEvents: Map<string, Payment>;
 }
@@ -51,17 +50,17 @@ export async function lockPaymentsOfLink(sql: Sql, ref: string, now: Date): Prom
   const [row] = await sql.query<{ payments: string }>(LOCKED_PAYMENTS, [ref, now]);
   const rows = JSON.parse(row!.payments) as (LinkFactsJson['payments'][number] & { seq: number; last_event: Payment | null })[];
   return {
-    ...paymentFactsOf<TransferRow>(rows.map(({ seq: _seq, last_event: _last, ...p }) => p)),
+    ...paymentRowsOf(rows.map(({ seq: _seq, last_event: _last, ...p }) => p)),
     lastEvents: new Map(rows.filter((r) => r.last_event).map((r) => [r.payment_id, r.last_event!])),
   };
 }
 
 /** A link (its whole row, or its record), its payments and the chain's transfers to their addresses. */
-export interface LinkFacts<Link extends LinkRecord = LinkRow, Transfer extends TransferRecord = TransferRow> {
+export interface LinkRows<Link extends LinkRecord = LinkRow> {
   link: Link;
   payments: PaymentRow[];
   /** Each payment's in the order the chain saw them, payment after payment. */
-  transfers: Transfer[];
+  transfers: TransferRow[];
   /** The networks the gateway sees now (a node's that cannot be seen is missing): new payments open only on these. */
   available?: string[];
 }
@@ -86,25 +85,25 @@ const RECORD_COLUMNS = LINK_COLUMNS.filter((column) => column !== 'request');
  */
 export const linkRecordFacts = (now: string) => linkFacts(RECORD_COLUMNS, false, now);
 
-/** LINK_FACTS or LINK_RECORD_FACTS as the driver reads it: timestamps as text, each payment with its transfers. */
-export interface LinkFactsJson<Link extends LinkRecord = LinkRow, Transfer extends TransferRecord = TransferRow> {
+/** A link's facts as the driver reads them: timestamps as text, each payment with its transfers. */
+export interface LinkFactsJson<Link extends LinkRecord = LinkRow> {
   available: string[];
   link: Jsonified<Link>;
-  payments: (Jsonified<PaymentRow> & { transfers: Jsonified<Omit<Transfer, 'payment_id'>>[] })[];
+  payments: (Jsonified<PaymentRow> & { transfers: Jsonified<Omit<TransferRow, 'payment_id'>>[] })[];
 }
 
-/** A value of LINK_FACTS or LINK_RECORD_FACTS as the facts it holds. */
-export function linkFactsOf<Link extends LinkRecord, Transfer extends TransferRecord>({ link, payments, available }: LinkFactsJson<Link, Transfer>): LinkFacts<Link, Transfer> {
-  return { available, link: withDates(link, ['expires_at', 'superseded_at', 'paid_at', 'created_at']), ...paymentFactsOf<Transfer>(payments) };
+/** A link's facts as rows. */
+export function linkRowsOf<Link extends LinkRecord>({ link, payments, available }: LinkFactsJson<Link>): LinkRows<Link> {
+  return { available, link: withDates(link, ['expires_at', 'superseded_at', 'paid_at', 'created_at']), ...paymentRowsOf(payments) };
 }
 
 /** Payments as the facts' JSON carries them (each with its transfers), as rows and transfers. */
-function paymentFactsOf<Transfer extends TransferRecord>(payments: LinkFactsJson<LinkRecord, Transfer>['payments']): { payments: PaymentRow[]; transfers: Transfer[] } {
+function paymentRowsOf(payments: LinkFactsJson['payments']): Pick<LinkRows, 'payments' | 'transfers'> {
   return {
     payments: payments.map(({ transfers: _transfers, ...p }) =>
       withDates<PaymentRow>(p, ['quote_expires_at', 'accepted_at', 'paid_at', 'reorged_at', 'known_until', 'created_at']),
     ),
-    transfers: payments.flatMap((p) => p.transfers.map((t) => withDates<Transfer>({ payment_id: p.payment_id, ...t } as Jsonified<Transfer>, ['seen_at', 'confirmed_at']))),
+    transfers: payments.flatMap((p) => p.transfers.map((t) => withDates<TransferRow>({ payment_id: p.payment_id, ...t }, ['seen_at', 'confirmed_at']))),
   };
 }
 
@@ -114,15 +113,15 @@ const LINK_RECORD_FACTS_BY_REF = factsByRef(linkFacts(RECORD_COLUMNS, true, '$2'
 
 /**
  * A link's facts in one statement (reads that need no lock), as JSON text; undefined when there is no such link. Text,
- * so that an answer derived from them can be kept with it (services/derived-answers.ts); parseLinkFacts reads it.
+ * so that an answer derived from them can be kept with it (services/payments/derived-answers.ts); parseLinkFacts reads it.
  * Without `request`, the link's record in place of its row: for a reader that keeps the request, which never changes.
  */
 export async function readLinkFactsText(sql: Sql, ref: string, now: Date, { request = true } = {}): Promise<string | undefined> {
   return (await one<{ facts: string }>(sql, request ? LINK_FACTS_BY_REF : LINK_RECORD_FACTS_BY_REF, [ref, now]))?.facts;
 }
 
-export const parseLinkFacts = (text: string): LinkFacts => linkFactsOf(JSON.parse(text) as LinkFactsJson);
-export const parseLinkRecordFacts = (text: string): LinkFacts<LinkRecord> => linkFactsOf(JSON.parse(text) as LinkFactsJson<LinkRecord>);
+export const parseLinkFacts = (text: string): LinkRows => linkRowsOf(JSON.parse(text) as LinkFactsJson);
+export const parseLinkRecordFacts = (text: string): LinkRows<LinkRecord> => linkRowsOf(JSON.parse(text) as LinkFactsJson<LinkRecord>);
 
 /** A row as JSON carries it: its timestamps as text. */
 type Jsonified<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };

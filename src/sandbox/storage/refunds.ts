@@ -2,7 +2,7 @@
 // all its links.
 import type { LinkRefund, RefundStatus } from '../../contract/index.js';
 import type { Sql } from './database.js';
-import { linkFactsOf, linkRecordFacts, type LinkFacts, type LinkFactsJson, type TransferRecord } from './link-facts.js';
+import { linkRecordFacts, linkRowsOf, type LinkFactsJson, type LinkRows } from './link-facts.js';
 import type { LinkRecord } from './payments.js';
 
 export interface NewRefund {
@@ -69,10 +69,10 @@ export async function readOrderRefundsText(sql: Sql, merchantId: string, orderId
 }
 
 /** The links of readOrderRefundsText and every refund of them, in the order made. No links: no such order for this merchant. */
-export function parseOrderRefunds(text: string): { links: LinkFacts<LinkRecord, TransferRecord>[]; refunds: LinkRefund[] } {
-  const rows = JSON.parse(text) as { facts: LinkFactsJson<LinkRecord, TransferRecord>; refunds: (LinkRefund & { seq: number })[] }[];
+export function parseOrderRefunds(text: string): { links: LinkRows<LinkRecord>[]; refunds: LinkRefund[] } {
+  const rows = JSON.parse(text) as { facts: LinkFactsJson<LinkRecord>; refunds: (LinkRefund & { seq: number })[] }[];
   const refunds = rows.flatMap((r) => r.refunds).sort((a, b) => a.seq - b.seq);
-  return { links: rows.map((r) => linkFactsOf(r.facts)), refunds: refunds.map(({ seq: _seq, ...refund }) => refund) };
+  return { links: rows.map((r) => linkRowsOf(r.facts)), refunds: refunds.map(({ seq: _seq, ...refund }) => refund) };
 }
 
 /** VND refunded per payment (refunds that did not fail), over some links. */

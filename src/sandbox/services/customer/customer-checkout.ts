@@ -12,12 +12,13 @@ import { conflict, gone, invalid, notFound, unavailable } from '../../errors.js'
 import { readCursor } from '../../storage/chain-facts.js';
 import { randomToken } from '../../secrets.js';
 import type { Database, Sql } from '../../storage/database.js';
-import { parseLinkFacts, parseLinkRecordFacts, type LinkFacts } from '../../storage/link-facts.js';
+import { parseLinkFacts, parseLinkRecordFacts, type LinkRows } from '../../storage/link-facts.js';
 import { insertPayment, nextAddressIndex, type LinkRecord, type LinkRow, type PaymentRow } from '../../storage/payments.js';
 import { staleAfterMs } from '../chains/chain-facts.js';
 import { DerivedAnswers } from '../payments/derived-answers.js';
 import type { PaymentView } from '../payments/payment-view.js';
-import { Reconciler, type LinkSnapshot } from '../payments/reconciler.js';
+import { LinkReader, type LinkSnapshot } from '../payments/link-reader.js';
+import type { Reconciler } from '../payments/reconciler.js';
 
 const OPEN = new Set(['awaiting_payment', 'underpaid', 'confirming']);
 
@@ -33,7 +34,7 @@ function checkoutAsset(network: NetworkConfig, info: AssetInfo, available: boole
   };
 }
 
-const withRequest = ({ link, ...facts }: LinkFacts<LinkRecord>, request: LinkRow['request']): LinkFacts => ({ ...facts, link: { ...link, request } });
+const withRequest = ({ link, ...facts }: LinkRows<LinkRecord>, request: LinkRow['request']): LinkRows => ({ ...facts, link: { ...link, request } });
 
 /** How many links' views a process keeps rendered (services/derived-answers.ts); each is a few KB. */
 const VIEWS_KEPT = 1_000;
@@ -56,6 +57,7 @@ export class CustomerCheckout {
     private readonly networks: Networks,
     private readonly settings: PaymentSettings,
     private readonly root: HDKey,
+    private readonly reader: LinkReader,
     private readonly reconciler: Reconciler,
     private readonly view: PaymentView,
   ) {}
@@ -67,7 +69,7 @@ export class CustomerCheckout {
   async linkView(ref: string): Promise<string> {
     // A link's request never changes: while the link's last view is kept, its facts are read without it.
     const request = this.#views.last(ref)?.request;
-    const facts = await this.reconciler.readFacts(this.db, ref, { request: request === undefined });
+    const facts = await this.reader.readFacts(this.db, ref, { request: request === undefined });
     const kept = this.#views.get(ref, facts, this.clock.now().getTime());
     if (kept && kept.secret === (await this.view.signingSecret(this.db, kept.merchantId))) return kept.json;
     const { snapshot, reconciled } = await this.current(ref, request === undefined ? parseLinkFacts(facts) : withRequest(parseLinkRecordFacts(facts), request));
@@ -117,7 +119,7 @@ export class CustomerCheckout {
 
   /** GET /api/checkout/{ref}/payments/{payment_id}. */
   async payment(ref: string, paymentId: string): Promise<Payment> {
-    const { snapshot } = await this.current(ref, parseLinkFacts(await this.reconciler.readFacts(this.db, ref)));
+    const { snapshot } = await this.current(ref, parseLinkFacts(await this.reader.readFacts(this.db, ref)));
     const index = snapshot.payments.findIndex((p) => p.payment_id === paymentId);
     if (index < 0) throw notFound(`There is no payment ${paymentId} for this link.`);
     return this.render(this.db, snapshot, index);
@@ -125,7 +127,7 @@ export class CustomerCheckout {
 
   /** Whether there is such a link (404 otherwise): checked before an event stream opens. */
   async assertLink(ref: string): Promise<void> {
-    await this.reconciler.read(this.db, ref);
+    await this.reader.read(this.db, ref);
   }
 
   /**
@@ -217,9 +219,9 @@ export class CustomerCheckout {
    * The link as its facts derive it; when time alone has moved it on (a link or quote ran out), reconciled first, and
    * then it is no longer what these facts say.
    */
-  private async current(ref: string, facts: LinkFacts): Promise<{ snapshot: LinkSnapshot; reconciled: boolean }> {
-    const snapshot = this.reconciler.derive(facts);
-    if (!Reconciler.timeHasPassed(snapshot)) return { snapshot, reconciled: false };
+  private async current(ref: string, facts: LinkRows): Promise<{ snapshot: LinkSnapshot; reconciled: boolean }> {
+    const snapshot = this.reader.derive(facts);
+    if (!LinkReader.timeHasPassed(snapshot)) return { snapshot, reconciled: false };
     return { snapshot: await this.db.transaction((tx) => this.reconciler.reconcile(tx, ref)), reconciled: true };
   }
 

@@ -1,10 +1,13 @@
-// Payment changes as events: written in the transaction that makes the change, announced with NOTIFY on commit,
-// so every gateway process on the database streams every change, and a reconnecting client replays what it missed.
-// Every event stream of a link shares one subscription: one query per change, whatever the number of streams.
+// Payment changes as events: written in the transaction that makes the change (a reconciliation's sink: the payments
+// as the customer sees them, recorded when they changed), announced with NOTIFY on commit, so every gateway process on
+// the database streams every change, and a reconnecting client replays what it missed. Every event stream of a link
+// shares one subscription: one query per change, whatever the number of streams.
 import type { Payment } from '../../../contract/index.js';
 import { canonicalize } from '../../../merchant/jcs.js';
 import type { Clock } from '../../clock.js';
 import type { Database, Sql } from '../../storage/database.js';
+import type { PaymentView } from '../payments/payment-view.js';
+import type { ChangeSink, LinkChange } from '../payments/reconciler.js';
 import { eventsAfter, insertEvent, latestEvent, PAYMENT_EVENTS_CHANNEL, type PaymentEventRow as PaymentEvent } from '../../storage/events.js';
 
 export type { PaymentEvent };
@@ -27,14 +30,23 @@ interface LinkFeed {
   reading: Promise<void>;
 }
 
-export class PaymentEvents {
+export class PaymentEvents implements ChangeSink {
   readonly #feeds = new Map<string, LinkFeed>();
   #unlisten: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly view: PaymentView,
   ) {}
+
+  /** A reconciliation's payments as the customer sees them: each recorded when it changed. */
+  async apply(tx: Sql, { after, lastEvents }: LinkChange): Promise<void> {
+    for (const [i, row] of after.payments.entries()) {
+      const payment = await this.view.render(tx, after.link, row, after.states[i]!, after.transfers.get(row.payment_id) ?? []);
+      await this.recordIfChanged(tx, after.link.payment_link_ref, payment, lastEvents.get(row.payment_id));
+    }
+  }
 
   /** Starts hearing NOTIFY, from this process and any other on the database. */
   async start(): Promise<void> {
@@ -53,7 +65,7 @@ export class PaymentEvents {
   }
 
   /** Records the payment as it now is, unless the last event (`last`, read with the payment's facts) shows exactly that. */
-  async recordIfChanged(tx: Sql, ref: string, payment: Payment, last: Payment | undefined): Promise<void> {
+  private async recordIfChanged(tx: Sql, ref: string, payment: Payment, last: Payment | undefined): Promise<void> {
     // jsonb keeps its own key order, so the two are compared in canonical form.
     if (last && canonicalize(last) === canonicalize(payment)) return;
     await insertEvent(tx, ref, payment, this.clock.now());

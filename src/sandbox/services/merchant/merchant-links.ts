@@ -1,5 +1,6 @@
-// The merchant's read of its payment links (GET /api/paymentLink/{ref}, GET /api/paymentLink): the link, its payments
-// with their transactions, its refunds. Webhook bodies carry the same resource.
+// The merchant's read model of its payment links (GET /api/paymentLink/{ref}, GET /api/paymentLink): the link, its
+// payments with their transactions, its refunds. Webhook bodies carry the same resource. Read-only: built from the link
+// reader, the refund ledger and the payment view.
 import type * as z from 'zod/mini';
 import type { Customer, MerchantPayment, PaymentLinkList, PaymentLinkListQuery, PaymentLinkResource } from '../../../contract/index.js';
 import type { Networks } from '../../chains/networks.js';
@@ -8,9 +9,9 @@ import type { Database, Sql } from '../../storage/database.js';
 import { pageOfLinks, type LinkSortKey } from '../../storage/link-list.js';
 import { isMerchantsLink, type LinkRow, type PaymentRow } from '../../storage/payments.js';
 import { paymentLinkUrl } from '../orders/payment-links.js';
+import type { RefundLedger } from '../orders/refund-ledger.js';
+import type { LinkReader, LinkSnapshot } from '../payments/link-reader.js';
 import type { PaymentView } from '../payments/payment-view.js';
-import type { LinkSnapshot, Reconciler } from '../payments/reconciler.js';
-import type { Refunds } from '../orders/refunds.js';
 
 export type LinkListQuery = z.output<typeof PaymentLinkListQuery>;
 
@@ -18,9 +19,9 @@ export class MerchantLinks {
   constructor(
     private readonly db: Database,
     private readonly networks: Networks,
-    private readonly reconciler: Reconciler,
+    private readonly reader: LinkReader,
+    private readonly ledger: RefundLedger,
     private readonly view: PaymentView,
-    private readonly refunds: Refunds,
     private readonly checkoutUrl: string,
   ) {}
 
@@ -30,7 +31,7 @@ export class MerchantLinks {
    */
   async get(merchantId: string, ref: string, sql: Sql = this.db): Promise<PaymentLinkResource> {
     if (!(await isMerchantsLink(sql, merchantId, ref))) throw notFound('There is no payment link with this reference for this merchant.');
-    return this.resource(sql, ref);
+    return this.resourceOf(sql, await this.reader.read(sql, ref));
   }
 
   /**
@@ -48,7 +49,7 @@ export class MerchantLinks {
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     const payment_links: PaymentLinkResource[] = [];
-    for (const row of page) payment_links.push(await this.resource(this.db, row.payment_link_ref));
+    for (const row of page) payment_links.push(await this.resourceOf(this.db, await this.reader.read(this.db, row.payment_link_ref)));
     return { payment_links, next_cursor: rows.length > limit && last ? encodeCursor(last) : null };
   }
 
@@ -57,16 +58,16 @@ export class MerchantLinks {
     for (const [i, row] of payments.entries()) {
       const seen = transfers.get(row.payment_id) ?? [];
       const payment = await this.view.render(sql, link, row, states[i]!, seen);
-      // The refunds service sends back to the same address (refunds.ts, refundSources).
+      // Refunds go back to the same address (orders/refund-ledger.ts, refundSources).
       rendered.push({ ...payment, refund_address: seen.find((t) => t.confirmed_at)?.from_address ?? null });
     }
     return rendered;
   }
 
-  private async resource(sql: Sql, ref: string): Promise<PaymentLinkResource> {
-    const snapshot = await this.reconciler.read(sql, ref);
+  /** The resource of a link as a snapshot shows it (one just reconciled, in its transaction: a webhook's body). */
+  async resourceOf(sql: Sql, snapshot: LinkSnapshot): Promise<PaymentLinkResource> {
     const { link } = snapshot;
-    const { amountToRefund, refundDetails } = await this.refunds.linkRefunds(sql, snapshot);
+    const { amountToRefund, refundDetails } = await this.ledger.linkRefunds(sql, snapshot);
     return {
       payment_link_ref: link.payment_link_ref,
       payment_link: paymentLinkUrl(this.checkoutUrl, link.payment_link_ref),

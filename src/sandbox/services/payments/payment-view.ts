@@ -9,13 +9,15 @@ import type { TransferRow } from '../../storage/link-facts.js';
 import type { LinkRow, PaymentRow } from '../../storage/payments.js';
 import type { PaymentState } from './payment-state.js';
 
-/** The client secret that keys a merchant's redirect signatures. */
-export type ClientSecretOf = (sql: Sql, merchantId: string) => Promise<string>;
+/** Where the client secret that keys a merchant's redirect signatures comes from (merchant/merchants.ts). */
+export interface SigningSecrets {
+  clientSecret(sql: Sql, merchantId: string): Promise<string>;
+}
 
 export class PaymentView {
   constructor(
     private readonly networks: Networks,
-    private readonly clientSecret: ClientSecretOf,
+    private readonly secrets: SigningSecrets,
   ) {}
 
   async render(sql: Sql, link: LinkRow, row: PaymentRow, state: PaymentState, transfers: readonly TransferRow[]): Promise<Payment> {
@@ -43,7 +45,7 @@ export class PaymentView {
       transactions: transfers.map((t) => ({
         tx_hash: t.tx_hash,
         amount_crypto: formatAtomic(BigInt(t.amount_atomic), decimals),
-        confirmations: t.confirmations,
+        confirmations: t.confirmations ?? 0,
         seen_at: t.seen_at.toISOString(),
         confirmed_at: t.confirmed_at?.toISOString() ?? null,
       })),
@@ -58,7 +60,7 @@ export class PaymentView {
 
   /** The secret that signs the merchant's redirects: its client secret. */
   signingSecret(sql: Sql, merchantId: string): Promise<string> {
-    return this.clientSecret(sql, merchantId);
+    return this.secrets.clientSecret(sql, merchantId);
   }
 
   /** The merchant's URL with the redirect parameters and their signature (README, "How to know an order is paid"). */

@@ -1,10 +1,14 @@
 // The webhook outbox: what a merchant must hear of is written in the same transaction as the change that causes it,
-// with one delivery per endpoint, so nothing is lost when a gateway process dies. webhook-dispatcher.ts sends them.
-import type { PaymentLinkResource, WebhookEvent, WebhookEventType } from '../../../contract/index.js';
+// with one delivery per endpoint, so nothing is lost when a gateway process dies. dispatcher.ts sends them. A
+// reconciliation's status changes reach it as a sink (payments/reconciler.ts); refunds and chain facts emit their own.
+import type { WebhookEvent, WebhookEventType } from '../../../contract/index.js';
 import type { Clock } from '../../clock.js';
 import { randomToken } from '../../secrets.js';
 import type { Sql } from '../../storage/database.js';
 import { enqueueEvent, liveEndpointIds } from '../../storage/webhooks.js';
+import type { MerchantLinks } from '../merchant/merchant-links.js';
+import type { LinkSnapshot } from '../payments/link-reader.js';
+import type { ChangeSink, LinkChange } from '../payments/reconciler.js';
 
 export interface MerchantEvent {
   merchantId: string;
@@ -19,14 +23,19 @@ export interface MerchantEventSink {
   emit(tx: Sql, event: MerchantEvent): Promise<void>;
 }
 
-export class WebhookOutbox implements MerchantEventSink {
+export class WebhookOutbox implements MerchantEventSink, ChangeSink {
   constructor(
     private readonly clock: Clock,
-    /** The link as the read API shows it (link-resources.ts, built after this service). */
-    private readonly resource: (sql: Sql, merchantId: string, ref: string) => Promise<PaymentLinkResource>,
+    private readonly merchantLinks: MerchantLinks,
   ) {}
 
-  async emit(tx: Sql, event: MerchantEvent): Promise<void> {
+  /** A reconciliation's status changes, each an event whose body shows the link as it was just written. */
+  async apply(tx: Sql, { after, changes }: LinkChange): Promise<void> {
+    for (const { type, paymentId } of changes) await this.emit(tx, { merchantId: after.link.merchant_id, type, ref: after.link.payment_link_ref, paymentId }, after);
+  }
+
+  /** `snapshot`: the link as the change left it, when the caller holds it; read in the transaction otherwise. */
+  async emit(tx: Sql, event: MerchantEvent, snapshot?: LinkSnapshot): Promise<void> {
     const endpoints = await liveEndpointIds(tx, event.merchantId);
     if (!endpoints.length) return;
     const now = this.clock.now();
@@ -36,7 +45,7 @@ export class WebhookOutbox implements MerchantEventSink {
       created_at: now.toISOString(),
       payment_id: event.paymentId ?? null,
       refund_id: event.refundId ?? null,
-      data: { payment_link: await this.resource(tx, event.merchantId, event.ref) },
+      data: { payment_link: snapshot ? await this.merchantLinks.resourceOf(tx, snapshot) : await this.merchantLinks.get(event.merchantId, event.ref, tx) },
     };
     await enqueueEvent(
       tx,

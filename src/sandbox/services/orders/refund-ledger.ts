@@ -1,0 +1,100 @@
+// The refund ledger: what an order holds and has returned, read without a lock and without a write. The refund list
+// (docs/api.md, "Get the refunds of an order"), a link's refunds for the merchant's read, and the rule that says which
+// payment's money a refund returns first.
+import type { LinkRefund, RefundList } from '../../../contract/index.js';
+import type { Clock } from '../../clock.js';
+import { notFound } from '../../errors.js';
+import type { Database, Sql } from '../../storage/database.js';
+import type { LinkRecord, PaymentRow } from '../../storage/payments.js';
+import { parseOrderRefunds, readOrderRefundsText, refundsOfLinks } from '../../storage/refunds.js';
+import { DerivedAnswers } from '../payments/derived-answers.js';
+import type { LinkReader, LinkSnapshot } from '../payments/link-reader.js';
+import type { PaymentState } from '../payments/payment-state.js';
+
+/** One payment's money, as a refund sees it. */
+export interface RefundSource {
+  link: LinkRecord;
+  payment: PaymentRow;
+  state: PaymentState;
+  /** VND of it already returned (refunds that did not fail). */
+  refunded: number;
+  /** Where its money came from: the refund goes back there. */
+  payer: string;
+}
+
+/** An order's links as its refunds see them, with the VND refunded (not failed) per payment_id. */
+export interface OrderMoney {
+  links: LinkSnapshot<LinkRecord>[];
+  refunded: Map<string, number>;
+}
+
+/** How many orders' listings a process keeps (services/payments/derived-answers.ts). */
+const LISTS_KEPT = 1_000;
+
+export class RefundLedger {
+  readonly #lists = new DerivedAnswers<string>(LISTS_KEPT);
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly reader: LinkReader,
+  ) {}
+
+  /**
+   * The order's refunds as JSON, read in one statement. A listing made before is served again while the order's facts
+   * and the time window they hold in are the same (services/payments/derived-answers.ts).
+   */
+  async list(merchantId: string, orderId: string): Promise<string> {
+    const facts = await readOrderRefundsText(this.db, merchantId, orderId, this.clock.now());
+    const key = `${merchantId} ${orderId}`;
+    const kept = this.#lists.get(key, facts, this.clock.now().getTime());
+    if (kept !== undefined) return kept;
+    const order = parseOrderRefunds(facts);
+    if (!order.links.length) throw orderNotFound(orderId);
+    const links = order.links.map((link) => this.reader.derive(link));
+    const json = JSON.stringify(listed(links, order.refunds));
+    this.#lists.set(key, facts, json, { from: this.clock.now().getTime(), until: Math.min(...links.map((l) => l.derived.stable_until)) });
+    return json;
+  }
+
+  /** What one link holds and has returned (the read API's `amountToRefund` for that link), each refund with its payment. */
+  async linkRefunds(sql: Sql, snapshot: LinkSnapshot<LinkRecord>): Promise<{ amountToRefund: number; refundDetails: LinkRefund[] }> {
+    return withRefunds([snapshot], await refundsOfLinks(sql, [snapshot.link.payment_link_ref]));
+  }
+}
+
+/** Links with their refunds, and what is left to refund: every VND they hold, once. */
+function withRefunds(links: LinkSnapshot<LinkRecord>[], refundDetails: LinkRefund[]): { amountToRefund: number; refundDetails: LinkRefund[] } {
+  const refunded = new Map<string, number>();
+  for (const { payment_id, amount, refund_status } of refundDetails) {
+    if (payment_id && refund_status !== 'FAILED') refunded.set(payment_id, (refunded.get(payment_id) ?? 0) + amount);
+  }
+  return { amountToRefund: refundSources({ links, refunded }).reduce((sum, s) => sum + refundable(s), 0), refundDetails };
+}
+
+/** Every refund of the order's links (docs/api.md, "Get the refunds of an order"), and what is left to refund. */
+export function listed(links: LinkSnapshot<LinkRecord>[], refunds: LinkRefund[]): RefundList {
+  const { amountToRefund, refundDetails } = withRefunds(links, refunds);
+  return { amountToRefund, refundDetails: refundDetails.map(({ payment_id: _payment, ...record }) => record) };
+}
+
+/** The payments holding money, the one that paid its link first, then the others oldest first. */
+export function refundSources(order: OrderMoney): RefundSource[] {
+  const sources = order.links.flatMap((l) =>
+    l.payments.map((payment, i) => ({
+      link: l.link,
+      payment,
+      state: l.states[i]!,
+      refunded: order.refunded.get(payment.payment_id) ?? 0,
+      payer: l.transfers.get(payment.payment_id)?.find((t) => t.confirmed_at)?.from_address ?? '',
+    })),
+  );
+  const paidFirst = (s: RefundSource) => (s.payment.status === 'paid' ? 0 : 1);
+  return sources
+    .filter((s) => s.state.value_vnd > 0n)
+    .sort((a, b) => paidFirst(a) - paidFirst(b) || a.payment.created_at.getTime() - b.payment.created_at.getTime());
+}
+
+export const refundable = (source: RefundSource): number => Number(source.state.value_vnd) - source.refunded;
+
+export const orderNotFound = (orderId: string) => notFound(`There is no order ${orderId} for this merchant.`);
