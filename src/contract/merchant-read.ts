@@ -121,13 +121,15 @@ export type WebhookEndpointList = z.infer<typeof WebhookEndpointList>;
 /** POST /api/webhooks/endpoints. The URL rules (public https:) are the webhooks service's. */
 export const WebhookEndpointRequest = object({ url: text(2048, 1) });
 
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
 export const WebhookDelivery = z.object({
   delivery_id: z.int(),
   event_id: z.string(),
   type: z.enum(WEBHOOK_EVENT_TYPES),
   /** The payment link the event is about. */
   payment_link_ref: z.string(),
-  status: z.enum(['pending', 'delivered', 'failed']),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   attempts: z.int(),
   last_status_code: z.nullable(z.int()),
   last_error: z.nullable(z.string()),

@@ -9,6 +9,18 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const LINK_STATUSES = ['active', 'paid', 'expired'] as const;
 export type LinkStatus = (typeof LINK_STATUSES)[number];
 
+// The groups of statuses the rules speak of, named once: the gateway, the element and the SQL (the migrations write
+// `{{QUOTE_OPEN_STATUSES}}`, filled from here: src/sandbox/storage/migrate.ts) all take them from here.
+/** A quote still taking money: what is sent now counts toward it. */
+export const QUOTE_OPEN_STATUSES = ['awaiting_payment', 'underpaid'] as const satisfies readonly PaymentStatus[];
+/** A payment still in the customer's hands: its quote open, or its full amount seen and gaining confirmations. */
+export const OPEN_PAYMENT_STATUSES = [...QUOTE_OPEN_STATUSES, 'confirming'] as const satisfies readonly PaymentStatus[];
+/** A link that counts for its order: one can be paid, or was; an order has at most one. */
+export const LIVE_LINK_STATUSES = ['active', 'paid'] as const satisfies readonly LinkStatus[];
+
+/** Whether a status is in a group (a group's type is narrower than the status's). */
+export const isIn = <T extends string>(group: readonly T[], status: string): status is T => (group as readonly string[]).includes(status);
+
 /**
  * Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): they reorder the text around
  * them, so a name or description could show the customer something other than what it says. Refused, not

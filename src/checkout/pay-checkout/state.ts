@@ -1,7 +1,7 @@
 // The checkout's pure logic: which screen the customer sees, what the contact form accepts, which asset is picked
 // first. No DOM and no Lit here, so test/checkout-state/ checks it with node:test.
 import type { CheckoutAsset, CheckoutMethod, CheckoutView, Payment } from '../../contract/checkout.js';
-import { isEmail, isWebUrl, PHONE } from '../../contract/rules.js';
+import { isEmail, isIn, isWebUrl, OPEN_PAYMENT_STATUSES, PHONE, QUOTE_OPEN_STATUSES } from '../../contract/rules.js';
 import type { CheckoutErrorCode } from '../api.js';
 import type { MessageKey } from '../i18n/index.js';
 
@@ -36,15 +36,13 @@ export function screenOf(view: CheckoutView | undefined, payment: Payment | null
   return view.status === 'paid' ? { name: 'paid', view, payment: null } : { name: 'order', view };
 }
 
-const OPEN_STATUSES: readonly Payment['status'][] = ['awaiting_payment', 'confirming', 'underpaid'];
-
 /**
  * Whether the live stream is needed: a payment exists, and it is not final or the link is still active (a late
  * payment, a new quote). Before the first payment there is nothing to follow: the order waits for the customer.
  */
 export function follows(screen: Screen): boolean {
   if (!('payment' in screen) || !screen.payment) return false;
-  return screen.view.status === 'active' || OPEN_STATUSES.includes(screen.payment.status);
+  return screen.view.status === 'active' || isIn(OPEN_PAYMENT_STATUSES, screen.payment.status);
 }
 
 /**
@@ -163,7 +161,7 @@ export function confirmationsSeen(payment: Payment): number {
 
 /** The rate lock runs while the customer may still send: awaiting payment or underpaid. */
 export function quoteDeadline(payment: Payment | null): number | null {
-  return payment && ['awaiting_payment', 'underpaid'].includes(payment.status) ? Date.parse(payment.quote_expires_at) : null;
+  return payment && isIn(QUOTE_OPEN_STATUSES, payment.status) ? Date.parse(payment.quote_expires_at) : null;
 }
 
 /** Whether anything has arrived yet (seen on the chain, confirmed or not). */

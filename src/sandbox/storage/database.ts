@@ -42,6 +42,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return db;
 }
 
+/** `('a', 'b')`: a list of the contract's constants (never input) as SQL. */
+export const sqlList = (values: readonly string[]): string => `(${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')})`;
+
 /** The first row, or undefined. */
 export async function one<T extends Row>(sql: Sql, text: string, params?: readonly unknown[]): Promise<T | undefined> {
   return (await sql.query<T>(text, params))[0];

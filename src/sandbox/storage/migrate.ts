@@ -1,5 +1,20 @@
 import { readdir, readFile } from 'node:fs/promises';
-import type { Database } from './database.js';
+import { WEBHOOK_DELIVERY_STATUSES } from '../../contract/merchant-read.js';
+import { REFUND_STATUSES, REFUND_TYPES } from '../../contract/refund.js';
+import { LINK_STATUSES, LIVE_LINK_STATUSES, OPEN_PAYMENT_STATUSES, PAYMENT_STATUSES, QUOTE_OPEN_STATUSES } from '../../contract/rules.js';
+import { type Database, sqlList } from './database.js';
+
+/** The contract's lists a migration names as `{{NAME}}`: the SQL says what the contract says, from one place. */
+const LISTS: Record<string, readonly string[]> = {
+  PAYMENT_STATUSES,
+  LINK_STATUSES,
+  QUOTE_OPEN_STATUSES,
+  OPEN_PAYMENT_STATUSES,
+  LIVE_LINK_STATUSES,
+  REFUND_STATUSES,
+  REFUND_TYPES,
+  WEBHOOK_DELIVERY_STATUSES,
+};
 
 const folder = new URL('./migrations/', import.meta.url);
 
@@ -13,7 +28,7 @@ export async function migrate(db: Database): Promise<void> {
     const applied = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((row) => row.name));
     for (const name of files) {
       if (applied.has(name)) continue;
-      const statements = await readFile(new URL(name, folder), 'utf8');
+      const statements = withLists(await readFile(new URL(name, folder), 'utf8'));
       for (const statement of splitStatements(statements)) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
     }
@@ -26,4 +41,13 @@ function splitStatements(sql: string): string[] {
     .split(/;\s*$/m)
     .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
     .filter(Boolean);
+}
+
+/** A migration with each `{{NAME}}` written out as the SQL list of the contract's LISTS[NAME]. */
+export function withLists(sql: string): string {
+  return sql.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+    const list = LISTS[name];
+    if (!list) throw new Error(`a migration names {{${name}}}, which is not one of the contract's lists`);
+    return sqlList(list);
+  });
 }

@@ -2,7 +2,9 @@
 // (link-facts.ts) written back. Locks are taken in one order everywhere: a link, then its payments (by seq); the
 // links of one order by payment_link_ref.
 import type { AssetCode, LinkStatus, Network, PaymentLinkRequest, PaymentStatus } from '../../contract/index.js';
-import { one, type Sql } from './database.js';
+import { QUOTE_OPEN_STATUSES } from '../../contract/rules.js';
+import { one, sqlList, type Sql } from './database.js';
+import { answerValues, withKeyedAnswer, type KeyedAnswer } from './idempotency.js';
 
 export interface LinkRow {
   payment_link_ref: string;
@@ -74,31 +76,17 @@ export interface NewLink {
 const LINK_INSERT = `INSERT INTO payment_links (payment_link_ref, merchant_id, merchant_order_id, status, amount, currency, request, expires_at, created_at)`;
 const linkValues = (l: NewLink) => [l.payment_link_ref, l.merchant_id, l.merchant_order_id, l.amount, JSON.stringify(l.request), l.expires_at, l.created_at];
 
-/** The answer an Idempotency-Key keeps, written with the link it answers. */
-export interface KeyedAnswer {
-  key: string;
-  requestHash: string;
-  response: object;
-}
-
 /**
- * Inserts the link of an order that has none yet, in one statement; false when the order already has links, or
- * when `answer`'s key was used before. With `answer`, the key's answer is written by the same statement, so the
- * link and the answer exist together or not at all.
+ * Inserts the link of an order that has none yet, in one statement; false when the order already has links, or when
+ * `answer`'s key was used before. With `answer`, the key's answer is written by the same statement
+ * (storage/idempotency.ts), so the link and the answer exist together or not at all.
  */
 export async function insertFirstLinkOfOrder(sql: Sql, link: NewLink, answer?: KeyedAnswer): Promise<boolean> {
   const firstOfOrder = `${LINK_INSERT}
      SELECT $1, $2, $3, 'active', $4::bigint, 'VND', $5::jsonb, $6::timestamptz, $7::timestamptz
      WHERE NOT EXISTS (SELECT 1 FROM payment_links WHERE merchant_id = $2 AND merchant_order_id = $3)`;
   const rows = answer
-    ? await sql.query(
-        `WITH link AS (${firstOfOrder}
-           AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE merchant_id = $2 AND idempotency_key = $8)
-           RETURNING merchant_id),
-         answer AS (INSERT INTO idempotency_keys (merchant_id, idempotency_key, request_hash, response) SELECT merchant_id, $8, $9, $10::jsonb FROM link)
-         SELECT 1 FROM link`,
-        [...linkValues(link), answer.key, answer.requestHash, JSON.stringify(answer.response)],
-      )
+    ? await sql.query(withKeyedAnswer(firstOfOrder, { merchant: '$2', first: 8 }), [...linkValues(link), ...answerValues(answer)])
     : await sql.query(`${firstOfOrder} RETURNING 1`, linkValues(link));
   return rows.length > 0;
 }
@@ -207,7 +195,7 @@ export async function linksDueAt(sql: Sql, now: Date): Promise<string[]> {
   const rows = await sql.query<{ payment_link_ref: string }>(
     `SELECT payment_link_ref FROM payment_links WHERE status = 'active' AND expires_at <= $1
      UNION
-     SELECT payment_link_ref FROM payments WHERE status IN ('awaiting_payment', 'underpaid') AND quote_expires_at <= $1`,
+     SELECT payment_link_ref FROM payments WHERE status IN ${sqlList(QUOTE_OPEN_STATUSES)} AND quote_expires_at <= $1`,
     [now],
   );
   return rows.map((r) => r.payment_link_ref);

@@ -2,7 +2,7 @@
 // A new quote is always a new payment at a new address: coins that reach an old quote's address are held for the
 // merchant, never credited to the link at an old rate (docs/payment-lifecycle.md).
 import type { HDKey } from '@scure/bip32';
-import type { CheckoutAsset, CheckoutView, OpenPaymentRequest, Payment } from '../../../contract/index.js';
+import { isIn, OPEN_PAYMENT_STATUSES, type CheckoutAsset, type CheckoutView, type OpenPaymentRequest, type Payment } from '../../../contract/index.js';
 import { deriveAddress } from '../../../codecs/addresses.js';
 import { applySpread, quoteAtomic, quoteStep } from '../../../codecs/amounts.js';
 import { assetFields, type AssetInfo, type NetworkConfig, type Networks } from '../../chains/networks.js';
@@ -20,7 +20,6 @@ import type { PaymentView } from '../payments/payment-view.js';
 import { LinkReader, type LinkSnapshot } from '../payments/link-reader.js';
 import type { Reconciler } from '../payments/reconciler.js';
 
-const OPEN = new Set(['awaiting_payment', 'underpaid', 'confirming']);
 
 /** An asset as the customer chooses it. */
 function checkoutAsset(network: NetworkConfig, info: AssetInfo, available: boolean): CheckoutAsset {
@@ -147,7 +146,7 @@ export class CustomerCheckout {
       }
       const last = payments.length - 1;
       const current = payments[last];
-      if (current && OPEN.has(current.status)) {
+      if (current && isIn(OPEN_PAYMENT_STATUSES, current.status)) {
         if (current.asset === asset.asset && current.network === asset.network) return { payment: await this.render(tx, snapshot, last), created: false };
         if (states[last]!.received > 0n) {
           throw conflict(`The open ${current.asset} payment has already received funds; finish it in ${current.asset} on ${current.network}.`);

@@ -1,10 +1,11 @@
-// Idempotency-Key on POSTs: the same key with the same request returns the first response;
-// with another request, 422. Only successes are kept, so a failed request may be retried under its key.
+// Idempotency-Key on POSTs (docs/api.md, "Idempotency"): the same key with the same request returns the first
+// response; with another request, 422. Only successes are kept, so a failed request may be retried under its key. The
+// one place that decides it: a request with or without a key, and a creation that can do it all in one statement.
 import { canonicalize } from '../../../merchant/jcs.js';
 import { invalid, malformed } from '../../errors.js';
 import { sha256 } from '../../secrets.js';
 import type { Database, Sql } from '../../storage/database.js';
-import { findAnswer, insertAnswer, lockKey } from '../../storage/idempotency.js';
+import { findAnswer, insertAnswer, lockKey, type KeyedAnswer } from '../../storage/idempotency.js';
 
 export interface IdempotencyScope {
   merchantId: string;
@@ -16,13 +17,23 @@ export interface IdempotencyScope {
 }
 
 /** A request's key and the hash of what it asked; undefined without a key. */
-export interface KeyedRequest {
+interface KeyedRequest {
   key: string;
   requestHash: string;
 }
 
+/**
+ * What can do a request's whole work in one statement that also writes the key's answer (an order's first link):
+ * `answer` is what it answers; `run` does it (with the key's answer to write, when the request has a key) and says
+ * whether it could. When it cannot (the order has links, or the key was used), the request takes the long way.
+ */
+export interface FirstTry<T> {
+  answer: T;
+  run(keyed: KeyedAnswer | undefined): Promise<boolean>;
+}
+
 /** Checks the Idempotency-Key header and hashes the request it came with. */
-export function keyedRequest(scope: Omit<IdempotencyScope, 'merchantId'>): KeyedRequest | undefined {
+function keyedRequest(scope: Omit<IdempotencyScope, 'merchantId'>): KeyedRequest | undefined {
   const { key } = scope;
   if (key === undefined) return undefined;
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
@@ -33,17 +44,18 @@ export function keyedRequest(scope: Omit<IdempotencyScope, 'merchantId'>): Keyed
   return { key, requestHash: sha256(`${scope.method} ${scope.path}\n${canonicalize(scope.body) ?? ''}`) };
 }
 
-/** The key got its answer from a one-statement creation (payment-links.ts) while this request held the lock. */
+/** The key got its answer from a first try (FirstTry) while this request held the lock. */
 class AnsweredMeanwhile extends Error {}
 
-export async function idempotent<T>(
-  db: Database,
-  scope: IdempotencyScope,
-  work: (tx: Sql) => Promise<T>,
-  /** The request's key and hash, when the caller has computed them already. */
-  keyed: KeyedRequest | undefined = keyedRequest(scope),
-): Promise<{ value: T; replayed: boolean }> {
+/** Runs `work` in a transaction, once per key: a request whose key was answered gets that answer again. */
+export async function idempotent<T>(db: Database, scope: IdempotencyScope, work: (tx: Sql) => Promise<T>, first?: FirstTry<T>): Promise<{ value: T; replayed: boolean }> {
+  const keyed = keyedRequest(scope);
+  if (first && (await first.run(keyed && { ...keyed, response: first.answer as object }))) return { value: first.answer, replayed: false };
   if (keyed === undefined) return { value: await db.transaction(work), replayed: false };
+  return underKey(db, scope, keyed, work);
+}
+
+async function underKey<T>(db: Database, scope: IdempotencyScope, keyed: KeyedRequest, work: (tx: Sql) => Promise<T>): Promise<{ value: T; replayed: boolean }> {
   const { key, requestHash } = keyed;
   try {
     return await db.transaction(async (tx) => {
@@ -64,7 +76,7 @@ export async function idempotent<T>(
     });
   } catch (error) {
     // What this transaction did is rolled back; asked again, the key's answer is there to replay or refuse.
-    if (error instanceof AnsweredMeanwhile) return idempotent(db, scope, work, keyed);
+    if (error instanceof AnsweredMeanwhile) return underKey(db, scope, keyed, work);
     throw error;
   }
 }

@@ -4,9 +4,10 @@ import type { Clock } from '../../clock.js';
 import { invalid } from '../../errors.js';
 import { randomToken } from '../../secrets.js';
 import { isUniqueViolation, type Database, type Sql } from '../../storage/database.js';
-import { insertFirstLinkOfOrder, insertLink, type KeyedAnswer, type NewLink } from '../../storage/payments.js';
+import type { KeyedAnswer } from '../../storage/idempotency.js';
+import { insertFirstLinkOfOrder, insertLink, type NewLink } from '../../storage/payments.js';
 import { liveLinkConflict, type Orders } from './orders.js';
-import { idempotent, keyedRequest, type IdempotencyScope } from '../merchant/idempotency.js';
+import { idempotent, type IdempotencyScope } from '../merchant/idempotency.js';
 import type { Merchant } from '../merchant/merchants.js';
 
 export class PaymentLinks {
@@ -35,14 +36,8 @@ export class PaymentLinks {
       created_at: now,
     };
     const value = { payment_link_ref: link.payment_link_ref, payment_link: paymentLinkUrl(this.checkoutUrl, link.payment_link_ref) };
-    // Most links are an order's first: one statement (the key's answer written with it), no transaction. An order
-    // with earlier links, a key used before, or a race for either takes the long way, which tells them apart.
-    const keyed = keyedRequest(idempotency);
-    if (await this.insertFirst(link, keyed && { ...keyed, response: value })) return { value, replayed: false };
-    if (keyed === undefined) {
-      await this.db.transaction((tx) => this.insertReplacing(tx, link));
-      return { value, replayed: false };
-    }
+    // Most links are an order's first: one statement (the key's answer written with it), no transaction. An order with
+    // earlier links, a key used before, or a race for either takes the long way, which tells them apart.
     return idempotent(
       this.db,
       { ...idempotency, merchantId: merchant.merchant_id },
@@ -50,7 +45,7 @@ export class PaymentLinks {
         if (!(await refusingSecondLiveLink(link, () => insertFirstLinkOfOrder(tx, link)))) await this.insertReplacing(tx, link);
         return value;
       },
-      keyed,
+      { answer: value, run: (keyed) => this.insertFirst(link, keyed) },
     );
   }
 

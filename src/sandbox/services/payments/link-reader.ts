@@ -2,6 +2,7 @@
 // and the statuses the pure state function derives from them now (payment-state.ts). Every read of a link goes
 // through here; the reconciler writes what it derives.
 import { quoteStep } from '../../../codecs/amounts.js';
+import { isIn, QUOTE_OPEN_STATUSES } from '../../../contract/index.js';
 import type { Networks } from '../../chains/networks.js';
 import type { Clock } from '../../clock.js';
 import { notFound } from '../../errors.js';
@@ -84,7 +85,7 @@ export class LinkReader {
   static timeHasPassed(snapshot: LinkSnapshot<LinkRecord>): boolean {
     const { link, payments, states, derived } = snapshot;
     if (link.status === 'active' && derived.status === 'expired') return true;
-    return payments.some((row, i) => (row.status === 'awaiting_payment' || row.status === 'underpaid') && states[i]!.status === 'expired');
+    return payments.some((row, i) => isIn(QUOTE_OPEN_STATUSES, row.status) && states[i]!.status === 'expired');
   }
 }
 

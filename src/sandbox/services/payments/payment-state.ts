@@ -2,7 +2,7 @@
 // addresses, when quotes closed, what the merchant decided) and the time, to the status of the link and of every
 // payment. docs/payment-lifecycle.md draws it. The reconciler calls it inside a transaction; nothing else decides a
 // status, so a status can always be re-derived: after a restart, after any number of blocks, on the timer.
-import type { LinkStatus, PaymentStatus } from '../../../contract/index.js';
+import { isIn, OPEN_PAYMENT_STATUSES, type LinkStatus, type PaymentStatus } from '../../../contract/index.js';
 import { roundUp, vndForAtomicUp } from '../../../codecs/amounts.js';
 
 export interface TransferFact {
@@ -168,7 +168,7 @@ export function linkState(link: LinkFacts, clock: Date, toleranceBps: number): L
     const overpaid = (status === 'paid' || status === 'paid_late') && received - facts.amount_atomic >= facts.quote_step;
     const remaining = complete ? 0n : roundUp(facts.amount_atomic - received, facts.quote_step);
     const remaining_vnd = complete ? 0n : min(BigInt(facts.amount_vnd), vndForAtomicUp(remaining, facts.rate, facts.decimals));
-    const open = status === 'awaiting_payment' || status === 'underpaid' || status === 'confirming';
+    const open = isIn(OPEN_PAYMENT_STATUSES, status);
     const value_vnd = open ? 0n : worth(facts, due, confirmed);
     const held_vnd = isWinner ? value_vnd - BigInt(facts.amount_vnd) : value_vnd;
     const paidAt = isWinner ? won.at : status === 'paid_late' ? p.settledAt : NEVER;

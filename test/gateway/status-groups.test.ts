@@ -1,0 +1,50 @@
+// The groups of statuses are the contract's (src/contract/rules.ts): the database's constraints and indexes, made by
+// the migrations from `{{NAME}}`, say exactly what the contract says, and no migration or statement spells a status
+// list out by hand.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { LIVE_LINK_STATUSES, OPEN_PAYMENT_STATUSES, PAYMENT_STATUSES, QUOTE_OPEN_STATUSES } from '../../src/contract/rules.js';
+import type { Database } from '../../src/sandbox/storage/database.js';
+import { migrate, withLists } from '../../src/sandbox/storage/migrate.js';
+import { openPglite } from '../../src/sandbox/storage/pglite.js';
+
+const migrations = new URL('../../src/sandbox/storage/migrations/', import.meta.url);
+
+/** The words of a definition's status list (PostgreSQL writes `IN (…)` back as `= ANY (ARRAY['a'::text, …])`), sorted. */
+const listIn = (definition: string) => [...(/ARRAY\[([^\]]*)\]/.exec(definition)?.[1] ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]!).sort();
+const sorted = (list: readonly string[]) => [...list].sort();
+
+describe('status groups', () => {
+  let db: Database;
+  before(async () => {
+    db = await openPglite();
+    await migrate(db);
+  });
+  after(() => db.close());
+
+  const constraint = async (name: string) =>
+    (await db.query<{ definition: string }>('SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conname = $1', [name]))[0]!.definition;
+  const index = async (name: string) => (await db.query<{ definition: string }>('SELECT indexdef AS definition FROM pg_indexes WHERE indexname = $1', [name]))[0]!.definition;
+
+  it('are the contract’s in the database the migrations make', async () => {
+    assert.deepEqual(listIn(await constraint('payments_one_open_per_link')), sorted(QUOTE_OPEN_STATUSES), 'one open quote per link');
+    assert.deepEqual(listIn(await index('payments_open_by_quote_expiry')), sorted(QUOTE_OPEN_STATUSES), 'quotes that can run out');
+    assert.deepEqual(listIn(await index('payment_links_one_live_per_order')), sorted(LIVE_LINK_STATUSES), 'one live link per order');
+    assert.deepEqual(listIn(await constraint('payments_status_check')), sorted(PAYMENT_STATUSES), 'every payment status');
+    assert.ok(OPEN_PAYMENT_STATUSES.every((s) => PAYMENT_STATUSES.includes(s)));
+  });
+
+  it('are never spelled out by hand in a migration or a statement', () => {
+    const statusList = /IN\s*\(\s*'(awaiting_payment|underpaid|confirming|paid|expired|paid_late|active|PENDING|SUCCESS|FAILED|pending|delivered|failed|partial|full)'/;
+    for (const name of readdirSync(migrations)) {
+      const sql = readFileSync(new URL(name, migrations), 'utf8');
+      assert.doesNotMatch(sql, statusList, `${name} writes a status list: name the contract's list as {{NAME}}`);
+      assert.doesNotMatch(withLists(sql), /\{\{/, `${name}: every {{NAME}} is one of the contract's lists`);
+    }
+    for (const file of ['payments.ts', 'link-facts.ts', 'chain-facts.ts', 'refunds.ts', 'webhooks.ts', 'link-list.ts']) {
+      const source = readFileSync(new URL(`../../src/sandbox/storage/${file}`, import.meta.url), 'utf8');
+      assert.doesNotMatch(source, statusList, `storage/${file} writes a status list`);
+    }
+  });
+});
