@@ -61,7 +61,7 @@ export interface OrderView {
   merchant_order_id: string;
   /** Every link of the order, newest first. */
   payment_links: PaymentLinkResource[];
-  /** What the whole order still holds (seed 2.9). */
+  /** What the whole order still holds (the refund list's amountToRefund). */
   amountToRefund: number;
   /** Deliveries about the order's links to each of the merchant's endpoints, newest first. */
   deliveries: (WebhookDelivery & { endpoint_url: string })[];

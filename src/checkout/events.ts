@@ -1,4 +1,4 @@
-// The element's events (README, the element's events): one class each, bubbling and composed so a page hears them
+// The element's events (src/checkout/README.md, "Views"): one class each, bubbling and composed so a page hears them
 // through the shadow root; cancelable where the element has a default action (a navigation).
 import type { CheckoutView, Payment } from '../contract/checkout.js';
 import type { CheckoutErrorCode } from './api.js';

@@ -1,4 +1,4 @@
-// Field rules shared by every resource. The seed leaves lengths and formats open ("not shown");
+// Field rules shared by every resource. The integration document leaves lengths and formats open ("not shown");
 // these are the gateway's decisions, documented in docs/api.md.
 import * as z from 'zod/mini';
 import { ASSET_CODE, NETWORK_ID } from './assets.js';

@@ -1,5 +1,5 @@
 // What a merchant's server reads: a payment link as it stands (GET /api/paymentLink/{ref}), and the
-// webhook events that announce its changes. Not in the seed; see docs/api.md, "Merchant-side truth".
+// webhook events that announce its changes. Beyond the integration document: docs/api.md, "Merchant-side truth".
 import * as z from 'zod/mini';
 import { Customer, LINK_STATUSES, Payment } from './checkout.js';
 import { assetCode, expected, networkId, object, text } from './fields.js';
@@ -12,7 +12,7 @@ export const MerchantPayment = z.extend(Payment, {
 });
 export type MerchantPayment = z.infer<typeof MerchantPayment>;
 
-/** A refund as the link resource lists it: the seed's record, and the payment whose money it returned. */
+/** A refund as the link resource lists it: the refund list's record, and the payment whose money it returned. */
 export const LinkRefund = z.extend(RefundRecord, { payment_id: z.nullable(z.string()) });
 export type LinkRefund = z.infer<typeof LinkRefund>;
 

@@ -1,4 +1,4 @@
-// Seed 2.1-2.7: the payment link request and response.
+// A payment link (docs/api.md, "Create a payment link"): the merchant API's request and its answer.
 import * as z from 'zod/mini';
 import { countryCode, expected, object, email, locale, orderId, phone, text, vndAmount, webUrl } from './fields.js';
 
@@ -50,7 +50,7 @@ export type OrderLine = z.infer<typeof OrderLine>;
 
 export const LINK_SOURCES = ['default', 'api', 'checkout'] as const;
 
-/** Seed 2.1. `signature_hash` is checked by the signature step (401), not by this schema. */
+/** POST /api/paymentLink's body. `signature_hash` is checked by the signature step (401), not by this schema. */
 export const PaymentLinkRequest = object({
   svc_key: text(200, 1),
   merchant_order_id: orderId,
@@ -84,7 +84,7 @@ export type PaymentLinkInput = Omit<PaymentLinkRequest, 'svc_key' | 'signature_h
   source?: PaymentLinkRequest['source'];
 };
 
-/** Seed 2.7. */
+/** POST /api/paymentLink's answer. */
 export const PaymentLinkResponse = object({
   payment_link_ref: z.string(),
   payment_link: z.string(),

@@ -1,4 +1,4 @@
-// Seed 2.10 and RFC 6749 section 5.
+// The token endpoint's answer (docs/api.md, "Issue an access token") and RFC 6749 section 5.
 import * as z from 'zod/mini';
 
 export const TokenResponse = z.object({

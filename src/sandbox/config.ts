@@ -39,9 +39,9 @@ export interface GatewayConfig {
 }
 
 export interface PaymentSettings {
-  /** Seed of the HD key that one-time addresses derive from (hex). Public default: sandbox only. */
+  /** The HD seed (hex) of the key one-time addresses derive from. Public default: sandbox only. */
   hdSeedHex: string;
-  /** Seed of the test wallet's keys (hex). */
+  /** The HD seed (hex) of the test wallet's keys. */
   walletSeedHex: string;
   /** Market rates in VND per unit, as decimal strings, by asset. */
   rates: Record<AssetCode, string>;

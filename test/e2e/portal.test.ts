@@ -1,4 +1,4 @@
-// The merchant portal, signed in, in Chromium: 120 orders searched, filtered and paged through; the seed's refund
+// The merchant portal, signed in, in Chromium: 120 orders searched, filtered and paged through; the merchant API's refund
 // flow (row menu by keyboard → refund form checked with the contract's schema → every refund of the order); money
 // held for the merchant flagged on the list and decided on the order's page: a late payment accepted (the link paid,
 // the success webhook delivered), another refunded in full to its sender, an overpayment's excess returned; the

@@ -1,4 +1,4 @@
-// The webhooks page (issue "Merchant-side truth"), through the page only: endpoints checked, refused by the gateway,
+// The webhooks page (docs/guide.md, "Webhooks"), through the page only: endpoints checked, refused by the gateway,
 // added and removed; the demo receiver added in one click; a link built and paid on the demo page; its events in the
 // delivery log, delivered, and verified by the receiver; a manual redelivery received again with the same event id;
 // a forged delivery refused and its claims shown as text.

@@ -1,4 +1,4 @@
-// POST {base_url}/api/refund/createRefund/{order_id} and GET .../getDataByTransaction/{order_id} (seed 2.8, 2.9, 4.1, 4.2).
+// POST {base_url}/api/refund/createRefund/{order_id} and GET .../getDataByTransaction/{order_id} (docs/api.md, "Create a refund", "Get the refunds of an order").
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { REFUND_STATUSES, RefundList, type CreateRefundRequest, type Problem } from '../../src/contract/index.js';
@@ -38,7 +38,7 @@ describe(`refund endpoints (${storageName})`, () => {
   const list = (orderId: string, headers: Record<string, string> = bearer()) =>
     send<RefundList & Problem>(gw.url, 'GET', `/api/refund/getDataByTransaction/${encodeURIComponent(orderId)}`, { headers });
 
-  /** A seed 2.9 answer: exactly its fields, and amountToRefund = paid − what the listed, not failed, refunds took. */
+  /** A refund list: exactly its fields, and amountToRefund = paid − what the listed, not failed, refunds took. */
   function assertRefundList(answer: Answer<RefundList & Problem>, status: number, paid = PAID): RefundList {
     assert.equal(answer.status, status, JSON.stringify(answer.body));
     assert.ok(RefundList.safeParse(answer.body).success, JSON.stringify(answer.body));
@@ -61,7 +61,7 @@ describe(`refund endpoints (${storageName})`, () => {
     return answer.body;
   }
 
-  it('refunds part of a paid order and lists it: seed 2.9 fields, refund_date with microseconds at +00:00', async () => {
+  it('refunds part of a paid order and lists it: the refund list’s fields, refund_date with microseconds at +00:00', async () => {
     const { orderId } = await paidOrder(gw);
     const made = assertRefundList(await create(orderId, refund(60_000)), 201);
     assert.equal(made.amountToRefund, 300_000);

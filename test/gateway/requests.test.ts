@@ -1,5 +1,5 @@
 // What the gateway asks of a request before any rule of the API: JSON bodies say they are JSON (415 otherwise;
-// createRefund, whose content type the seed leaves open, and the checkout API's POST may send none), and a path or headers too large for the server
+// createRefund, whose content type the integration document leaves open, and the checkout API's POST may send none), and a path or headers too large for the server
 // are answered with problem details, not Node's empty 431.
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -87,7 +87,7 @@ describe(`request shape (${storageName})`, () => {
     assert.equal((await raw(gw.url, 'POST', '/sandbox/chain/mine')).status, 200, 'an optional body may be left out, and then needs no type');
   });
 
-  it('leaves createRefund\'s content type open, as the seed does: no Content-Type is taken', async () => {
+  it('leaves createRefund\'s content type open, as the integration document does: no Content-Type is taken', async () => {
     const { orderId } = await paidOrder(gw);
     const body = JSON.stringify({ amount: 10_000, channel: 'PROVIDER', description: 'one bag', refund_type: 'partial', refund_reason: 'damaged' });
     const answer = await raw(gw.url, 'POST', `/api/refund/createRefund/${orderId}`, bearer, body);

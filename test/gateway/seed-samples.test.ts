@@ -1,5 +1,5 @@
-// The seed's sample requests as curl sends them (its headers, its content types, nothing else) get the seed's
-// response shapes, field for field (seed 2.7, 2.9, 2.10).
+// The integration document's sample requests as curl sends them (its headers, its content types, nothing else) get
+// its response shapes, field for field (docs/api.md: the payment link, the refund list, the token).
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
@@ -27,7 +27,7 @@ function curl(base: string, method: string, path: string, headers: Record<string
 
 const keys = (value: unknown) => Object.keys(value as object).sort();
 
-describe(`the seed's sample requests (${storageName})`, () => {
+describe(`the integration document's sample requests (${storageName})`, () => {
   let gw: TestGateway;
   let token: string;
   before(async () => {
@@ -35,7 +35,7 @@ describe(`the seed's sample requests (${storageName})`, () => {
   });
   after(() => gw.close());
 
-  it('4.4: the token request, with its empty Authorization header, answers seed 2.10', async () => {
+  it('the token request, with its empty Authorization header, answers with the token', async () => {
     const { clientId, clientSecret } = gw.credentials;
     const answer = await curl(
       gw.url,
@@ -54,7 +54,7 @@ describe(`the seed's sample requests (${storageName})`, () => {
 
   const order = 'seed-order-2001';
 
-  it('4.3: the payment link request with every field of 2.1 answers seed 2.7', async () => {
+  it('the payment link request with every field answers with the link', async () => {
     const body = signedLinkBody(gw.credentials, {
       merchant_order_id: order,
       amount: 455_000,
@@ -103,7 +103,7 @@ describe(`the seed's sample requests (${storageName})`, () => {
 
   const record = ['amount', 'currency', 'psp_refund_id', 'refund_date', 'refund_id', 'refund_reason', 'refund_status', 'refund_type'];
 
-  it('4.1: the create-refund request (the seed shows no content type: with JSON and with none) answers seed 2.9', async () => {
+  it('the create-refund request (shown with no content type: with JSON and with none) answers with the refund list', async () => {
     const refund = { amount: 55_000, channel: 'PROVIDER', description: 'Chén bị vỡ', refund_type: 'partial', refund_reason: 'damaged' };
     for (const headers of [{ 'Content-Type': 'application/json' }, {}] as Record<string, string>[]) {
       const answer = await curl(gw.url, 'POST', `/api/refund/createRefund/${order}`, { Authorization: `Bearer ${token}`, ...headers }, JSON.stringify(refund));
@@ -113,7 +113,7 @@ describe(`the seed's sample requests (${storageName})`, () => {
     }
   });
 
-  it('4.2: the refund list request answers seed 2.9 with every refund of the order', async () => {
+  it('the refund list request answers with every refund of the order', async () => {
     const answer = await curl(gw.url, 'GET', `/api/refund/getDataByTransaction/${order}`, { Authorization: `Bearer ${token}` });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     assert.deepEqual(keys(answer.body), ['amountToRefund', 'refundDetails']);

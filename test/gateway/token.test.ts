@@ -1,4 +1,4 @@
-// POST {auth_url}/api/v2/oauth/token: the client-credentials grant (seed 4.4, RFC 6749 4.4), errors in RFC 6749 5.2 form.
+// POST {auth_url}/api/v2/oauth/token: the client-credentials grant (the integration document's sample, RFC 6749 4.4), errors in RFC 6749 5.2 form.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -54,7 +54,7 @@ describe(`token endpoint (${storageName})`, () => {
     assert.ok(stored.some((row) => row.token_hash === createHash('sha256').update(first).digest('hex')));
   });
 
-  it('takes the empty Authorization header of the seed sample as "credentials are in the body"', async () => {
+  it('takes the empty Authorization header of the integration document’s sample as "credentials are in the body"', async () => {
     assertIssued(await token(credentialsForm(), { ...FORM, Authorization: '' }));
   });
 

@@ -1,4 +1,4 @@
-// <link-builder>: a payment-link form with every field of seed 2.1, prefilled with a realistic order, whose amount
+// <link-builder>: a payment-link form with every field of the request, prefilled with a realistic order, whose amount
 // follows the lines; the gateway's refusals land next to the fields they name. The create button rides along at the
 // bottom of the screen, with the total, wherever the form is scrolled.
 import { html, nothing, type TemplateResult } from 'lit';

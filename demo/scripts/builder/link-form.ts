@@ -1,4 +1,4 @@
-// The link builder's form as data: its fields (every one of seed 2.1), and the request a merchant's server would
+// The link builder's form as data: its fields (every one of the payment link request), and the request a merchant's server would
 // send for what was typed. Pure, so node:test checks it (test/demo/link-form.test.ts).
 import type { LineDraft, sampleFlags } from './sample-order.js';
 

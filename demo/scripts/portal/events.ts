@@ -17,7 +17,7 @@ export class RefundRequestEvent extends Event {
   }
 }
 
-/** The gateway took a refund: every refund of the order, as the seed answers. */
+/** The gateway took a refund: every refund of the order, as the refund list answers. */
 export class RefundedEvent extends Event {
   constructor(
     readonly orderId: string,

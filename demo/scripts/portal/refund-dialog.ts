@@ -1,4 +1,4 @@
-// The refund form (seed 2.8), as a modal dialog: which payment's money goes back, partial or full, the amount, a
+// The refund form (POST /api/refund/createRefund/{order_id}), as a modal dialog: which payment's money goes back, partial or full, the amount, a
 // reason from a list or in the merchant's words, a note; before anything is sent it says what the customer gets back
 // (the crypto amount, coin, address and the rate locked for the payment). Checked with the contract's own schema,
 // then sent through the demo's server, which calls the gateway with the merchant's token.

@@ -1,4 +1,5 @@
-// A small typed catalog (README, the element's languages): English defines the keys, Vietnamese must have exactly the same.
+// A small typed catalog (src/checkout/README.md, "Customer experience decisions"): English defines the keys, Vietnamese must
+// have exactly the same.
 import { en } from './en.js';
 import { vi } from './vi.js';
 

@@ -1,6 +1,6 @@
 // The chain port: all the gateway asks of a network, whatever stands behind it (the simulator in
 // simulated/simulated-chain.ts, or a JSON-RPC node in evm/node-chain.ts). The watcher reads blocks and waiting
-// transfers through it and records them as the gateway's own facts (services/chain-facts.ts); nothing else in the
+// transfers through it and records them as the gateway's own facts (services/chains/chain-facts.ts); nothing else in the
 // gateway reads a chain. docs/architecture.md draws it.
 import type { AssetCode } from '../../contract/index.js';
 import type { NetworkConfig } from './networks.js';

@@ -1,5 +1,5 @@
 // Every statement about the chains as the gateway has followed them (migrations/007_chain_facts.sql): the blocks, the
-// transfers into its addresses, and a cursor per network. Written only by services/chain-facts.ts, from what a chain
+// transfers into its addresses, and a cursor per network. Written only by services/chains/chain-facts.ts, from what a chain
 // port showed; read by a link's facts (link-facts.ts).
 import type { Network } from '../../contract/index.js';
 import type { ChainTransfer } from '../chains/port.js';

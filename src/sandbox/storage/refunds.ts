@@ -62,7 +62,7 @@ const ORDER_REFUNDS = `SELECT coalesce(json_agg(json_build_object('facts', ${lin
 
 /**
  * An order's links with their facts (oldest first) and their refunds, in one statement, as JSON text: what the refund
- * listing reads, and keeps its answer with (services/derived-answers.ts). parseOrderRefunds reads it.
+ * listing reads, and keeps its answer with (services/payments/derived-answers.ts). parseOrderRefunds reads it.
  */
 export async function readOrderRefundsText(sql: Sql, merchantId: string, orderId: string, now: Date): Promise<string> {
   return (await sql.query<{ links: string }>(ORDER_REFUNDS, [merchantId, orderId, now]))[0]!.links;

@@ -32,6 +32,8 @@ const ERC20 = parseAbi([
   'function decimals() view returns (uint8)',
   'function mint(address to, uint256 value)',
 ]);
+/** How long the sandbox's calls to a development node may take. */
+const SANDBOX_TIMEOUT_MS = 30_000;
 const TRANSFER_TOPIC = keccak_256(new TextEncoder().encode('Transfer(address,address,uint256)'));
 
 type Tracer = 'trace_block' | 'debug_traceBlockByHash';
@@ -58,6 +60,11 @@ interface CallFrame {
 
 export class EvmNodeChain implements ChainPort, ChainWallet {
   readonly #client: PublicClient;
+  /**
+   * The sandbox's calls (a faucet, mining a burst of blocks) may take a development node longer than the watcher's
+   * timeout, which is short so that an outage shows at once: they have a client of their own.
+   */
+  readonly #sandbox: PublicClient;
   readonly #source: NodeSource;
   readonly #tokens: Map<string, AssetConfig>;
   readonly #native: AssetConfig;
@@ -70,6 +77,7 @@ export class EvmNodeChain implements ChainPort, ChainWallet {
     if (network.source.kind !== 'node') throw new Error(`${network.id} is not on a node`);
     this.#source = network.source;
     this.#client = nodeClient(this.#source);
+    this.#sandbox = nodeClient({ ...this.#source, timeoutMs: Math.max(this.#source.timeoutMs, SANDBOX_TIMEOUT_MS) });
     this.#tokens = new Map(network.assets.filter((a) => a.token_contract).map((a) => [a.token_contract!.toLowerCase(), a]));
     const native = network.assets.find((a) => !a.token_contract);
     if (!native) throw new Error(`${network.id} has no native asset`);
@@ -236,13 +244,13 @@ export class EvmNodeChain implements ChainPort, ChainWallet {
 
   balance(asset: AssetCode, address: string): Promise<bigint> {
     const token = this.#token(asset);
-    if (!token) return this.#client.getBalance({ address: address as Hex, blockTag: 'pending' });
-    return this.#client.readContract({ address: token, abi: ERC20, functionName: 'balanceOf', args: [address as Hex], blockTag: 'pending' });
+    if (!token) return this.#sandbox.getBalance({ address: address as Hex, blockTag: 'pending' });
+    return this.#sandbox.readContract({ address: token, abi: ERC20, functionName: 'balanceOf', args: [address as Hex], blockTag: 'pending' });
   }
 
   send(from: Signer, to: string, asset: AssetCode, amount: bigint): Promise<string> {
     const next = this.#sending.then(async () => {
-      const wallet = createWalletClient({ account: privateKeyToAccount(`0x${bytesToHex(from.privateKey)}`), transport: http(this.#source.rpcUrl, { timeout: this.#source.timeoutMs }) });
+      const wallet = createWalletClient({ account: privateKeyToAccount(`0x${bytesToHex(from.privateKey)}`), transport: http(this.#source.rpcUrl, { timeout: SANDBOX_TIMEOUT_MS }) });
       const chain = { id: this.network.chain_id!, name: this.network.name, nativeCurrency: { name: this.#native.asset, symbol: this.#native.asset, decimals: this.#native.decimals }, rpcUrls: { default: { http: [this.#source.rpcUrl] } } };
       const token = this.#token(asset);
       return token
@@ -257,26 +265,26 @@ export class EvmNodeChain implements ChainPort, ChainWallet {
     this.#assertDev('fund an address');
     const token = this.#token(asset);
     if (!token) {
-      const balance = await this.#client.getBalance({ address: address as Hex, blockTag: 'pending' });
-      await this.#client.request({ method: 'anvil_setBalance', params: [address as Hex, `0x${(balance + amount).toString(16)}`] } as never);
+      const balance = await this.#sandbox.getBalance({ address: address as Hex, blockTag: 'pending' });
+      await this.#sandbox.request({ method: 'anvil_setBalance', params: [address as Hex, `0x${(balance + amount).toString(16)}`] } as never);
       return;
     }
     // The development token mints to anyone (chains/evm/contracts/TestToken.sol), sent by one of the node's own accounts.
-    const [minter] = (await this.#client.request({ method: 'eth_accounts' } as never)) as Hex[];
+    const [minter] = (await this.#sandbox.request({ method: 'eth_accounts' } as never)) as Hex[];
     if (!minter) throw new Error(`the node of ${this.network.id} has no accounts to mint with`);
-    const hash = (await this.#client.request({
+    const hash = (await this.#sandbox.request({
       method: 'eth_sendTransaction',
       params: [{ from: minter, to: token, data: encodeFunctionData({ abi: ERC20, functionName: 'mint', args: [address as Hex, amount] }) }],
     } as never)) as Hex;
     // Confirmed at once: a node that mines only when told is told.
-    const receipt = await this.#client.getTransactionReceipt({ hash }).catch(() => undefined);
+    const receipt = await this.#sandbox.getTransactionReceipt({ hash }).catch(() => undefined);
     if (!receipt) await this.mine(1);
   }
 
   async mine(blocks: number): Promise<number> {
     this.#assertDev('mine');
-    await this.#client.request({ method: 'anvil_mine', params: [`0x${blocks.toString(16)}`] } as never);
-    return Number(await this.#client.getBlockNumber({ cacheTime: 0 }));
+    await this.#sandbox.request({ method: 'anvil_mine', params: [`0x${blocks.toString(16)}`] } as never);
+    return Number(await this.#sandbox.getBlockNumber({ cacheTime: 0 }));
   }
 
   #token(asset: AssetCode): Hex | undefined {

@@ -35,7 +35,7 @@ function checkoutAsset(network: NetworkConfig, info: AssetInfo, available: boole
 
 const withRequest = ({ link, ...facts }: LinkRows<LinkRecord>, request: LinkRow['request']): LinkRows => ({ ...facts, link: { ...link, request } });
 
-/** How many links' views a process keeps rendered (services/derived-answers.ts); each is a few KB. */
+/** How many links' views a process keeps rendered (services/payments/derived-answers.ts); each is a few KB. */
 const VIEWS_KEPT = 1_000;
 
 interface KeptView {

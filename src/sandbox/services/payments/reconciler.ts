@@ -1,6 +1,6 @@
 // Reconciliation: a link's statuses re-derived from its facts (payment-state.ts, through the link reader) and written
 // back: the one place a status changes. What changed is handed to the sinks, in the same transaction: the customer's
-// event stream (customer/stream-projector.ts) and the merchant's webhooks (webhooks/webhook-projector.ts).
+// event stream (customer/payment-events.ts) and the merchant's webhooks (webhooks/outbox.ts).
 import type { Payment, WebhookEventType } from '../../../contract/index.js';
 import { notFound } from '../../errors.js';
 import type { Clock } from '../../clock.js';

@@ -1,4 +1,4 @@
-// The webhook dispatcher: sends what the outbox (webhook-outbox.ts) queued, at least once, with exponential backoff
+// The webhook dispatcher: sends what the outbox (outbox.ts) queued, at least once, with exponential backoff
 // for three days of sandbox time; in order per link and endpoint; several gateway processes share the work through
 // row locks (SKIP LOCKED) and leases, so none sends a delivery another is sending. Each delivery is sent on its own,
 // and a merchant has only a few in flight at once, so a receiver that hangs until the timeout holds back its own
