@@ -1,4 +1,4 @@
-// signature_hash (README, "Signing a payment link"): base64 HMAC-SHA256, keyed by the client secret, over the
+// signature_hash (docs/api.md, "Signing"): base64 HMAC-SHA256, keyed by the client secret, over the
 // RFC 8785 (JCS) canonical JSON of the request body without its signature_hash member.
 import { base64, equalText, hmacSha256 } from './crypto.js';
 import { canonicalize } from './jcs.js';

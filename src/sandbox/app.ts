@@ -1,18 +1,13 @@
-// The gateway's HTTP face: one router per resource, each given only the services it uses; every error leaves as
-// problem+json (http/problem.ts).
-import { Hono, type Context } from 'hono';
+// The gateway's HTTP face: every declared route (routes/index.ts), each handler given only the services it uses;
+// every error leaves as problem+json (http/problem.ts).
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { bearer } from './http/bearer.js';
 import { asProblem, ProblemError, problemResponse } from './http/problem.js';
-import { assetRoutes } from './routes/assets.js';
-import { checkoutRoutes } from './routes/checkout.js';
-import { oauthRoutes } from './routes/oauth.js';
-import { openApiRoutes } from './routes/openapi.js';
-import { paymentLinkRoutes } from './routes/payment-links.js';
-import { paymentRoutes } from './routes/payments.js';
-import { refundRoutes } from './routes/refunds.js';
-import { sandboxRoutes } from './routes/sandbox.js';
-import { webhookRoutes } from './routes/webhooks.js';
+import { signedBody } from './http/signed-body.js';
+import { ROUTE_GROUPS } from './routes/index.js';
+import { honoPath, type Auth } from './routes/route.js';
 import type { Services } from './services.js';
 
 /** Methods whose requests carry a body: only these are read against the size limit. */
@@ -37,15 +32,14 @@ export function createApp(services: Services): Hono {
     if (c.req.url.includes('%00')) throw new ProblemError(400, 'The URL must not contain NUL characters (%00).');
     await next();
   });
-  app.route('/api/v2/oauth', oauthRoutes(services));
-  app.route('/api/paymentLink', paymentLinkRoutes(services));
-  app.route('/api/refund', refundRoutes(services));
-  app.route('/api/checkout', checkoutRoutes(services));
-  app.route('/api/payments', paymentRoutes(services));
-  app.route('/api/webhooks', webhookRoutes(services));
-  app.route('/sandbox', sandboxRoutes(services));
-  app.route('/', assetRoutes(services));
-  app.route('/', openApiRoutes());
+  // Each route behind the middleware its declaration's `auth` names (the token endpoint checks its client itself).
+  const guards: Record<Auth, MiddlewareHandler[]> = { bearer: [bearer(services.tokens)], signature: [signedBody(services.merchants)], client: [] };
+  for (const { use, routes } of ROUTE_GROUPS) {
+    if (use) app.use(...use);
+    for (const { method, path, spec, handler } of routes) {
+      app.on(method.toUpperCase(), [honoPath(path)], ...(spec.auth ? guards[spec.auth] : []), handler(services));
+    }
+  }
   app.notFound((c) => problemResponse(c, new ProblemError(404, `No route for ${c.req.method} ${c.req.path}.`)));
   app.onError((error, c) => {
     const problem = asProblem(error) ?? (error instanceof HTTPException && error.status < 500 ? new ProblemError(error.status, error.message) : undefined);

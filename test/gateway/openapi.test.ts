@@ -1,5 +1,6 @@
-// GET /openapi.json: an OpenAPI 3.1 document that a real validator accepts, naming every route the gateway
-// mounts, and the same routes as docs/api.md.
+// GET /openapi.json: an OpenAPI 3.1 document that a real validator accepts, naming the routes the gateway mounts
+// (both from the declarations of src/sandbox/routes/), and the same routes as docs/api.md. That each route answers
+// as declared is test/gateway/routes.test.ts.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -33,13 +34,16 @@ describe(`the OpenAPI document (${storageName})`, () => {
     assert.deepEqual(result, { valid: true, warnings: [], specification: 'OpenAPI' });
   });
 
-  it('describes every route the gateway mounts', () => {
-    const mounted = createApp(gw.gateway)
-      .routes.filter((r) => r.method !== 'ALL')
-      .map((r) => operation(r.method, r.path));
+  it('describes the routes the gateway mounts', () => {
+    const mounted = new Set(
+      createApp(gw.gateway)
+        .routes.filter((r) => r.method !== 'ALL')
+        .map((r) => operation(r.method, r.path)),
+    );
     const described = operationsOf(document);
-    assert.ok(mounted.length > 20, `${mounted.length} routes mounted`);
-    assert.deepEqual(mounted.filter((o) => !described.has(o)), [], 'mounted but not in /openapi.json');
+    assert.ok(mounted.size > 20, `${mounted.size} routes mounted`);
+    assert.deepEqual([...mounted].filter((o) => !described.has(o)), [], 'mounted but not in /openapi.json');
+    assert.deepEqual([...described].filter((o) => !mounted.has(o)), [], 'in /openapi.json but not mounted');
   });
 
   it('names the same operations and query parameters as docs/api.md', () => {

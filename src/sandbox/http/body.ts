@@ -13,7 +13,7 @@ export interface JsonBodyOptions {
   optional?: boolean;
   /**
    * The Content-Type may be absent (a present one must still be JSON). Only for two endpoints: createRefund, whose
-   * content type the seed leaves open (its Bearer token keeps browsers out), and the checkout API's POST, which the
+   * content type the integration document leaves open (its Bearer token keeps browsers out), and the checkout API's POST, which the
    * element sends untyped so that a merchant's page pays no CORS preflight before the QR (public, CORS-open, no
    * credential but the link ref in its path: a preflight protects nothing there; docs/security.md). Everywhere else
    * a JSON body must say so, which also keeps another site's page from sending one without a CORS preflight.

@@ -1,6 +1,8 @@
-// The OpenAPI 3.1 document of the gateway, generated from the contract's zod schemas (zod's JSON Schema output,
-// draft 2020-12, which OpenAPI 3.1 takes as it is) and the route list in ./routes.ts. Request schemas are
-// written as the gateway reads them (defaults optional), answers as it writes them.
+// The OpenAPI 3.1 document of the gateway, generated from the route declarations (routes/route.ts) and the contract's
+// zod schemas in them (zod's JSON Schema output, draft 2020-12, which OpenAPI 3.1 takes as it is). Path parameters
+// come from the `{name}` parts of a path; JSON bodies add 400, 413 and 415, Bearer routes 401, and every route a
+// problem+json `default`. Request schemas are written as the gateway reads them (defaults optional), answers as it
+// writes them.
 import * as z from 'zod/mini';
 import {
   Address,
@@ -19,7 +21,8 @@ import {
   WebhookEvent,
   WEBHOOK_EVENT_TYPES,
 } from '../../contract/index.js';
-import { ROUTES, type Body, type RouteSpec, type Tag } from './routes.js';
+import { ROUTES } from '../routes/index.js';
+import { isMedia, type Body, type Method, type RouteSpec, type Tag } from '../routes/route.js';
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +31,7 @@ const NAMED_INPUTS = { PaymentLinkRequest, CreateRefundRequest, OpenPaymentReque
 const NAMED_OUTPUTS = { CheckoutView, Payment, PaymentLinkResource, RefundList, RefundRecord, Problem, TokenError, WebhookEndpoint, WebhookDelivery, WebhookEvent };
 
 const TAGS: Record<Tag, string> = {
-  Merchant: "The seed's merchant API: tokens, payment links, refunds, and the merchant's reads. Server to server: no CORS.",
+  Merchant: "The merchant API: tokens, payment links, refunds, and the merchant's reads. Server to server: no CORS.",
   Webhooks: 'Webhook endpoints and their delivery logs.',
   Checkout: 'What the <pay-checkout> element calls. Public and CORS open: the payment_link_ref is the bearer secret.',
   Sandbox: 'Sandbox only: the test wallet, the simulated chain, and shortcuts through time.',
@@ -83,11 +86,11 @@ function components(): Json {
 }
 
 function content(body: Body, io: 'input' | 'output'): Json {
-  if ('description' in body && 'type' in body && typeof body.type === 'string') return { [body.type]: { schema: { type: 'string' } } };
-  return { 'application/json': { schema: jsonSchema(body as z.ZodMiniType, io) } };
+  if (isMedia(body)) return { [body.type]: { schema: { type: 'string' } } };
+  return { 'application/json': { schema: jsonSchema(body, io) } };
 }
 
-function operation(method: string, path: string, spec: RouteSpec): Json {
+function operation(method: Method, path: string, spec: RouteSpec): Json {
   const parameters: Json[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
@@ -114,7 +117,7 @@ function operation(method: string, path: string, spec: RouteSpec): Json {
   const responses: Json = {};
   for (const [status, body] of Object.entries(spec.ok)) {
     responses[status] = {
-      description: body && 'description' in body && typeof body.description === 'string' ? body.description : (OK_TEXT[Number(status)] ?? 'OK'),
+      description: body && isMedia(body) ? body.description : (OK_TEXT[Number(status)] ?? 'OK'),
       ...(body && { content: content(body, 'output') }),
       ...(spec.idempotent && { headers: { 'Idempotent-Replayed': { description: '`true` when the answer is a replay of an earlier request with the same key.', schema: { type: 'string', enum: ['true'] } } } }),
     };
@@ -148,13 +151,13 @@ function operation(method: string, path: string, spec: RouteSpec): Json {
 
 export function openApiDocument(serverUrl = 'http://localhost:4010'): Json {
   const paths: Record<string, Json> = {};
-  for (const [method, path, spec] of ROUTES) (paths[path] ??= {})[method] = operation(method, path, spec);
+  for (const { method, path, spec } of ROUTES) (paths[path] ??= {})[method] = operation(method, path, spec);
   return {
     openapi: '3.1.1',
     info: {
       title: 'pay-checkout gateway',
       version: '1',
-      summary: 'The merchant API of the seed, the checkout API of <pay-checkout>, and the sandbox.',
+      summary: 'The merchant API, the checkout API of <pay-checkout>, and the sandbox.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: serverUrl }],

@@ -1,11 +1,12 @@
 // The browser side of the gateway: the script-tag file of <pay-checkout> at /pay-checkout.js, and the hosted
 // checkout page at /checkout?ref=... (the `{checkout_url}` of every payment link), served under a strict CSP.
 import { createHash } from 'node:crypto';
-import { Hono } from 'hono';
+import * as z from 'zod/mini';
 import { builtFile } from '../http/built-file.js';
 import { jsonForScript } from '../http/inline-json.js';
 import { asProblem } from '../http/problem.js';
 import type { Services } from '../services.js';
+import { media, route, type RouteGroup } from './route.js';
 
 /** Built by `npm run build` (vite.config.ts); a rebuild shows without a restart (http/built-file.ts). */
 const SCRIPT = new URL('../../../dist/pay-checkout.js', import.meta.url);
@@ -61,26 +62,56 @@ async function viewForPage(checkout: Services['customerCheckout'], ref: string |
   }
 }
 
-export function assetRoutes({ customerCheckout: checkout }: Pick<Services, 'customerCheckout'>): Hono {
-  // Gzipped to the browsers that take it: the budget of the script-tag file counts what travels.
-  const script = builtFile(SCRIPT, {
-    'Content-Type': 'text/javascript; charset=utf-8',
-    'Access-Control-Allow-Origin': '*',
-    'Cache-Control': 'public, max-age=300',
-    'X-Content-Type-Options': 'nosniff',
-  });
-  const sourceMap = builtFile(SOURCE_MAP, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300' });
-  return new Hono()
-    .get('/pay-checkout.js', script)
-    .get('/pay-checkout.js.map', sourceMap)
-    .get('/checkout', async (c) =>
-      c.html(checkoutPage(pageLanguage(c.req.header('Accept-Language')), await viewForPage(checkout, c.req.query('ref'))), 200, {
-        'Content-Security-Policy': CHECKOUT_CSP,
-        // The ref in the URL is the link's bearer secret: the pages the customer goes on to never see it.
-        'Referrer-Policy': 'no-referrer',
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-        Vary: 'Accept-Language',
-      }),
-    );
-}
+export const assetRoutes: RouteGroup<Pick<Services, 'customerCheckout'>> = {
+  routes: [
+    // Gzipped to the browsers that take it: the budget of the script-tag file counts what travels.
+    route(
+      'get',
+      '/pay-checkout.js',
+      {
+        tag: 'Assets',
+        summary: 'The <pay-checkout> element, one self-contained ES module',
+        ok: { 200: media('text/javascript', 'dist/pay-checkout.js; gzip when accepted; an ETag; CORS open.'), 304: null },
+        errors: [503],
+      },
+      () =>
+        builtFile(SCRIPT, {
+          'Content-Type': 'text/javascript; charset=utf-8',
+          'Access-Control-Allow-Origin': '*',
+          'Cache-Control': 'public, max-age=300',
+          'X-Content-Type-Options': 'nosniff',
+        }),
+    ),
+    route(
+      'get',
+      '/pay-checkout.js.map',
+      {
+        tag: 'Assets',
+        summary: "The element's source map",
+        ok: { 200: media('application/json', 'dist/pay-checkout.js.map, sources inside; an ETag.'), 304: null },
+        errors: [503],
+      },
+      () => builtFile(SOURCE_MAP, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300' }),
+    ),
+    route(
+      'get',
+      '/checkout',
+      {
+        tag: 'Assets',
+        summary: 'The hosted checkout page (`{checkout_url}`): `?ref=<payment_link_ref>`',
+        query: z.object({ ref: z.optional(z.string()) }),
+        ok: { 200: media('text/html', 'Served under a strict Content-Security-Policy; the link’s view inside, so the order shows without a request.') },
+      },
+      ({ customerCheckout: checkout }) =>
+        async (c) =>
+          c.html(checkoutPage(pageLanguage(c.req.header('Accept-Language')), await viewForPage(checkout, c.req.query('ref'))), 200, {
+            'Content-Security-Policy': CHECKOUT_CSP,
+            // The ref in the URL is the link's bearer secret: the pages the customer goes on to never see it.
+            'Referrer-Policy': 'no-referrer',
+            'Cache-Control': 'no-store',
+            'X-Content-Type-Options': 'nosniff',
+            Vary: 'Accept-Language',
+          }),
+    ),
+  ],
+};

@@ -1,47 +1,90 @@
 // The checkout API (docs/api.md, "Checkout API"): public, CORS open; the payment link ref is the bearer secret.
-import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { Hono } from 'hono';
-import { OpenPaymentRequest } from '../../contract/index.js';
+import { CheckoutView, OpenPaymentRequest, Payment } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
 import { openCors } from '../http/cors.js';
 import { EventStreams } from '../http/event-stream.js';
 import { jsonText } from '../http/json-text.js';
 import { badRequest, parseWith } from '../http/problem.js';
+import { media, route, type RouteGroup } from './route.js';
 
-export function checkoutRoutes({ customerCheckout: checkout, paymentEvents }: Pick<Services, 'customerCheckout' | 'paymentEvents'>): Hono<{ Bindings: HttpBindings }> {
-  const streams = new EventStreams();
-  const corsOpen = openCors({ allowHeaders: ['Content-Type', 'Last-Event-ID'], maxAge: 600 });
-  return new Hono<{ Bindings: HttpBindings }>()
-    // An event stream writes its own headers (CORS included) before the middleware could add any.
-    .use((c, next) => (c.req.method === 'GET' && c.req.path.endsWith('/events') ? next() : corsOpen(c, next)))
-    .get('/:ref', async (c) => jsonText(c, await checkout.linkView(c.req.param('ref')), { 'Cache-Control': 'no-store' }))
-    .post('/:ref/payments', async (c) => {
-      // Untyped: the element sends no Content-Type, so another origin's page opens a payment without a CORS preflight.
-      const request = parseWith(OpenPaymentRequest, await readJsonObject(c, { untyped: true }));
-      const { payment, created } = await checkout.open(c.req.param('ref'), request);
-      return c.json(payment, created ? 201 : 200);
-    })
-    .get('/:ref/payments/:payment_id', async (c) =>
-      c.json(await checkout.payment(c.req.param('ref'), c.req.param('payment_id')), 200, { 'Cache-Control': 'no-store' }),
-    )
-    .get('/:ref/events', async (c) => {
-      const ref = c.req.param('ref');
-      await checkout.assertLink(ref); // 404 before the stream opens
-      const lastEventId = c.req.header('Last-Event-ID') ?? c.req.query('lastEventId');
-      if (lastEventId !== undefined && !/^\d{1,15}$/.test(lastEventId)) throw badRequest('Last-Event-ID must be an event id this stream sent.');
-      const stream = streams.open(c.env.outgoing, { 'Access-Control-Allow-Origin': '*' });
-      try {
-        const unsubscribe = await paymentEvents.subscribe(ref, lastEventId === undefined ? undefined : Number(lastEventId), (events) => {
-          for (const event of events) stream.send('payment', String(event.event_id), JSON.stringify(event.payment));
-        });
-        stream.onClose(unsubscribe);
-      } catch (error) {
-        // The answer has begun: the client reconnects (with Last-Event-ID) once this stream ends.
-        console.error('event stream failed to start', error);
-        stream.end();
-      }
-      return RESPONSE_ALREADY_SENT;
-    });
-}
+const corsOpen = openCors({ allowHeaders: ['Content-Type', 'Last-Event-ID'], maxAge: 600 });
+
+export const checkoutRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'paymentEvents'>> = {
+  // An event stream writes its own headers (CORS included) before the middleware could add any.
+  use: ['/api/checkout/*', (c, next) => (c.req.method === 'GET' && c.req.path.endsWith('/events') ? next() : corsOpen(c, next))],
+  routes: [
+    route(
+      'get',
+      '/api/checkout/{ref}',
+      { tag: 'Checkout', summary: "The customer's view of a payment link", ok: { 200: CheckoutView }, errors: [404] },
+      ({ customerCheckout: checkout }) =>
+        async (c) =>
+          jsonText(c, await checkout.linkView(c.req.param('ref')), { 'Cache-Control': 'no-store' }),
+    ),
+    route(
+      'post',
+      '/api/checkout/{ref}/payments',
+      {
+        tag: 'Checkout',
+        summary: 'Open a payment (or return the one still open in that asset)',
+        body: OpenPaymentRequest,
+        ok: { 201: Payment, 200: Payment },
+        errors: [404, 409, 410, 422],
+      },
+      ({ customerCheckout: checkout }) =>
+        async (c) => {
+          // Untyped: the element sends no Content-Type, so another origin's page opens a payment without a CORS preflight.
+          const request = parseWith(OpenPaymentRequest, await readJsonObject(c, { untyped: true }));
+          const { payment, created } = await checkout.open(c.req.param('ref'), request);
+          return c.json(payment, created ? 201 : 200);
+        },
+    ),
+    route(
+      'get',
+      '/api/checkout/{ref}/payments/{payment_id}',
+      { tag: 'Checkout', summary: 'A payment', ok: { 200: Payment }, errors: [404] },
+      ({ customerCheckout: checkout }) =>
+        async (c) =>
+          c.json(await checkout.payment(c.req.param('ref'), c.req.param('payment_id')), 200, { 'Cache-Control': 'no-store' }),
+    ),
+    route(
+      'get',
+      '/api/checkout/{ref}/events',
+      {
+        tag: 'Checkout',
+        summary: "The link's payments as Server-Sent Events",
+        lastEventId: true,
+        ok: {
+          200: media(
+            'text/event-stream',
+            '`event: payment`, `id: <event id>`, `data: <the Payment as JSON>` on every change; `retry: 2000` first, a comment every 15 s.',
+          ),
+        },
+        errors: [400, 404],
+      },
+      ({ customerCheckout: checkout, paymentEvents }) => {
+        const streams = new EventStreams();
+        return async (c) => {
+          const ref = c.req.param('ref');
+          await checkout.assertLink(ref); // 404 before the stream opens
+          const lastEventId = c.req.header('Last-Event-ID') ?? c.req.query('lastEventId');
+          if (lastEventId !== undefined && !/^\d{1,15}$/.test(lastEventId)) throw badRequest('Last-Event-ID must be an event id this stream sent.');
+          const stream = streams.open(c.env.outgoing, { 'Access-Control-Allow-Origin': '*' });
+          try {
+            const unsubscribe = await paymentEvents.subscribe(ref, lastEventId === undefined ? undefined : Number(lastEventId), (events) => {
+              for (const event of events) stream.send('payment', String(event.event_id), JSON.stringify(event.payment));
+            });
+            stream.onClose(unsubscribe);
+          } catch (error) {
+            // The answer has begun: the client reconnects (with Last-Event-ID) once this stream ends.
+            console.error('event stream failed to start', error);
+            stream.end();
+          }
+          return RESPONSE_ALREADY_SENT;
+        };
+      },
+    ),
+  ],
+};

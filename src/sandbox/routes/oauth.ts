@@ -1,7 +1,8 @@
 // POST {auth_url}/api/v2/oauth/token: the client-credentials grant (RFC 6749 4.4), errors as RFC 6749 5.2.
-import { Hono } from 'hono';
-import type { TokenError } from '../../contract/index.js';
+import type { Context } from 'hono';
+import { TokenRequest, TokenResponse, type TokenError } from '../../contract/index.js';
 import type { Services } from '../services.js';
+import { route, type RouteGroup } from './route.js';
 
 class OAuthError extends Error {
   constructor(
@@ -30,8 +31,10 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   }
 }
 
-export function oauthRoutes({ merchants, tokens }: Pick<Services, 'merchants' | 'tokens'>): Hono {
-  return new Hono().post('/token', async (c) => {
+type Uses = Pick<Services, 'merchants' | 'tokens'>;
+
+function issueToken({ merchants, tokens }: Uses) {
+  return async (c: Context) => {
     try {
       const type = c.req.header('Content-Type') ?? '';
       if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
@@ -48,7 +51,7 @@ export function oauthRoutes({ merchants, tokens }: Pick<Services, 'merchants' | 
       if (grantType !== 'client_credentials') {
         throw new OAuthError(400, { error: 'unsupported_grant_type', error_description: 'Only grant_type=client_credentials is supported.' });
       }
-      // An empty Authorization header, as the seed's sample sends, means "credentials are in the body".
+      // An empty Authorization header, as the merchant API's sample sends, means "credentials are in the body".
       const basic = basicCredentials(c.req.header('Authorization'));
       const bodyId = field('client_id');
       const bodySecret = field('client_secret');
@@ -68,5 +71,16 @@ export function oauthRoutes({ merchants, tokens }: Pick<Services, 'merchants' | 
       const challenge = error.basic ? { 'WWW-Authenticate': 'Basic realm="pay-checkout"' } : undefined;
       return c.json(error.body, error.status, { ...NO_STORE, ...challenge });
     }
-  });
+  };
 }
+
+export const oauthRoutes: RouteGroup<Uses> = {
+  routes: [
+    route(
+      'post',
+      '/api/v2/oauth/token',
+      { tag: 'Merchant', summary: 'Issue an access token (client credentials)', auth: 'client', body: { form: TokenRequest }, ok: { 200: TokenResponse } },
+      issueToken,
+    ),
+  ],
+};

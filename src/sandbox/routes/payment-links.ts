@@ -1,34 +1,55 @@
 // {base_url}/api/paymentLink (docs/api.md, "Create a payment link", "Merchant-side truth").
-import { Hono } from 'hono';
-import { PaymentLinkListQuery, PaymentLinkRequest } from '../../contract/index.js';
-import { verifyPaymentLinkSignature } from '../../merchant/signature.js';
+import { PaymentLinkList, PaymentLinkListQuery, PaymentLinkRequest, PaymentLinkResource, PaymentLinkResponse } from '../../contract/index.js';
 import type { Services } from '../services.js';
-import { readJsonObject } from '../http/body.js';
-import { bearer, type BearerEnv } from '../http/bearer.js';
-import { parseWith, unauthorized } from '../http/problem.js';
-import { replayHeaders } from './replay.js';
+import { parseWith } from '../http/problem.js';
+import { idempotencyScope, replayHeaders } from './replay.js';
+import { route, type RouteGroup } from './route.js';
 
-export function paymentLinkRoutes({ merchantLinks, tokens, merchants, paymentLinks }: Pick<Services, 'merchantLinks' | 'tokens' | 'merchants' | 'paymentLinks'>): Hono<BearerEnv> {
-  return new Hono<BearerEnv>()
-    .post('/', async (c) => {
-      const body = await readJsonObject(c);
-      const request = parseWith(PaymentLinkRequest, body);
-      const merchant = await merchants.byMerchantKey(request.svc_key);
-      if (!merchant) throw unauthorized('svc_key is not a known merchant key.');
-      if (body.signature_hash === undefined) throw unauthorized('signature_hash is required: the base64 HMAC-SHA256 of the body (see README, "Signing a payment link").');
-      if (!(await verifyPaymentLinkSignature(body, merchant.clientSecret))) {
-        throw unauthorized('signature_hash does not match the body: sign the JCS form of the body without signature_hash with your client secret.');
-      }
-      const { value, replayed } = await paymentLinks.create(merchant, request, {
-        key: c.req.header('Idempotency-Key'),
-        method: c.req.method,
-        path: c.req.path,
-        body,
-      });
-      return c.json(value, 201, replayHeaders(replayed));
-    })
+export const paymentLinkRoutes: RouteGroup<Pick<Services, 'paymentLinks' | 'merchantLinks'>> = {
+  routes: [
+    // Signed, not Bearer: the signed-body middleware (http/signed-body.ts) has read the body and checked the signature.
+    route(
+      'post',
+      '/api/paymentLink',
+      {
+        tag: 'Merchant',
+        summary: 'Create a payment link',
+        auth: 'signature',
+        body: PaymentLinkRequest,
+        idempotent: true,
+        ok: { 201: PaymentLinkResponse },
+        errors: [401, 409, 422],
+      },
+      ({ paymentLinks }) =>
+        async (c) => {
+          const { value, replayed } = await paymentLinks.create(c.var.merchant, c.var.request, idempotencyScope(c, c.var.body));
+          return c.json(value, 201, replayHeaders(replayed));
+        },
+    ),
     // The merchant's read of its links: Bearer, like the refund endpoints. A page at a time, newest first, narrowed by
     // an order, a search, status, asset and dates (src/contract/merchant-read.ts, PaymentLinkListQuery).
-    .get('/', bearer(tokens), async (c) => c.json(await merchantLinks.list(c.get('merchantId'), parseWith(PaymentLinkListQuery, c.req.query()))))
-    .get('/:payment_link_ref', bearer(tokens), async (c) => c.json(await merchantLinks.get(c.get('merchantId'), c.req.param('payment_link_ref'))));
-}
+    route(
+      'get',
+      '/api/paymentLink',
+      {
+        tag: 'Merchant',
+        summary: 'Your payment links, newest first, a page at a time: search, filters, cursor',
+        auth: 'bearer',
+        query: PaymentLinkListQuery,
+        ok: { 200: PaymentLinkList },
+        errors: [422],
+      },
+      ({ merchantLinks }) =>
+        async (c) =>
+          c.json(await merchantLinks.list(c.var.merchantId, parseWith(PaymentLinkListQuery, c.req.query()))),
+    ),
+    route(
+      'get',
+      '/api/paymentLink/{payment_link_ref}',
+      { tag: 'Merchant', summary: 'A payment link as it stands', auth: 'bearer', ok: { 200: PaymentLinkResource }, errors: [404] },
+      ({ merchantLinks }) =>
+        async (c) =>
+          c.json(await merchantLinks.get(c.var.merchantId, c.req.param('payment_link_ref'))),
+    ),
+  ],
+};

@@ -1,10 +1,23 @@
 // {base_url}/api/payments: the merchant's decisions about a held payment (Bearer, like the refund endpoints).
-import { Hono } from 'hono';
+import { PaymentLinkResource } from '../../contract/index.js';
 import type { Services } from '../services.js';
-import { bearer, type BearerEnv } from '../http/bearer.js';
+import { route, type RouteGroup } from './route.js';
 
-export function paymentRoutes({ tokens, heldPayments }: Pick<Services, 'tokens' | 'heldPayments'>): Hono<BearerEnv> {
-  return new Hono<BearerEnv>()
-    .use(bearer(tokens))
-    .post('/:payment_id/accept', async (c) => c.json(await heldPayments.accept(c.get('merchantId'), c.req.param('payment_id'))));
-}
+export const paymentRoutes: RouteGroup<Pick<Services, 'heldPayments'>> = {
+  routes: [
+    route(
+      'post',
+      '/api/payments/{payment_id}/accept',
+      {
+        tag: 'Merchant',
+        summary: 'Accept a payment held for you (paid_late) while its link is not paid',
+        auth: 'bearer',
+        ok: { 200: PaymentLinkResource },
+        errors: [404, 409],
+      },
+      ({ heldPayments }) =>
+        async (c) =>
+          c.json(await heldPayments.accept(c.var.merchantId, c.req.param('payment_id'))),
+    ),
+  ],
+};

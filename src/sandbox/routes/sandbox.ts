@@ -1,29 +1,98 @@
 // Sandbox-only endpoints: the test wallet, the simulated chain and shortcuts through time, so testers can script
 // every path and tests never sleep (docs/payment-lifecycle.md, "Sandbox controls").
-import { Hono } from 'hono';
-import { MineRequest, WalletTransferRequest } from '../../contract/index.js';
+import {
+  ChainState,
+  CheckoutView,
+  MineRequest,
+  MineResponse,
+  Payment,
+  WalletState,
+  WalletTransferRequest,
+  WalletTransferResponse,
+} from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
 import { openCors } from '../http/cors.js';
 import { jsonText } from '../http/json-text.js';
 import { parseWith } from '../http/problem.js';
+import { route, type RouteGroup } from './route.js';
 
-export function sandboxRoutes({ wallet, sandboxControls, customerCheckout: checkout }: Pick<Services, 'wallet' | 'sandboxControls' | 'customerCheckout'>): Hono {
-  return new Hono()
-    .use(openCors({ allowHeaders: ['Content-Type'] }))
-    .get('/wallet', async (c) => c.json({ addresses: wallet.addresses, balances: await wallet.balances() }))
-    .post('/wallet/faucet', async (c) => c.json({ addresses: wallet.addresses, balances: await wallet.faucet() }))
-    .post('/wallet/transfers', async (c) => c.json(await wallet.transfer(parseWith(WalletTransferRequest, await readJsonObject(c))), 201))
-    .post('/payments/:payment_id/expire-quote', async (c) => c.json(await sandboxControls.expireQuote({ payment_id: c.req.param('payment_id') })))
+export const sandboxRoutes: RouteGroup<Pick<Services, 'wallet' | 'sandboxControls' | 'customerCheckout'>> = {
+  use: ['/sandbox/*', openCors({ allowHeaders: ['Content-Type'] })],
+  routes: [
+    route(
+      'get',
+      '/sandbox/wallet',
+      { tag: 'Sandbox', summary: "The test wallet's addresses and balances", ok: { 200: WalletState } },
+      ({ wallet }) =>
+        async (c) =>
+          c.json({ addresses: wallet.addresses, balances: await wallet.balances() }),
+    ),
+    route(
+      'post',
+      '/sandbox/wallet/faucet',
+      { tag: 'Sandbox', summary: 'Top the test wallet up', ok: { 200: WalletState } },
+      ({ wallet }) =>
+        async (c) =>
+          c.json({ addresses: wallet.addresses, balances: await wallet.faucet() }),
+    ),
+    route(
+      'post',
+      '/sandbox/wallet/transfers',
+      { tag: 'Sandbox', summary: 'The test wallet sends', body: WalletTransferRequest, ok: { 201: WalletTransferResponse }, errors: [422] },
+      ({ wallet }) =>
+        async (c) =>
+          c.json(await wallet.transfer(parseWith(WalletTransferRequest, await readJsonObject(c))), 201),
+    ),
+    route(
+      'get',
+      '/sandbox/chain',
+      { tag: 'Sandbox', summary: 'Every network as the gateway follows it: simulated or on a node, its tip, whether it can be seen', ok: { 200: ChainState } },
+      ({ sandboxControls }) =>
+        async (c) =>
+          c.json(await sandboxControls.chainState()),
+    ),
+    route(
+      'post',
+      '/sandbox/chain/mine',
+      { tag: 'Sandbox', summary: 'Mine blocks now', body: MineRequest, ok: { 200: MineResponse }, errors: [422] },
+      ({ sandboxControls }) =>
+        async (c) => {
+          const { blocks, network } = parseWith(MineRequest, await readJsonObject(c, { optional: true }));
+          return c.json({ tips: await sandboxControls.mine(blocks, network) });
+        },
+    ),
+    route(
+      'post',
+      '/sandbox/payments/{payment_id}/expire-quote',
+      { tag: 'Sandbox', summary: "End a payment's quote now", ok: { 200: Payment }, errors: [404] },
+      ({ sandboxControls }) =>
+        async (c) =>
+          c.json(await sandboxControls.expireQuote({ payment_id: c.req.param('payment_id') })),
+    ),
     // The wallet knows only what the QR says (an address), so it reaches a payment's quote by that address.
-    .post('/addresses/:address/expire-quote', async (c) => c.json(await sandboxControls.expireQuote({ address: c.req.param('address') })))
-    .post('/payment-links/:ref/expire', async (c) => {
-      await sandboxControls.expireLink(c.req.param('ref'));
-      return jsonText(c, await checkout.linkView(c.req.param('ref')));
-    })
-    .get('/chain', async (c) => c.json(await sandboxControls.chainState()))
-    .post('/chain/mine', async (c) => {
-      const { blocks, network } = parseWith(MineRequest, await readJsonObject(c, { optional: true }));
-      return c.json({ tips: await sandboxControls.mine(blocks, network) });
-    });
-}
+    route(
+      'post',
+      '/sandbox/addresses/{address}/expire-quote',
+      {
+        tag: 'Sandbox',
+        summary: 'End the quote of the latest payment to an address now (what the wallet knows from a QR)',
+        ok: { 200: Payment },
+        errors: [404],
+      },
+      ({ sandboxControls }) =>
+        async (c) =>
+          c.json(await sandboxControls.expireQuote({ address: c.req.param('address') })),
+    ),
+    route(
+      'post',
+      '/sandbox/payment-links/{ref}/expire',
+      { tag: 'Sandbox', summary: 'Let a payment link run out now', ok: { 200: CheckoutView }, errors: [404] },
+      ({ sandboxControls, customerCheckout: checkout }) =>
+        async (c) => {
+          await sandboxControls.expireLink(c.req.param('ref'));
+          return jsonText(c, await checkout.linkView(c.req.param('ref')));
+        },
+    ),
+  ],
+};

@@ -1,31 +1,83 @@
 // Webhook endpoints and their delivery logs (Bearer): what the merchant portal shows, and manual redelivery.
-import { Hono } from 'hono';
-import { WebhookDeliveryQuery, WebhookEndpointRequest } from '../../contract/index.js';
+import * as z from 'zod/mini';
+import {
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookDeliveryQuery,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointRequest,
+} from '../../contract/index.js';
 import type { Services } from '../services.js';
-import { bearer, type BearerEnv } from '../http/bearer.js';
 import { readJsonObject } from '../http/body.js';
 import { badRequest, parseWith } from '../http/problem.js';
+import { route, type RouteGroup } from './route.js';
 
-export function webhookRoutes({ webhookEndpoints: endpoints, tokens }: Pick<Services, 'webhookEndpoints' | 'tokens'>): Hono<BearerEnv> {
-  return new Hono<BearerEnv>()
-    .use(bearer(tokens))
-    .get('/endpoints', async (c) => c.json({ endpoints: await endpoints.list(c.get('merchantId')) }))
-    .post('/endpoints', async (c) => {
-      const { url } = parseWith(WebhookEndpointRequest, await readJsonObject(c));
-      return c.json(await endpoints.add(c.get('merchantId'), url), 201);
-    })
-    .delete('/endpoints/:endpoint_id', async (c) => {
-      await endpoints.remove(c.get('merchantId'), c.req.param('endpoint_id'));
-      return c.body(null, 204);
-    })
-    .get('/endpoints/:endpoint_id/deliveries', async (c) => {
-      const { payment_link_ref } = parseWith(WebhookDeliveryQuery, c.req.query());
-      return c.json({ deliveries: await endpoints.deliveries(c.get('merchantId'), c.req.param('endpoint_id'), payment_link_ref) });
-    })
-    .post('/deliveries/:delivery_id/redeliver', async (c) => {
-      // Digits only: a number parser would also take " 1", "1e0" or "0x1" for the same delivery.
-      const id = c.req.param('delivery_id');
-      if (!/^[0-9]{1,15}$/.test(id)) throw badRequest('delivery_id must be a whole number, in digits only.');
-      return c.json(await endpoints.redeliver(c.get('merchantId'), Number(id)));
-    });
-}
+export const webhookRoutes: RouteGroup<Pick<Services, 'webhookEndpoints'>> = {
+  routes: [
+    route(
+      'get',
+      '/api/webhooks/endpoints',
+      { tag: 'Webhooks', summary: 'Your webhook endpoints', auth: 'bearer', ok: { 200: WebhookEndpointList } },
+      ({ webhookEndpoints: endpoints }) =>
+        async (c) =>
+          c.json({ endpoints: await endpoints.list(c.var.merchantId) }),
+    ),
+    route(
+      'post',
+      '/api/webhooks/endpoints',
+      {
+        tag: 'Webhooks',
+        summary: 'Add a webhook endpoint (keep its secret)',
+        auth: 'bearer',
+        body: WebhookEndpointRequest,
+        ok: { 201: WebhookEndpoint },
+        errors: [422],
+      },
+      ({ webhookEndpoints: endpoints }) =>
+        async (c) => {
+          const { url } = parseWith(WebhookEndpointRequest, await readJsonObject(c));
+          return c.json(await endpoints.add(c.var.merchantId, url), 201);
+        },
+    ),
+    route(
+      'delete',
+      '/api/webhooks/endpoints/{endpoint_id}',
+      { tag: 'Webhooks', summary: 'Remove a webhook endpoint', auth: 'bearer', ok: { 204: null }, errors: [404] },
+      ({ webhookEndpoints: endpoints }) =>
+        async (c) => {
+          await endpoints.remove(c.var.merchantId, c.req.param('endpoint_id'));
+          return c.body(null, 204);
+        },
+    ),
+    route(
+      'get',
+      '/api/webhooks/endpoints/{endpoint_id}/deliveries',
+      {
+        tag: 'Webhooks',
+        summary: "An endpoint's delivery log (of one payment link with ?payment_link_ref)",
+        auth: 'bearer',
+        query: WebhookDeliveryQuery,
+        ok: { 200: WebhookDeliveryList },
+        errors: [404, 422],
+      },
+      ({ webhookEndpoints: endpoints }) =>
+        async (c) => {
+          const { payment_link_ref } = parseWith(WebhookDeliveryQuery, c.req.query());
+          return c.json({ deliveries: await endpoints.deliveries(c.var.merchantId, c.req.param('endpoint_id'), payment_link_ref) });
+        },
+    ),
+    route(
+      'post',
+      '/api/webhooks/deliveries/{delivery_id}/redeliver',
+      { tag: 'Webhooks', summary: 'Send a delivery again', auth: 'bearer', params: { delivery_id: z.int() }, ok: { 200: WebhookDelivery }, errors: [400, 404] },
+      ({ webhookEndpoints: endpoints }) =>
+        async (c) => {
+          // Digits only: a number parser would also take " 1", "1e0" or "0x1" for the same delivery.
+          const id = c.req.param('delivery_id');
+          if (!/^[0-9]{1,15}$/.test(id)) throw badRequest('delivery_id must be a whole number, in digits only.');
+          return c.json(await endpoints.redeliver(c.var.merchantId, Number(id)));
+        },
+    ),
+  ],
+};

@@ -1,0 +1,30 @@
+import type { MiddlewareHandler } from 'hono';
+import { PaymentLinkRequest } from '../../contract/index.js';
+import { verifyPaymentLinkSignature } from '../../merchant/signature.js';
+import type { Merchant, Merchants } from '../services/merchant/merchants.js';
+import { readJsonObject } from './body.js';
+import { parseWith, unauthorized } from './problem.js';
+
+export type SignedBodyEnv = { Variables: { merchant: Merchant; body: Record<string, unknown>; request: PaymentLinkRequest } };
+
+/**
+ * A payment link request signed by its merchant (docs/api.md#signing): `svc_key` names the merchant, `signature_hash`
+ * is the HMAC of the rest of the body with its client secret; else 401. The body is read once, here, and its fields
+ * are checked before the credentials, so a bad field is a 422 whoever sent it (docs/api.md, the order of checks).
+ */
+export function signedBody(merchants: Merchants): MiddlewareHandler<SignedBodyEnv> {
+  return async (c, next) => {
+    const body = await readJsonObject(c);
+    const request = parseWith(PaymentLinkRequest, body);
+    const merchant = await merchants.byMerchantKey(request.svc_key);
+    if (!merchant) throw unauthorized('svc_key is not a known merchant key.');
+    if (body.signature_hash === undefined) throw unauthorized('signature_hash is required: the base64 HMAC-SHA256 of the body (see docs/api.md#signing).');
+    if (!(await verifyPaymentLinkSignature(body, merchant.clientSecret))) {
+      throw unauthorized('signature_hash does not match the body: sign the JCS form of the body without signature_hash with your client secret.');
+    }
+    c.set('merchant', merchant);
+    c.set('body', body);
+    c.set('request', request);
+    await next();
+  };
+}

@@ -1,0 +1,28 @@
+// Every route of the gateway, by resource, in the order app.ts mounts them and the OpenAPI document lists them.
+// The document describes its own route too: openapi/document.ts reads this list, and ./openapi.ts, in it, reads the
+// document, both only when the document is asked for (a request, scripts/openapi.ts), never as the modules load.
+import type { Services } from '../services.js';
+import { assetRoutes } from './assets.js';
+import { checkoutRoutes } from './checkout.js';
+import { oauthRoutes } from './oauth.js';
+import { openApiRoutes } from './openapi.js';
+import { paymentLinkRoutes } from './payment-links.js';
+import { paymentRoutes } from './payments.js';
+import { refundRoutes } from './refunds.js';
+import type { Declaration, RouteGroup } from './route.js';
+import { sandboxRoutes } from './sandbox.js';
+import { webhookRoutes } from './webhooks.js';
+
+export const ROUTE_GROUPS: RouteGroup<Services>[] = [
+  oauthRoutes,
+  paymentLinkRoutes,
+  refundRoutes,
+  paymentRoutes,
+  webhookRoutes,
+  checkoutRoutes,
+  sandboxRoutes,
+  assetRoutes,
+  openApiRoutes,
+];
+
+export const ROUTES: Declaration[] = ROUTE_GROUPS.flatMap((group) => group.routes);
