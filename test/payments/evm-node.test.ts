@@ -121,6 +121,22 @@ describe(`the gateway on an EVM node (${storageName})`, () => {
     assert.ok(link.payments[0]!.reorged_at, 'the payment says a reorganisation took its money back');
   });
 
+  it('takes back a paid payment whose confirmations a rewind takes away, though its own block stays, and tells the merchant', async () => {
+    const { ref, checkout, payment } = await open('ETH');
+    await payUri(chain, parseEip681(payment.payment_uri));
+    await mine(payment.confirmations_required);
+    assert.equal((await status(checkout, payment)).status, 'paid');
+    // The blocks after the payment's own go: it has one confirmation left.
+    await chain.client.request({ method: 'anvil_rollback', params: [payment.confirmations_required - 1] } as never);
+    await gw.gateway.watcher.follow('ETHEREUM');
+    const back = await status(checkout, payment);
+    assert.deepEqual([back.status, back.transactions[0]?.confirmations, Boolean(back.reorged_at)], ['confirming', 1, true]);
+    while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
+    assert.ok(receiver.types().includes('payment.reorged'), `a payment.reorged webhook (got ${receiver.types().join(', ')})`);
+    await mine(payment.confirmations_required - 1);
+    assert.equal((await gw.client.getPaymentLink(ref)).status, 'paid', 'paid again once confirmed again');
+  });
+
   it('credits ETH that reaches the address through a contract (an exchange’s withdrawal), not a top-level transfer', async () => {
     const { checkout, payment } = await open('ETH');
     const value = BigInt(parseEip681(payment.payment_uri).parameters!.value!);

@@ -73,11 +73,14 @@ export async function rewindTo(sql: Sql, network: Network, height: number): Prom
   return [...new Set(rows.map((r) => r.to_address))];
 }
 
-/** Payments paid by money in blocks above `height`: a rewind to it takes their money out of the chain. */
-export async function paidPaymentsAbove(sql: Sql, network: Network, height: number): Promise<{ payment_id: string; payment_link_ref: string }[]> {
+/**
+ * Payments with money whose confirmations reach above `height` (in a block above it, or confirmed by one): a rewind
+ * to it takes their money out of the chain or some of its confirmations, and their statuses may go back.
+ */
+export async function paymentsConfirmedAbove(sql: Sql, network: Network, height: number): Promise<{ payment_id: string; payment_link_ref: string; address: string; status: string }[]> {
   return sql.query(
-    `SELECT DISTINCT p.payment_id, p.payment_link_ref FROM chain_transfers t JOIN payments p ON p.address = t.to_address AND p.network = t.network
-     WHERE t.network = $1 AND t.block_height > $2 AND p.status = 'paid'`,
+    `SELECT DISTINCT p.payment_id, p.payment_link_ref, p.address, p.status FROM chain_transfers t JOIN payments p ON p.address = t.to_address AND p.network = t.network
+     WHERE t.network = $1 AND t.block_height + p.confirmations_required - 1 > $2`,
     [network, height],
   );
 }

@@ -1,6 +1,7 @@
 // Records what a chain showed (chains/follower.ts) as the gateway's own facts, in one transaction per step: blocks,
-// transfers into its addresses, the cursor, and what a reorganisation takes back. A paid payment whose money leaves the
-// chain is never hidden: it is marked and the merchant hears of it (payment.reorged), in the same transaction.
+// transfers into its addresses, the cursor, and what a reorganisation takes back. A paid payment whose money, or some
+// of its confirmations, leaves the chain is never hidden: it is marked and the merchant hears of it (payment.reorged),
+// in the same transaction.
 import type { Network } from '../../../contract/index.js';
 import type { ChainStep } from '../../chains/follower.js';
 import type { NetworkConfig } from '../../chains/networks.js';
@@ -12,7 +13,7 @@ import {
   markReorged,
   markSynced,
   markUnsettledAt,
-  paidPaymentsAbove,
+  paymentsConfirmedAbove,
   pendingKeys,
   readCursor,
   recordMined,
@@ -70,7 +71,11 @@ export class ChainFacts {
       const moved = new Set<string>();
       let reorged: { payment_id: string; payment_link_ref: string }[] = [];
       if (step.rewindTo) {
-        reorged = await paidPaymentsAbove(tx, network.id, step.rewindTo.height);
+        // A payment whose confirmations reach into what is taken back may go back too, whether or not its money's block
+        // leaves the chain; a paid one is told to the merchant.
+        const shaken = await paymentsConfirmedAbove(tx, network.id, step.rewindTo.height);
+        for (const { address } of shaken) moved.add(address);
+        reorged = shaken.filter((p) => p.status === 'paid');
         for (const address of await rewindTo(tx, network.id, step.rewindTo.height)) moved.add(address);
       }
       for (const t of [...step.mined, ...fresh]) moved.add(t.to);
