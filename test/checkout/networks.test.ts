@@ -4,6 +4,7 @@
 import { expect } from '@open-wc/testing';
 import type { CheckoutAsset, CheckoutView, Payment } from '../../src/contract/index.js';
 import { control, mount, part, parts, partOf, press, shownTexts, startPayment, textOf, until, untilView, viewOf } from './helpers/element.js';
+import { payment as paymentFixture } from '../checkout-state/fixtures.js';
 import { englishWords } from './helpers/english.js';
 import { checkoutView, createLink, stubCheckout } from './helpers/server.js';
 
@@ -59,31 +60,14 @@ describe('<pay-checkout> networks from the gateway', () => {
   it('names the network of a payment on it in the address line, the network warning and the receipt', async () => {
     const address = '0x9858EfFD232B4033E47d90003D41EC34EcaEda94';
     const now = new Date().toISOString();
-    const payment: Payment = {
+    const payment = paymentFixture({
       payment_id: 'pay_bsc',
-      status: 'awaiting_payment',
-      overpaid: false,
-      asset: 'USDT',
       network: 'BSC_TESTNET',
       address,
-      amount_crypto: '14.24',
-      amount_vnd: 360_000,
-      rate: '25280',
       quote_expires_at: new Date(Date.now() + 600_000).toISOString(),
       payment_uri: `ethereum:${BSC.token_contract}@97/transfer?address=${address}&uint256=14240000000000000000`,
-      confirmations_required: 3,
-      received_crypto: '0',
-      remaining_crypto: '14.24',
-      remaining_vnd: 360_000,
-      held_vnd: 0,
-      transactions: [],
-      paid_at: null,
-      superseded_at: null,
-      accepted_at: null,
-      reorged_at: null,
-      success_redirect_url: null,
       created_at: now,
-    };
+    });
     const withBsc = (real: CheckoutView) => [...real.methods[0]!.assets, { ...BSC, available: true }];
     const awaiting = await stubbedView(withBsc, payment);
     const paying = await mount(awaiting.payment_link_ref, { locale: 'vi', apiBase: location.origin });
