@@ -5,7 +5,7 @@
 import { Task } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { MerchantPayment, PaymentLinkResource } from '../../../src/contract/index.js';
+import { isIn, OPEN_PAYMENT_STATUSES, type MerchantPayment, type PaymentLinkResource } from '../../../src/contract/index.js';
 import type { OrderView } from '../../server.js';
 import { api } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
@@ -256,9 +256,8 @@ export class OrderPage extends LightElement {
 
 /** Whether the order can change without the merchant: a payment still open or confirming, a delivery still pending. */
 function isLive(order: OrderView): boolean {
-  const open = ['awaiting_payment', 'confirming', 'underpaid'];
   return (
     order.deliveries.some((d) => d.status === 'pending') ||
-    order.payment_links.some((l) => l.payments.some((p) => open.includes(p.status) || p.transactions.some((t) => !t.confirmed_at)))
+    order.payment_links.some((l) => l.payments.some((p) => isIn(OPEN_PAYMENT_STATUSES, p.status) || p.transactions.some((t) => !t.confirmed_at)))
   );
 }
