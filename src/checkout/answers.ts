@@ -142,6 +142,7 @@ const view = object({
           token_contract: nullable(string),
           explorer_url: nullable(string),
           available: boolean,
+          wallet_rpc_url: nullable(string),
         }),
       ),
     }),

@@ -84,6 +84,11 @@ export const CheckoutAsset = z.object({
   explorer_url: z.nullable(z.string()),
   /** False while the gateway cannot see the network (its node is unreachable or behind): no new payment opens on it. */
   available: z.boolean(),
+  /**
+   * An EVM network a browser wallet can pay on: the RPC URL the wallet is told to add it with (EIP-3085) when it does
+   * not know the chain. Null where a browser wallet cannot pay (a simulated network, or not an EVM one).
+   */
+  wallet_rpc_url: z.nullable(z.string()),
 });
 export type CheckoutAsset = z.infer<typeof CheckoutAsset>;
 

@@ -49,6 +49,7 @@ export function checkoutAsset(overrides: Partial<CheckoutAsset> = {}): CheckoutA
     token_contract: null,
     explorer_url: null,
     available: true,
+    wallet_rpc_url: null,
     ...overrides,
   };
 }

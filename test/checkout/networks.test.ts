@@ -19,6 +19,7 @@ const BSC: Omit<CheckoutAsset, 'available'> = {
   chain_id: 97,
   token_contract: '0x337610d27c682E347C9cD60BD4b3b107C9d34dDd',
   explorer_url: 'https://testnet.bscscan.com',
+  wallet_rpc_url: 'https://data-seed-prebsc-1-s1.bnbchain.org:8545',
 };
 
 /** A real link's view, served from the test server's origin with its assets changed (its payments are refused there). */

@@ -64,6 +64,7 @@ function ethereumOnNode(env: NodeJS.ProcessEnv): NetworkSpec {
     explorer_url: chainId === SEPOLIA_CHAIN_ID ? 'https://sepolia.etherscan.io' : chainId === 1 ? 'https://etherscan.io' : undefined,
     source: nodeSource('ETHEREUM_RPC_URL', env.ETHEREUM_RPC_URL!, {
       pollMs: wholeNumber(env, 'ETHEREUM_POLL_MS', DEFAULT_POLL_MS, 100),
+      walletRpcUrl: webUrlFrom(env, 'ETHEREUM_WALLET_RPC_URL'),
       timeoutMs: wholeNumber(env, 'ETHEREUM_TIMEOUT_MS', DEFAULT_TIMEOUT_MS, 100),
       finalityBlocks: wholeNumber(env, 'ETHEREUM_FINALITY_BLOCKS', DEFAULT_FINALITY_BLOCKS, 1),
     }),
@@ -116,6 +117,7 @@ const EvmNetwork = z.object({
   confirmations: z._default(whole(1), 3),
   explorer_url: z.optional(webUrl),
   testnet: z._default(z.boolean('must be true or false'), true),
+  wallet_rpc_url: z.optional(webUrl),
   poll_ms: z._default(whole(100), DEFAULT_POLL_MS),
   timeout_ms: z._default(whole(100), DEFAULT_TIMEOUT_MS),
   finality_blocks: z._default(whole(1), DEFAULT_FINALITY_BLOCKS),
@@ -149,12 +151,20 @@ function evmNetworksFile(path: string): NetworkSpec[] {
     confirmations: n.confirmations,
     explorer_url: n.explorer_url,
     source: nodeSource(`EVM_NETWORKS [${n.id}].rpc_url`, n.rpc_url, {
+      walletRpcUrl: n.wallet_rpc_url,
       pollMs: n.poll_ms,
       timeoutMs: n.timeout_ms,
       finalityBlocks: n.finality_blocks,
       dev: n.dev,
     }),
   }));
+}
+
+function webUrlFrom(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  if (!/^https?:\/\/./.test(raw)) throw new Error(`${name} must be an http(s) URL, got ${raw}`);
+  return raw;
 }
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {

@@ -29,6 +29,11 @@ export interface SimulatedSource {
 export interface NodeSource {
   kind: 'node';
   rpcUrl: string;
+  /**
+   * What a customer's browser wallet is told to add for this network (EIP-3085), never the watcher's URL, which may
+   * carry a key; absent, a wallet that does not know the chain cannot be switched to it.
+   */
+  walletRpcUrl?: string;
   pollMs: number;
   /** Every call to the node fails after this long: a node that accepts and never answers is unreachable. */
   timeoutMs: number;

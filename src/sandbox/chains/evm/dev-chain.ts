@@ -52,7 +52,7 @@ export async function startDevChain(config: GatewayConfig): Promise<DevChain> {
             { asset: 'USDT', decimals: 6, quote_decimals: 2, token_contract: DEV_TOKEN_ADDRESS, token_standard: 'ERC-20' },
             { asset: 'ETH', decimals: 18, quote_decimals: 6 },
           ],
-          source: nodeSource('SANDBOX_CHAIN=anvil', rpcUrl, { dev: true }),
+          source: nodeSource('SANDBOX_CHAIN=anvil', rpcUrl, { dev: true, walletRpcUrl: rpcUrl }),
         },
   );
   return {

@@ -30,6 +30,7 @@ function checkoutAsset(network: NetworkConfig, info: AssetInfo, available: boole
     chain_id: network.chain_id ?? null,
     explorer_url: network.explorer_url ?? null,
     available,
+    wallet_rpc_url: network.source.kind === 'node' ? (network.source.walletRpcUrl ?? null) : null,
   };
 }
 
