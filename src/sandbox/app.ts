@@ -6,6 +6,7 @@ import { HTTPException } from 'hono/http-exception';
 import { bearer } from './http/bearer.js';
 import { asProblem, ProblemError, problemResponse } from './http/problem.js';
 import { signedBody } from './http/signed-body.js';
+import { log } from './logging.js';
 import { ROUTE_GROUPS } from './routes/index.js';
 import { honoPath, type Auth } from './routes/route.js';
 import type { Services } from './services.js';
@@ -44,7 +45,7 @@ export function createApp(services: Services): Hono {
   app.onError((error, c) => {
     const problem = asProblem(error) ?? (error instanceof HTTPException && error.status < 500 ? new ProblemError(error.status, error.message) : undefined);
     if (problem) return problemResponse(c, problem);
-    console.error(error);
+    log.error({ err: error, method: c.req.method, route: c.req.routePath }, 'request failed');
     return problemResponse(c, new ProblemError(500, 'The gateway failed to handle this request.'));
   });
   return app;

@@ -14,7 +14,7 @@ describe('PostgreSQL store: connections cut mid-statement', () => {
   let db: Database;
   let admin: pg.Client;
   before(async () => {
-    db = await openPostgres(databaseUrl, schema);
+    db = await openPostgres(databaseUrl, { schema });
     admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
   });

@@ -1,12 +1,28 @@
 // A gateway in a process of its own (`src/sandbox/main.ts`, timers on), for what one process cannot show:
-// two gateways on one database, and a gateway killed mid-flight.
+// two gateways on one database, a gateway killed mid-flight, stopped by a signal, or started as the image starts it.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 
 export interface GatewayProcess {
   url: string;
+  pid: number;
+  /** What it wrote to stderr so far (its logs), when started with `captureLogs`. */
+  logs(): string;
+  /** Resident set size now, in KiB. */
+  rssKb(): number;
+  /** Sends a signal; resolves with the exit code and how long the process took to exit. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
   /** SIGKILL: no shutdown hook runs, as when a machine dies. */
   kill(): Promise<void>;
+}
+
+export interface GatewayProcessOptions {
+  /** The command after `node`: the source through tsx by default; the compiled start is `['dist/gateway/main.js']`. */
+  command?: string[];
+  cwd?: string;
+  /** Keep stderr (the JSON logs) for the test to read instead of passing it through. */
+  captureLogs?: boolean;
 }
 
 /** The PostgreSQL URL that makes a process work in `schema` (main.ts has no schema setting of its own). */
@@ -16,23 +32,39 @@ export function urlInSchema(databaseUrl: string, schema: string): string {
   return url.toString();
 }
 
-export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts'], {
+export async function startGatewayProcess(env: Record<string, string>, options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, options.command ?? ['--import', 'tsx', 'src/sandbox/main.ts'], {
+    cwd: options.cwd,
     env: { ...process.env, PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', options.captureLogs ? 'pipe' : 'inherit'],
   });
+  const stdout = child.stdout!;
   let out = '';
-  child.stdout.setEncoding('utf8');
+  let logs = '';
+  stdout.setEncoding('utf8');
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => (logs += chunk));
   const exited = once(child, 'exit');
   while (!/on (http:\/\/\S+)/.test(out)) {
-    const chunk = await Promise.race([once(child.stdout, 'data'), exited.then(() => undefined)]);
-    if (!chunk) throw new Error(`the gateway process exited before it listened:\n${out}`);
+    const chunk = await Promise.race([once(stdout, 'data'), exited.then(() => undefined)]);
+    if (!chunk) throw new Error(`the gateway process exited before it listened:\n${out}${logs}`);
     out += chunk[0];
   }
+  stdout.resume();
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
   return {
     url: /on (http:\/\/\S+)/.exec(out)![1]!,
+    pid: child.pid!,
+    logs: () => logs,
+    rssKb: () => Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]),
+    async stop(signal = 'SIGTERM') {
+      const started = performance.now();
+      if (!gone()) child.kill(signal);
+      await exited;
+      return { code: child.exitCode, ms: performance.now() - started };
+    },
     async kill() {
-      if (child.exitCode === null && child.signalCode === null) {
+      if (!gone()) {
         child.kill('SIGKILL');
         await exited;
       }

@@ -2,6 +2,7 @@
 // others. The block timer here mines the simulated networks only, never a node the gateway was given.
 import type { Network } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
+import { log } from '../logging.js';
 import type { Database } from '../storage/database.js';
 import type { NetworkSpec } from './configuration.js';
 import type { NetworkConfig, Networks } from './networks.js';
@@ -55,7 +56,7 @@ export class Chains {
   /** Mines a block on each simulated network whose interval has passed; a network that fails is logged, the others mine. */
   async mineDue(): Promise<void> {
     for (const port of this.#ports.values()) {
-      if (port instanceof SimulatedChain) await port.mineIfDue().catch((error: unknown) => console.error(`mining ${port.network.id} failed`, error));
+      if (port instanceof SimulatedChain) await port.mineIfDue().catch((error: unknown) => log.error({ err: error, network: port.network.id }, 'simulator: mining failed'));
     }
   }
 

@@ -4,6 +4,7 @@
 // below the cursor, it walks back to the last block both agree on, and the facts above it are taken back.
 // docs/payment-lifecycle.md, "Reorganisations and outages", says what follows from each.
 import { blockHashAt, lowestBlock, paymentAddresses, readCursor, type Cursor } from '../storage/chain-facts.js';
+import { log } from '../logging.js';
 import type { Database } from '../storage/database.js';
 import type { NetworkFamily } from './networks.js';
 import type { BlockHeader, ChainBlock, ChainPort, ChainTransfer } from './port.js';
@@ -88,7 +89,7 @@ export class ChainFollower {
       if (stored !== undefined && now?.hash === stored) return { height, hash: stored };
     }
     // Deeper than anything the gateway recorded: everything it followed is taken back, and followed again.
-    console.error(`chain ${id}: a reorganisation deeper than the ${cursor.height - lowest + 1} blocks the gateway holds; following again from ${lowest - 1}`);
+    log.warn({ network: id, held_blocks: cursor.height - lowest + 1, from: lowest - 1 }, 'chain: a reorganisation deeper than the blocks the gateway holds; following again from an earlier block');
     const below = (await this.port.header(lowest - 1)) ?? head;
     return { height: below.height, hash: below.hash };
   }

@@ -7,6 +7,7 @@ import { openCors } from '../http/cors.js';
 import { EventStreams } from '../http/event-stream.js';
 import { jsonText } from '../http/json-text.js';
 import { badRequest, parseWith } from '../http/problem.js';
+import { log } from '../logging.js';
 import { media, route, type RouteGroup } from './route.js';
 
 const corsOpen = openCors({ allowHeaders: ['Content-Type', 'Last-Event-ID'], maxAge: 600 });
@@ -79,7 +80,7 @@ export const checkoutRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'pay
             stream.onClose(unsubscribe);
           } catch (error) {
             // The answer has begun: the client reconnects (with Last-Event-ID) once this stream ends.
-            console.error('event stream failed to start', error);
+            log.error({ err: error }, 'event stream failed to start');
             stream.end();
           }
           return RESPONSE_ALREADY_SENT;

@@ -22,7 +22,33 @@ export interface Database extends Sql {
   listen(channel: string, onPayload: (payload: string | undefined) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   readonly engine: 'pglite' | 'postgres';
+  /** The connection pool now (PostgreSQL only). */
+  pool?(): PoolStats;
 }
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
+  max: number;
+}
+
+/** Bounds on what the gateway asks of a PostgreSQL server. */
+export interface DatabaseLimits {
+  /** A server that has not accepted a connection by then is down (the start fails, a request is retried). */
+  connectTimeoutMs: number;
+  /** A statement running longer is cancelled by the server (0: no limit). */
+  statementTimeoutMs: number;
+  /** Connections one process holds at most (the LISTEN connection is one more). */
+  poolMax: number;
+}
+
+/** The defaults of DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS and DATABASE_POOL_MAX (config.ts). */
+export const DEFAULT_DATABASE_LIMITS: DatabaseLimits = { connectTimeoutMs: 5_000, statementTimeoutMs: 30_000, poolMax: 10 };
+
+/** Told how long each statement on its own and each transaction took, in seconds (the metrics). */
+export type Timed = (kind: 'statement' | 'transaction', seconds: number) => void;
 
 export interface DatabaseOptions {
   /** `postgres://...`: a PostgreSQL server. Otherwise PGlite. */
@@ -31,12 +57,14 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** PostgreSQL schema to work in (tests give each file its own). */
   schema?: string;
+  limits?: DatabaseLimits;
+  timed?: Timed;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const { migrate } = await import('./migrate.js');
   const db = options.url
-    ? await (await import('./postgres.js')).openPostgres(options.url, options.schema)
+    ? await (await import('./postgres.js')).openPostgres(options.url, options)
     : await (await import('./pglite.js')).openPglite(options.dataDir);
   await migrate(db);
   return db;

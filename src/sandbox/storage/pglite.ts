@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Row, Sql } from './database.js';
 import { lockFolder } from './folder-lock.js';
+import { log } from '../logging.js';
 
 /**
  * PGlite has no autovacuum: without fresh statistics the planner keeps taking a grown table for the few rows it held
@@ -27,7 +28,7 @@ export async function openPglite(dataDir?: string, { analyzeEveryMs = ANALYZE_EV
     },
   });
   const analyzing = setInterval(() => {
-    pg.query('ANALYZE').catch((error: unknown) => console.error('PGlite ANALYZE failed:', (error as Error).message));
+    pg.query('ANALYZE').catch((error: unknown) => log.error({ err: error }, 'PGlite: ANALYZE failed'));
   }, analyzeEveryMs);
   analyzing.unref();
   return {

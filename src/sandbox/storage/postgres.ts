@@ -1,5 +1,8 @@
+import { Socket } from 'node:net';
 import pg from 'pg';
-import { isTransient, type Database, type Row, type Sql } from './database.js';
+import { firstLine, log } from '../logging.js';
+import { DEFAULT_DATABASE_LIMITS, isTransient, type Database, type DatabaseLimits, type Row, type Sql, type Timed } from './database.js';
+import { parsePostgresUrl, type PostgresTarget } from './postgres-url.js';
 
 // int8 holds VND amounts and counts, all below 2^53: read them as numbers, as PGlite does.
 // Crypto amounts live in numeric columns and stay strings.
@@ -15,9 +18,9 @@ const types = {
 
 /** Attempts of one transaction or statement before its failure is the caller's. */
 const ATTEMPTS = 5;
-/** Reconnecting the listener: first after this, doubling up to the cap. */
+/** Reconnecting: first after this, doubling up to the cap, each wait jittered. */
 const RECONNECT_MS = 100;
-const RECONNECT_MAX_MS = 5_000;
+const RECONNECT_MAX_MS = 3_000;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Backoff with jitter, so processes that failed together do not retry together. */
@@ -30,13 +33,89 @@ function statementName(text: string): string {
   return name;
 }
 
-export async function openPostgres(url: string, schema?: string): Promise<Database> {
+/**
+ * What pg needs to reach one of several hosts: a socket that connects to the host in turn (pg itself would connect to
+ * the URL's first), moving on when one refuses, times out or is read-only where a primary is wanted.
+ */
+function hostsOf(target: PostgresTarget) {
+  let next = 0;
+  const skip = (index: number) => {
+    if (next === index) next = (index + 1) % target.hosts.length;
+  };
+  const stream = () => {
+    const socket = new Socket();
+    const index = next;
+    const { host, port } = target.hosts[index]!;
+    const connect = socket.connect.bind(socket);
+    socket.connect = (() => connect(port, host)) as typeof socket.connect;
+    socket.once('error', () => skip(index));
+    // pg gives up on a silent host by destroying the socket: the next connection tries the next host.
+    socket.once('close', () => socket.connecting && skip(index));
+    Object.assign(socket, { hostIndex: index });
+    return socket;
+  };
+  return { stream, skip };
+}
+
+/** A connection to a standby when the URL asked for read-write: refused like a host that is down, and the next tried. */
+const READ_ONLY = '08006';
+export interface PostgresOptions {
+  /** PostgreSQL schema to work in (tests give each file its own). */
+  schema?: string;
+  limits?: DatabaseLimits;
+  /** Told how long each statement and transaction took, in seconds. */
+  timed?: Timed;
+}
+
+export async function openPostgres(url: string, { schema, limits = DEFAULT_DATABASE_LIMITS, timed }: PostgresOptions = {}): Promise<Database> {
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
-  const options = schema ? `-c search_path=${schema}` : undefined;
-  const pool = new pg.Pool({ connectionString: url, types, options, max: 10 });
+  const target = parsePostgresUrl(url);
+  const hosts = target.hosts.length > 1 || target.readWrite ? hostsOf(target) : undefined;
+  const config: pg.ClientConfig = {
+    connectionString: target.url,
+    types,
+    options: schema ? `-c search_path=${schema}` : undefined,
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+    statement_timeout: limits.statementTimeoutMs || undefined,
+    // A server gone silent (a host lost, not restarted) is noticed by TCP keepalive, not in hours.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    stream: hosts?.stream,
+  };
+  /** With target_session_attrs=read-write, a standby's connection is refused like a host that is down. */
+  async function primaryOnly(client: pg.Client): Promise<void> {
+    if (!target.readWrite) return;
+    const { rows } = await client.query<{ transaction_read_only: string }>('SHOW transaction_read_only');
+    if (rows[0]?.transaction_read_only !== 'on') return;
+    hosts?.skip((client as unknown as { connection: { stream: { hostIndex: number } } }).connection.stream.hostIndex);
+    await client.end().catch(() => undefined);
+    throw Object.assign(new Error('the server is read-only (a standby) and DATABASE_URL asks for read-write'), { code: READ_ONLY });
+  }
+  class Client extends pg.Client {
+    constructor(options?: pg.ClientConfig) {
+      super(options);
+      const connect = pg.Client.prototype.connect.bind(this) as () => Promise<unknown>;
+      // pg-pool connects with a callback, the listener with a promise.
+      this.connect = ((callback?: (error?: Error) => void) => {
+        const connected = connect().then(() => primaryOnly(this));
+        if (!callback) return connected;
+        connected.then(() => callback(), callback);
+      }) as pg.Client['connect'];
+    }
+  }
+  const pool = new pg.Pool({ ...config, Client, max: limits.poolMax });
   // An idle connection that the server drops (a restart, a failover, pg_terminate_backend) is an error event on the
-  // pool: without a listener it would end the process. The pool replaces the connection on the next query.
-  pool.on('error', (error) => console.error('PostgreSQL dropped an idle connection:', error.message));
+  // pool: without a listener it would end the process. The pool replaces the connection on the next query; the
+  // outage itself is logged once, by the listener below.
+  pool.on('error', (error) => log.debug({ err: error }, 'PostgreSQL dropped an idle connection'));
+  // The start fails here, within the connect timeout, when the database cannot be reached.
+  try {
+    const first = await pool.connect();
+    first.release();
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new Error(`the database at ${target.display} cannot be reached: ${firstLine(error)}`, { cause: error });
+  }
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
 
   // A statement with parameters is prepared once per connection and then only bound: PostgreSQL skips parsing and
@@ -84,15 +163,18 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
 
   /**
    * One statement, on a client of its own. On its own it commits or not at all, so one lost with its connection is
-   * simply run again. Written out rather than as withClient inside retried: this is every read's path, and each
+   * simply run again. Written out rather than as withClient inside a retry helper: this is every read's path, and each
    * async layer costs a promise per request.
    */
   async function statement<T extends Row>(text: string, params?: readonly unknown[]): Promise<T[]> {
+    const started = timed && performance.now();
     for (let attempt = 1; ; attempt++) {
       const held = watch(await pool.connect());
       let failure: unknown;
       try {
-        return (await held.client.query<T>(prepared(text, params))).rows;
+        const rows = (await held.client.query<T>(prepared(text, params))).rows;
+        if (started) timed!('statement', (performance.now() - started) / 1000);
+        return rows;
       } catch (error) {
         failure = error;
         if (attempt >= ATTEMPTS || !isTransient(error)) throw error;
@@ -100,18 +182,6 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
         release(held, failure);
       }
       await backoff(attempt);
-    }
-  }
-
-  /** A statement on its own commits or not at all, so one lost with its connection is simply run again. */
-  async function retried<T>(work: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await work();
-      } catch (error) {
-        if (attempt >= ATTEMPTS || !isTransient(error)) throw error;
-        await backoff(attempt);
-      }
     }
   }
 
@@ -154,49 +224,73 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
     }
   }
 
-  // One dedicated connection carries every LISTEN of this process; it reconnects when lost.
+  /**
+   * One dedicated connection carries every LISTEN of this process and runs nothing else. Lost, it is replaced by one
+   * new client at a time, after a backoff with jitter; a client that failed to connect or to listen is closed before
+   * the next is made. An outage is logged when it starts and when it ends.
+   */
   const handlers = new Map<string, Set<(payload: string | undefined) => void>>();
-  let listener: Promise<pg.Client> | undefined;
+  let listener: pg.Client | undefined;
+  let connecting: Promise<pg.Client> | undefined;
+  let lostAt: number | undefined;
   let closing = false;
-  function connectListener(attempt = 0): Promise<pg.Client> {
-    listener ??= (async () => {
-      const client = new pg.Client({ connectionString: url, types, options });
-      client.on('notification', (message) => {
-        for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
-      });
-      client.on('error', (error) => console.error('PostgreSQL LISTEN connection lost:', error.message));
-      client.on('end', () => {
-        listener = undefined;
-        if (!closing) void reconnectListener();
-      });
-      await client.connect();
-      for (const channel of handlers.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      return client;
-    })().catch(async (error: unknown) => {
-      listener = undefined;
-      if (closing || attempt >= 30) throw error;
-      await backoff(attempt);
-      return connectListener(attempt + 1);
-    });
-    return listener;
+  const listenTo = (client: pg.Client, channel: string) => client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+
+  function connectListener(): Promise<pg.Client> {
+    if (listener) return Promise.resolve(listener);
+    connecting ??= (async () => {
+      for (let attempt = 0; ; attempt++) {
+        if (closing) throw new Error('the database is closed');
+        const client = new Client(config);
+        // Failures show as a rejected connect or query, or as `end` once connected; this keeps them from ending the process.
+        client.on('error', (error) => log.debug({ err: error }, 'PostgreSQL LISTEN connection failed'));
+        try {
+          await client.connect();
+          for (const channel of handlers.keys()) await listenTo(client, channel);
+        } catch (error) {
+          void client.end().catch(() => undefined);
+          if (lostAt === undefined) throw error;
+          await backoff(attempt);
+          continue;
+        }
+        client.on('notification', (message) => {
+          for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+        });
+        client.once('end', () => lost(client));
+        return (listener = client);
+      }
+    })().finally(() => (connecting = undefined));
+    return connecting;
   }
-  /** Back after a loss: every handler hears that it may have missed notifications. */
-  async function reconnectListener(): Promise<void> {
-    try {
-      await connectListener();
-      for (const set of handlers.values()) for (const handler of set) handler(undefined);
-    } catch (error) {
-      console.error('PostgreSQL LISTEN connection could not be re-established:', (error as Error).message);
-    }
+
+  /** The listener is gone: one client is made again, until one is up; every handler then hears it may have missed some. */
+  function lost(client: pg.Client): void {
+    if (listener !== client) return;
+    listener = undefined;
+    if (closing) return;
+    lostAt = Date.now();
+    log.warn({ database: target.display }, 'PostgreSQL connection lost; reconnecting');
+    void connectListener().then(
+      () => {
+        log.info({ database: target.display, outage_ms: Date.now() - lostAt! }, 'PostgreSQL connection back');
+        lostAt = undefined;
+        for (const set of handlers.values()) for (const handler of set) handler(undefined);
+      },
+      () => undefined, // closed meanwhile
+    );
   }
 
   return {
     engine: 'postgres',
     query: statement,
     async transaction(fn) {
+      const started = timed && performance.now();
       for (let attempt = 1; ; attempt++) {
         const outcome = await transactionOnce(fn);
-        if ('result' in outcome) return outcome.result;
+        if ('result' in outcome) {
+          if (started) timed!('transaction', (performance.now() - started) / 1000);
+          return outcome.result;
+        }
         if (attempt >= ATTEMPTS) throw outcome.retry;
         await backoff(attempt);
       }
@@ -209,16 +303,20 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
         handlers.set(channel, set);
       }
       set.add(onPayload);
-      if (isNew) await retried(async () => (await connectListener()).query(`LISTEN ${pg.escapeIdentifier(channel)}`));
-      else await connectListener();
+      // During an outage the channel is listened to when the connection is back (and the handler hears of the gap).
+      if (lostAt === undefined) {
+        const client = await connectListener();
+        if (isNew) await listenTo(client, channel);
+      }
       return async () => {
         set.delete(onPayload);
       };
     },
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: limits.poolMax }),
     async close() {
       closing = true;
-      const client = await listener?.catch(() => undefined);
-      await client?.end().catch(() => undefined);
+      await connecting?.catch(() => undefined);
+      await listener?.end().catch(() => undefined);
       await pool.end();
     },
   };

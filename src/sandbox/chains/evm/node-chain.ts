@@ -21,6 +21,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { AssetCode } from '../../../contract/index.js';
+import { log } from '../../logging.js';
 import type { AssetConfig, NetworkConfig, NodeSource } from '../networks.js';
 import type { BlockHeader, ChainBlock, ChainPort, ChainTransfer, ChainWallet, Signer } from '../port.js';
 
@@ -173,7 +174,7 @@ export class EvmNodeChain implements ChainPort, ChainWallet {
       // A node that lacks the method never has it (JSON-RPC "method not found"); any other failure is this block's.
       if ((error as { code?: number }).code === -32601) {
         this.#tracers = this.#tracers.filter((t) => t !== tracer);
-        if (!this.#tracers.length) console.error(`${this.network.id}: the node traces no calls; money forwarded by contracts will not be seen`);
+        if (!this.#tracers.length) log.warn({ network: this.network.id }, 'node: it traces no calls; money forwarded by contracts will not be seen');
       }
       return undefined;
     }

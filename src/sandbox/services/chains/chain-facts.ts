@@ -6,6 +6,7 @@ import type { Network } from '../../../contract/index.js';
 import type { ChainStep } from '../../chains/follower.js';
 import type { NetworkConfig } from '../../chains/networks.js';
 import type { Clock } from '../../clock.js';
+import { log } from '../../logging.js';
 import {
   dropPendingExcept,
   insertBlocks,
@@ -102,7 +103,7 @@ export class ChainFacts {
   }
 
   async #reorged(tx: Sql, network: Network, payments: { payment_id: string; payment_link_ref: string }[], at: Date) {
-    console.error(`chain ${network}: a reorganisation took back the money of paid payments ${payments.map((p) => p.payment_id).join(', ')}`);
+    log.warn({ network, payment_ids: payments.map((p) => p.payment_id) }, 'chain: a reorganisation took back the money of paid payments');
     await markReorged(tx, payments.map((p) => p.payment_id), at);
     for (const { payment_id, payment_link_ref } of payments) {
       const { link } = await this.reconciler.reconcile(tx, payment_link_ref);

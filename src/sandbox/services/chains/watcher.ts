@@ -8,6 +8,7 @@ import type { Network } from '../../../contract/index.js';
 import type { Chains } from '../../chains/chains.js';
 import { ChainFollower } from '../../chains/follower.js';
 import type { Clock } from '../../clock.js';
+import { firstLine, log } from '../../logging.js';
 import type { Database } from '../../storage/database.js';
 import { linksDueAt, unsettledLinks } from '../../storage/payments.js';
 import type { ChainFacts } from './chain-facts.js';
@@ -121,17 +122,17 @@ export class Watcher {
         if (links) await this.#reconcileAll(links);
         if (links && step.atTip) break;
       }
-      if (this.#failing.delete(network)) console.error(`watcher: ${network} can be followed again`);
+      if (this.#failing.delete(network)) log.info({ network }, 'watcher: the network can be followed again');
     } catch (error) {
       // A node's client writes a page about a timeout: its first line says what happened.
-      const message = ((error as { shortMessage?: string }).shortMessage ?? (error as Error).message).split('\n')[0]!;
-      if (this.#failing.get(network) !== message) console.error(`watcher: ${network} cannot be followed: ${message} (said again only when it changes)`);
+      const message = firstLine(error);
+      if (this.#failing.get(network) !== message) log.warn({ network, error: message }, 'watcher: the network cannot be followed (said again only when the error changes)');
       this.#failing.set(network, message);
     }
   }
 
   #serially(round: () => Promise<void>): Promise<void> {
-    const next = this.#running.then(round).catch((error: unknown) => console.error('watcher round failed', error));
+    const next = this.#running.then(round).catch((error: unknown) => log.error({ err: error }, 'watcher: round failed'));
     this.#running = next;
     return next;
   }
@@ -156,7 +157,7 @@ export class Watcher {
     try {
       return await work();
     } catch (error) {
-      console.error(`watcher: ${what} failed`, error);
+      log.error({ err: error }, `watcher: ${what} failed`);
       return undefined;
     }
   }

@@ -11,6 +11,7 @@ import type { AssetInfo, Networks } from '../../chains/networks.js';
 import type { ChainWallet, Signer } from '../../chains/port.js';
 import { InsufficientFunds } from '../../chains/simulated/simulated-chain.js';
 import { invalid } from '../../errors.js';
+import { firstLine, log } from '../../logging.js';
 import type { Watcher } from '../chains/watcher.js';
 
 /** What one faucet call gives of each asset: enough for hundreds of test orders. */
@@ -75,7 +76,7 @@ export class TestWallet {
         const held = await Promise.all(network.assets.map((a) => wallet.balance(a.asset, address)));
         if (held.every((b) => b === 0n)) for (const a of network.assets) await wallet.fund(address, a.asset, faucetAmount(a));
       } catch (error) {
-        console.error(`test wallet: ${network.id} could not be funded at start (${(error as Error).message.split('\n')[0]})`);
+        log.warn({ network: network.id, error: firstLine(error) }, 'test wallet: the network could not be funded at start');
       }
     }
   }

@@ -8,6 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Clock } from '../../clock.js';
 import type { Sealer } from '../../secrets.js';
+import { log } from '../../logging.js';
 import type { Database } from '../../storage/database.js';
 import { claimDueDeliveries, recordAttempt, WEBHOOKS_QUEUED, type ClaimedDelivery } from '../../storage/webhooks.js';
 import { pinnedLookup, type WebhookTargets } from './targets.js';
@@ -112,13 +113,13 @@ export class WebhookDispatcher {
         if (claimed.length === free) this.#lookAgain = true;
       }
     } catch (error) {
-      console.error('webhook delivery failed', error);
+      log.error({ err: error }, 'webhooks: claiming deliveries failed');
     }
   }
 
   #send(delivery: ClaimedDelivery): void {
     const sending: Promise<void> = this.send(delivery)
-      .catch((error: unknown) => console.error('webhook delivery failed', error))
+      .catch((error: unknown) => log.error({ err: error, delivery_id: delivery.delivery_id }, 'webhooks: delivery failed'))
       .finally(() => {
         this.#inFlight.delete(sending);
         void this.#fill();

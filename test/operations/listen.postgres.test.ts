@@ -1,0 +1,77 @@
+// Database outages at the same address, as an operator sees them: an idle gateway process keeps one LISTEN connection
+// through them all, its memory stays flat, and each outage is one log line when it starts and one when it ends.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { startGatewayProcess, urlInSchema, type GatewayProcess } from '../helpers/process.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+
+const databaseUrl = process.env.TEST_DATABASE_URL!;
+const OUTAGES = 5;
+const OUTAGE_MS = 3_000;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('database outages (PostgreSQL)', () => {
+  const applicationName = `pay-checkout-outage-${process.pid}`;
+  const schema = `outage_${process.pid}`;
+  let admin: pg.Client;
+  let proxy: TcpProxy;
+  let gateway: GatewayProcess;
+
+  before(async () => {
+    admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    proxy = await startTcpProxy(databaseUrl.replace(/^postgres:/, 'http:'));
+    const url = new URL(urlInSchema(databaseUrl, schema));
+    url.host = new URL(proxy.url).host;
+    url.searchParams.set('application_name', applicationName);
+    gateway = await startGatewayProcess({ DATABASE_URL: url.toString(), SANDBOX_BLOCK_INTERVAL_MS: '0' }, { captureLogs: true });
+  });
+  after(async () => {
+    await gateway?.kill();
+    await proxy?.close();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+
+  const listening = async () =>
+    Number(
+      (await admin.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE 'LISTEN%'`, [applicationName])).rows[0]!.n,
+    );
+  /** Waits for the process to be listening again; then a little more, for any second client to show up. */
+  async function settled(): Promise<number> {
+    for (let waited = 0; waited < 15_000 && (await listening()) === 0; waited += 100) await pause(100);
+    await pause(1_000);
+    return listening();
+  }
+
+  it(`keeps one LISTEN connection and flat memory across ${OUTAGES} outages, saying one line at each start and end`, async () => {
+    assert.equal(await settled(), 1);
+    const rssBefore = gateway.rssKb();
+    const counts: number[] = [];
+    for (let i = 0; i < OUTAGES; i++) {
+      proxy.refuse();
+      await pause(OUTAGE_MS);
+      proxy.thaw();
+      counts.push(await settled());
+    }
+    const rssAfter = gateway.rssKb();
+    assert.deepEqual(counts, Array(OUTAGES).fill(1), 'LISTEN connections after each outage');
+    assert.ok(rssAfter < rssBefore * 1.1, `RSS ${rssBefore} → ${rssAfter} KiB`);
+
+    const lines = gateway
+      .logs()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: string; msg: string; time: string });
+    const lost = lines.filter((l) => /connection lost/.test(l.msg));
+    const back = lines.filter((l) => /connection back/.test(l.msg));
+    assert.equal(lost.length, OUTAGES, lost.map((l) => l.msg).join('\n'));
+    assert.equal(back.length, OUTAGES);
+    assert.ok(lines.every((l) => l.time && l.level));
+    const { code, ms } = await gateway.stop();
+    assert.equal(code, 0);
+    assert.ok(ms < 10_000, `stopped in ${ms} ms`);
+  });
+});
