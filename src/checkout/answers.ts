@@ -87,6 +87,7 @@ const payment = object({
   remaining_crypto: decimal,
   remaining_vnd: int,
   held_vnd: int,
+  credited_vnd: int,
   transactions: array(
     object({ tx_hash: string, amount_crypto: decimal, confirmations: int, seen_at: string, confirmed_at: nullable(string) }),
   ),
@@ -148,6 +149,7 @@ const view = object({
     }),
   ),
   payment: nullable(payment),
+  received_vnd: int,
   failure_redirect_url: string,
   sandbox: boolean,
 });

@@ -47,6 +47,12 @@ export const Payment = z.object({
    * all of it for a payment that did not pay the link, the excess for an overpaid one.
    */
   held_vnd: z.int(),
+  /**
+   * VND of this payment's money that counts toward its link: what came before its quote closed, at its rate (its whole
+   * amount_vnd once complete). A partial payment whose quote ran out keeps it: the link's next payment is quoted for
+   * the rest (docs/payment-lifecycle.md, "Credit across quotes").
+   */
+  credited_vnd: z.int(),
   transactions: z.array(ChainTransaction),
   /** When it became paid (or, held, paid_late); null before. */
   paid_at: z.nullable(z.string()),
@@ -149,6 +155,12 @@ export const CheckoutView = z.object({
   methods: z.array(CheckoutMethod),
   /** The open payment, or the last one; null before the first. */
   payment: z.nullable(Payment),
+  /**
+   * VND of the order that money sent to quotes now closed covers, each at its own quote's rate (seen in time,
+   * confirmed or not): a new payment is quoted for the rest, `amount − received_vnd` (docs/payment-lifecycle.md,
+   * "Credit across quotes").
+   */
+  received_vnd: z.int(),
   /** The signed `failure_url` to follow when the customer gives up or the link expires. */
   failure_redirect_url: z.string(),
   /** True on the sandbox gateway: the element shows a "Sandbox" badge. */

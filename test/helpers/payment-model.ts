@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import pg from 'pg';
-import type { CheckoutView, Network, Payment, PaymentLinkResource, RefundList } from '../../src/contract/index.js';
+import { isIn, OPEN_PAYMENT_STATUSES, type CheckoutView, type Network, type Payment, type PaymentLinkResource, type RefundList } from '../../src/contract/index.js';
 import type { AssetInfo } from '../../src/sandbox/chains/networks.js';
 import { formatAtomic, parseDecimal, quoteStep } from '../../src/codecs/amounts.js';
 import { loadConfig } from '../../src/sandbox/config.js';
@@ -174,6 +174,13 @@ class Open implements Command {
     if (answer.status === 201) {
       noteClosedQuotes(m, link.payments);
       link.payments.push(answer.body);
+      // A new quote asks only for what the money already sent to the link's closed quotes leaves (on the simulator,
+      // where nothing arrives between the two answers).
+      if (!r.node) {
+        const view = await call<CheckoutView>(r.system, 'GET', `/api/checkout/${link.ref}`);
+        expectStatus(view, [200], 'checkout view');
+        assert.equal(answer.body.amount_vnd, view.body.amount - view.body.received_vnd, 'a new quote is for the rest of the order');
+      }
     }
   }
   toString = () => `open(${this.asset.asset}/${this.asset.network})`;
@@ -434,7 +441,14 @@ async function invariantProblems(system: GatewaySystem, orderId: string, stats?:
       const want = derived.payments[i]!;
       if (p.status !== want.status) problems.push(`payment ${p.payment_id} is ${p.status}, its facts say ${want.status} (${JSON.stringify(p.transactions)})`);
       if (p.held_vnd !== Number(want.held_vnd)) problems.push(`payment ${p.payment_id} holds ${p.held_vnd} VND, its facts say ${want.held_vnd}`);
+      if (p.credited_vnd !== Number(want.credited_vnd)) problems.push(`payment ${p.payment_id} credits ${p.credited_vnd} VND, its facts say ${want.credited_vnd}`);
     });
+    // Credit across quotes never pays more than the order, and a paid order exactly (a merchant's acceptance aside).
+    const credited = link.payments.reduce((sum, p) => sum + p.credited_vnd, 0);
+    if (credited > link.amount) problems.push(`link ${link.payment_link_ref} credits ${credited} VND of ${link.amount}`);
+    if (link.status === 'paid' && !link.payments.some((p) => p.accepted_at) && credited !== link.amount) {
+      problems.push(`link ${link.payment_link_ref} is paid with ${credited} VND of ${link.amount} credited`);
+    }
     // What the test knows on its own, whatever payment-state.ts says: money that reached a quote after the test saw it
     // close never pays the link unless the merchant accepted it; money with all its confirmations is not confirming.
     for (const p of link.payments) {
@@ -451,6 +465,8 @@ async function invariantProblems(system: GatewaySystem, orderId: string, stats?:
     const latest = link.payments.at(-1);
     const shown = [view.body.status, view.body.payment?.status, view.body.payment?.held_vnd, view.body.payment?.received_crypto];
     const stated = [link.status, latest?.status, latest?.held_vnd, latest?.received_crypto];
+    const received = derived.payments.reduce((sum, p) => (isIn(OPEN_PAYMENT_STATUSES, p.status) ? sum : sum + p.covered_vnd), 0n);
+    if (view.body.received_vnd !== Number(received)) problems.push(`the checkout shows ${view.body.received_vnd} VND received, the facts say ${received}`);
     if (JSON.stringify(shown) !== JSON.stringify(stated)) problems.push(`the checkout shows ${JSON.stringify(shown)}, the merchant API ${JSON.stringify(stated)}`);
     const paid = link.payments.filter((p) => p.status === 'paid');
     if (paid.length > 1) problems.push(`link ${link.payment_link_ref} is paid by ${paid.length} payments`);
@@ -501,6 +517,7 @@ async function chainProblems(node: ModelNode, model: Model, links: readonly Paym
 function factsOf(link: PaymentLinkResource): LinkFacts {
   const date = (text: string | null) => (text === null ? null : new Date(text));
   return {
+    amount_vnd: link.amount,
     expires_at: new Date(link.expires_at),
     superseded_at: date(link.superseded_at),
     // The simulated chains are never behind.

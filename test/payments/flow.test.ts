@@ -229,15 +229,61 @@ describe(`crypto payment flow over HTTP (${storageName})`, () => {
     assert.equal((await checkout.open('USDT', 'TRON')).status, 410);
   });
 
-  it('gives a new address when the customer switches assets before paying, and refuses to once funds arrived', async () => {
+  it('gives a new address when the customer switches assets, quoted for what the money already sent leaves', async () => {
     const { checkout } = await newLink();
+    const amount = sampleLink().amount;
     const tron = await checkout.open('USDT', 'TRON');
     const btc = await checkout.open('BTC', 'BITCOIN');
     assert.equal(btc.status, 201);
     assert.notEqual(btc.body.address, tron.body.address);
     assert.equal((await checkout.payment(tron.body.payment_id)).body.status, 'expired');
+    assert.equal(btc.body.amount_vnd, amount, 'nothing was sent to the first quote');
+
     await payFromQr(btc.body, '0.00001');
-    assert.equal((await checkout.open('USDT', 'TRON')).status, 409);
+    gw.clock.advance(1000);
+    const usdt = await checkout.open('USDT', 'TRON');
+    assert.equal(usdt.status, 201);
+    const partial = (await checkout.payment(btc.body.payment_id)).body;
+    assert.deepEqual([partial.status, partial.credited_vnd], ['expired', 0], 'credited once confirmed');
+    const received = (await checkout.view()).body.received_vnd;
+    assert.ok(received > 0 && received < amount, `received ${received}`);
+    assert.equal(usdt.body.amount_vnd, amount - received);
+
+    await payFromQr(usdt.body);
+    await sandbox.mine(Math.max(usdt.body.confirmations_required, btc.body.confirmations_required), 'TRON');
+    await sandbox.mine(btc.body.confirmations_required, 'BITCOIN');
+    const view = (await checkout.view()).body;
+    assert.equal(view.status, 'paid');
+    const [paidBtc, paidUsdt] = [(await checkout.payment(btc.body.payment_id)).body, (await checkout.payment(usdt.body.payment_id)).body];
+    assert.equal(paidUsdt.status, 'paid');
+    assert.equal(paidBtc.credited_vnd, received);
+    assert.equal(paidBtc.credited_vnd + paidUsdt.credited_vnd, amount, 'the two payments together pay the order, once');
+    assert.deepEqual([paidBtc.held_vnd, paidUsdt.held_vnd], [0, 0]);
+  });
+
+  it("quotes the rest when a partial payment's quote ran out, and the rest pays the link", async () => {
+    const { checkout } = await newLink();
+    const amount = sampleLink().amount;
+    const { body: first } = await checkout.open('USDT', 'ETHEREUM');
+    const half = formatAtomic(parseDecimal(first.amount_crypto, 6) / 2n, 6);
+    await payFromQr(first, half);
+    await sandbox.mine(first.confirmations_required, 'ETHEREUM');
+    gw.clock.advance(1000);
+    await sandbox.expireQuote(first.payment_id);
+    gw.clock.advance(1000);
+    const expired = (await checkout.payment(first.payment_id)).body;
+    assert.equal(expired.status, 'expired');
+    assert.ok(expired.credited_vnd > 0 && expired.held_vnd === 0, JSON.stringify(expired));
+
+    const { status, body: rest } = await checkout.open('USDT', 'ETHEREUM');
+    assert.equal(status, 201);
+    assert.notEqual(rest.address, first.address);
+    assert.equal(rest.amount_vnd, amount - expired.credited_vnd);
+    await payFromQr(rest);
+    await sandbox.mine(rest.confirmations_required, 'ETHEREUM');
+    assert.equal((await checkout.payment(rest.payment_id)).body.status, 'paid');
+    assert.equal((await checkout.view()).body.status, 'paid');
+    assert.equal((await checkout.open('USDT', 'ETHEREUM')).status, 409);
   });
 
   it('quotes 1 VND and 5,000,000,000 VND in every asset as positive whole atomic amounts', async () => {

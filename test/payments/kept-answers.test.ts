@@ -45,7 +45,7 @@ describe(`answers kept with their facts (${storageName})`, () => {
     const link = await gw.client.createPaymentLink(input);
     return { ...link, orderId: input.merchant_order_id, checkout: checkoutApi(gw.url, link.payment_link_ref) };
   }
-  const untilQuoteEnds = (quoteExpiresAt: string) => gw.clock.advance(Date.parse(quoteExpiresAt) - gw.clock.now().getTime());
+  const untilQuoteEnds = (instant: string) => gw.clock.advance(Date.parse(instant) - gw.clock.now().getTime());
 
   it('shows a quote as expired once its time is up, though nothing was written since the view was last served', async () => {
     const { checkout } = await newLink();
@@ -75,13 +75,15 @@ describe(`answers kept with their facts (${storageName})`, () => {
     assert.deepEqual(await descriptions(), ['Đơn A', 'Đơn B']);
   });
 
-  it('lists what is left to refund once a partial payment’s quote is over, though nothing was written', async () => {
+  it('lists what is left to refund once a partial payment’s link is over, though nothing was written', async () => {
     const { checkout, orderId, payment_link_ref: ref } = await newLink();
     const { body: payment } = await checkout.open('USDT', 'TRON');
     await sandboxApi(gw.url).transfer(payment.address, 'USDT', 'TRON', '5');
     await sandboxApi(gw.url).mine(payment.confirmations_required, 'TRON');
     for (let i = 0; i < 2; i++) assert.equal((await gw.client.getRefunds(orderId)).amountToRefund, 0, 'the quote is still open');
     untilQuoteEnds(payment.quote_expires_at);
+    for (let i = 0; i < 2; i++) assert.equal((await gw.client.getRefunds(orderId)).amountToRefund, 0, 'credited: the link may still be paid');
+    untilQuoteEnds((await checkout.view()).body.expires_at);
     const { amountToRefund } = await gw.client.getRefunds(orderId);
     assert.ok(amountToRefund > 0, 'the 5 USDT are held for the merchant');
     assert.equal(amountToRefund, (await gw.client.getPaymentLink(ref)).amountToRefund);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { quoteAtomic } from '../../src/codecs/amounts.js';
 import { dueWithTolerance, linkState, type LinkFacts, type PaymentFacts, type TransferFact } from '../../src/sandbox/services/payments/payment-state.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00Z');
@@ -37,8 +38,9 @@ function payment(transfers: TransferFact[], overrides: Partial<PaymentFacts> = {
   };
 }
 
-const link = (payments: PaymentFacts[], overrides: Partial<LinkFacts> = {}): LinkFacts => ({ expires_at: LINK_END, superseded_at: null, payments, known_until: null, ...overrides });
+const link = (payments: PaymentFacts[], overrides: Partial<LinkFacts> = {}): LinkFacts => ({ amount_vnd: 26_000, expires_at: LINK_END, superseded_at: null, payments, known_until: null, ...overrides });
 const state = (facts: LinkFacts, now = at(5)) => linkState(facts, now, TOLERANCE_BPS);
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
 const one = (transfers: TransferFact[], now = at(5), overrides: Partial<PaymentFacts> = {}) => state(link([payment(transfers, overrides)]), now).payments[0]!;
 
 describe('payment state', () => {
@@ -78,10 +80,13 @@ describe('payment state', () => {
     assert.deepEqual([over.status, over.overpaid, over.value_vnd, over.held_vnd], ['paid', true, 52_000n, 26_000n]);
   });
 
-  it('expires when the quote runs out before full payment, holding the confirmed part', () => {
+  it('expires when the quote runs out before full payment: the confirmed part is credited while the link is open, held once it ran out', () => {
     assert.equal(one([], QUOTE_END).status, 'expired');
-    const partial = one([transfer(DUE / 2n, 1, 2)], at(20));
-    assert.deepEqual([partial.status, partial.value_vnd, partial.held_vnd], ['expired', 13_000n, 13_000n]);
+    const partial = state(link([payment([transfer(DUE / 2n, 1, 2)])]), at(20));
+    const p = partial.payments[0]!;
+    assert.deepEqual([p.status, p.value_vnd, p.credited_vnd, p.held_vnd, p.returnable_vnd, partial.covered_vnd], ['expired', 13_000n, 13_000n, 0n, 0n, 13_000n]);
+    const over = state(link([payment([transfer(DUE / 2n, 1, 2)])]), LINK_END).payments[0]!;
+    assert.deepEqual([over.status, over.credited_vnd, over.held_vnd, over.returnable_vnd], ['expired', 0n, 13_000n, 13_000n]);
   });
 
   it('is paid when the full amount was seen in time even if it confirms after the quote ran out', () => {
@@ -122,6 +127,42 @@ describe('payment state', () => {
     assert.deepEqual([s.status, s.payments[0]!.status], ['expired', 'paid_late']);
     const before = state(link([payment([transfer(DUE, 1, 12)])], { expires_at: at(10), superseded_at: at(20) }), at(31));
     assert.deepEqual([before.status, before.payments[0]!.status], ['paid', 'paid'], 'confirmed before the new link: it paid the old one');
+  });
+
+  it('credits a partial payment whose quote ran out: the next quote asks for the rest, and the two pay the link', () => {
+    const first = payment([transfer(DUE / 2n, 5, 6), transfer(DUE / 10n, 16, 17)], { payment_id: 'first' });
+    const rest = (transfers: TransferFact[]) => payment(transfers, { payment_id: 'rest', created_at: at(20), quote_expires_at: at(35), amount_vnd: 13_000, amount_atomic: DUE / 2n });
+    assert.equal(state(link([first]), at(18)).covered_vnd, 13_000n, 'the half seen in time; the tenth after is late');
+    const s = state(link([first, rest([transfer(DUE / 2n, 21, 22)])]), at(23));
+    assert.deepEqual([s.status, s.paid_by, s.paid_at?.getTime()], ['paid', 'rest', at(22).getTime()]);
+    assert.deepEqual(
+      s.payments.map((p) => [p.status, p.credited_vnd, p.held_vnd]),
+      [['expired', 13_000n, 2_600n], ['paid', 13_000n, 0n]],
+    );
+  });
+
+  it('pays the link only once the credit it counts on is confirmed too', () => {
+    const first = (confirmedAt: number | null) => payment([transfer(DUE / 2n, 14, confirmedAt)], { payment_id: 'first' });
+    const rest = payment([transfer(DUE / 2n, 17, 18)], { payment_id: 'rest', created_at: at(16), quote_expires_at: at(31), amount_vnd: 13_000, amount_atomic: DUE / 2n });
+    const waiting = state(link([first(null), rest]), at(20));
+    assert.deepEqual([waiting.status, waiting.payments.map((p) => p.status)], ['active', ['expired', 'confirming']]);
+    const paid = state(link([first(30), rest]), at(30));
+    assert.deepEqual([paid.status, paid.paid_by, paid.paid_at?.getTime()], ['paid', 'rest', at(30).getTime()]);
+  });
+
+  it('asks for the rest again when the credit a quote counted on left the chain', () => {
+    const first = payment([], { payment_id: 'first' });
+    const rest = payment([transfer(DUE / 2n, 17, 18)], { payment_id: 'rest', created_at: at(16), quote_expires_at: at(31), amount_vnd: 13_000, amount_atomic: DUE / 2n });
+    const s = state(link([first, rest]), at(20));
+    assert.deepEqual([s.status, s.covered_vnd, s.payments[1]!.status, s.payments[1]!.credited_vnd], ['active', 13_000n, 'expired', 13_000n]);
+    assert.equal(state(link([first, rest]), LINK_END).payments[1]!.status, 'paid_late', 'once the link ran out, the merchant decides');
+  });
+
+  it('counts the credit of earlier quotes when the merchant accepts a late payment for the rest', () => {
+    const first = payment([transfer(DUE / 2n, 5, 6)], { payment_id: 'first' });
+    const rest = payment([transfer(DUE / 2n, 40, 41)], { payment_id: 'rest', created_at: at(20), quote_expires_at: at(35), amount_vnd: 13_000, amount_atomic: DUE / 2n, accepted_at: at(42) });
+    const s = state(link([first, rest]), at(43));
+    assert.deepEqual([s.paid_by, s.payments.map((p) => [p.status, p.credited_vnd, p.held_vnd])], ['rest', [['expired', 13_000n, 0n], ['paid', 13_000n, 0n]]]);
   });
 
   it('expires the link on time, or when a newer link replaced it', () => {
@@ -201,7 +242,9 @@ describe('payment state: properties over random facts', () => {
         s.payments.forEach((p, i) => {
           const due = dueWithTolerance(facts.payments[i]!.amount_atomic, TOLERANCE_BPS);
           if (p.status === 'confirming') assert.ok(p.confirmed < due);
-          if (p.status === 'paid' && facts.payments[i]!.accepted_at === null) assert.ok(p.confirmed >= due);
+          // A paid payment received its due, or completed what earlier quotes' credit began.
+          const credited = s.payments.reduce((sum, q) => sum + q.credited_vnd, 0n);
+          if (p.status === 'paid' && facts.payments[i]!.accepted_at === null) assert.ok(p.confirmed >= due || credited === BigInt(facts.amount_vnd));
           if (p.status === 'paid_late') assert.ok(p.confirmed >= due);
         });
       }),
@@ -209,25 +252,71 @@ describe('payment state: properties over random facts', () => {
     );
   });
 
-  it('accounts for every confirmed coin once its quote is over: what the order holds = paid + held, never negative', () => {
+  it('accounts for every confirmed coin once its quote is over: what the order holds = credited + held, none counted twice', () => {
     fc.assert(
       fc.property(linkArb, ({ facts, now }) => {
         const s = state(facts, now);
         let holds = 0n;
-        let paid = 0n;
+        let credited = 0n;
         let held = 0n;
-        s.payments.forEach((p, i) => {
-          assert.ok(p.held_vnd >= 0n && p.value_vnd >= 0n);
+        s.payments.forEach((p) => {
+          assert.ok(p.held_vnd >= 0n && p.credited_vnd >= 0n);
           holds += p.value_vnd;
+          credited += p.credited_vnd;
           held += p.held_vnd;
-          if (p.status === 'paid') paid += BigInt(facts.payments[i]!.amount_vnd);
           const open = ['awaiting_payment', 'underpaid', 'confirming'].includes(p.status);
           // Confirmed money at a payment whose quote is over is worth at least 1 VND per atomic unit's worth: never stranded.
           if (!open && p.confirmed > 0n) assert.ok(p.value_vnd > 0n);
+          // Credit that may still pay the link is the customer's to complete; everything is returnable once it is paid.
+          assert.equal(p.returnable_vnd, s.status === 'paid' ? p.value_vnd : p.held_vnd);
         });
-        assert.equal(holds, paid + held);
+        assert.equal(holds, credited + held);
+        // The order is credited at most its amount; exactly its amount when its money paid it, less while unpaid.
+        const amount = BigInt(facts.amount_vnd);
+        const accepted = s.paid_by !== null && facts.payments.find((p) => p.payment_id === s.paid_by)!.accepted_at !== null;
+        if (s.status !== 'paid') assert.ok(credited < amount, `unpaid, yet credited ${credited}`);
+        else if (accepted) assert.ok(credited <= amount);
+        else assert.equal(credited, amount);
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('pays an order through quotes each asking for what the earlier ones left, once all their money is confirmed', () => {
+    // Each new quote is for the order less what reached earlier quotes in time (customer-checkout.ts, open); each
+    // quote receives some of it in time, some late, and the last one the rest.
+    const quoteArb = fc.record({
+      share: fc.integer({ min: 0, max: 100 }),
+      late: fc.bigInt({ min: 0n, max: DUE }),
+      delay: fc.integer({ min: 1, max: 30 }),
+    });
+    fc.assert(
+      fc.property(fc.array(quoteArb, { minLength: 1, maxLength: 4 }), fc.integer({ min: 10_000, max: 900_000 }), (quotes, amount) => {
+        let facts = link([], { amount_vnd: amount });
+        quotes.forEach(({ share, late, delay }, i) => {
+          const start = i * 20;
+          const rest = BigInt(amount) - state(facts, at(start)).covered_vnd;
+          assert.ok(rest > 0n, 'the earlier quotes were partial');
+          const atomic = quoteAtomic(rest, RATE, 6, STEP);
+          const last = i === quotes.length - 1;
+          const sent = last ? atomic : (atomic * BigInt(share)) / 100n;
+          const transfers = [sent > 0n ? transfer(last ? sent : min(sent, dueWithTolerance(atomic, TOLERANCE_BPS) - 1n), start + 1, start + 1 + delay) : null, late > 0n ? transfer(late, start + 16, start + 17) : null];
+          const p = payment(transfers.filter((t) => t !== null && t.amount > 0n) as TransferFact[], {
+            payment_id: `pay_${i}`,
+            amount_atomic: atomic,
+            amount_vnd: Number(rest),
+            created_at: at(start),
+            quote_expires_at: at(start + 15),
+          });
+          facts = { ...facts, payments: [...facts.payments, p] };
+        });
+        const s = state(facts, at(quotes.length * 20 + 60));
+        assert.equal(s.status, 'paid');
+        assert.equal(s.paid_by, `pay_${quotes.length - 1}`);
+        assert.equal(s.payments.reduce((sum, p) => sum + p.credited_vnd, 0n), BigInt(amount), 'credited exactly the order');
+        assert.equal(s.payments.reduce((sum, p) => sum + p.value_vnd, 0n), BigInt(amount) + s.payments.reduce((sum, p) => sum + p.held_vnd, 0n));
+      }),
+      { numRuns: 1000 },
     );
   });
 

@@ -9,7 +9,7 @@ import { formatAtomic, leastRefundVnd, parseDecimal, refundAtomic } from '../../
 export interface Holding {
   link: PaymentLinkResource;
   payment: MerchantPayment;
-  /** VND its confirmed money is worth to the order: the link's amount if it paid the link, plus what is held. */
+  /** VND its confirmed money is worth to the order: what it credits the link, plus what is held. */
   value: number;
   /** VND returned from it (refunds that did not fail). */
   refunded: number;
@@ -19,20 +19,22 @@ export interface Holding {
   held: number;
 }
 
-/** What each payment of the order's links holds, the one that paid first, then the others oldest first (as the gateway refunds). */
+/** What each payment of the order's links holds, paid money first, then held, oldest first (as the gateway refunds). */
 export function holdings(links: readonly PaymentLinkResource[]): Holding[] {
   const all = links.flatMap((link) =>
     link.payments.map((payment) => {
-      const value = payment.held_vnd + (payment.status === 'paid' ? payment.amount_vnd : 0);
+      const value = payment.held_vnd + payment.credited_vnd;
+      // Credit that may still pay an open link is not returnable: only what is held, until the link is paid.
+      const returnable = link.status === 'paid' ? value : payment.held_vnd;
       const refunded = link.refunds
         .filter((r) => r.payment_id === payment.payment_id && r.refund_status !== 'FAILED')
         .reduce((sum, r) => sum + r.amount, 0);
-      return { link, payment, value, refunded, left: Math.max(0, value - refunded), held: Math.max(0, payment.held_vnd - refunded) };
+      return { link, payment, value, refunded, left: Math.max(0, returnable - refunded), held: Math.max(0, payment.held_vnd - refunded) };
     }),
   );
-  const paidFirst = (h: Holding) => (h.payment.status === 'paid' ? 0 : 1);
+  const paidFirst = (h: Holding) => (h.payment.status === 'paid' ? 0 : h.payment.credited_vnd > 0 ? 1 : 2);
   return all
-    .filter((h) => h.value > 0)
+    .filter((h) => (h.link.status === 'paid' ? h.value : h.payment.held_vnd) > 0)
     .sort((a, b) => paidFirst(a) - paidFirst(b) || Date.parse(a.payment.created_at) - Date.parse(b.payment.created_at));
 }
 
@@ -49,6 +51,7 @@ export function heldReason(holding: Holding): string {
   const { payment, link } = holding;
   if (payment.status === 'paid') return 'Overpaid: the excess is held for you.';
   if (payment.superseded_at) return 'Sent to the address of an older quote, after the customer had moved on to a newer one.';
+  if (payment.credited_vnd > 0) return 'Arrived after its quote had run out: what came in time counts toward the order.';
   if (link.status === 'paid') return 'Arrived although another payment had paid the order.';
   if (payment.status === 'paid_late') return 'Arrived in full, after its quote had run out.';
   return 'Part of a payment whose quote ran out before the rest came.';

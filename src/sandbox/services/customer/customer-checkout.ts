@@ -1,6 +1,7 @@
 // The customer's side of a link: its view, and opening a payment (a one-time address and a locked quote).
-// A new quote is always a new payment at a new address: coins that reach an old quote's address are held for the
-// merchant, never credited to the link at an old rate (docs/payment-lifecycle.md).
+// A new quote is always a new payment at a new address, for what the order still lacks: money that reached an old
+// quote in time keeps that quote's rate, and coins that reach it later are held for the merchant
+// (docs/payment-lifecycle.md, "Credit across quotes").
 import type { HDKey } from '@scure/bip32';
 import { isIn, OPEN_PAYMENT_STATUSES, type CheckoutAsset, type CheckoutView, type OpenPaymentRequest, type Payment } from '../../../contract/index.js';
 import { deriveAddress } from '../../../codecs/addresses.js';
@@ -104,6 +105,7 @@ export class CustomerCheckout {
       is_checkout_embed: r.is_checkout_embed ?? false,
       methods: [{ pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', assets: this.#assets(snapshot.available) }],
       payment: latest >= 0 ? await this.render(this.db, snapshot, latest) : null,
+      received_vnd: Number(snapshot.states.reduce((sum, state) => (isIn(OPEN_PAYMENT_STATUSES, state.status) ? sum : sum + state.covered_vnd), 0n)),
       failure_redirect_url: await this.view.redirectUrl(this.db, link, r.failure_url, link.status === 'expired' ? 'expired' : 'cancelled'),
       sandbox: true,
     };
@@ -141,21 +143,23 @@ export class CustomerCheckout {
       const { link, payments, states } = snapshot;
       if (link.status === 'paid') throw conflict('This payment link has already been paid.');
       if (link.status === 'expired') throw gone('This payment link has expired.');
-      // Money that arrived in full after its quote ran out waits for the merchant; paying again would pay twice.
-      if (payments.some((p, i) => p.status === 'paid_late' || (p.status === 'expired' && states[i]!.remaining === 0n))) {
+      // Money that arrived in full after its quote ran out waits for the merchant; paying again would pay twice. (A
+      // payment complete in time and credited in full is not late: the order lacks only what earlier quotes lost.)
+      const lateInFull = (p: PaymentRow, i: number) => p.status === 'expired' && states[i]!.remaining === 0n && states[i]!.credited_vnd < BigInt(p.amount_vnd);
+      if (payments.some((p, i) => p.status === 'paid_late' || lateInFull(p, i))) {
         throw conflict('A full payment for this link arrived after its quote ran out and is held for the merchant, who will accept or return it.');
       }
       const last = payments.length - 1;
       const current = payments[last];
-      if (current && isIn(OPEN_PAYMENT_STATUSES, current.status)) {
-        if (current.asset === asset.asset && current.network === asset.network) return { payment: await this.render(tx, snapshot, last), created: false };
-        if (states[last]!.received > 0n) {
-          throw conflict(`The open ${current.asset} payment has already received funds; finish it in ${current.asset} on ${current.network}.`);
-        }
+      if (current && isIn(OPEN_PAYMENT_STATUSES, current.status) && current.asset === asset.asset && current.network === asset.network) {
+        return { payment: await this.render(tx, snapshot, last), created: false };
       }
+      // What reached the link's quotes in time keeps its VND: the new quote asks only for the rest.
+      const rest = link.amount - Number(snapshot.derived.covered_vnd);
+      if (rest <= 0) throw conflict('What was sent for this order already covers it; it is waiting for its confirmations.');
       await this.#assertAvailable(tx, this.networks.of(asset.network));
       // The new payment closes the last one's quote at once (it is newer); both are written before this commits.
-      const row = await this.quote(tx, link.payment_link_ref, link.amount, link.expires_at, asset, request.customer);
+      const row = await this.quote(tx, link.payment_link_ref, rest, link.expires_at, asset, request.customer);
       await insertPayment(tx, row);
       snapshot = await this.reconciler.reconcile(tx, ref);
       return { payment: await this.render(tx, snapshot, snapshot.payments.length - 1), created: true };

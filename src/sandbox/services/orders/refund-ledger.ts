@@ -78,7 +78,11 @@ export function listed(links: LinkSnapshot<LinkRecord>[], refunds: LinkRefund[])
   return { amountToRefund, refundDetails: refundDetails.map(({ payment_id: _payment, ...record }) => record) };
 }
 
-/** The payments holding money, the one that paid its link first, then the others oldest first. */
+/**
+ * The payments holding money a refund may return: the order's paid money first (the payment that paid its link, then
+ * those whose credit it counted), then held money, each group oldest first. Credit that may still pay an open link
+ * is not returnable (docs/payment-lifecycle.md, "Credit across quotes").
+ */
 export function refundSources(order: OrderMoney): RefundSource[] {
   const sources = order.links.flatMap((l) =>
     l.payments.map((payment, i) => ({
@@ -89,12 +93,12 @@ export function refundSources(order: OrderMoney): RefundSource[] {
       payer: l.transfers.get(payment.payment_id)?.find((t) => t.confirmed_at)?.from_address ?? '',
     })),
   );
-  const paidFirst = (s: RefundSource) => (s.payment.status === 'paid' ? 0 : 1);
+  const paidFirst = (s: RefundSource) => (s.payment.status === 'paid' ? 0 : s.state.credited_vnd > 0n ? 1 : 2);
   return sources
-    .filter((s) => s.state.value_vnd > 0n)
+    .filter((s) => s.state.returnable_vnd > 0n)
     .sort((a, b) => paidFirst(a) - paidFirst(b) || a.payment.created_at.getTime() - b.payment.created_at.getTime());
 }
 
-export const refundable = (source: RefundSource): number => Number(source.state.value_vnd) - source.refunded;
+export const refundable = (source: RefundSource): number => Number(source.state.returnable_vnd) - source.refunded;
 
 export const orderNotFound = (orderId: string) => notFound(`There is no order ${orderId} for this merchant.`);

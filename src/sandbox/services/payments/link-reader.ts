@@ -56,6 +56,7 @@ export class LinkReader {
     for (const t of seen) transfers.get(t.payment_id)?.push(t);
     const derived = linkState(
       {
+        amount_vnd: link.amount,
         expires_at: link.expires_at,
         superseded_at: link.superseded_at,
         known_until: earliest(payments.map((p) => p.known_until)),

@@ -32,6 +32,8 @@ export interface PaymentFacts {
 }
 
 export interface LinkFacts {
+  /** The order's amount in VND: what the credit of its payments must cover. */
+  amount_vnd: number;
   expires_at: Date;
   /** A newer link for the same order replaced this one (it had expired): the order has moved on. */
   superseded_at: Date | null;
@@ -60,15 +62,30 @@ export interface PaymentState {
   superseded_at: Date | null;
   /** VND of confirmed money the order holds through this payment, once its quote is over (0 while it is open). */
   value_vnd: bigint;
-  /** The part of value_vnd the link does not need: all of it unless this payment paid the link, else the excess. */
+  /**
+   * The part of value_vnd that counts toward the link: money seen before its quote closed, at its rate (its whole
+   * amount_vnd once complete), as far as the link needs it. While the link can still be paid, a closed quote's credit
+   * waits for the rest; once the link ran out unpaid, nothing is credited.
+   */
+  credited_vnd: bigint;
+  /** The part of value_vnd the link does not need: value_vnd − credited_vnd. */
   held_vnd: bigint;
+  /** What a refund may return: all of value_vnd once the link is paid; only held_vnd while the credit may still pay it. */
+  returnable_vnd: bigint;
+  /** What the money seen before its quote closed (confirmed or not, so far) covers of the order, in VND. */
+  covered_vnd: bigint;
   /** Some of its money is still gaining confirmations: blocks can change it. */
   unsettled: boolean;
 }
 
 export interface LinkState {
   status: LinkStatus;
-  /** The one payment that paid the link, and when. */
+  /**
+   * VND of the order covered by money that reached its payments' addresses in time (confirmed or not): a new payment
+   * is quoted for the rest.
+   */
+  covered_vnd: bigint;
+  /** The payment that completed the link (the newest whose credit counted when the order was covered), and when. */
   paid_by: string | null;
   paid_at: Date | null;
   payments: PaymentState[];
@@ -109,69 +126,142 @@ interface Progress {
   closedAt: number;
   /** A newer payment exists: this quote is closed, whatever the clock says. */
   replaced: boolean;
+  /** Money seen before the quote closed with its confirmations, by when it had them. */
+  inTime: readonly { amount: bigint; at: number }[];
+  /** What the money seen before the quote closed covers, in VND (confirmed or not). */
+  covered: bigint;
 }
 
 function progress(link: LinkFacts, facts: PaymentFacts, next: PaymentFacts | undefined, toleranceBps: number): Progress {
   const due = dueWithTolerance(facts.amount_atomic, toleranceBps);
   const seen = facts.transfers.map((t) => ({ amount: t.amount, at: t.seen_at.getTime() }));
-  const confirmed = facts.transfers
-    .filter((t) => t.confirmed_at !== null)
-    .map((t) => ({ amount: t.amount, at: t.confirmed_at!.getTime() }))
-    .sort((a, b) => a.at - b.at);
+  const byConfirmation = (transfers: readonly TransferFact[]) =>
+    transfers
+      .filter((t) => t.confirmed_at !== null)
+      .map((t) => ({ amount: t.amount, at: t.confirmed_at!.getTime() }))
+      .sort((a, b) => a.at - b.at);
+  const confirmed = byConfirmation(facts.transfers);
+  const closedAt = Math.min(ms(facts.quote_expires_at), ms(link.expires_at), ms(next?.created_at ?? null), ms(link.superseded_at));
+  const inTimeSeen = facts.transfers.filter((t) => t.seen_at.getTime() < closedAt);
   return {
     facts,
     due,
-    received: seen.reduce((sum, t) => sum + t.amount, 0n),
-    confirmed: confirmed.reduce((sum, t) => sum + t.amount, 0n),
+    received: sum(seen),
+    confirmed: sum(confirmed),
     completedAt: reachedAt(seen, due),
     settledAt: reachedAt(confirmed, due),
-    closedAt: Math.min(ms(facts.quote_expires_at), ms(link.expires_at), ms(next?.created_at ?? null), ms(link.superseded_at)),
+    closedAt,
     replaced: next !== undefined,
+    inTime: byConfirmation(inTimeSeen),
+    covered: credit(facts, due, sum(inTimeSeen)),
   };
 }
 
 /**
- * The link is paid by exactly one payment: the first to be settled in time (its full amount seen before its quote
- * closed, and confirmed before the order moved on to another link; a tie goes to the closing, which the lock order
- * makes the earlier event) or accepted by the merchant. Every other coin
- * that reached an address of the link is held.
+ * What `atomic` units seen in time credit the order, at the quote's rate: the quote's whole amount_vnd once they reach
+ * what is due (the tolerance and rounding are the customer's), else their worth rounded up, below amount_vnd: only a
+ * complete payment covers its own quote (a quote rounded up to a typeable amount is worth a little more than asked).
  */
-function winner(link: LinkFacts, all: readonly Progress[]): { index: number; at: number } | undefined {
-  let best: { index: number; at: number } | undefined;
+function credit(facts: PaymentFacts, due: bigint, atomic: bigint): bigint {
+  if (atomic >= due) return BigInt(facts.amount_vnd);
+  return min(vndForAtomicUp(atomic, facts.rate, facts.decimals), BigInt(facts.amount_vnd) - 1n);
+}
+
+/** A payment's credit from its in-time money confirmed by `at`. */
+function creditAt(p: Progress, at: number): bigint {
+  return credit(p.facts, p.due, sum(p.inTime.filter((t) => t.at <= at)));
+}
+
+interface Winner {
+  index: number;
+  at: number;
+  /** The merchant accepted it: its whole amount counts, although it came late. */
+  accepted: boolean;
+}
+
+/**
+ * The link is paid once, at the first of: the instant the confirmed credit of its payments covers the order (before
+ * the order moved on to another link; a tie with a quote's closing goes to the closing, which the lock order makes the
+ * earlier event), paid by the newest payment whose credit counted; or a merchant's acceptance of a payment that
+ * arrived in full and is confirmed.
+ */
+function winner(link: LinkFacts, all: readonly Progress[]): Winner | undefined {
+  let best: Winner | undefined;
+  const instants = [...new Set(all.flatMap((p) => p.inTime.map((t) => t.at)))].sort((a, b) => a - b);
+  for (const at of instants) {
+    if (at >= ms(link.superseded_at)) break;
+    const credits = all.map((p) => creditAt(p, at));
+    if (credits.reduce((a, b) => a + b, 0n) >= BigInt(link.amount_vnd)) {
+      best = { index: credits.findLastIndex((c) => c > 0n), at, accepted: false };
+      break;
+    }
+  }
   all.forEach((p, index) => {
-    const settledInTime = p.completedAt < p.closedAt && p.settledAt < ms(link.superseded_at) ? p.settledAt : NEVER;
     // The merchant can accept only money that arrived in full and is confirmed.
-    const accepted = p.settledAt === NEVER ? NEVER : Math.max(p.settledAt, ms(p.facts.accepted_at));
-    const at = Math.min(settledInTime, accepted);
-    if (at !== NEVER && (!best || at < best.at)) best = { index, at };
+    const at = p.settledAt === NEVER ? NEVER : Math.max(p.settledAt, ms(p.facts.accepted_at));
+    if (at !== NEVER && (!best || at < best.at)) best = { index, at, accepted: true };
   });
   return best;
+}
+
+/**
+ * What each payment's money credits the paid link: the winner's first (its whole amount if accepted), then the
+ * others' oldest first, until the order is covered; none counts twice, and what the order does not need is held.
+ */
+function creditsOfPaidLink(link: LinkFacts, all: readonly Progress[], won: Winner): bigint[] {
+  let left = BigInt(link.amount_vnd);
+  const take = (available: bigint) => {
+    const taken = min(available, left);
+    left -= taken;
+    return taken;
+  };
+  const credits = all.map(() => 0n);
+  const w = all[won.index]!;
+  credits[won.index] = take(won.accepted ? BigInt(w.facts.amount_vnd) : creditAt(w, NEVER));
+  all.forEach((p, i) => {
+    if (i !== won.index) credits[i] = take(creditAt(p, NEVER));
+  });
+  return credits;
 }
 
 export function linkState(link: LinkFacts, clock: Date, toleranceBps: number): LinkState {
   const now = link.known_until && link.known_until < clock ? link.known_until : clock;
   const all = link.payments.map((facts, i) => progress(link, facts, link.payments[i + 1], toleranceBps));
   const won = winner(link, all);
-  const payments = all.map((p, index): PaymentState => {
-    const { facts, due, received, confirmed } = p;
+  const covered_vnd = all.reduce((total, p) => total + p.covered, 0n);
+  const linkOver = now.getTime() >= link.expires_at.getTime() || link.superseded_at !== null;
+  const statuses = all.map((p, index): PaymentStatus => {
     const isWinner = won?.index === index;
     // Once another payment paid the link, this quote takes nothing more for it.
     const closedAt = won && !isWinner ? Math.min(p.closedAt, won.at) : p.closedAt;
+    if (isWinner) return 'paid';
+    if (p.completedAt < closedAt && !won && link.superseded_at === null) {
+      // Complete in time, waiting for its confirmations or for the credit of earlier payments. If what reached the
+      // link's addresses in time can no longer cover the order (earlier money left the chain), its own credit stays
+      // and a new quote asks for the rest; once the link ran out, it is held.
+      if (p.settledAt === NEVER || covered_vnd >= BigInt(link.amount_vnd)) return 'confirming';
+      return linkOver ? 'paid_late' : 'expired';
+    }
+    if (p.settledAt !== NEVER) return 'paid_late';
+    if (p.completedAt !== NEVER || p.replaced || now.getTime() >= closedAt) return 'expired';
+    return p.confirmed > 0n ? 'underpaid' : 'awaiting_payment';
+  });
+  // Until the link is paid, a closed quote's credit waits for the rest while the link can still be paid.
+  const payable = !won && !linkOver;
+  const payableLate = !won && link.superseded_at === null && statuses.includes('confirming');
+  const credits = won ? creditsOfPaidLink(link, all, won) : all.map((p) => (payable || payableLate ? creditAt(p, NEVER) : 0n));
+  const payments = all.map((p, index): PaymentState => {
+    const { facts, due, received, confirmed } = p;
+    const status = statuses[index]!;
     const complete = p.completedAt !== NEVER;
-    let status: PaymentStatus;
-    if (isWinner) status = 'paid';
-    else if (p.settledAt !== NEVER) status = 'paid_late';
-    else if (complete) status = p.completedAt < closedAt && !won && link.superseded_at === null ? 'confirming' : 'expired';
-    else if (p.replaced || now.getTime() >= closedAt) status = 'expired';
-    else status = confirmed > 0n ? 'underpaid' : 'awaiting_payment';
-
     const overpaid = (status === 'paid' || status === 'paid_late') && received - facts.amount_atomic >= facts.quote_step;
     const remaining = complete ? 0n : roundUp(facts.amount_atomic - received, facts.quote_step);
     const remaining_vnd = complete ? 0n : min(BigInt(facts.amount_vnd), vndForAtomicUp(remaining, facts.rate, facts.decimals));
     const open = isIn(OPEN_PAYMENT_STATUSES, status);
     const value_vnd = open ? 0n : worth(facts, due, confirmed);
-    const held_vnd = isWinner ? value_vnd - BigInt(facts.amount_vnd) : value_vnd;
-    const paidAt = isWinner ? won.at : status === 'paid_late' ? p.settledAt : NEVER;
+    const credited_vnd = open ? 0n : credits[index]!;
+    const held_vnd = value_vnd - credited_vnd;
+    const paidAt = won?.index === index ? won.at : status === 'paid_late' ? p.settledAt : NEVER;
     return {
       status,
       overpaid,
@@ -182,13 +272,16 @@ export function linkState(link: LinkFacts, clock: Date, toleranceBps: number): L
       paid_at: paidAt === NEVER ? null : new Date(paidAt),
       superseded_at: link.payments[index + 1]?.created_at ?? null,
       value_vnd,
+      credited_vnd,
       held_vnd,
+      returnable_vnd: won ? value_vnd : held_vnd,
+      covered_vnd: p.covered,
       unsettled: facts.transfers.some((t) => t.confirmed_at === null),
     };
   });
-  const expired = now.getTime() >= link.expires_at.getTime() || link.superseded_at !== null;
   return {
-    status: won ? 'paid' : expired ? 'expired' : 'active',
+    status: won ? 'paid' : linkOver ? 'expired' : 'active',
+    covered_vnd,
     paid_by: won ? link.payments[won.index]!.payment_id : null,
     paid_at: won ? new Date(won.at) : null,
     payments,
@@ -231,3 +324,4 @@ function worth(facts: PaymentFacts, due: bigint, confirmed: bigint): bigint {
 }
 
 const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+const sum = (items: readonly { amount: bigint }[]): bigint => items.reduce((total, t) => total + t.amount, 0n);

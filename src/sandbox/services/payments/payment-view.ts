@@ -42,6 +42,7 @@ export class PaymentView {
       remaining_crypto: formatAtomic(state.remaining, decimals),
       remaining_vnd: Number(state.remaining_vnd),
       held_vnd: row.held_vnd,
+      credited_vnd: Number(state.credited_vnd),
       transactions: transfers.map((t) => ({
         tx_hash: t.tx_hash,
         amount_crypto: formatAtomic(BigInt(t.amount_atomic), decimals),
