@@ -161,6 +161,11 @@ export const CheckoutView = z.object({
    * "Credit across quotes").
    */
   received_vnd: z.int(),
+  /**
+   * A page the customer can open again, print or save, listing what they sent and its transactions (GET /receipt);
+   * null until money reached one of the link's addresses.
+   */
+  receipt_url: z.nullable(z.string()),
   /** The signed `failure_url` to follow when the customer gives up or the link expires. */
   failure_redirect_url: z.string(),
   /** True on the sandbox gateway: the element shows a "Sandbox" badge. */

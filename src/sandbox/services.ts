@@ -109,7 +109,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     refunds: new Refunds(db, clock, orders, refundRail(chains), webhookOutbox),
     refundLedger,
     heldPayments: new HeldPayments(db, clock, orders, reconciler, merchantLinks),
-    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, sandboxRootKey(config.payments.hdSeedHex), reader, reconciler, view),
+    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, sandboxRootKey(config.payments.hdSeedHex), reader, reconciler, view, new URL('receipt', config.checkoutUrl)),
     sandboxControls: new SandboxControls(db, clock, networks, chains, reconciler, view, watcher),
     merchantLinks,
     webhookEndpoints,

@@ -30,6 +30,7 @@ export function checkoutView(overrides: Partial<CheckoutView> = {}): CheckoutVie
     ],
     payment: null,
     received_vnd: 0,
+    receipt_url: null,
     failure_redirect_url: 'https://shop.example/failure?signature=x',
     sandbox: true,
     ...overrides,

@@ -155,6 +155,7 @@ describe(`every declared route, sent a request (${storageName})`, () => {
       { path: '/pay-checkout.js.map', headers: { 'If-None-Match': await etag('/pay-checkout.js.map') } },
     ],
     'GET /checkout': async () => [{ path: `/checkout?ref=${await link()}` }],
+    'GET /receipt': async () => [{ path: `/receipt?ref=${await link()}` }],
     'GET /openapi.json': async () => [{ path: '/openapi.json' }],
   };
 

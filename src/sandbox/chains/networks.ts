@@ -53,7 +53,10 @@ export interface NetworkConfig {
   chain_id?: number;
   assets: AssetConfig[];
   confirmations: number;
-  /** Where a transaction can be looked up: `{explorer_url}/tx/{hash}`. */
+  /**
+   * Where a transaction can be looked up: `{explorer_url}/tx/{hash}`. None on a simulated network: its transactions
+   * exist only in this gateway, and a public explorer would say they do not.
+   */
   explorer_url?: string;
   source: SimulatedSource | NodeSource;
 }
@@ -78,7 +81,6 @@ export function simulatedNetworks(blockIntervalMs: (fallback: number) => number)
       testnet: true,
       assets: [{ asset: 'USDT', decimals: 6, quote_decimals: 2, token_standard: 'TRC-20' }],
       confirmations: 3,
-      explorer_url: 'https://nile.tronscan.org/#',
       source: { kind: 'simulated', blockIntervalMs: blockIntervalMs(3_000) },
     },
     {
@@ -92,7 +94,6 @@ export function simulatedNetworks(blockIntervalMs: (fallback: number) => number)
         { asset: 'ETH', decimals: 18, quote_decimals: 6 },
       ],
       confirmations: 3,
-      explorer_url: 'https://sepolia.etherscan.io',
       source: { kind: 'simulated', blockIntervalMs: blockIntervalMs(6_000) },
     },
     {
@@ -102,7 +103,6 @@ export function simulatedNetworks(blockIntervalMs: (fallback: number) => number)
       testnet: true,
       assets: [{ asset: 'BTC', decimals: 8, quote_decimals: 8 }],
       confirmations: 2,
-      explorer_url: 'https://mempool.space/testnet',
       source: { kind: 'simulated', blockIntervalMs: blockIntervalMs(10_000) },
     },
   ];

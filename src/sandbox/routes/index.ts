@@ -8,6 +8,7 @@ import { oauthRoutes } from './oauth.js';
 import { openApiRoutes } from './openapi.js';
 import { paymentLinkRoutes } from './payment-links.js';
 import { paymentRoutes } from './payments.js';
+import { receiptRoutes } from './receipt.js';
 import { refundRoutes } from './refunds.js';
 import type { Declaration, RouteGroup } from './route.js';
 import { sandboxRoutes } from './sandbox.js';
@@ -22,6 +23,7 @@ export const ROUTE_GROUPS: RouteGroup<Services>[] = [
   checkoutRoutes,
   sandboxRoutes,
   assetRoutes,
+  receiptRoutes,
   openApiRoutes,
 ];
 

@@ -61,6 +61,8 @@ export class CustomerCheckout {
     private readonly reader: LinkReader,
     private readonly reconciler: Reconciler,
     private readonly view: PaymentView,
+    /** The receipt page beside the hosted checkout page (routes/receipt.ts): `{checkout_url}` with `receipt` for its last segment. */
+    private readonly receiptPage: URL,
   ) {}
 
   /**
@@ -106,9 +108,23 @@ export class CustomerCheckout {
       methods: [{ pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', assets: this.#assets(snapshot.available) }],
       payment: latest >= 0 ? await this.render(this.db, snapshot, latest) : null,
       received_vnd: Number(snapshot.states.reduce((sum, state) => (isIn(OPEN_PAYMENT_STATUSES, state.status) ? sum : sum + state.covered_vnd), 0n)),
+      receipt_url: [...snapshot.transfers.values()].some((transfers) => transfers.length) ? this.#receiptUrl(link.payment_link_ref) : null,
       failure_redirect_url: await this.view.redirectUrl(this.db, link, r.failure_url, link.status === 'expired' ? 'expired' : 'cancelled'),
       sandbox: true,
     };
+  }
+
+  #receiptUrl(ref: string): string {
+    const url = new URL(this.receiptPage);
+    url.searchParams.set('ref', ref);
+    return url.toString();
+  }
+
+  /** GET /receipt: the link's view and every payment that money reached, oldest first. */
+  async receipt(ref: string): Promise<{ view: CheckoutView; payments: Payment[] }> {
+    const { snapshot } = await this.current(ref, parseLinkFacts(await this.reader.readFacts(this.db, ref)));
+    const payments = await Promise.all(snapshot.payments.map((_, index) => this.render(this.db, snapshot, index)));
+    return { view: await this.viewOf(snapshot), payments: payments.filter((p) => p.transactions.length) };
   }
 
   /** Every configured asset, each available while its network can be seen. */

@@ -1,0 +1,157 @@
+// The receipt page (GET /receipt?ref=…): what the customer sent for an order and where each transaction can be looked
+// up, in the link's language, to open again, print or save as a PDF. Plain HTML with one inline stylesheet and no
+// script: it prints as it shows, and hono/html escapes every value the merchant or the chain gave.
+import { createHash } from 'node:crypto';
+import { html, raw } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+import { isIn, OPEN_PAYMENT_STATUSES, type CheckoutView, type Payment } from '../../contract/index.js';
+
+export type ReceiptLanguage = 'vi' | 'en';
+
+const CSS = `:root{color-scheme:light dark;font:16px/1.5 system-ui,sans-serif}body{margin:0 auto;max-width:40rem;padding:1.5rem 1rem}
+h1{font-size:1.4rem;margin:0 0 .25rem}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;margin:0}
+dt{color:GrayText}dd{margin:0;text-align:end;white-space:nowrap}section{border-top:1px solid GrayText;padding-top:.5rem}
+code{font-size:.85rem;overflow-wrap:anywhere}.total{font-size:1.2rem;font-weight:600}.hint{color:GrayText;font-size:.9rem}
+@media print{:root{color-scheme:light}.hint{display:none}a{color:inherit;text-decoration:none}section{break-inside:avoid}}`;
+
+/** What the page may do: show its one inline stylesheet, by its hash, and nothing else (no script, no request). */
+export const RECEIPT_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(CSS).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
+const WORDS = {
+  vi: {
+    title: 'Biên nhận thanh toán',
+    order: 'Đơn hàng',
+    merchant: 'Người bán',
+    total: 'Tổng cộng',
+    received: 'Đã nhận',
+    left: 'Còn lại',
+    paid: 'Đơn hàng đã được thanh toán',
+    unpaid: 'Đơn hàng chưa được thanh toán đủ',
+    sent: 'Đã gửi',
+    rate: 'Tỷ giá',
+    counts: 'Tính vào đơn hàng',
+    held: 'Người bán đang giữ',
+    transaction: 'Giao dịch',
+    confirmations: 'Số xác nhận',
+    seenAt: 'Thời gian',
+    explorer: 'Xem trên trình duyệt khối',
+    status: {
+      awaiting_payment: 'Đã nhận một phần',
+      underpaid: 'Đã nhận một phần',
+      confirming: 'Đang chờ mạng xác nhận',
+      paid: 'Đã thanh toán',
+      expired: 'Hết hạn tỷ giá',
+      paid_late: 'Đến sau khi hết hạn tỷ giá: người bán sẽ quyết định',
+    },
+    print: 'Dùng lệnh In của trình duyệt để in hoặc lưu thành PDF. Mở lại trang này bất cứ lúc nào bằng cùng địa chỉ.',
+    missing: 'Không tìm thấy đơn hàng này.',
+  },
+  en: {
+    title: 'Payment receipt',
+    order: 'Order',
+    merchant: 'Merchant',
+    total: 'Total',
+    received: 'Received',
+    left: 'Left to pay',
+    paid: 'The order is paid',
+    unpaid: 'The order is not paid in full',
+    sent: 'Sent',
+    rate: 'Rate',
+    counts: 'Counts toward the order',
+    held: 'Held by the merchant',
+    transaction: 'Transaction',
+    confirmations: 'Confirmations',
+    seenAt: 'Time',
+    explorer: 'View on the block explorer',
+    status: {
+      awaiting_payment: 'Partly received',
+      underpaid: 'Partly received',
+      confirming: 'Waiting for the network to confirm',
+      paid: 'Paid',
+      expired: 'The rate lock ran out',
+      paid_late: 'Arrived after the rate lock: the merchant decides',
+    },
+    print: "Use your browser's Print to print it or save it as a PDF. Open this page again any time at the same address.",
+    missing: 'There is no such order.',
+  },
+} satisfies Record<ReceiptLanguage, unknown>;
+
+const LOCALES = { vi: 'vi-VN', en: 'en-US' } as const;
+
+/** The page's language: the one asked for, else the link's billing locale, else the browser's; `vi` or `en`. */
+export function receiptLanguage(asked: string | undefined, view: CheckoutView | undefined, acceptLanguage: string | undefined): ReceiptLanguage {
+  for (const tag of [asked, view?.billing_details?.billing_address?.locale, acceptLanguage?.split(',')[0]]) {
+    const lang = tag?.trim().slice(0, 2).toLowerCase();
+    if (lang === 'vi' || lang === 'en') return lang;
+  }
+  return 'en';
+}
+
+function page(lang: ReceiptLanguage, title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>) {
+  return html`<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<style>${raw(CSS)}</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+export function receiptPage(lang: ReceiptLanguage, view: CheckoutView, payments: readonly Payment[]) {
+  const w = WORDS[lang];
+  const locale = LOCALES[lang];
+  // Exact: a decimal string is formatted as written, never through a float.
+  const vnd = (amount: number | string) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'VND', maximumFractionDigits: 20 }).format(amount as `${number}`);
+  const crypto = (amount: string) => new Intl.NumberFormat(locale, { maximumFractionDigits: 20 }).format(amount as `${number}`);
+  const time = (iso: string) =>
+    new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Ho_Chi_Minh', timeZoneName: 'short' }).format(new Date(iso));
+  const explorerOf = (p: Payment) => view.methods.flatMap((m) => m.assets).find((a) => a.asset === p.asset && a.network === p.network);
+  const paid = view.status === 'paid';
+  // Seen so far, confirmed or not: what the closed quotes received, and what the open one has of its amount.
+  const open = view.payment && isIn(OPEN_PAYMENT_STATUSES, view.payment.status) ? view.payment : undefined;
+  const received = paid ? view.amount : view.received_vnd + (open ? open.amount_vnd - open.remaining_vnd : 0);
+  return page(
+    lang,
+    w.title,
+    html`<header>
+<h1>${w.title}</h1>
+<p>${paid ? w.paid : w.unpaid}</p>
+</header>
+<dl>
+<dt>${w.merchant}</dt><dd>${view.merchant_details.name ?? ''}</dd>
+<dt>${w.order}</dt><dd>${view.merchant_order_id}</dd>
+<dt>${w.total}</dt><dd class="total">${vnd(view.amount)}</dd>
+<dt>${w.received}</dt><dd>${vnd(received)}</dd>
+${paid ? '' : html`<dt>${w.left}</dt><dd>${vnd(view.amount - received)}</dd>`}
+</dl>
+${payments.map((p) => {
+  const asset = explorerOf(p);
+  return html`<section>
+<h2>${p.asset} · ${asset?.network_name ?? p.network}: ${w.status[p.status]}</h2>
+<dl>
+<dt>${w.sent}</dt><dd>${crypto(p.received_crypto)} ${p.asset}</dd>
+<dt>${w.rate}</dt><dd>${vnd(p.rate)} / ${p.asset}</dd>
+${p.credited_vnd ? html`<dt>${w.counts}</dt><dd>${vnd(p.credited_vnd)}</dd>` : ''}
+${p.held_vnd ? html`<dt>${w.held}</dt><dd>${vnd(p.held_vnd)}</dd>` : ''}
+</dl>
+${p.transactions.map(
+  (t) => html`<p>${w.transaction} ${time(t.seen_at)} · ${crypto(t.amount_crypto)} ${p.asset} · ${w.confirmations}: ${t.confirmations}<br>
+<code>${t.tx_hash}</code>${asset?.explorer_url ? html`<br><a href="${`${asset.explorer_url}/tx/${t.tx_hash}`}" rel="noreferrer">${w.explorer}</a>` : ''}</p>`,
+)}
+</section>`;
+})}
+<p class="hint">${w.print}</p>`,
+  );
+}
+
+/** An unknown or malformed ref: the page says so, in the browser's language. */
+export function missingReceiptPage(lang: ReceiptLanguage) {
+  return page(lang, WORDS[lang].title, html`<h1>${WORDS[lang].title}</h1><p>${WORDS[lang].missing}</p>`);
+}
