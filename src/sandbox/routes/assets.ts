@@ -5,13 +5,12 @@ import * as z from 'zod/mini';
 import { builtFile } from '../http/built-file.js';
 import { jsonForScript } from '../http/inline-json.js';
 import { asProblem } from '../http/problem.js';
+import { ELEMENT_SCRIPT as SCRIPT, ELEMENT_SOURCE_MAP as SOURCE_MAP } from '../paths.js';
 import type { Services } from '../services.js';
 import { media, route, type RouteGroup } from './route.js';
 
-/** Built by `npm run build` (vite.config.ts); a rebuild shows without a restart (http/built-file.ts). */
-const SCRIPT = new URL('../../../dist/pay-checkout.js', import.meta.url);
-/** Its source map, which browsers fetch only when the developer tools are open. */
-const SOURCE_MAP = new URL('../../../dist/pay-checkout.js.map', import.meta.url);
+// SCRIPT is built by `npm run build` (vite.config.ts); a rebuild shows without a restart (http/built-file.ts). Its source
+// map is fetched by browsers only when the developer tools are open.
 
 /** The hosted page's own few rules, inline (a stylesheet would be one more request before the checkout shows). */
 const PAGE_CSS = 'html{color-scheme:light dark}body{margin:0}';
