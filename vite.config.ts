@@ -1,6 +1,8 @@
-// The script-tag build of <pay-checkout> (DESIGN.md section 2): dist/pay-checkout.js, one self-contained ES module
-// (Lit, @lit/task and lean-qr's nano encoder inlined, minified) that defines the tag; the gateway serves it at
-// /pay-checkout.js. ES module format so that `import.meta.url` tells the element which gateway it came from (its
+// The script-tag build of <pay-checkout> (DESIGN.md section 2): dist/pay-checkout.js, one ES module (Lit, @lit/task
+// and lean-qr's nano encoder inlined, minified) with everything up to the customer's first QR, that defines the tag;
+// the gateway serves it at /pay-checkout.js. The later and optional views (paid, expired, browser wallets...) are
+// chunks in dist/pay-checkout/, which the file imports on demand by URLs relative to its own (the gateway serves
+// them at /pay-checkout/<chunk>.js, beside it), and which import what they share from it. ES module format so that `import.meta.url` tells the element which gateway it came from (its
 // default `api-base`). It resolves the `production` export condition, so Lit ships without its dev mode.
 // Bundlers get the modules tsc emits to dist/lib/ (tsconfig.build.json), with the dependencies left as imports.
 // The demo has its own config (demo/vite.config.ts) and output (dist/demo/), which this build leaves alone.
@@ -8,7 +10,7 @@
 // lines (zod, of which only its e-mail pattern is bundled, carries none in its code). Lit's modules each repeat a
 // `@license` comment, their SPDX identifier and a copyright line that the banner carries already: the eleven of
 // them cost 100 bytes gzipped, which the budget spends on the customer's first QR (views/after-order.ts) instead.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileLitTemplates } from '@lit-labs/compiler';
@@ -66,6 +68,33 @@ function compiledTemplates(): Plugin {
   };
 }
 
+/** Where the chunks go, beside the script (their names carry a hash of their content: cached for good). */
+export const CHUNK_DIR = 'pay-checkout';
+
+/**
+ * The payment view and the QR encoder are part of the script itself: the element asks for them by a dynamic import
+ * (a bundler of dist/lib/ makes a chunk of them), which this build turns into a static one, so that the customer's
+ * first QR never waits on a second request. Their modules only declare functions: evaluating them with the script
+ * costs nothing the order's first paint would see.
+ */
+function afterOrderInline(): Plugin {
+  const IMPORT = "import('./views/after-order.js')";
+  return {
+    name: 'pay-checkout:after-order-inline',
+    enforce: 'pre',
+    transform(source, id) {
+      if (!id.endsWith('/src/checkout/pay-checkout/pay-checkout.ts')) return null;
+      if (!source.includes(IMPORT)) this.error(`${IMPORT} is gone from pay-checkout.ts: update vite.config.ts`);
+      return { code: `import * as afterOrder$ from './views/after-order.js';\n${source.replace(IMPORT, 'Promise.resolve(afterOrder$)')}`, map: null };
+    },
+  };
+}
+
+/** The chunks of the previous build go: their names change with their content, and only this build's are served. */
+function freshChunkDir(): Plugin {
+  return { name: 'pay-checkout:fresh-chunk-dir', apply: 'build', buildStart: () => rmSync(path(`./dist/${CHUNK_DIR}`), { recursive: true, force: true }) };
+}
+
 /** The browsers of the build's `es2022` target, for which CSS keeps its fallbacks (lightningcss's version numbers). */
 const CSS_TARGETS = { chrome: 94 << 16, firefox: 93 << 16, safari: (15 << 16) | (4 << 8) };
 
@@ -90,27 +119,30 @@ function minifiedCss(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [minifiedCss(), compiledTemplates()],
+  plugins: [freshChunkDir(), afterOrderInline(), minifiedCss(), compiledTemplates()],
   resolve: { conditions: ['production', 'module', 'browser'] },
   build: {
     target: 'es2022',
     sourcemap: true,
     outDir: path('./dist'),
-    // dist/ also holds the demo's build and dist/lib/: write the one file, delete nothing.
+    // dist/ also holds the demo's build and dist/lib/: write the script and its chunks, delete nothing else.
     emptyOutDir: false,
     copyPublicDir: false,
     lib: { entry: path('./src/checkout/script-tag.ts'), formats: ['es'], fileName: () => 'pay-checkout.js' },
-    // Library mode keeps ES output's white space for bundlers; this file goes to browsers as is: minify it all,
-    // and never split it (one file is the point).
-    // The source map (with the sources inside) ships beside it in the package.
+    // Library mode keeps ES output's white space for bundlers; these files go to browsers as they are: minify them.
+    // Each dynamic import left in the source is a chunk; the source maps (with the sources inside) ship beside them.
     rolldownOptions: {
+      // What the chunks share with the script stays in the script, which exports it to them (with names of its own
+      // beside its API): library mode's 'strict' would move it into a third file, fetched before the first paint.
+      preserveEntrySignatures: 'allow-extension',
       output: {
         minify: true,
-        codeSplitting: false,
+        chunkFileNames: `${CHUNK_DIR}/[name]-[hash].js`,
         comments: { legal: false, annotation: false, jsdoc: false },
         // V8's compile hint first: every function compiled while the file streams in, off the main thread, instead
         // of lazily on first call, between the element's insertion and its first paint (Chromium 136+; a plain
         // comment elsewhere).
+        // A chunk is compiled as it streams in too: it is fetched when its view is about to be drawn.
         postBanner: (chunk) => `//# allFunctionsCalledOnLoad\n${licenceBanner(chunk.moduleIds)}`,
       },
     },

@@ -8,5 +8,7 @@ const root = new URL('../../', import.meta.url);
 /** The element's script-tag build and its source map (`npm run build`). */
 export const ELEMENT_SCRIPT = new URL('dist/pay-checkout.js', root);
 export const ELEMENT_SOURCE_MAP = new URL('dist/pay-checkout.js.map', root);
+/** The chunks the script loads on demand from beside itself, with their source maps (vite.config.ts). */
+export const ELEMENT_CHUNKS = new URL('dist/pay-checkout/', root);
 /** The demo's built pages (`npm run build`), for `npm start`. */
 export const DEMO_DIST = fileURLToPath(new URL('dist/demo', root));

@@ -1,6 +1,7 @@
-// The script-tag file (dist/pay-checkout.js) as browsers get it: within its size budget, self-contained, in Lit's
-// production mode, and free of anything a strict CSP (no 'unsafe-eval') would block. Builds it first when it is
-// missing or older than the sources.
+// The script-tag file (dist/pay-checkout.js) and its chunks (dist/pay-checkout/) as browsers get them: each within
+// its size budget, the script with no import of its own before the first QR, the chunks loaded by URLs relative to
+// it, in Lit's production mode, and free of anything a strict CSP (no 'unsafe-eval') would block. Builds them first
+// when they are missing or older than the sources.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -13,6 +14,12 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const bundle = join(root, 'dist/pay-checkout.js');
 /** Lit, the element, its catalogs and the QR encoder; docs/benchmarks in the README say what it was and why. */
 const BUDGET_GZIP_BYTES = 28 * 1024;
+/** The chunks beside the script, by the name before their hash, each with its own budget (gzip bytes). */
+const CHUNK_BUDGETS: Record<string, number> = {
+  /** Confirming, paid, paid late, expired, the late transfer: the views once money moved or the quote ran out. */
+  later: 3 * 1024,
+};
+const chunkDir = join(root, 'dist/pay-checkout');
 
 function newestSource(dir: string): number {
   return Math.max(
@@ -32,6 +39,13 @@ function ensureBuilt(): string {
 }
 
 const code = ensureBuilt();
+/** The chunks by name (`later` for `later-<hash>.js`). */
+const chunks = new Map(
+  readdirSync(chunkDir)
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => [file.replace(/-[\w-]{8}\.js$/, ''), { file, code: readFileSync(join(chunkDir, file), 'utf8') }] as const),
+);
+const everyFile = [{ file: 'pay-checkout.js', code }, ...[...chunks.values()].map((c) => ({ file: `pay-checkout/${c.file}`, code: c.code }))];
 
 test(`the script-tag file is at most ${BUDGET_GZIP_BYTES} bytes gzipped`, () => {
   const gzip = gzipSync(code, { level: 9 }).length;
@@ -44,24 +58,58 @@ test("the script-tag file opens with V8's compile hint: compiled as it streams i
   assert.ok(code.startsWith('//# allFunctionsCalledOnLoad\n'), `it opens with ${JSON.stringify(code.slice(0, 40))}`);
 });
 
-test('the script-tag file needs no eval (CSP without unsafe-eval)', () => {
-  for (const pattern of [/\beval\s*\(/, /\bnew\s+Function\s*\(/, /=\s*Function\s*[;,]/, /\bsetTimeout\s*\(\s*["'`]/]) {
-    assert.doesNotMatch(code, pattern, `found ${pattern} in dist/pay-checkout.js`);
+test('each chunk beside the script is within its own budget, and every chunk has one', () => {
+  assert.deepEqual([...chunks.keys()].sort(), Object.keys(CHUNK_BUDGETS).sort(), 'the chunks built are the chunks budgeted');
+  for (const [name, chunk] of chunks) {
+    const gzip = gzipSync(chunk.code, { level: 9 }).length;
+    console.log(`dist/pay-checkout/${chunk.file}: ${Buffer.byteLength(chunk.code)} B raw, ${gzip} B gzip`);
+    assert.ok(gzip <= CHUNK_BUDGETS[name]!, `${chunk.file}: ${gzip} B gzipped is over its budget of ${CHUNK_BUDGETS[name]} B`);
   }
 });
 
-test('the script-tag file is self-contained and defines the element', () => {
-  // Every dependency is inlined: no import of another module is left.
-  assert.doesNotMatch(code, /\bimport\s*(?:[\w{}*\s,]+from\s*)?["'`]/, 'a static import is left in the bundle');
-  assert.doesNotMatch(code, /\bimport\s*\(/, 'a dynamic import is left in the bundle');
+test('no file of the element needs eval (CSP without unsafe-eval)', () => {
+  for (const { file, code: text } of everyFile) {
+    for (const pattern of [/\beval\s*\(/, /\bnew\s+Function\s*\(/, /=\s*Function\s*[;,]/, /\bsetTimeout\s*\(\s*["'`]/]) {
+      assert.doesNotMatch(text, pattern, `found ${pattern} in dist/${file}`);
+    }
+  }
+});
+
+/** Every module specifier of a file: static imports and re-exports, and dynamic imports. */
+function specifiers(text: string): { statics: string[]; dynamics: string[] } {
+  const statics = [...text.matchAll(/\b(?:import|export)\s*(?:[\w{}*\s,$]+from\s*)?["'`]([^"'`]+)["'`]/g)].map((m) => m[1]!);
+  const dynamics = [...text.matchAll(/\bimport\s*\(\s*([^)]*)\)/g)].map((m) => m[1]!);
+  return { statics, dynamics };
+}
+
+test('the script-tag file imports nothing before it runs, and loads each chunk from beside itself, by a literal URL', () => {
+  const { statics, dynamics } = specifiers(code);
+  assert.deepEqual(statics, [], 'a static import is left in the script: a request before the first paint');
+  // A literal relative specifier: resolved against the script's own URL (the gateway it came from), needing no
+  // eval, no inline script and no import map, so the strict CSP of the hosted page (script-src 'self') allows it.
+  assert.deepEqual(dynamics.map((d) => d.replace(/-[\w-]{8}\.js/, '.js')).sort(), [...chunks.keys()].map((name) => `\`./pay-checkout/${name}.js\``).sort());
   assert.match(code, /customElements\.define\(/);
   assert.match(code, /pay-checkout/);
 });
 
-test('the script-tag file builds no schema: the answers are checked without zod (src/checkout/answers.ts)', () => {
-  assert.doesNotMatch(code, /\$Zod[A-Z]\w+/, "zod's schema classes are in the bundle");
+test('the chunks import only the script they were loaded by, from beside it', () => {
+  for (const [name, chunk] of chunks) {
+    const { statics } = specifiers(chunk.code);
+    assert.deepEqual([...new Set(statics)], ['../pay-checkout.js'], `${name}: ${statics.join(', ')}`);
+    assert.doesNotMatch(chunk.code, /customElements\.define\(/, `${name} defines an element of its own`);
+  }
 });
 
-test('the script-tag file ships Lit in production mode', () => {
-  assert.doesNotMatch(code, /Lit is in dev mode/);
+test('the package ships the chunks beside the script', () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[]; exports: Record<string, unknown> };
+  assert.ok(pkg.files.includes('dist/pay-checkout'), `package.json "files" lists dist/pay-checkout: ${pkg.files.join(', ')}`);
+  assert.equal(pkg.exports['./pay-checkout/*'], './dist/pay-checkout/*');
+});
+
+test('no file of the element builds a schema: the answers are checked without zod (src/checkout/answers.ts)', () => {
+  for (const { file, code: text } of everyFile) assert.doesNotMatch(text, /\$Zod[A-Z]\w+/, `zod's schema classes are in dist/${file}`);
+});
+
+test('no file of the element ships Lit in dev mode', () => {
+  for (const { file, code: text } of everyFile) assert.doesNotMatch(text, /Lit is in dev mode/, `dist/${file}`);
 });

@@ -4,6 +4,7 @@
 // Idempotency-Key replays its first answer; a Bearer route, and the signed one, refuse a request without credentials.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import * as z from 'zod/mini';
 import { Problem } from '../../src/contract/index.js';
@@ -154,6 +155,10 @@ describe(`every declared route, sent a request (${storageName})`, () => {
       { path: '/pay-checkout.js.map' },
       { path: '/pay-checkout.js.map', headers: { 'If-None-Match': await etag('/pay-checkout.js.map') } },
     ],
+    'GET /pay-checkout/{chunk}': async () => {
+      const chunk = readdirSync(new URL('../../dist/pay-checkout/', import.meta.url)).find((f) => f.endsWith('.js'));
+      return [{ path: `/pay-checkout/${chunk}` }, { path: `/pay-checkout/${chunk}`, headers: { 'If-None-Match': await etag(`/pay-checkout/${chunk}`) } }];
+    },
     'GET /checkout': async () => [{ path: `/checkout?ref=${await link()}` }],
     'GET /receipt': async () => [{ path: `/receipt?ref=${await link()}` }],
     'GET /openapi.json': async () => [{ path: '/openapi.json' }],

@@ -242,15 +242,19 @@ export class PayCheckout extends LitElement {
   /** Until it has passed, nothing is drawn while the first view loads (LOADING_DELAY_MS). */
   #loadingDelay = new DelayController(this, LOADING_DELAY_MS);
 
-  /** The views after the order, and the QR encoder: loaded in idle time once the link is shown, or when one is needed. */
+  /** The payment view and the QR encoder: loaded in idle time once the link is shown, or when needed. */
   #afterOrder = new DeferredModuleController(this, {
     load: () => import('./views/after-order.js'),
     preload: () => this.view !== undefined,
     warm: (module) => module.warmUp(),
-    onError: (error) => {
-      this.failure = new CheckoutApiError('network', `Part of the checkout could not be loaded (${String(error)}).`);
-      this.#reportError(this.failure);
-    },
+    onError: (error) => this.#chunkFailed(error),
+  });
+
+  /** The views once money moved or the quote ran out (a chunk beside the script): in idle time once a payment is open. */
+  #later = new DeferredModuleController(this, {
+    load: () => import('./views/later.js'),
+    preload: () => this.payment !== null,
+    onError: (error) => this.#chunkFailed(error),
   });
 
   get #ref(): string | undefined {
@@ -270,9 +274,16 @@ export class PayCheckout extends LitElement {
     return screenOf(this.view, this.payment, this.failure);
   }
 
+  /** The module that draws a screen, if it is not in the element's own. */
+  #moduleOf(screen: Screen): { module: unknown; load(): void } | undefined {
+    if (screen.name === 'payment' || screen.name === 'underpaid') return this.#afterOrder;
+    return ['loading', 'error', 'order'].includes(screen.name) ? undefined : this.#later;
+  }
+
   /** The view on screen: `loading` while the screen's view is still being loaded. */
   #shown(screen = this.#screen()): Screen['name'] {
-    return afterOrder(screen) && !this.#afterOrder.module ? 'loading' : screen.name;
+    const module = this.#moduleOf(screen);
+    return module && !module.module ? 'loading' : screen.name;
   }
 
   /**
@@ -296,7 +307,7 @@ export class PayCheckout extends LitElement {
       if (this.#given) this.#applyView(this.#given);
     }
     if (changed.has('locale')) this.chosenLocale = undefined;
-    if (afterOrder(this.#screen())) this.#afterOrder.load();
+    this.#moduleOf(this.#screen())?.load();
     if (this.hasUpdated && (changed.has('paymentLinkRef') || changed.has('apiBase'))) {
       // Another link: nothing of the previous one may stay on screen or drive a redirect.
       this.view = undefined;
@@ -332,6 +343,11 @@ export class PayCheckout extends LitElement {
     if (this.view && (failure.code === 'network' || failure.code === 'malformed')) return;
     this.failure = failure;
     this.#reportError(failure);
+  }
+
+  #chunkFailed(error: unknown): void {
+    this.failure = new CheckoutApiError('network', `Part of the checkout could not be loaded (${String(error)}).`);
+    this.#reportError(this.failure);
   }
 
   #reportError(error: CheckoutApiError): void {
@@ -507,17 +523,20 @@ export class PayCheckout extends LitElement {
           },
         );
     }
-    const later = this.#afterOrder.module;
+    if (screen.name === 'payment' || screen.name === 'underpaid') {
+      const module = this.#afterOrder.module;
+      return module
+        ? module.paymentView(ui, screen.view, screen.payment, {
+            seconds: this.#quoteCountdown.remaining,
+            copied: this.#clipboard.copied,
+            onCopy: (what, text) => void this.#clipboard.copy(what, text),
+            onBack: this.#back,
+          })
+        : loadingView(ui);
+    }
+    const later = this.#later.module;
     if (!later) return loadingView(ui);
     switch (screen.name) {
-      case 'payment':
-      case 'underpaid':
-        return later.paymentView(ui, screen.view, screen.payment, {
-          seconds: this.#quoteCountdown.remaining,
-          copied: this.#clipboard.copied,
-          onCopy: (what, text) => void this.#clipboard.copy(what, text),
-          onBack: this.#back,
-        });
       case 'confirming':
         return later.confirmingView(ui, screen.payment);
       case 'paid':
@@ -529,9 +548,6 @@ export class PayCheckout extends LitElement {
     }
   }
 }
-
-/** Screens drawn by the views loaded after the order (views/after-order.ts). */
-const afterOrder = (screen: Screen): boolean => !['loading', 'error', 'order'].includes(screen.name);
 
 declare global {
   interface HTMLElementTagNameMap {

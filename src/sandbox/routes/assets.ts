@@ -1,16 +1,42 @@
-// The browser side of the gateway: the script-tag file of <pay-checkout> at /pay-checkout.js, and the hosted
-// checkout page at /checkout?ref=... (the `{checkout_url}` of every payment link), served under a strict CSP.
+// The browser side of the gateway: the script-tag file of <pay-checkout> at /pay-checkout.js, the chunks it loads on
+// demand beside it at /pay-checkout/<chunk>.js, and the hosted checkout page at /checkout?ref=... (the
+// `{checkout_url}` of every payment link), served under a strict CSP.
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { Context } from 'hono';
 import * as z from 'zod/mini';
 import { builtFile } from '../http/built-file.js';
 import { jsonForScript } from '../http/inline-json.js';
-import { asProblem } from '../http/problem.js';
-import { ELEMENT_SCRIPT as SCRIPT, ELEMENT_SOURCE_MAP as SOURCE_MAP } from '../paths.js';
+import { asProblem, ProblemError, problemResponse } from '../http/problem.js';
+import { ELEMENT_CHUNKS, ELEMENT_SCRIPT as SCRIPT, ELEMENT_SOURCE_MAP as SOURCE_MAP } from '../paths.js';
 import type { Services } from '../services.js';
 import { media, route, type RouteGroup } from './route.js';
 
 // SCRIPT is built by `npm run build` (vite.config.ts); a rebuild shows without a restart (http/built-file.ts). Its source
 // map is fetched by browsers only when the developer tools are open.
+
+/** A chunk's file name, or its source map's: the build names them `<name>-<hash>.js` (nothing else is served from there). */
+const CHUNK_FILE = /^[\w-]+\.js(\.map)?$/;
+
+/**
+ * The chunks beside the script. Their names change with their content, so a browser keeps each for good; a script
+ * cached for its five minutes still finds the chunks it names until the next build.
+ */
+function chunkFiles(): (c: Context) => Promise<Response> {
+  const handlers = new Map<string, (c: Context) => Promise<Response>>();
+  return async (c) => {
+    const name = c.req.param('chunk') ?? '';
+    const file = new URL(name, ELEMENT_CHUNKS);
+    if (!CHUNK_FILE.test(name) || !existsSync(file)) return problemResponse(c, new ProblemError(404, `No chunk ${name} beside the script.`));
+    let handler = handlers.get(name);
+    if (!handler) {
+      const type = name.endsWith('.map') ? 'application/json' : 'text/javascript; charset=utf-8';
+      handler = builtFile(file, { 'Content-Type': type, 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' });
+      handlers.set(name, handler);
+    }
+    return handler(c);
+  };
+}
 
 /** The hosted page's own few rules, inline (a stylesheet would be one more request before the checkout shows). */
 const PAGE_CSS = 'html{color-scheme:light dark}body{margin:0}';
@@ -91,6 +117,17 @@ export const assetRoutes: RouteGroup<Pick<Services, 'customerCheckout'>> = {
         errors: [503],
       },
       () => builtFile(SOURCE_MAP, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300' }),
+    ),
+    route(
+      'get',
+      '/pay-checkout/{chunk}',
+      {
+        tag: 'Assets',
+        summary: 'A chunk the element loads on demand (a later view, the browser wallets), or its source map',
+        ok: { 200: media('text/javascript', 'dist/pay-checkout/<chunk>; gzip when accepted; an ETag; CORS open; immutable (the name carries a hash).'), 304: null },
+        errors: [404, 503],
+      },
+      chunkFiles,
     ),
     route(
       'get',

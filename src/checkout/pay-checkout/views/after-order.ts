@@ -1,14 +1,8 @@
-// The views that come after the order (payment, confirming, underpaid, paid, paid late, expired) and the QR encoder
-// they draw with. pay-checkout.ts imports this module dynamically in idle time once the order is on screen, so
-// nothing here (the QR encoder above all) is loaded or run before the order summary shows. In the script-tag file
-// it is inlined and run on first use (no second request); a bundler that bundles the element makes it a chunk of
-// its own.
+// The payment view and the QR encoder it draws with. pay-checkout.ts asks for this module by a dynamic import, in
+// idle time once the order is on screen. The script-tag file carries it as its own (vite.config.ts turns that import
+// into a static one: everything up to the QR is one request); a bundler of dist/lib/ makes it a chunk of its own.
 import { drawQr } from '../../qr.js';
 
-export { confirmingView } from './confirming.js';
-export { expiredView } from './expired.js';
-export { paidLateView } from './paid-late.js';
-export { paidView } from './paid.js';
 export { paymentView } from './payment.js';
 
 /**
