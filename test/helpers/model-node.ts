@@ -62,6 +62,11 @@ export class ModelNode {
     return Number(await this.#client.getBlockNumber());
   }
 
+  /** The hash of the node's newest block. */
+  async tipHash(): Promise<string> {
+    return (await this.#client.getBlock({ blockTag: 'latest' })).hash;
+  }
+
   /**
    * Replaces the last `depth` blocks. With `doubleSpend`, the first transaction of the orphaned blocks is spent again
    * in the new ones, by the same sender with the same nonce, to another address. Returns whether one was.

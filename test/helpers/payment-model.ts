@@ -416,12 +416,29 @@ export const orderInput = (orderId: string) =>
  * block of the watcher's own runs a moment later, so a mismatch gets a few seconds to heal before it is a failure.
  */
 export async function checkInvariants(system: GatewaySystem, orderId: string, stats?: ModelStats, model?: Model, node?: ModelNode): Promise<void> {
+  if (node) await caughtUp(system, node);
   const deadline = Date.now() + 5_000;
   for (;;) {
     const problems = await invariantProblems(system, orderId, stats, model, node);
     if (!problems.length) return;
     if (Date.now() > deadline) assert.fail(`invariants broken for order ${orderId}:\n${problems.join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+/**
+ * Waits until the gateway has followed the node to its tip: after a burst of blocks or a node restart, how long that
+ * takes is the machine's speed, not a property of the gateway; a gateway that stops following fails here.
+ */
+async function caughtUp(system: GatewaySystem, node: ModelNode): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const chain = await call<{ networks: { network: string; tip_hash: string | null }[] }>(system, 'GET', '/sandbox/chain');
+    const followed = chain.body.networks?.find((n) => n.network === 'ETHEREUM')?.tip_hash;
+    const tip = await node.tipHash();
+    if (followed === tip) return;
+    if (Date.now() > deadline) assert.fail(`the gateway stopped following the node: it is at ${followed}, the node at ${tip}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

@@ -47,7 +47,7 @@ export async function startGatewayProcess(env: Record<string, string>, options: 
   const exited = once(child, 'exit');
   while (!/on (http:\/\/\S+)/.test(out)) {
     const chunk = await Promise.race([once(stdout, 'data'), exited.then(() => undefined)]);
-    if (!chunk) throw new Error(`the gateway process exited before it listened:\n${out}${logs}`);
+    if (!chunk) throw new Error(`the gateway process exited (code ${child.exitCode}, signal ${child.signalCode}) before it listened:\n${out}${logs}`);
     out += chunk[0];
   }
   stdout.resume();
