@@ -150,6 +150,7 @@ const view = object({
   ),
   payment: nullable(payment),
   received_vnd: int,
+  receipt_url: nullable(string),
   failure_redirect_url: string,
   sandbox: boolean,
 });

@@ -6,6 +6,9 @@ import fc from 'fast-check';
 import { LINK_STATUSES, PAYMENT_STATUSES } from '../../src/contract/checkout.js';
 import {
   amountToSend,
+  canChangeCoin,
+  creditOf,
+  lateTransfers,
   assetName,
   awaitsConfirmation,
   excess,
@@ -74,6 +77,67 @@ describe('screenOf', () => {
         const view = checkoutView({ status: link });
         const screen = screenOf(view, status ? payment({ status }) : null, code && { code, message: code });
         if (screen.name !== 'loading') assert.equal(screen.view, view);
+      }),
+    );
+  });
+});
+
+describe('change coin', () => {
+  test('the coins show in place of a payment the customer may leave: awaiting, underpaid or expired, on an active link', () => {
+    fc.assert(
+      fc.property(linkStatus, paymentStatus, (link, status) => {
+        const view = checkoutView({ status: link });
+        const open = payment({ status });
+        const leavable = link === 'active' && ['awaiting_payment', 'underpaid', 'expired'].includes(status);
+        assert.equal(canChangeCoin(view, open), leavable);
+        const screen = screenOf(view, open, undefined, true);
+        if (leavable) assert.equal(screen.name, 'order');
+        else assert.deepEqual(screen, screenOf(view, open, undefined, false), 'asking changes nothing where the payment cannot be left');
+      }),
+    );
+  });
+
+  test('money on its way to a closed quote keeps its view: the coin cannot be changed under it', () => {
+    const late = payment({ status: 'expired', quote_expires_at: '2026-11-22T10:15:00.000Z', transactions: [transaction(0, { seen_at: '2026-11-22T10:16:00.000Z' })] });
+    assert.equal(canChangeCoin(checkoutView(), late), false);
+    assert.equal(screenOf(checkoutView(), late, undefined, true).name, 'late');
+  });
+});
+
+describe('a late transfer', () => {
+  const closed = '2026-11-22T10:15:00.000Z';
+  test('money first seen once the quote closed (at its instant too) is late, from its first sighting, before any block', () => {
+    const inTime = transaction(3, { tx_hash: '0xa', seen_at: '2026-11-22T10:14:59.999Z' });
+    const atClose = transaction(0, { tx_hash: '0xb', seen_at: closed });
+    const after = transaction(0, { tx_hash: '0xc', seen_at: '2026-11-22T10:20:00.000Z' });
+    const expired = payment({ status: 'expired', quote_expires_at: closed, transactions: [inTime, atClose, after] });
+    assert.deepEqual(lateTransfers(expired).map((t) => t.tx_hash), ['0xb', '0xc']);
+    assert.equal(screenOf(checkoutView(), expired, undefined).name, 'late');
+    // Only what came in time: the plain expired view, with its credit.
+    assert.equal(screenOf(checkoutView(), payment({ status: 'expired', quote_expires_at: closed, transactions: [inTime] }), undefined).name, 'expired');
+  });
+
+  test('a quote closed early by another payment closes at that instant', () => {
+    const superseded = payment({ status: 'expired', quote_expires_at: closed, superseded_at: '2026-11-22T10:05:00.000Z', transactions: [transaction(0, { seen_at: '2026-11-22T10:06:00.000Z' })] });
+    assert.equal(lateTransfers(superseded).length, 1);
+  });
+
+  test('an open quote has no late transfer, whatever its clock says', () => {
+    for (const status of ['awaiting_payment', 'underpaid'] as const) {
+      assert.deepEqual(lateTransfers(payment({ status, quote_expires_at: closed, transactions: [transaction(0, { seen_at: '2026-11-22T10:20:00.000Z' })] })), []);
+    }
+  });
+});
+
+describe('credit across quotes', () => {
+  test('nothing to say until closed quotes received something; then received and left add up to the order', () => {
+    assert.equal(creditOf(checkoutView()), undefined);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 1, max: 10_000_000 }), (amount, received) => {
+        const credit = creditOf(checkoutView({ amount, received_vnd: received }))!;
+        assert.equal(credit.received, received);
+        assert.equal(credit.left, Math.max(0, amount - received));
+        assert.ok(credit.left >= 0);
       }),
     );
   });

@@ -9,18 +9,49 @@ import { createLink, gatewayUrl } from './helpers/server.js';
 /** A phone's first screen, as issue reports measure it: 390 × 844 CSS pixels. */
 const PHONE = { width: 390, height: 844 };
 
+/** The smallest phone the card is drawn for: 320 × 568 CSS pixels. */
+const SMALL_PHONE = { width: 320, height: 568 };
+
 /**
- * The hosted page as a phone shows it: a frame of the phone's size (its own viewport, so media queries see the
- * phone's width) holding the page `/checkout` serves, the element loaded from source.
+ * A page as a phone shows it: a frame of the phone's size (its own viewport, so media queries see the phone's
+ * width), the element loaded from source. Hosted: the page `/checkout` serves. Embedded: a plain merchant page, its
+ * body's default margins, the shop's bar and a heading above the card.
  */
-async function onPhone(ref: string): Promise<HTMLElement> {
-  const frame = await fixture<HTMLIFrameElement>(html`<iframe title="phone" width=${PHONE.width} height=${PHONE.height} style="border:0"></iframe>`);
+async function onPhone(ref: string, screen = PHONE, layout: 'hosted' | 'embedded' = 'hosted'): Promise<HTMLElement> {
+  const frame = await fixture<HTMLIFrameElement>(html`<iframe title="phone" width=${screen.width} height=${screen.height} style="border:0"></iframe>`);
   const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  const element = `<pay-checkout ${layout === 'hosted' ? 'embedded="false"' : ''} locale="vi" payment-link-ref="${ref}" api-base="${await gatewayUrl()}"></pay-checkout>`;
   frame.srcdoc = `<!doctype html><html lang="vi"><head><meta name="viewport" content="width=device-width, initial-scale=1">
-    <style>body{margin:0}</style><script type="module" src="/src/checkout/define.ts"></script></head>
-    <body><main><pay-checkout embedded="false" locale="vi" payment-link-ref="${ref}" api-base="${await gatewayUrl()}"></pay-checkout></main></body></html>`;
+    ${layout === 'hosted' ? '<style>body{margin:0}</style>' : ''}<script type="module" src="/src/checkout/define.ts"></script></head>
+    <body>${layout === 'hosted' ? `<main>${element}</main>` : `<header style="height:56px;border-bottom:1px solid #ddd">Cửa hàng</header><main><h1>Thanh toán</h1>${element}</main>`}</body></html>`;
   await loaded;
   return frame.contentDocument!.querySelector('pay-checkout')!;
+}
+
+/** Lines a text is laid out in, by the distinct tops of its characters' boxes. */
+function linesOf(node: Node): string[] {
+  const range = document.createRange();
+  const lines = new Map<number, string>();
+  for (const child of walkText(node)) {
+    const value = child.textContent ?? '';
+    for (let i = 0; i < value.length; i++) {
+      range.setStart(child, i);
+      range.setEnd(child, i + 1);
+      const box = range.getClientRects()[0];
+      if (box && box.width > 0) {
+        const top = Math.round(box.top);
+        lines.set(top, (lines.get(top) ?? '') + value[i]);
+      }
+    }
+  }
+  return [...lines.entries()].sort(([a], [b]) => a - b).map(([, line]) => line.trim());
+}
+
+function* walkText(node: Node): Generator<Node> {
+  for (const child of node.childNodes) {
+    if (child.nodeType === Node.TEXT_NODE) yield child;
+    else yield* walkText(child);
+  }
 }
 
 /** Places `el` in a column `width` px wide, at the top of the page. */
@@ -119,6 +150,45 @@ describe('<pay-checkout> layout', () => {
     expect(bottomOf('total'), 'the total').to.be.at.most(PHONE.height);
     expect(bottomOf('pay-button'), 'the Pay button').to.be.at.most(PHONE.height);
     expect(part(el, 'methods')?.querySelectorAll('input[name="method"]').length, 'no choice of one method').to.equal(0);
+  });
+
+  it('puts the total and the Pay button on the first screen of a phone, embedded in a plain merchant page', async () => {
+    const { payment_link_ref } = await createLink(DEMO_ORDER);
+    const el = await onPhone(payment_link_ref, PHONE, 'embedded');
+    await untilView(el, 'order');
+    const bottomOf = (name: string) => partOf(el, name).getBoundingClientRect().bottom;
+    expect(bottomOf('total'), 'the total').to.be.at.most(PHONE.height);
+    expect(bottomOf('pay-button'), 'the Pay button').to.be.at.most(PHONE.height);
+  });
+
+  for (const [layout, screen] of [['hosted', SMALL_PHONE], ['embedded', SMALL_PHONE], ['embedded', PHONE], ['embedded', { width: 360, height: 740 }]] as const) {
+    it(`keeps the total on the first screen of a ${screen.width} × ${screen.height} phone, ${layout}, and clips no coin name`, async () => {
+      const { payment_link_ref } = await createLink(DEMO_ORDER);
+      const el = await onPhone(payment_link_ref, screen, layout);
+      await untilView(el, 'order');
+      expect(partOf(el, 'total').getBoundingClientRect().bottom, 'the total').to.be.at.most(screen.height);
+      for (const option of el.shadowRoot!.querySelectorAll<HTMLElement>('[part~="asset-option"]')) {
+        const name = option.querySelector<HTMLElement>('.asset-name')!;
+        const box = option.getBoundingClientRect();
+        const text = name.getBoundingClientRect();
+        expect(text.right, `${name.textContent}: inside its card`).to.be.at.most(box.right);
+        expect(name.scrollWidth, `${name.textContent}: not cut`).to.be.at.most(name.clientWidth + 1);
+        expect(linesOf(name), `${name.textContent}: on one line`).to.have.length(1);
+      }
+    });
+  }
+
+  it('never leaves the ₫ sign alone on a line, nor a few characters of an address, in a 320 px embed', async () => {
+    const { payment_link_ref } = await createLink(DEMO_ORDER);
+    const el = await onPhone(payment_link_ref, SMALL_PHONE, 'embedded');
+    await startPayment(el, 'USDT:ETHEREUM');
+    for (const node of el.shadowRoot!.querySelectorAll('*')) {
+      if (!/₫/.test(node.textContent ?? '') || node.children.length) continue;
+      for (const line of linesOf(node)) expect(line, `"${node.textContent}" wraps the sign alone`).to.not.match(/^₫$/);
+    }
+    const address = linesOf(partOf(el, 'address'));
+    expect(address.length, 'the address in few lines').to.be.at.most(3);
+    for (const line of address.slice(1)) expect(line.length, `a line of the address: ${address.join(' | ')}`).to.be.at.least(8);
   });
 
   it('lays its text out in one type scale: the order in four fonts at most, since each is a lookup before its first frame', async () => {

@@ -45,16 +45,16 @@ describe('<pay-checkout> networks from the gateway', () => {
     const view = await stubbedView((real) => [...real.methods[0]!.assets, { ...BSC, available: true }]);
     const { el } = await mount(view.payment_link_ref, { locale: 'vi', apiBase: location.origin });
     await untilView(el, 'order');
-    expect(textOf(cardOf(el, 'USDT:BSC_TESTNET'))).to.equal('USDT · BEP-20 mạng BNB Smart Chain Testnet');
-    expect(textOf(cardOf(el, 'USDT:TRON')), 'a built-in chain keeps its translation').to.equal('USDT · TRC-20 mạng TRON');
+    expect(textOf(cardOf(el, 'USDT:BSC_TESTNET'))).to.equal('USDT BEP-20 · mạng BNB Smart Chain Testnet');
+    expect(textOf(cardOf(el, 'USDT:TRON')), 'a built-in chain keeps its translation').to.equal('USDT TRC-20 · mạng TRON');
     const billing = view.billing_details;
     const own = [view.merchant_details.name, view.description, view.merchant_order_id, billing?.billing_name, billing?.billing_email, billing?.billing_phone];
     const allowed = [BSC.network_name, ...view.order_details.map((l) => l.name), ...own.filter((t): t is string => !!t)];
     expect(englishInVietnamese(el, allowed), 'English in the Vietnamese order').to.deep.equal([]);
     press(el, 'language-switch');
     await until(el, 'English', () => partOf(el, 'card').getAttribute('lang') === 'en');
-    expect(textOf(cardOf(el, 'USDT:BSC_TESTNET'))).to.equal('USDT · BEP-20 BNB Smart Chain Testnet network');
-    expect(textOf(cardOf(el, 'USDT:TRON'))).to.equal('USDT · TRC-20 TRON network');
+    expect(textOf(cardOf(el, 'USDT:BSC_TESTNET'))).to.equal('USDT BEP-20 · BNB Smart Chain Testnet network');
+    expect(textOf(cardOf(el, 'USDT:TRON'))).to.equal('USDT TRC-20 · TRON network');
     await expect(el).to.be.accessible();
   });
 
@@ -83,7 +83,7 @@ describe('<pay-checkout> networks from the gateway', () => {
     const paid = await stubbedView(withBsc, { ...payment, status: 'paid', received_crypto: '14.24', remaining_crypto: '0', remaining_vnd: 0, transactions: [transaction], paid_at: now });
     const { el } = await mount(paid.payment_link_ref, { locale: 'vi', apiBase: location.origin });
     await untilView(el, 'paid');
-    expect(textOf(partOf(el, 'receipt'))).to.include('14.24 USDT · BEP-20').and.include('mạng BNB Smart Chain Testnet');
+    expect(textOf(partOf(el, 'receipt'))).to.include('14,24 USDT · BEP-20').and.include('mạng BNB Smart Chain Testnet');
     press(el, 'language-switch');
     await until(el, 'English', () => textOf(partOf(el, 'receipt')).includes('BNB Smart Chain Testnet network'));
   });

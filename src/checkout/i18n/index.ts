@@ -16,10 +16,13 @@ export function toLocale(tag: string | undefined | null): Locale | undefined {
   return language === 'vi' || language === 'en' ? language : undefined;
 }
 
-/** The message of `key` in `locale` with its `{placeholders}` filled; a placeholder without a value stays as written. */
-export function format(locale: Locale, key: MessageKey, params: Params = {}): string {
-  return catalogs[locale][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+/** `message` with its `{placeholders}` filled; a placeholder without a value stays as written. */
+export function fill(message: string, params: Params = {}): string {
+  return message.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
+
+/** The message of `key` in `locale` with its `{placeholders}` filled. */
+export const format = (locale: Locale, key: MessageKey, params?: Params): string => fill(catalogs[locale][key], params);
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
@@ -37,6 +40,20 @@ export function formatVnd(locale: Locale, amount: number | `${number}`): string 
   const dong = fraction >= '5' ? (BigInt(whole) + 1n).toString() : whole.replace(/^0+(?=\d)/, '');
   const grouped = dong.replace(/\B(?=(\d{3})+$)/g, locale === 'vi' ? '.' : ',');
   return locale === 'vi' ? `${sign}${grouped}\u00a0₫` : `${sign}₫${grouped}`;
+}
+
+/**
+ * A crypto amount (a decimal string, as the gateway writes it) as the customer reads it, with the same separators
+ * as VND: `1.234,5` in vi, `1,234.5` in en. Written as given, never through a float; what a copy button copies is
+ * the gateway's string (`20.22`), which is what wallets parse.
+ */
+export function formatCrypto(locale: Locale, amount: string): string {
+  const parts = DECIMAL.exec(amount);
+  if (!parts) return amount;
+  const [, sign = '', whole = '', fraction] = parts;
+  const vi = locale === 'vi';
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, vi ? '.' : ',');
+  return `${sign}${grouped}${fraction === undefined ? '' : (vi ? ',' : '.') + fraction}`;
 }
 
 /** An instant (ISO 8601) as the customer reads it: date and time, in their language and time zone. */

@@ -247,6 +247,21 @@ const base = css`
   address {
     font-style: normal;
   }
+  /* On a phone the order's heading is for screen readers only (the header above names the order), and the coin cards
+     are tighter: the total and the Pay button keep the first screen on a shop's page too. */
+  @media (max-width: 480px) {
+    .compact-heading {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      overflow: hidden;
+      clip: rect(0 0 0 0);
+      white-space: nowrap;
+    }
+    .asset {
+      padding: 0.375rem 0.5rem;
+    }
+  }
 
   /* Form */
   fieldset,
@@ -337,10 +352,12 @@ const base = css`
   .asset input {
     margin-top: 0.125rem;
   }
+  .asset-text {
+    min-width: 0;
+  }
   .asset-name {
     display: block;
     font-weight: 600;
-    white-space: nowrap;
   }
   input[type='radio'] {
     margin: 0;

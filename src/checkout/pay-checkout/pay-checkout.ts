@@ -23,9 +23,10 @@ import {
   PayCheckoutStatusEvent,
   PayCheckoutSuccessEvent,
 } from '../events.js';
-import { format, formatRegion, formatTime, formatVnd, toLocale, type Locale, type MessageKey, type Params } from '../i18n/index.js';
+import { format, formatCrypto, formatRegion, formatTime, formatVnd, toLocale, type Locale, type MessageKey, type Params } from '../i18n/index.js';
 import { styles } from './pay-checkout.styles.js';
 import {
+  assetKey,
   awaitsConfirmation,
   chooseMethod,
   contactFormOpen,
@@ -103,7 +104,10 @@ const ANNOUNCE_AT = [300, 60] as const;
  * @csspart address - The one-time address.
  * @csspart copy-address - Copies the address.
  * @csspart copy-amount - Copies the amount to send.
- * @csspart wallet-link - Opens the payment URI in a wallet app.
+ * @csspart wallet-links - The wallet apps' links (before the QR on a touch screen).
+ * @csspart wallet-link - Opens the payment in a wallet app (the payment URI, or a wallet's own send link).
+ * @csspart change-coin - Back to the coins, to pay in another.
+ * @csspart credit - What the order received through quotes now closed, and what is left.
  * @csspart network-warning - The only network to use.
  * @csspart fee-note - An exchange's withdrawal fee comes on top.
  * @csspart countdown - The rate-lock or redirect countdown.
@@ -191,8 +195,12 @@ export class PayCheckout extends LitElement {
   @state() private announcement?: { key: MessageKey; params?: Params };
   /** A phone-sized window when the link loaded: the order's lines start folded. */
   @state() private compact = false;
+  /** A touch screen when the link loaded: the wallet links come before the QR. */
+  @state() private touch = false;
   /** The language the customer picked in the card. */
   @state() private chosenLocale?: Locale;
+  /** The customer asked to pick another coin: the coins show until a payment in one is open. */
+  @state() private changingCoin = false;
 
   /** The view the page carried (#pageView), until the first load takes it in place of a request. */
   #given?: CheckoutView;
@@ -212,7 +220,8 @@ export class PayCheckout extends LitElement {
 
   // Controllers register themselves with the element: they open, follow and close with it.
   private readonly stream = new PaymentStreamController(this, {
-    url: () => (follows(this.#screen()) ? (this.#urls?.events ?? null) : null),
+    // The payment is followed while the customer picks another coin too: money may still arrive for it.
+    url: () => (follows(screenOf(this.view, this.payment, this.failure)) ? (this.#urls?.events ?? null) : null),
     onPayment: (payment) => this.#setPayment(payment),
     poll: () => this.#poll(),
     resync: () => void this.#viewTask.run(),
@@ -271,12 +280,13 @@ export class PayCheckout extends LitElement {
   }
 
   #screen(): Screen {
-    return screenOf(this.view, this.payment, this.failure);
+    return screenOf(this.view, this.payment, this.failure, this.changingCoin);
   }
 
   /** The module that draws a screen, if it is not in the element's own. */
   #moduleOf(screen: Screen): { module: unknown; load(): void } | undefined {
     if (screen.name === 'payment' || screen.name === 'underpaid') return this.#afterOrder;
+    // The late view, like those after it, is in the chunk.
     return ['loading', 'error', 'order'].includes(screen.name) ? undefined : this.#later;
   }
 
@@ -331,6 +341,7 @@ export class PayCheckout extends LitElement {
     this.contact = contactFromBilling(view);
     this.contactOpen = contactFormOpen(view);
     this.compact = matchMedia(COMPACT_MEDIA).matches;
+    this.touch = matchMedia('(pointer: coarse)').matches;
     const method = chooseMethod(view, this.pmtChannel, this.pmtMethod);
     this.methodKey = method ? methodKey(method) : '';
     this.assetKey = defaultAsset(method);
@@ -362,12 +373,14 @@ export class PayCheckout extends LitElement {
     if (current?.payment_id === payment.payment_id && current.status === payment.status) {
       // Money seen without a change of status (a partial payment, unconfirmed): said at once, politely.
       if (current.received_crypto !== payment.received_crypto && hasReceived(payment)) {
-        this.#announce(awaitsConfirmation(payment) ? 'receivedUnconfirmed' : 'received', { amount: payment.received_crypto, asset: payment.asset });
+        this.#announce(awaitsConfirmation(payment) ? 'receivedUnconfirmed' : 'received', { amount: formatCrypto(this.#locale, payment.received_crypto), asset: payment.asset });
       }
       return;
     }
     // Each status has its message, under the status's own name.
     this.#announce(payment.status);
+    // A quote closed, or another took its place: the link's view says anew what its closed quotes received.
+    if (payment.status === 'expired' || (current && current.payment_id !== payment.payment_id)) void this.#viewTask.run();
     this.dispatchEvent(new PayCheckoutStatusEvent({ payment }));
     if (payment.status === 'paid' && payment.success_redirect_url && isWebUrl(payment.success_redirect_url)) this.#redirect.schedule(this.#returnToMerchant);
   }
@@ -398,6 +411,7 @@ export class PayCheckout extends LitElement {
     this.#announce('opening');
     try {
       this.#setPayment(await openPayment(urls, { pmt_channel: method.pmt_channel, pmt_method: method.pmt_method, asset, network, ...(customer && { customer }) }));
+      this.changingCoin = false;
     } catch (error) {
       const failure = error instanceof CheckoutApiError ? error : new CheckoutApiError('network', String(error));
       this.actionError = failure;
@@ -421,6 +435,14 @@ export class PayCheckout extends LitElement {
 
   #newQuote = (): void => {
     if (this.payment) void this.#open(this.payment.asset, this.payment.network);
+  };
+
+  /** Back to the coins: picking one opens a payment in it (the gateway closes this one's quote). */
+  #changeCoin = (): void => {
+    const payment = this.payment;
+    this.changingCoin = true;
+    this.actionError = undefined;
+    if (payment) this.assetKey = assetKey(payment);
   };
 
   #returnToMerchant = (): void => {
@@ -479,6 +501,7 @@ export class PayCheckout extends LitElement {
       locale,
       t: (key, params) => format(locale, key, params),
       vnd: (amount) => formatVnd(locale, amount),
+      crypto: (amount) => formatCrypto(locale, amount),
       time: (iso) => formatTime(locale, iso),
       region: (code) => formatRegion(locale, code),
     };
@@ -529,7 +552,9 @@ export class PayCheckout extends LitElement {
         ? module.paymentView(ui, screen.view, screen.payment, {
             seconds: this.#quoteCountdown.remaining,
             copied: this.#clipboard.copied,
+            touch: this.touch,
             onCopy: (what, text) => void this.#clipboard.copy(what, text),
+            onChangeCoin: this.#changeCoin,
             onBack: this.#back,
           })
         : loadingView(ui);
@@ -542,7 +567,15 @@ export class PayCheckout extends LitElement {
       case 'paid':
         return later.paidView(ui, screen.view, screen.payment, { seconds: this.#redirect.remaining, onReturn: this.#returnToMerchant, onStay: this.#stay });
       case 'expired':
-        return later.expiredView(ui, screen.view, { busy: this.busy, actionError: this.actionError, onNewQuote: this.#newQuote, onLeave: this.#leave });
+        return later.expiredView(ui, screen.view, {
+          busy: this.busy,
+          actionError: this.actionError,
+          onNewQuote: this.#newQuote,
+          onChangeCoin: this.#changeCoin,
+          onLeave: this.#leave,
+        });
+      case 'late':
+        return later.lateView(ui, screen.view, screen.payment, this.#back);
       case 'paid_late':
         return later.paidLateView(ui, screen.view, screen.payment, this.#back);
     }

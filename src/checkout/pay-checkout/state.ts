@@ -17,6 +17,8 @@ export type Screen =
   | { name: 'error'; failure: Failure; view?: CheckoutView }
   | { name: 'order'; view: CheckoutView }
   | { name: 'payment' | 'underpaid' | 'confirming' | 'expired' | 'paid_late'; view: CheckoutView; payment: Payment }
+  /** The quote closed, and money reached its address afterwards: seen, not yet settled; held for the merchant. */
+  | { name: 'late'; view: CheckoutView; payment: Payment }
   /** A paid link; its payment is missing only if the gateway lost it. */
   | { name: 'paid'; view: CheckoutView; payment: Payment | null };
 
@@ -25,10 +27,16 @@ export type CheckoutViewName = Screen['name'];
 
 export const LINK_EXPIRED: Failure = { code: 'link_expired', message: 'This payment link has expired.' };
 
-/** The screen for what the element knows: the link's view, its latest payment, and why loading failed. */
-export function screenOf(view: CheckoutView | undefined, payment: Payment | null, failure: Failure | undefined): Screen {
+/**
+ * The screen for what the element knows: the link's view, its latest payment, and why loading failed. `changingCoin`:
+ * the customer asked to pick another coin, which shows the coins (the order) while the payment can still be left
+ * for another (`canChangeCoin`).
+ */
+export function screenOf(view: CheckoutView | undefined, payment: Payment | null, failure: Failure | undefined, changingCoin = false): Screen {
   if (failure) return { name: 'error', failure, ...(view && { view }) };
   if (!view) return { name: 'loading' };
+  if (changingCoin && canChangeCoin(view, payment)) return { name: 'order', view };
+  if (payment?.status === 'expired' && lateTransfers(payment).length) return { name: 'late', view, payment };
   if (payment && payment.status !== 'awaiting_payment') return { name: payment.status, view, payment };
   // An expired link with nothing received: nothing to pay, nothing to follow.
   if (view.status === 'expired') return { name: 'error', failure: LINK_EXPIRED, view };
@@ -61,6 +69,37 @@ export function retryable(code: CheckoutErrorCode): boolean {
 /** Whether an error screen may send the customer back to the merchant (the link expired, with a URL to follow). */
 export function canLeave(screen: Extract<Screen, { name: 'error' }>): boolean {
   return screen.failure.code === 'link_expired' && !!screen.view && isWebUrl(screen.view.failure_redirect_url);
+}
+
+/**
+ * Whether the customer may leave this payment for one in another coin: the link takes payments, and this one has
+ * nothing on its way to confirmation (awaiting, underpaid or expired; what still arrives at its address is held, and
+ * what it received in time counts for the order: the next quote asks for the rest).
+ */
+export function canChangeCoin(view: CheckoutView, payment: Payment | null): boolean {
+  return view.status === 'active' && !!payment && ['awaiting_payment', 'underpaid', 'expired'].includes(payment.status) && !lateTransfers(payment).length;
+}
+
+/** When the payment's quote closed (it ran out, or another payment took its place); null while it is open. */
+export function quoteClosedAt(payment: Payment): number | null {
+  const closes = [payment.superseded_at, payment.status === 'awaiting_payment' || payment.status === 'underpaid' ? null : payment.quote_expires_at]
+    .filter((t): t is string => t !== null)
+    .map((t) => Date.parse(t));
+  return closes.length ? Math.min(...closes) : null;
+}
+
+/** The transfers first seen once the quote had closed (at its very instant too: the closing comes first). */
+export function lateTransfers(payment: Payment): Payment['transactions'] {
+  const closed = quoteClosedAt(payment);
+  return closed === null ? [] : payment.transactions.filter((t) => Date.parse(t.seen_at) >= closed);
+}
+
+/**
+ * What the order has received through quotes now closed, and what is left to pay, in VND (the gateway's
+ * `received_vnd`; the rest is what a new quote asks for); undefined while nothing has.
+ */
+export function creditOf(view: CheckoutView): { received: number; left: number } | undefined {
+  return view.received_vnd > 0 ? { received: view.received_vnd, left: Math.max(0, view.amount - view.received_vnd) } : undefined;
 }
 
 // ---- method and asset
@@ -188,13 +227,13 @@ export function excess(payment: Pick<Payment, 'received_crypto' | 'amount_crypto
   return `${digits.slice(0, digits.length - places)}${fraction ? `.${fraction}` : ''}`;
 }
 
-/** What names an asset: its ticker and token standard, its network's id and name. */
-export type NamedAsset = Pick<CheckoutAsset, 'asset' | 'network' | 'network_name' | 'token_standard'>;
+/** What names an asset (its ticker and token standard, its network's id and name), and what wallets and receipts need of it. */
+export type NamedAsset = Pick<CheckoutAsset, 'asset' | 'network' | 'network_name' | 'token_standard' | 'token_contract' | 'chain_id' | 'explorer_url' | 'wallet_rpc_url'>;
 
 /** A payment's asset as the view names it; one the gateway no longer offers goes by its ids. */
 export function namedAsset(view: CheckoutView, payment: Pick<Payment, 'asset' | 'network'>): NamedAsset {
   const offered = view.methods.flatMap((m) => m.assets).find((a) => assetKey(a) === assetKey(payment));
-  return offered ?? { ...payment, network_name: payment.network, token_standard: null };
+  return offered ?? { ...payment, network_name: payment.network, token_standard: null, token_contract: null, chain_id: null, explorer_url: null, wallet_rpc_url: null };
 }
 
 /** The asset as a wallet names it: `USDT · TRC-20`, `ETH`, `BTC`. The same in every language. */

@@ -6,7 +6,7 @@ import '../../../src/checkout/define.js';
 import type { Payment, PaymentLinkInput } from '../../../src/contract/index.js';
 import { createLink, gatewayUrl, mine, pay, paymentOf } from './server.js';
 
-export type View = 'loading' | 'error' | 'order' | 'payment' | 'confirming' | 'underpaid' | 'paid' | 'expired' | 'paid_late';
+export type View = 'loading' | 'error' | 'order' | 'payment' | 'confirming' | 'underpaid' | 'paid' | 'expired' | 'paid_late' | 'late';
 
 export interface MountOptions {
   locale?: 'vi' | 'en';

@@ -1,27 +1,34 @@
-// The quote ran out before the full payment arrived: a new quote (while the link is active), or leave.
+// The quote ran out before the full payment arrived: a new quote (while the link is active) in the same coin or in
+// another, or leave. What arrived in time counts for the order: the card says what was received and what is left,
+// and the new quote asks only for that.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutView } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/rules.js';
-import type { Failure } from '../state.js';
-import { errorLine, heading, type Ui } from './parts.js';
+import { creditOf, type Failure } from '../state.js';
+import { changeCoinButton, creditCard, errorLine, heading, type Ui } from './parts.js';
+import { later } from '../../i18n/later.js';
 
 export interface ExpiredActions {
   busy: boolean;
   actionError: Failure | undefined;
   onNewQuote: () => void;
+  onChangeCoin: () => void;
   onLeave: () => void;
 }
 
-export function expiredView(ui: Ui, view: CheckoutView, { busy, actionError, onNewQuote, onLeave }: ExpiredActions): TemplateResult {
+export function expiredView(ui: Ui, view: CheckoutView, { busy, actionError, onNewQuote, onChangeCoin, onLeave }: ExpiredActions): TemplateResult {
+  const credit = creditOf(view);
+  const active = view.status === 'active';
   return html`${heading(ui.t('expired'))}
-    <p>${ui.t('expiredBody')}</p>
-    ${actionError ? errorLine(ui, actionError) : nothing}
+    <p>${later(ui.locale, credit ? 'creditBody' : 'expiredBody')}</p>
+    ${creditCard(ui, view)} ${actionError ? errorLine(ui, actionError) : nothing}
     <div class="actions">
-      ${view.status === 'active'
+      ${active
         ? html`<button part="new-quote-button" class="primary" type="button" aria-disabled=${busy ? 'true' : 'false'} @click=${onNewQuote}>
-            ${ui.t('newQuote')}
-          </button>`
+              ${later(ui.locale, credit ? 'newQuoteRest' : 'newQuote')}
+            </button>
+            ${changeCoinButton(ui, onChangeCoin)}`
         : nothing}
-      ${isWebUrl(view.failure_redirect_url) ? html`<button part="leave-button" type="button" @click=${onLeave}>${ui.t('leave')}</button>` : nothing}
+      ${isWebUrl(view.failure_redirect_url) ? html`<button part="leave-button" type="button" @click=${onLeave}>${later(ui.locale, 'leave')}</button>` : nothing}
     </div>`;
 }

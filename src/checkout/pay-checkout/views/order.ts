@@ -2,8 +2,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutMethod, CheckoutView } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/rules.js';
-import { assetKey, assetName, findMethod, methodKey, type Contact, type ContactErrors, type ContactField, type Failure } from '../state.js';
-import { backButton, errorLine, heading, networkName, type Ui } from './parts.js';
+import { assetKey, creditOf, findMethod, methodKey, type Contact, type ContactErrors, type ContactField, type Failure } from '../state.js';
+import { backButton, creditCard, errorLine, heading, networkName, type Ui } from './parts.js';
 
 export interface OrderForm {
   contact: Contact;
@@ -29,7 +29,7 @@ export interface OrderActions {
 }
 
 export function orderView(ui: Ui, view: CheckoutView, form: OrderForm, actions: OrderActions): TemplateResult {
-  return html`${heading(ui.t('orderSummary'))} ${summary(ui, view, !form.compact)}
+  return html`${heading(ui.t('orderSummary'), form.compact ? 'compact-heading' : undefined)} ${summary(ui, view, !form.compact)}
     ${view.show_shipping_details && view.shipping_details ? shipping(ui, view.shipping_details) : nothing}
     <form novalidate @submit=${actions.onPay}>
       ${contact(ui, view, form, actions)} ${methods(ui, view, form, actions)} ${form.actionError ? errorLine(ui, form.actionError) : nothing}
@@ -42,7 +42,7 @@ export function orderView(ui: Ui, view: CheckoutView, form: OrderForm, actions: 
         aria-disabled=${form.busy ? 'true' : 'false'}
         aria-busy=${form.busy ? 'true' : 'false'}
       >
-        ${ui.t('pay', { amount: ui.vnd(view.amount) })}
+        ${ui.t('pay', { amount: ui.vnd(creditOf(view)?.left ?? view.amount) })}
       </button>
     </form>
     ${backButton(ui, view, actions.onBack)}`;
@@ -53,10 +53,13 @@ function summary(ui: Ui, view: CheckoutView, open: boolean): TemplateResult {
   const subtotal = view.order_details.reduce((sum, line) => sum + line.price * line.quantity, 0);
   const count = view.order_details.reduce((sum, line) => sum + line.quantity, 0);
   // Lit sets `open` once: a customer who unfolds the lines keeps them unfolded across renders.
+  // On a phone the description folds with the lines: the total and the Pay button keep the first screen.
+  const description = html`<p class="muted">${view.description}</p>`;
   return html`<div part="summary">
-    <p class="muted">${view.description}</p>
+    ${open ? description : nothing}
     <details part="details" ?open=${open}>
     <summary>${ui.t('orderDetails', { count })}</summary>
+    ${open ? nothing : description}
     <ul class="lines">
       ${view.order_details.map(
         (line) => html`<li part="line">
@@ -83,6 +86,7 @@ function summary(ui: Ui, view: CheckoutView, open: boolean): TemplateResult {
     <dl class="totals">
       <div part="total"><dt>${ui.t('total')}</dt><dd>${ui.vnd(view.amount)}</dd></div>
     </dl>
+    ${creditCard(ui, view, false)}
   </div>`;
 }
 
@@ -160,7 +164,8 @@ function methods(ui: Ui, view: CheckoutView, form: OrderForm, actions: OrderActi
   </fieldset>`;
 }
 
-// The card names the chain only; the payment view names the exact (test) network where it matters. An asset whose
+// The card names the coin, then its token standard and chain on a line that wraps (a name like "USDT · TRC-20" on one
+// unbreakable line ran past a card two to a row); the payment view names the exact (test) network where it matters. An asset whose
 // network the gateway cannot see takes no payment: it cannot be picked, and says so beside its network.
 function assets(ui: Ui, method: CheckoutMethod, form: OrderForm, onChange: (event: Event) => void): TemplateResult {
   return html`<fieldset class="assets">
@@ -169,7 +174,7 @@ function assets(ui: Ui, method: CheckoutMethod, form: OrderForm, onChange: (even
       const network = networkName(ui, a, false) + (a.available ? '' : ` · ${ui.t('unavailable')}`);
       return html`<label class="choice asset" part="asset-option">
         <input type="radio" name="asset" .value=${assetKey(a)} .checked=${assetKey(a) === form.assetKey} .disabled=${!a.available} @change=${onChange} />
-        <span class="asset-text"><span class="asset-name">${assetName(a)}</span> <span class="muted">${network}</span></span>
+        <span class="asset-text"><span class="asset-name">${a.asset}</span> <span class="muted">${a.token_standard ? `${a.token_standard} · ` : ''}${network}</span></span>
       </label>`;
     })}
   </fieldset>`;

@@ -3,8 +3,9 @@ import { html, type TemplateResult } from 'lit';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
 import { backButton, heading, type Ui } from './parts.js';
 import { receipt } from './receipt.js';
+import { later } from '../../i18n/later.js';
 
 export const paidLateView = (ui: Ui, view: CheckoutView, payment: Payment, onBack: () => void): TemplateResult =>
   html`${heading(ui.t('paid_late'))}
-    <p>${ui.t('paidLateBody')}</p>
+    <p>${later(ui.locale, 'paidLateBody')}</p>
     ${receipt(ui, view, payment, { crypto: payment.received_crypto, vnd: payment.held_vnd })} ${backButton(ui, view, onBack)}`;

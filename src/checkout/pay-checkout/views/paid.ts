@@ -6,6 +6,7 @@ import { isWebUrl } from '../../../contract/rules.js';
 import { excess } from '../state.js';
 import { countdown, heading, type Ui } from './parts.js';
 import { receipt } from './receipt.js';
+import { later } from '../../i18n/later.js';
 
 export interface PaidActions {
   /** Seconds until the automatic return; null when none is due. */
@@ -20,16 +21,16 @@ export function paidView(ui: Ui, view: CheckoutView, payment: Payment | null, { 
   return html`<div class="pay">
     ${heading(ui.t('paid'), 'done')}
     ${payment
-      ? html`<p>${ui.t('paidBody', { amount: ui.vnd(payment.amount_vnd) })}</p>
+      ? html`<p>${later(ui.locale, 'paidBody', { amount: ui.vnd(payment.amount_vnd) })}</p>
           ${receipt(ui, view, payment, { crypto: payment.amount_crypto, vnd: payment.amount_vnd })}`
       : nothing}
     ${payment && extra !== '0'
-      ? html`<p part="overpaid-amount" class="muted" data-overpaid-crypto=${extra}>${ui.t('overpaid', { amount: extra, asset: payment.asset, vnd: ui.vnd(payment.held_vnd) })}</p>`
+      ? html`<p part="overpaid-amount" class="muted" data-overpaid-crypto=${extra}>${later(ui.locale, 'overpaid', { amount: ui.crypto(extra), asset: payment.asset, vnd: ui.vnd(payment.held_vnd) })}</p>`
       : nothing}
     ${seconds !== null ? countdown(ui.t('redirectIn', { seconds })) : nothing}
     <div class="actions">
       ${url && isWebUrl(url) ? html`<button part="return-button" class="primary" type="button" @click=${onReturn}>${ui.t('returnToMerchant')}</button>` : nothing}
-      ${seconds !== null ? html`<button part="stay-button" type="button" @click=${onStay}>${ui.t('stay')}</button>` : nothing}
+      ${seconds !== null ? html`<button part="stay-button" type="button" @click=${onStay}>${later(ui.locale, 'stay')}</button>` : nothing}
     </div>
   </div>`;
 }

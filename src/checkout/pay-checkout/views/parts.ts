@@ -5,13 +5,15 @@ import { ifDefined } from 'lit/directives/if-defined.js';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/rules.js';
 import type { Locale, MessageKey, Params } from '../../i18n/index.js';
-import type { Failure, NamedAsset } from '../state.js';
+import { creditOf, type Failure, type NamedAsset } from '../state.js';
 
 /** The customer's language, as the views use it. */
 export interface Ui {
   locale: Locale;
   t(key: MessageKey, params?: Params): string;
   vnd(amount: number | `${number}`): string;
+  /** A crypto amount (the gateway's decimal string) with the locale's separators: `20,22` in vi. */
+  crypto(amount: string): string;
   /** An instant (ISO 8601) as the customer reads dates and times. */
   time(iso: string): string;
   /** A country by its ISO 3166 code, in the customer's language. */
@@ -41,9 +43,28 @@ export function backButton(ui: Ui, view: CheckoutView, onBack: () => void): Temp
   </div>`;
 }
 
-/** A crypto amount with its ticker; `data-amount-crypto` holds the exact figure. */
-export const amountCrypto = (payment: Payment): TemplateResult =>
-  html`<span part="amount-crypto"><span data-amount-crypto=${payment.amount_crypto}>${payment.amount_crypto}</span> ${payment.asset}</span>`;
+/** A crypto amount with its ticker, in the locale's figures; `data-amount-crypto` holds the gateway's exact string. */
+export const amountCrypto = (ui: Ui, payment: Payment): TemplateResult =>
+  html`<span part="amount-crypto"><span data-amount-crypto=${payment.amount_crypto}>${ui.crypto(payment.amount_crypto)}</span> ${payment.asset}</span>`;
+
+/** Back to the coins, to pay in another (the payment and expired views). */
+export const changeCoinButton = (ui: Ui, onChangeCoin: () => void): TemplateResult =>
+  html`<button part="change-coin" class="link-button" type="button" @click=${onChangeCoin}>${ui.t('changeCoin')}</button>`;
+
+/**
+ * What the order received through quotes now closed and what is left, once something has (state.ts, creditOf); with
+ * the order's total unless it shows just above (the order view).
+ */
+export function creditCard(ui: Ui, view: CheckoutView, withTotal = true): TemplateResult | typeof nothing {
+  const credit = creditOf(view);
+  return credit
+    ? html`<dl part="credit" class="totals credit" data-received-vnd=${credit.received} data-left-vnd=${credit.left}>
+        ${withTotal ? html`<div><dt>${ui.t('total')}</dt><dd>${ui.vnd(view.amount)}</dd></div>` : nothing}
+        <div><dt>${ui.t('creditReceived')}</dt><dd>${ui.vnd(credit.received)}</dd></div>
+        <div><dt>${ui.t('creditLeft')}</dt><dd>${ui.vnd(credit.left)}</dd></div>
+      </dl>`
+    : nothing;
+}
 
 /** The chains the element names in the catalog's words; any other network goes by the gateway's `network_name`. */
 const CHAINS: Partial<Record<string, string>> = { TRON: 'TRON', ETHEREUM: 'Ethereum', BITCOIN: 'Bitcoin' };

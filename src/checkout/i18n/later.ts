@@ -1,0 +1,50 @@
+// The words of the views in the chunk beside the script (views/later.ts): paid, paid late, expired, a late transfer,
+// the receipt. They travel with those views, not in the script's catalogs (en.ts, vi.ts), which hold the words up to
+// the first QR and the live region's. English defines the keys; Vietnamese must have exactly the same.
+import { fill, type Locale, type Params } from './index.js';
+
+const en = {
+  confirmations: '{seen} of {required} confirmations',
+  paidBody: 'Thank you. Your payment of {amount} is confirmed.',
+  receiptOrder: 'Order',
+  receiptAmount: 'Amount',
+  receiptNetwork: 'Network',
+  receiptTransactions: 'Transaction',
+  receiptTime: 'Paid at',
+  overpaid: 'You sent {amount} {asset} ({vnd}) more than was due; the merchant will contact you about the difference.',
+  stay: 'Stay on this page',
+  expiredBody: 'The quote expired before the full payment arrived. Get a new quote to pay at the current rate.',
+  newQuote: 'Get a new quote',
+  newQuoteRest: 'Get a quote for the rest',
+  creditBody: 'What arrived in time counts for the order: a new quote asks only for the rest.',
+  leave: 'Cancel and return to merchant',
+  paidLateBody: 'Your payment arrived after the quote expired. It is held for the merchant, who will contact you to complete or refund the order.',
+  late: 'We see your payment',
+  lateBody: 'It arrived after the rate lock ran out, so it is held for the merchant, who decides: to complete the order or to refund you.',
+};
+
+const vi: Record<keyof typeof en, string> = {
+  confirmations: '{seen} trên {required} xác nhận',
+  paidBody: 'Cảm ơn bạn. Khoản thanh toán {amount} đã được xác nhận.',
+  receiptOrder: 'Đơn hàng',
+  receiptAmount: 'Số tiền',
+  receiptNetwork: 'Mạng',
+  receiptTransactions: 'Mã giao dịch',
+  receiptTime: 'Thời gian',
+  overpaid: 'Bạn đã gửi dư {amount} {asset} ({vnd}); người bán sẽ liên hệ với bạn về phần chênh lệch.',
+  stay: 'Ở lại trang này',
+  expiredBody: 'Báo giá đã hết hạn trước khi nhận đủ tiền. Hãy lấy báo giá mới để thanh toán theo tỷ giá hiện tại.',
+  newQuote: 'Lấy báo giá mới',
+  newQuoteRest: 'Lấy báo giá cho phần còn lại',
+  creditBody: 'Số tiền đến kịp thời được tính cho đơn hàng: báo giá mới chỉ tính phần còn lại.',
+  leave: 'Huỷ và quay lại cửa hàng',
+  paidLateBody: 'Khoản thanh toán của bạn đến sau khi báo giá hết hạn. Khoản tiền được giữ cho người bán, họ sẽ liên hệ với bạn để hoàn tất hoặc hoàn tiền.',
+  late: 'Chúng tôi đã thấy khoản thanh toán của bạn',
+  lateBody: 'Khoản tiền đến sau khi hết thời gian giữ tỷ giá nên được giữ cho người bán; người bán sẽ quyết định hoàn tất đơn hàng hay hoàn tiền cho bạn.',
+};
+
+export type LaterKey = keyof typeof en;
+export const laterCatalogs: Record<Locale, Record<LaterKey, string>> = { en, vi };
+
+/** The message of `key` in `locale`, its `{placeholders}` filled (as format() does for the script's catalogs). */
+export const later = (locale: Locale, key: LaterKey, params?: Params): string => fill(laterCatalogs[locale][key], params);

@@ -1,0 +1,56 @@
+// Links that open the customer's wallet app with the payment filled in, for a phone that cannot scan its own screen.
+// Pure: the payment and its asset in, `{name, href}` out, each href carrying the address (and the amount where the
+// format has one). The formats, as each wallet documents them (docs/guide.md, "Wallet links", names the sources):
+// - EIP-681 and BIP21: the gateway's own `payment_uri` (`ethereum:…`, `bitcoin:…`), which any wallet registered for
+//   the scheme opens.
+// - TRON: `tron:<address>?amount=<amount>` (the TIP-17 form that BTCPay's USDt plugin offers; no scheme wallets all
+//   share, so the QR itself stays the bare address).
+// - Trust Wallet: `https://link.trustwallet.com/send?coin=<SLIP-44>&address=…&amount=…[&token_id=<contract>]`.
+// - MetaMask: `https://metamask.app.link/send/<EIP-681 without its scheme>`.
+// - TronLink: `tronlinkoutside://pull.activity?param=<JSON>` with its `transfer` action.
+import type { CheckoutAsset, Payment } from '../contract/checkout.js';
+
+export interface WalletLink {
+  /** The wallet's name, a brand (the same in every language); '' for "any wallet for this scheme". */
+  name: string;
+  href: string;
+}
+
+/** SLIP-44 coin types Trust Wallet's send link takes, by network. */
+const SLIP44: Partial<Record<string, number>> = { BITCOIN: 0, ETHEREUM: 60, TRON: 195 };
+
+/**
+ * The wallet links for `payment` to send `amount` (the decimal string to send: the whole, or what is left).
+ * Trust Wallet's and TronLink's links name no network, only a coin: they are offered on a main network only
+ * (`main`: not the sandbox, and for Ethereum chain 1), where they cannot send real coins to a test address. A token
+ * whose contract the gateway does not name gets neither: without it they would send the chain's own coin. MetaMask's
+ * carries the EIP-681 chain id, so it is offered on every EVM network.
+ */
+export function walletLinks(
+  payment: Pick<Payment, 'address' | 'payment_uri' | 'network'>,
+  asset: Pick<CheckoutAsset, 'token_standard' | 'token_contract'>,
+  amount: string,
+  main: boolean,
+): WalletLink[] {
+  const links: WalletLink[] = [];
+  const uri = payment.payment_uri;
+  const contract = asset.token_contract;
+  const evm = /^ethereum:/i.test(uri);
+  // A coin the link can name: the chain's own, or a token by its contract; on Ethereum only chain 1 (EIP-681 `@1`, or none).
+  const named = main && (asset.token_standard === null || !!contract) && (!evm || /^ethereum:[^@?/]+(@1)?(\/|\?|$)/i.test(uri));
+  if (evm || /^bitcoin:/i.test(uri)) links.push({ name: '', href: uri });
+  if (payment.network === 'TRON') {
+    links.push({ name: '', href: `tron:${payment.address}?amount=${amount}` });
+    if (named) {
+      const param = { protocol: 'TronLink', version: '1.0', action: 'transfer', to: payment.address, amount, ...(contract && { token: contract }) };
+      links.push({ name: 'TronLink', href: `tronlinkoutside://pull.activity?param=${encodeURIComponent(JSON.stringify(param))}` });
+    }
+  }
+  const coin = SLIP44[payment.network];
+  if (coin !== undefined && named) {
+    const query = new URLSearchParams({ coin: String(coin), address: payment.address, amount, ...(contract && { token_id: contract }) });
+    links.push({ name: 'Trust Wallet', href: `https://link.trustwallet.com/send?${query}` });
+  }
+  if (evm) links.push({ name: 'MetaMask', href: `https://metamask.app.link/send/${uri.replace(/^ethereum:/i, '')}` });
+  return links;
+}

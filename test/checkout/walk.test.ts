@@ -1,0 +1,110 @@
+// The customer's walk through a payment that does not go to plan: another coin after Pay, a partial payment whose
+// quote ran out (what was received counts, the new quote asks for the rest), money that arrives after the rate lock,
+// and amounts written as a Vietnamese reader reads them while copies stay as wallets parse them.
+import { expect, fixture, html } from '@open-wc/testing';
+import { render } from 'lit';
+import { paymentView } from '../../src/checkout/pay-checkout/views/payment.js';
+import { format, formatCrypto, formatVnd } from '../../src/checkout/i18n/index.js';
+import { amountCrypto, control, part, partOf, payingCheckout, press, textOf, until, untilView } from './helpers/element.js';
+import { percentOf } from './helpers/money.js';
+import { checkoutView, expireQuote, mine, pay, paymentOf } from './helpers/server.js';
+
+describe('<pay-checkout> walk', () => {
+  it('changes coin after Pay: back to the coins, and the payment opened in the other one', async () => {
+    const { el, ref, payment: first } = await payingCheckout('USDT:TRON', { locale: 'vi' });
+    expect(textOf(partOf(el, 'change-coin'))).to.equal('Đổi loại tiền');
+    press(el, 'change-coin');
+    await untilView(el, 'order');
+    expect(control(el, 'input[type="radio"][value="USDT:TRON"]').checked, 'the coin it was in is picked').to.equal(true);
+    await expect(el).to.be.accessible();
+
+    control(el, 'input[type="radio"][value="ETH:ETHEREUM"]').click();
+    press(el, 'pay-button');
+    await until(el, 'the payment in ETH', () => part(el, 'amount-crypto')?.textContent?.includes('ETH') === true);
+    const second = await paymentOf(ref);
+    expect([second.asset, second.network]).to.deep.equal(['ETH', 'ETHEREUM']);
+    expect(second.payment_id).to.not.equal(first.payment_id);
+    expect(amountCrypto(el)).to.equal(second.amount_crypto);
+  });
+
+  it('a partial payment whose quote ran out: received and left before and after the new quote, which asks for the rest only', async () => {
+    const { el, ref, payment: quoted } = await payingCheckout('USDT:TRON', { locale: 'vi' });
+    await pay(quoted.address, 'USDT', 'TRON', percentOf(quoted.amount_crypto, 50, 2));
+    await mine(quoted.confirmations_required, 'TRON');
+    await untilView(el, 'underpaid');
+    await expireQuote(quoted.payment_id);
+    await untilView(el, 'expired');
+
+    const { received_vnd, amount } = await checkoutView(ref);
+    expect(received_vnd, 'the gateway credits what came in time').to.be.greaterThan(0);
+    const credit = partOf(el, 'credit');
+    expect(credit.getAttribute('data-received-vnd')).to.equal(String(received_vnd));
+    expect(credit.getAttribute('data-left-vnd')).to.equal(String(amount - received_vnd));
+    expect(textOf(credit)).to.include('Đã nhận').and.include('Còn lại');
+    expect(textOf(partOf(el, 'new-quote-button'))).to.equal('Lấy báo giá cho phần còn lại');
+    await expect(el).to.be.accessible();
+
+    press(el, 'new-quote-button');
+    await untilView(el, 'payment');
+    const rest = await paymentOf(ref);
+    expect(rest.payment_id).to.not.equal(quoted.payment_id);
+    expect(rest.amount_vnd, 'the new quote is for what is left').to.equal(amount - received_vnd);
+    expect(amountCrypto(el)).to.equal(rest.amount_crypto);
+    expect(partOf(el, 'credit').getAttribute('data-left-vnd')).to.equal(String(rest.amount_vnd));
+    await expect(el).to.be.accessible();
+  });
+
+  it('acknowledges money that arrives after the rate lock from its first sighting, before any block', async () => {
+    const { el, payment: quoted } = await payingCheckout('USDT:TRON', { locale: 'en' });
+    await expireQuote(quoted.payment_id);
+    await untilView(el, 'expired');
+    await pay(quoted.address, 'USDT', 'TRON', quoted.amount_crypto);
+    await untilView(el, 'late');
+    expect(textOf(partOf(el, 'card'))).to.include('We see your payment').and.include('merchant');
+    expect(part(el, 'new-quote-button') === undefined && part(el, 'change-coin') === undefined, 'nothing asks for a second payment').to.equal(true);
+    await expect(el).to.be.accessible();
+  });
+
+  it('gives USDT on TRON a wallet link, a real link with the address and the amount, beside the copy buttons', async () => {
+    const { el, payment: quoted } = await payingCheckout('USDT:TRON', { locale: 'vi' });
+    const links = el.shadowRoot!.querySelectorAll<HTMLAnchorElement>('a[part~="wallet-link"]');
+    expect(links.length, 'at least one wallet link').to.be.at.least(1);
+    expect(links[0]!.getAttribute('href')).to.equal(`tron:${quoted.address}?amount=${quoted.amount_crypto}`);
+    expect(textOf(links[0])).to.equal('Mở trong ví');
+    expect(part(el, 'copy-amount') && part(el, 'copy-address'), 'the copy buttons stay').to.be.instanceOf(Element);
+    await expect(el).to.be.accessible();
+  });
+
+  it('puts the wallet links before the QR on a touch screen, after the copy buttons elsewhere', async () => {
+    const { el, ref } = await payingCheckout('ETH:ETHEREUM', { locale: 'vi' });
+    const view = await checkoutView(ref);
+    const ui = { locale: 'vi' as const, t: (key: Parameters<typeof format>[1], params?: Record<string, string | number>) => format('vi', key, params), vnd: (a: number | `${number}`) => formatVnd('vi', a), crypto: (a: string) => formatCrypto('vi', a), time: (t: string) => t, region: (c: string) => c };
+    const noop = () => undefined;
+    const place = async (touch: boolean) => {
+      const host = await fixture<HTMLDivElement>(html`<div></div>`);
+      render(paymentView(ui, view, view.payment!, { seconds: null, copied: undefined, touch, onCopy: noop, onChangeCoin: noop, onBack: noop }), host);
+      const order = [...host.querySelectorAll('[part~="wallet-links"], [part~="qr"], [part~="copy-amount"]')].map((n) => n.getAttribute('part'));
+      return order;
+    };
+    expect(await place(true)).to.deep.equal(['wallet-links', 'qr', 'copy-amount']);
+    expect(await place(false)).to.deep.equal(['qr', 'copy-amount', 'wallet-links']);
+    expect(el).to.be.instanceOf(HTMLElement);
+  });
+
+  it('writes crypto amounts with a decimal comma in vi, and copies them as wallets parse them', async () => {
+    const { el, payment: quoted } = await payingCheckout('USDT:TRON', { locale: 'vi' });
+    expect(quoted.amount_crypto).to.match(/^\d+\.\d+$/);
+    const shown = quoted.amount_crypto.replace('.', ',');
+    expect(textOf(partOf(el, 'amount-crypto'))).to.equal(`${shown} USDT`);
+    expect(textOf(partOf(el, 'qr-note'))).to.include(shown);
+    const copied: string[] = [];
+    Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: (text: string) => (copied.push(text), Promise.resolve()) });
+    try {
+      press(el, 'copy-amount');
+      await until(el, 'the copy', () => copied.length > 0);
+    } finally {
+      delete (navigator.clipboard as { writeText?: unknown }).writeText;
+    }
+    expect(copied).to.deep.equal([quoted.amount_crypto]);
+  });
+});
