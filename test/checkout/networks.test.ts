@@ -84,6 +84,7 @@ describe('<pay-checkout> networks from the gateway', () => {
     const { el } = await mount(paid.payment_link_ref, { locale: 'vi', apiBase: location.origin });
     await untilView(el, 'paid');
     expect(textOf(partOf(el, 'receipt'))).to.include('14,24 USDT · BEP-20').and.include('mạng BNB Smart Chain Testnet');
+    expect(partOf(el, 'explorer-link').getAttribute('href'), "the network's explorer, from the view").to.equal(`https://testnet.bscscan.com/tx/${transaction.tx_hash}`);
     press(el, 'language-switch');
     await until(el, 'English', () => textOf(partOf(el, 'receipt')).includes('BNB Smart Chain Testnet network'));
   });

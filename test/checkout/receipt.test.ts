@@ -28,6 +28,30 @@ describe('<pay-checkout> receipt', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('keeps the receipt: the hash copied as it is, and the receipt page linked (the end-to-end test opens it)', async () => {
+    const { el, ref: payment_link_ref, payment: quoted } = await payingCheckout('USDT:TRON', { locale: 'vi' });
+    const paid = await payAndConfirm(el, payment_link_ref, quoted, quoted.amount_crypto, 'paid');
+    const { receipt_url } = await checkoutView(payment_link_ref);
+    expect(receipt_url, 'the gateway names the receipt page once money arrived').to.be.a('string');
+    const link = partOf<HTMLAnchorElement>(el, 'receipt-link');
+    expect(link.getAttribute('href')).to.equal(receipt_url);
+    expect(textOf(link)).to.include('biên nhận');
+    expect(link.target, 'in a tab of its own: the checkout stays').to.equal('_blank');
+    expect(part(el, 'explorer-link'), 'no explorer for a simulated chain').to.equal(undefined);
+
+    const copied: string[] = [];
+    Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: (text: string) => (copied.push(text), Promise.resolve()) });
+    try {
+      press(el, 'stay-button');
+      press(el, 'copy-hash');
+      await until(el, 'the copy', () => copied.length > 0);
+    } finally {
+      delete (navigator.clipboard as { writeText?: unknown }).writeText;
+    }
+    expect(copied).to.deep.equal([paid.transactions[0]!.tx_hash]);
+    await expect(el).to.be.accessible();
+  });
+
   it('says how much more than due arrived on an overpaid payment', async () => {
     const { el, ref: payment_link_ref, payment: quoted } = await payingCheckout('BTC:BITCOIN', { locale: 'en' });
     const paid = await payAndConfirm(el, payment_link_ref, quoted, percentOf(quoted.amount_crypto, 110, 8), 'paid');

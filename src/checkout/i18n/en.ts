@@ -51,6 +51,7 @@ export const en = {
   copied: 'Copied',
   addressCopied: 'Address copied.',
   amountCopied: 'Amount copied.',
+  hashCopied: 'Transaction hash copied.',
   copyFailed: 'Could not copy: select the text and copy it.',
   openWallet: 'Open in wallet',
   openIn: 'Open in {wallet}',

@@ -51,6 +51,7 @@ export const vi: Messages = {
   copied: 'Đã sao chép',
   addressCopied: 'Đã sao chép địa chỉ.',
   amountCopied: 'Đã sao chép số tiền.',
+  hashCopied: 'Đã sao chép mã giao dịch.',
   copyFailed: 'Không sao chép được: hãy chọn và sao chép thủ công.',
   openWallet: 'Mở trong ví',
   openIn: 'Mở bằng {wallet}',

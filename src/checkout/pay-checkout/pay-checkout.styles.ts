@@ -247,6 +247,12 @@ const base = css`
   address {
     font-style: normal;
   }
+  .tx-actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0 1rem;
+    align-items: center;
+  }
   /* On a phone the order's heading is for screen readers only (the header above names the order), and the coin cards
      are tighter: the total and the Pay button keep the first screen on a shop's page too. */
   @media (max-width: 480px) {

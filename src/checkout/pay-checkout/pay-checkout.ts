@@ -115,6 +115,9 @@ const ANNOUNCE_AT = [300, 60] as const;
  * @csspart confirmations - Confirmations seen of required.
  * @csspart receipt - Paid and paid late: order, amount, network, transactions, time.
  * @csspart tx-hash - One transaction hash of the receipt.
+ * @csspart copy-hash - Copies a transaction hash.
+ * @csspart explorer-link - The transaction's page on the network's explorer.
+ * @csspart receipt-link - The receipt page, to open again, print or save.
  * @csspart paid-at - When the payment was paid.
  * @csspart overpaid-amount - How much more than due arrived.
  * @csspart new-quote-button - Asks for a new quote after the old one expired.
@@ -379,8 +382,8 @@ export class PayCheckout extends LitElement {
     }
     // Each status has its message, under the status's own name.
     this.#announce(payment.status);
-    // A quote closed, or another took its place: the link's view says anew what its closed quotes received.
-    if (payment.status === 'expired' || (current && current.payment_id !== payment.payment_id)) void this.#viewTask.run();
+    // The link's view says anew what changes with a payment's status: what closed quotes received, the receipt page.
+    if (current) void this.#viewTask.run();
     this.dispatchEvent(new PayCheckoutStatusEvent({ payment }));
     if (payment.status === 'paid' && payment.success_redirect_url && isWebUrl(payment.success_redirect_url)) this.#redirect.schedule(this.#returnToMerchant);
   }
@@ -489,6 +492,11 @@ export class PayCheckout extends LitElement {
 
   // ---- rendering
 
+  /** What a receipt's copy buttons need. */
+  get #keep() {
+    return { copied: this.#clipboard.copied, onCopy: (what: Copyable, text: string) => void this.#clipboard.copy(what, text) };
+  }
+
   #hosted(): boolean {
     return this.embedded === false;
   }
@@ -565,7 +573,7 @@ export class PayCheckout extends LitElement {
       case 'confirming':
         return later.confirmingView(ui, screen.payment);
       case 'paid':
-        return later.paidView(ui, screen.view, screen.payment, { seconds: this.#redirect.remaining, onReturn: this.#returnToMerchant, onStay: this.#stay });
+        return later.paidView(ui, screen.view, screen.payment, { seconds: this.#redirect.remaining, onReturn: this.#returnToMerchant, onStay: this.#stay, ...this.#keep });
       case 'expired':
         return later.expiredView(ui, screen.view, {
           busy: this.busy,
@@ -575,9 +583,9 @@ export class PayCheckout extends LitElement {
           onLeave: this.#leave,
         });
       case 'late':
-        return later.lateView(ui, screen.view, screen.payment, this.#back);
+        return later.lateView(ui, screen.view, screen.payment, this.#back, this.#keep);
       case 'paid_late':
-        return later.paidLateView(ui, screen.view, screen.payment, this.#back);
+        return later.paidLateView(ui, screen.view, screen.payment, this.#back, this.#keep);
     }
   }
 }

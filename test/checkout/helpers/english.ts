@@ -5,7 +5,7 @@ import { en } from '../../../src/checkout/i18n/en.js';
 import { laterCatalogs } from '../../../src/checkout/i18n/later.js';
 
 /** Words Vietnamese uses as they are. */
-const SHARED = new Set(['email', 'qr', 'example', 'com']);
+const SHARED = new Set(['email', 'qr', 'example', 'com', 'pdf']);
 /** Tickers, token standards and chain names. */
 const NAMES = new Set(['usdt', 'eth', 'btc', 'trc', 'erc', 'tron', 'ethereum', 'sepolia', 'bitcoin']);
 /** English the gateway, the chains or the platform bring in, beside the catalog's own words. */

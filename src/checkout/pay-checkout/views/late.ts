@@ -4,15 +4,15 @@ import { html, type TemplateResult } from 'lit';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
 import { lateTransfers } from '../state.js';
 import { backButton, heading, type Ui } from './parts.js';
-import { receipt } from './receipt.js';
+import { receipt, type Keep } from './receipt.js';
 import { later } from '../../i18n/later.js';
 
-export function lateView(ui: Ui, view: CheckoutView, payment: Payment, onBack: () => void): TemplateResult {
+export function lateView(ui: Ui, view: CheckoutView, payment: Payment, onBack: () => void, keep: Keep): TemplateResult {
   const late = lateTransfers(payment);
   const seen = Math.min(...late.map((t) => t.confirmations));
   const required = payment.confirmations_required;
   return html`${heading(later(ui.locale, 'late'))}
     <p>${later(ui.locale, 'lateBody')}</p>
     <p part="confirmations" data-seen=${seen} data-required=${required}>${later(ui.locale, 'confirmations', { seen: Math.min(seen, required), required })}</p>
-    ${receipt(ui, view, payment, { crypto: payment.received_crypto, vnd: 0 })} ${backButton(ui, view, onBack)}`;
+    ${receipt(ui, view, payment, { crypto: payment.received_crypto, vnd: 0 }, keep)} ${backButton(ui, view, onBack)}`;
 }

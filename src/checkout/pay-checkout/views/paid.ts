@@ -5,24 +5,24 @@ import type { CheckoutView, Payment } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/rules.js';
 import { excess } from '../state.js';
 import { countdown, heading, type Ui } from './parts.js';
-import { receipt } from './receipt.js';
+import { receipt, type Keep } from './receipt.js';
 import { later } from '../../i18n/later.js';
 
-export interface PaidActions {
+export interface PaidActions extends Keep {
   /** Seconds until the automatic return; null when none is due. */
   seconds: number | null;
   onReturn: () => void;
   onStay: () => void;
 }
 
-export function paidView(ui: Ui, view: CheckoutView, payment: Payment | null, { seconds, onReturn, onStay }: PaidActions): TemplateResult {
+export function paidView(ui: Ui, view: CheckoutView, payment: Payment | null, { seconds, onReturn, onStay, ...keep }: PaidActions): TemplateResult {
   const url = payment?.success_redirect_url;
   const extra = payment?.overpaid ? excess(payment) : '0';
   return html`<div class="pay">
     ${heading(ui.t('paid'), 'done')}
     ${payment
       ? html`<p>${later(ui.locale, 'paidBody', { amount: ui.vnd(payment.amount_vnd) })}</p>
-          ${receipt(ui, view, payment, { crypto: payment.amount_crypto, vnd: payment.amount_vnd })}`
+          ${receipt(ui, view, payment, { crypto: payment.amount_crypto, vnd: payment.amount_vnd }, keep)}`
       : nothing}
     ${payment && extra !== '0'
       ? html`<p part="overpaid-amount" class="muted" data-overpaid-crypto=${extra}>${later(ui.locale, 'overpaid', { amount: ui.crypto(extra), asset: payment.asset, vnd: ui.vnd(payment.held_vnd) })}</p>`

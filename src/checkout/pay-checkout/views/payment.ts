@@ -8,7 +8,7 @@ import { walletLinks } from '../../wallet-links.js';
 import { amountToSend, assetName, awaitsConfirmation, clock, hasReceived, namedAsset, walletUri } from '../state.js';
 import { amountCrypto, backButton, changeCoinButton, countdown, creditCard, heading, networkName, type Ui } from './parts.js';
 
-export type Copyable = 'address' | 'amount';
+export type Copyable = 'address' | 'amount' | 'hash';
 
 export interface PaymentActions {
   /** Seconds left on the rate lock; null when there is none. */

@@ -1,14 +1,30 @@
 // The receipt of a payment the gateway has taken: the order, the amount in crypto and VND, the asset and network,
-// every transaction hash and when it was paid.
+// every transaction hash (a copy button, and its page on the network's explorer when the gateway names one) and when
+// it was paid; and the receipt page to open again, print or save (the view's `receipt_url`).
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
 import { assetName, namedAsset } from '../state.js';
+import { isWebUrl } from '../../../contract/rules.js';
 import { networkName, type Ui } from './parts.js';
+import type { Copyable } from './payment.js';
 import { later } from '../../i18n/later.js';
 
+/** What the customer can do with a receipt: copy a transaction hash. */
+export interface Keep {
+  copied: Copyable | undefined;
+  onCopy: (what: Copyable, text: string) => void;
+}
+
+/** The transaction's page on the explorer (`{explorer_url}/tx/{hash}`), for an http(s) explorer only. */
+export function explorerLink(explorer: string | null, hash: string): string | undefined {
+  const url = explorer && `${explorer.replace(/\/+$/, '')}/tx/${encodeURIComponent(hash)}`;
+  return url && isWebUrl(url) ? url : undefined;
+}
+
 /** `amount`: what the receipt says was paid (the quote, or what arrived), in crypto and, when known, in VND. */
-export function receipt(ui: Ui, view: CheckoutView, payment: Payment, amount: { crypto: string; vnd: number }): TemplateResult {
+export function receipt(ui: Ui, view: CheckoutView, payment: Payment, amount: { crypto: string; vnd: number }, keep: Keep): TemplateResult {
   const asset = namedAsset(view, payment);
+  const page = view.receipt_url && isWebUrl(view.receipt_url) ? view.receipt_url : undefined;
   return html`<dl part="receipt" class="receipt">
     <div><dt>${later(ui.locale, 'receiptOrder')}</dt><dd>${view.merchant_order_id}</dd></div>
     <div>
@@ -21,7 +37,20 @@ export function receipt(ui: Ui, view: CheckoutView, payment: Payment, amount: { 
     <div><dt>${later(ui.locale, 'receiptNetwork')}</dt><dd>${networkName(ui, asset, view.sandbox)}</dd></div>
     <div class="hashes">
       <dt>${later(ui.locale, 'receiptTransactions')}</dt>
-      ${payment.transactions.map((t) => html`<dd><code part="tx-hash" data-tx-hash=${t.tx_hash}>${t.tx_hash}</code></dd>`)}
+      ${payment.transactions.map((t) => {
+        const explorer = explorerLink(asset.explorer_url, t.tx_hash);
+        return html`<dd>
+          <code part="tx-hash" data-tx-hash=${t.tx_hash}>${t.tx_hash}</code>
+          <span class="tx-actions">
+            <button part="copy-hash" class="link-button" type="button" @click=${() => keep.onCopy('hash', t.tx_hash)}>
+              ${keep.copied === 'hash' ? ui.t('copied') : later(ui.locale, 'copyHash')}
+            </button>
+            ${explorer
+              ? html`<a part="explorer-link" href=${explorer} target="_blank" rel="noopener noreferrer">${later(ui.locale, 'viewOnExplorer')}</a>`
+              : nothing}
+          </span>
+        </dd>`;
+      })}
     </div>
     ${payment.paid_at
       ? html`<div part="paid-at">
@@ -29,5 +58,8 @@ export function receipt(ui: Ui, view: CheckoutView, payment: Payment, amount: { 
           <dd><time datetime=${payment.paid_at}>${ui.time(payment.paid_at)}</time></dd>
         </div>`
       : nothing}
-  </dl>`;
+  </dl>
+  ${page
+    ? html`<p><a part="receipt-link" href=${page} target="_blank" rel="noopener noreferrer">${later(ui.locale, 'openReceipt')}</a></p>`
+    : nothing}`;
 }
