@@ -89,6 +89,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.paid_late',
   'payment.reorged',
   'payment_link.expired',
+  'refund.pending',
   'refund.succeeded',
   'refund.failed',
 ] as const;

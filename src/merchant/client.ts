@@ -10,6 +10,8 @@ import {
   PaymentLinkResponse,
   Problem,
   RefundList,
+  RefundResource,
+  RefundResourceList,
   TokenError,
   TokenResponse,
   WebhookDelivery,
@@ -17,6 +19,7 @@ import {
   WebhookEndpoint,
   WebhookEndpointList,
   type AssetCode,
+  type CancelRefundRequest,
   type CreateRefundRequest,
   type LinkStatus,
   type Network,
@@ -176,6 +179,34 @@ export class MerchantClient {
   /** Every refund of an order, and what is left to refund. */
   async getRefunds(orderId: string, options: ReadOptions = {}): Promise<RefundList> {
     return this.#read(`/api/refund/getDataByTransaction/${encodeURIComponent(orderId)}`, RefundList, options);
+  }
+
+  /**
+   * An order's refunds as you see them: each with the coins it sends and at what rate, where they go (the customer's
+   * claimed address, or the payer's), its status history and note, and what is left to refund.
+   */
+  async listRefunds(orderId: string, options: ReadOptions = {}): Promise<RefundResourceList> {
+    return this.#read(`/api/refunds?order_id=${encodeURIComponent(orderId)}`, RefundResourceList, options);
+  }
+
+  /** One refund as you see it (as listRefunds shows each). */
+  async getRefund(refundId: string, options: ReadOptions = {}): Promise<RefundResource> {
+    return this.#read(`/api/refunds/${encodeURIComponent(refundId)}`, RefundResource, options);
+  }
+
+  /**
+   * Cancels a PENDING refund nothing of which was sent yet (its claim not made, or its payout not signed): it ends
+   * FAILED with the reason, and its amount is refundable again. Safe to retry: a second cancel answers 409.
+   */
+  async cancelRefund(refundId: string, request: CancelRefundRequest = {}, options: RequestOptions = {}): Promise<RefundResource> {
+    const url = this.#url(`/api/refunds/${encodeURIComponent(refundId)}/cancel`);
+    return this.#call({ method: 'POST', url, schema: RefundResource, retry: 'idempotency-key', body: JSON.stringify(request), bearer: true }, options);
+  }
+
+  /** Makes a FAILED refund again: a new PENDING refund of the same payment and amount (`retry_of` names the failed one). */
+  async retryRefund(refundId: string, options: RequestOptions = {}): Promise<RefundResource> {
+    const url = this.#url(`/api/refunds/${encodeURIComponent(refundId)}/retry`);
+    return this.#call({ method: 'POST', url, schema: RefundResource, retry: 'idempotency-key', bearer: true }, options);
   }
 
   /** One of your payment links as it stands: status, payments with their transactions, refunds. */

@@ -31,6 +31,8 @@ export interface GatewayConfig {
   /** Key that seals stored client secrets. */
   dataKey: string;
   tokenTtlSeconds: number;
+  /** How long a refund's claim link stays open for the customer to give an address. */
+  refundClaimTtlSeconds: number;
   payments: PaymentSettings;
   /** The networks payments are taken on, and where each one's facts come from (chains/configuration.ts). */
   networks: NetworkSpec[];
@@ -103,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     webhookTimeoutMs: intFrom(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
     dataKey: env.GATEWAY_DATA_KEY || 'pay-checkout sandbox data key',
     tokenTtlSeconds: 3600,
+    refundClaimTtlSeconds: intFrom(env, 'REFUND_CLAIM_TTL_SECONDS', 604_800),
     payments: {
       hdSeedHex: env.SANDBOX_HD_SEED || DEFAULT_SANDBOX_SEED_HEX,
       walletSeedHex: env.SANDBOX_WALLET_SEED || SANDBOX_WALLET_SEED_HEX,

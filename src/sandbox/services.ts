@@ -7,11 +7,12 @@ import { systemClock, type Clock } from './clock.js';
 import type { GatewayConfig } from './config.js';
 import { createSealer } from './secrets.js';
 import { ChainFacts } from './services/chains/chain-facts.js';
-import { refundRail } from './services/orders/refund-rail.js';
 import { CustomerCheckout } from './services/customer/customer-checkout.js';
 import { HeldPayments } from './services/orders/held-payments.js';
 import { Orders } from './services/orders/orders.js';
-import { RefundLedger } from './services/orders/refund-ledger.js';
+import { claimUrlBase, RefundLedger } from './services/orders/refund-ledger.js';
+import { Payouts } from './services/orders/payouts.js';
+import { RefundClaims } from './services/orders/refund-claims.js';
 import { MerchantLinks } from './services/merchant/merchant-links.js';
 import { Merchants, type Merchant } from './services/merchant/merchants.js';
 import { PaymentEvents } from './services/customer/payment-events.js';
@@ -39,6 +40,8 @@ export interface Services {
   paymentLinks: PaymentLinks;
   refunds: Refunds;
   refundLedger: RefundLedger;
+  refundClaims: RefundClaims;
+  payouts: Payouts;
   heldPayments: HeldPayments;
   customerCheckout: CustomerCheckout;
   sandboxControls: SandboxControls;
@@ -75,7 +78,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   // Built in one order, each from those before it: readers first, then what writes, then what follows chains.
   const view = new PaymentView(networks, merchants);
   const reader = new LinkReader(clock, networks, config.payments.toleranceBps);
-  const refundLedger = new RefundLedger(db, clock, reader);
+  const refundLedger = new RefundLedger(db, clock, reader, claimUrlBase(config.checkoutUrl));
   const merchantLinks = new MerchantLinks(db, networks, reader, refundLedger, view, config.checkoutUrl);
   const webhookOutbox = new WebhookOutbox(clock, merchantLinks);
   const paymentEvents = new PaymentEvents(db, clock, view);
@@ -85,6 +88,8 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
   const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);
+  const payouts = new Payouts(db, clock, chains, networks, webhookOutbox);
+  const refunds = new Refunds(db, clock, networks, orders, refundLedger, payouts, webhookOutbox, config.refundClaimTtlSeconds);
   const wallet = new TestWallet(chains, networks, watcher, config.payments.walletSeedHex);
   const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);
   if (config.sandboxWebhookUrl) await webhookEndpoints.ensure(sandboxMerchant.merchant_id, config.sandboxWebhookUrl);
@@ -94,6 +99,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   if (options.watch ?? true) {
     await watcher.start();
     chains.startMining();
+    payouts.start();
     await webhookDispatcher.start();
   } else {
     // Each network's cursor at its tip, so that what the tests do next is followed from there.
@@ -106,8 +112,10 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     merchants,
     tokens: new Tokens(db, clock, config.tokenTtlSeconds),
     paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl, orders),
-    refunds: new Refunds(db, clock, orders, refundRail(chains), webhookOutbox),
+    refunds,
     refundLedger,
+    refundClaims: new RefundClaims(db, clock, networks, payouts),
+    payouts,
     heldPayments: new HeldPayments(db, clock, orders, reconciler, merchantLinks),
     customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, sandboxRootKey(config.payments.hdSeedHex), reader, reconciler, view, new URL('receipt', config.checkoutUrl)),
     sandboxControls: new SandboxControls(db, clock, networks, chains, reconciler, view, watcher),
@@ -123,6 +131,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     sandboxMerchant,
     async close() {
       await watcher.stop();
+      await payouts.stop();
       await chains.stop();
       await webhookDispatcher.stop();
       await paymentEvents.stop();

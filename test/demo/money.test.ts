@@ -63,6 +63,7 @@ describe(`the portal's view of an order's money (${storageName})`, () => {
               refund_type: 'partial',
               refund_reason: 'property',
               payment_id: source.payment.payment_id,
+              send_to: 'payer',
             });
             if ('problem' in preview) {
               await assert.rejects(refund, (error: { status: number }) => error.status === 422, `the gateway refuses it too: ${preview.problem}`);

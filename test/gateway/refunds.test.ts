@@ -6,7 +6,9 @@ import { sampleLink, startTestGateway, storageName, type TestGateway } from '../
 import { accessToken, JSON_TYPE, paidOrder, rowCounts, send, type Answer } from '../helpers/merchant-api.js';
 
 const PAID = 360_000;
-const RECORD_FIELDS = ['amount', 'currency', 'psp_refund_id', 'refund_date', 'refund_id', 'refund_reason', 'refund_status', 'refund_type'];
+/** The seed's fields of a refund record, exactly, and the claim link beside them. */
+const SEED_FIELDS = ['amount', 'currency', 'psp_refund_id', 'refund_date', 'refund_id', 'refund_reason', 'refund_status', 'refund_type'];
+const RECORD_FIELDS = [...SEED_FIELDS, 'claim_url'].sort();
 
 const refund = (amount: number, extra: Partial<CreateRefundRequest> = {}): CreateRefundRequest => ({
   amount,
@@ -61,7 +63,7 @@ describe(`refund endpoints (${storageName})`, () => {
     return answer.body;
   }
 
-  it('refunds part of a paid order and lists it: the refund list’s fields, refund_date with microseconds at +00:00', async () => {
+  it('refunds part of a paid order and lists it PENDING with its claim link: the refund list’s fields, refund_date with microseconds at +00:00', async () => {
     const { orderId } = await paidOrder(gw);
     const made = assertRefundList(await create(orderId, refund(60_000)), 201);
     assert.equal(made.amountToRefund, 300_000);
@@ -71,16 +73,22 @@ describe(`refund endpoints (${storageName})`, () => {
       {
         amount: 60_000,
         currency: 'vnd',
-        refund_status: 'SUCCESS',
+        refund_status: 'PENDING',
         refund_type: 'partial',
         refund_reason: 'customer changed their mind',
         refund_id: undefined,
         psp_refund_id: undefined,
         refund_date: undefined,
+        claim_url: record!.claim_url,
       },
     );
     assert.match(record!.refund_id, /^rf_/);
-    assert.match(record!.psp_refund_id, /^[0-9a-f]{64}$/, 'the hash of the transaction that sent the refund back on TRON');
+    assert.equal(record!.psp_refund_id, '', 'nothing sent until the customer claims it');
+    // On the origin of CHECKOUT_URL, absolute.
+    const claim = new URL(record!.claim_url!);
+    assert.equal(claim.origin, new URL(gw.gateway.config.checkoutUrl).origin);
+    assert.equal(claim.pathname, '/refunds/claim');
+    assert.match(claim.searchParams.get('token') ?? '', /^rc_/);
     // The gateway's clock, to the microsecond, in UTC: 2026-11-22T07:05:31.123000+00:00.
     assert.equal(record!.refund_date, gw.clock.now().toISOString().replace('Z', '000+00:00'));
     assert.deepEqual(assertRefundList(await list(orderId), 200), made);
@@ -118,7 +126,10 @@ describe(`refund endpoints (${storageName})`, () => {
 
   it('lists a FAILED refund without counting it against what is left', async () => {
     const { orderId } = await paidOrder(gw);
-    const failed = assertRefundList(await create(orderId, refund(50_000, { refund_reason: 'SANDBOX_FAIL' })), 201);
+    const made = assertRefundList(await create(orderId, refund(50_000)), 201);
+    assert.equal(made.amountToRefund, PAID - 50_000);
+    await gw.client.cancelRefund(made.refundDetails[0]!.refund_id, { reason: 'asked by mistake' });
+    const failed = assertRefundList(await list(orderId), 200);
     assert.deepEqual(failed.refundDetails.map((r) => [r.refund_status, r.psp_refund_id]), [['FAILED', '']]);
     assert.equal(failed.amountToRefund, PAID);
   });
@@ -186,7 +197,7 @@ describe(`refund endpoints (${storageName})`, () => {
     const { orderId, ref } = await paidOrder(gw);
     // 50 amounts from 5,000 to 14,800 VND: 494,000 VND in all, well past the 360,000 paid.
     const amounts = Array.from({ length: 50 }, (_, i) => 5_000 + ((i * 37) % 50) * 200);
-    const answers = await Promise.all(amounts.map((amount) => create(orderId, refund(amount))));
+    const answers = await Promise.all(amounts.map((amount) => create(orderId, refund(amount, { send_to: 'payer' }))));
     const accepted = answers.filter((a) => a.status === 201);
     const refused = answers.filter((a) => a.status !== 201);
     for (const answer of refused) assert.ok([409, 422].includes(answer.status), `${answer.status} ${JSON.stringify(answer.body)}`);
@@ -208,7 +219,7 @@ describe(`refund endpoints (${storageName})`, () => {
       const asked = amounts[answers.indexOf(answer)]!;
       assert.ok(asked > final.amountToRefund, `refused ${asked} with ${final.amountToRefund} left`);
     }
-    // One chain transaction back to the payer per accepted refund.
+    // Sent to the payer: one chain transaction back per accepted refund, at once.
     const [{ sent }] = (await gw.gateway.db.query<{ sent: number }>(
       `SELECT count(*)::int AS sent FROM sim_transactions t JOIN payments p ON t.from_address = p.address WHERE p.payment_link_ref = $1`,
       [ref],

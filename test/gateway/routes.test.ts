@@ -67,6 +67,13 @@ describe(`every declared route, sent a request (${storageName})`, () => {
     await gw.gateway.sandboxControls.mine(payment.confirmations_required, 'TRON');
     return payment;
   }
+  /** A PENDING refund of a paid order, waiting for its claim. */
+  async function madeRefund() {
+    const { orderId } = await paidOrder(gw);
+    const { refundDetails } = await gw.client.createRefund(orderId, REFUND);
+    return { orderId, refund_id: refundDetails[0]!.refund_id, claim_url: refundDetails[0]!.claim_url! };
+  }
+  const claimPath = (url: string) => new URL(url).pathname + new URL(url).search;
   const endpoint = () => gw.client.addWebhookEndpoint(`http://127.0.0.1:9/${randomUUID()}`);
   /** An endpoint with one delivery waiting: a payment confirming after the endpoint was added. */
   async function delivery() {
@@ -103,6 +110,16 @@ describe(`every declared route, sent a request (${storageName})`, () => {
       await gw.client.createRefund(orderId, REFUND);
       return [{ path: `/api/refund/getDataByTransaction/${orderId}` }];
     },
+    'GET /api/refunds': async () => [{ path: `/api/refunds?order_id=${(await madeRefund()).orderId}` }],
+    'GET /api/refunds/{refund_id}': async () => [{ path: `/api/refunds/${(await madeRefund()).refund_id}` }],
+    'POST /api/refunds/{refund_id}/cancel': async () => [{ path: `/api/refunds/${(await madeRefund()).refund_id}/cancel`, body: { reason: 'asked by mistake' } }],
+    'POST /api/refunds/{refund_id}/retry': async () => {
+      const { refund_id } = await madeRefund();
+      await gw.client.cancelRefund(refund_id);
+      return [{ path: `/api/refunds/${refund_id}/retry` }];
+    },
+    'GET /refunds/claim': async () => [{ path: claimPath((await madeRefund()).claim_url) }],
+    'POST /refunds/claim': async () => [{ path: claimPath((await madeRefund()).claim_url), form: { address: gw.gateway.wallet.addresses.TRON!, confirm: 'yes' } }],
     'POST /api/payments/{payment_id}/accept': async () => [{ path: `/api/payments/${(await heldPayment()).payment_id}/accept` }],
     'GET /api/webhooks/endpoints': async () => {
       await endpoint();

@@ -101,7 +101,8 @@ describe(`the integration document's sample requests (${storageName})`, () => {
     await gw.markPaid(answer.body.payment_link_ref as string);
   });
 
-  const record = ['amount', 'currency', 'psp_refund_id', 'refund_date', 'refund_id', 'refund_reason', 'refund_status', 'refund_type'];
+  // The seed's fields exactly, and the customer's claim link beside them.
+  const record = ['amount', 'claim_url', 'currency', 'psp_refund_id', 'refund_date', 'refund_id', 'refund_reason', 'refund_status', 'refund_type'];
 
   it('the create-refund request (shown with no content type: with JSON and with none) answers with the refund list', async () => {
     const refund = { amount: 55_000, channel: 'PROVIDER', description: 'Chén bị vỡ', refund_type: 'partial', refund_reason: 'damaged' };
@@ -122,7 +123,7 @@ describe(`the integration document's sample requests (${storageName})`, () => {
     assert.equal(details.length, 2);
     for (const r of details) {
       assert.deepEqual(keys(r), record);
-      assert.deepEqual([r.amount, r.currency, r.refund_status, r.refund_type, r.refund_reason], [55_000, 'vnd', 'SUCCESS', 'partial', 'damaged']);
+      assert.deepEqual([r.amount, r.currency, r.refund_status, r.refund_type, r.refund_reason], [55_000, 'vnd', 'PENDING', 'partial', 'damaged']);
     }
   });
 });

@@ -61,8 +61,10 @@ describe(`webhooks (${storageName})`, () => {
     await sandbox().transfer(payment.address, 'USDT', 'TRON', underpaid.remaining_crypto);
     await sandbox().mine(3, 'TRON');
     const refund = { channel: 'PROVIDER', description: 'returned', refund_type: 'partial' } as const;
-    await gw.client.createRefund('wh-all', { ...refund, amount: 10_000, refund_reason: 'damaged' });
-    await gw.client.createRefund('wh-all', { ...refund, amount: 10_000, refund_reason: 'SANDBOX_FAIL' });
+    // One sent to the payer (confirmed by the blocks below), one cancelled before it was claimed.
+    await gw.client.createRefund('wh-all', { ...refund, amount: 10_000, refund_reason: 'damaged', send_to: 'payer' });
+    const claimed = await gw.client.createRefund('wh-all', { ...refund, amount: 10_000, refund_reason: 'asked by mistake' });
+    await gw.client.cancelRefund(claimed.refundDetails.at(-1)!.refund_id);
 
     const late = await openPayment();
     await sandbox().expireQuote(late.payment.payment_id);
@@ -78,11 +80,11 @@ describe(`webhooks (${storageName})`, () => {
     const received = await events();
     assert.deepEqual(new Set(received.map((e) => e.type)), new Set([
       'payment.confirming', 'payment.paid', 'payment.underpaid', 'payment.expired', 'payment.paid_late',
-      'payment_link.expired', 'refund.succeeded', 'refund.failed',
+      'payment_link.expired', 'refund.pending', 'refund.succeeded', 'refund.failed',
     ]));
     assert.deepEqual(
       received.filter((e) => e.data.payment_link.payment_link_ref === ref).map((e) => e.type),
-      ['payment.underpaid', 'payment.confirming', 'payment.paid', 'refund.succeeded', 'refund.failed'],
+      ['payment.underpaid', 'payment.confirming', 'payment.paid', 'refund.pending', 'refund.pending', 'refund.failed', 'refund.succeeded'],
       'in order per link',
     );
     const paid = received.find((e) => e.type === 'payment.paid')!;

@@ -63,3 +63,14 @@ export interface ChainWallet {
   /** Mines blocks now; the new tip. Refused where the chain mines its own (a public network's node). */
   mine(blocks: number): Promise<number>;
 }
+
+/** Where a transaction the gateway sent stands: in a block at `height`, or waiting for one (null). */
+export interface SentTransaction {
+  height: number | null;
+}
+
+/** Paying refunds out (services/orders/payouts.ts): following what the gateway sent to its confirmations. */
+export interface PayoutPort {
+  /** The transaction as the chain shows it now; undefined when the chain does not know it (dropped, or never sent). */
+  locate(hash: string): Promise<SentTransaction | undefined>;
+}

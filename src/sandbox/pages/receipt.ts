@@ -80,14 +80,20 @@ const LOCALES = { vi: 'vi-VN', en: 'en-US' } as const;
 
 /** The page's language: the one asked for, else the link's billing locale, else the browser's; `vi` or `en`. */
 export function receiptLanguage(asked: string | undefined, view: CheckoutView | undefined, acceptLanguage: string | undefined): ReceiptLanguage {
-  for (const tag of [asked, view?.billing_details?.billing_address?.locale, acceptLanguage?.split(',')[0]]) {
+  return pageLanguage(asked, view?.billing_details?.billing_address?.locale, acceptLanguage);
+}
+
+/** The first of the tags that is `vi` or `en` (the Accept-Language header's first), else `en`. */
+export function pageLanguage(asked: string | undefined, linkLocale: string | null | undefined, acceptLanguage: string | undefined): ReceiptLanguage {
+  for (const tag of [asked, linkLocale, acceptLanguage?.split(',')[0]]) {
     const lang = tag?.trim().slice(0, 2).toLowerCase();
     if (lang === 'vi' || lang === 'en') return lang;
   }
   return 'en';
 }
 
-function page(lang: ReceiptLanguage, title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>) {
+/** A page of the gateway's own: one inline stylesheet (`css`, allowed by its hash in the page's CSP), no script. */
+export function page(lang: ReceiptLanguage, title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>, css = CSS) {
   return html`<!doctype html>
 <html lang="${lang}">
 <head>
@@ -95,7 +101,7 @@ function page(lang: ReceiptLanguage, title: string, body: HtmlEscapedString | Pr
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${title}</title>
-<style>${raw(CSS)}</style>
+<style>${raw(css)}</style>
 </head>
 <body>
 ${body}

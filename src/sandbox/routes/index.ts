@@ -9,6 +9,7 @@ import { openApiRoutes } from './openapi.js';
 import { paymentLinkRoutes } from './payment-links.js';
 import { paymentRoutes } from './payments.js';
 import { receiptRoutes } from './receipt.js';
+import { refundClaimRoutes } from './refund-claims.js';
 import { refundRoutes } from './refunds.js';
 import type { Declaration, RouteGroup } from './route.js';
 import { sandboxRoutes } from './sandbox.js';
@@ -24,6 +25,7 @@ export const ROUTE_GROUPS: RouteGroup<Services>[] = [
   sandboxRoutes,
   assetRoutes,
   receiptRoutes,
+  refundClaimRoutes,
   openApiRoutes,
 ];
 

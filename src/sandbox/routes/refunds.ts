@@ -1,11 +1,15 @@
-// {base_url}/api/refund (docs/api.md, "Create a refund", "Get the refunds of an order"), behind a Bearer token from the token endpoint.
-import { CreateRefundRequest, RefundList } from '../../contract/index.js';
+// {base_url}/api/refund (docs/api.md, "Create a refund", "Get the refunds of an order") and the merchant's own view of
+// each refund under /api/refunds ("A refund, as the merchant sees it"), behind a Bearer token from the token endpoint.
+import * as z from 'zod/mini';
+import { CancelRefundRequest, CreateRefundRequest, expected, RefundList, RefundResource, RefundResourceList } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
 import { jsonText } from '../http/json-text.js';
 import { parseWith } from '../http/problem.js';
 import { idempotencyScope, replayHeaders } from './replay.js';
 import { route, type RouteGroup } from './route.js';
+
+const ORDER_QUERY = z.object({ order_id: z.string(expected('an order id')).check(z.minLength(1, 'must not be empty')) });
 
 export const refundRoutes: RouteGroup<Pick<Services, 'refunds' | 'refundLedger'>> = {
   routes: [
@@ -36,6 +40,65 @@ export const refundRoutes: RouteGroup<Pick<Services, 'refunds' | 'refundLedger'>
       ({ refundLedger }) =>
         async (c) =>
           jsonText(c, await refundLedger.list(c.var.merchantId, c.req.param('order_id'))),
+    ),
+    route(
+      'get',
+      '/api/refunds',
+      {
+        tag: 'Merchant',
+        summary: "An order's refunds with what each sends and where, its rate and its history: `?order_id=`",
+        auth: 'bearer',
+        query: ORDER_QUERY,
+        ok: { 200: RefundResourceList },
+        errors: [404],
+      },
+      ({ refunds }) =>
+        async (c) => {
+          const { order_id } = parseWith(ORDER_QUERY, c.req.query());
+          return c.json(await refunds.list(c.var.merchantId, order_id), 200);
+        },
+    ),
+    route(
+      'get',
+      '/api/refunds/{refund_id}',
+      { tag: 'Merchant', summary: 'A refund: what it sends and where, its rate, its history', auth: 'bearer', ok: { 200: RefundResource }, errors: [404] },
+      ({ refunds }) =>
+        async (c) =>
+          c.json(await refunds.get(c.var.merchantId, c.req.param('refund_id')), 200),
+    ),
+    route(
+      'post',
+      '/api/refunds/{refund_id}/cancel',
+      {
+        tag: 'Merchant',
+        summary: 'Cancels a PENDING refund nothing of which was sent: FAILED with the reason, its amount refundable again',
+        auth: 'bearer',
+        body: CancelRefundRequest,
+        ok: { 200: RefundResource },
+        errors: [404, 409],
+      },
+      ({ refunds }) =>
+        async (c) => {
+          const request = parseWith(CancelRefundRequest, await readJsonObject(c, { untyped: true, optional: true }));
+          return c.json(await refunds.cancel(c.var.merchantId, c.req.param('refund_id'), request), 200);
+        },
+    ),
+    route(
+      'post',
+      '/api/refunds/{refund_id}/retry',
+      {
+        tag: 'Merchant',
+        summary: 'Makes a FAILED refund again: a new PENDING refund of the same payment and amount',
+        auth: 'bearer',
+        idempotent: true,
+        ok: { 201: RefundResource },
+        errors: [404, 409],
+      },
+      ({ refunds }) =>
+        async (c) => {
+          const { value, replayed } = await refunds.retry(c.var.merchantId, c.req.param('refund_id'), idempotencyScope(c, {}));
+          return c.json(value, 201, replayHeaders(replayed));
+        },
     ),
   ],
 };

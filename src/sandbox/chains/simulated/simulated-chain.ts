@@ -7,15 +7,15 @@ import type { Clock } from '../../clock.js';
 import type { Database, Sql } from '../../storage/database.js';
 import { lockExclusive } from '../../storage/locks.js';
 import type { NetworkConfig } from '../networks.js';
-import type { BlockHeader, ChainBlock, ChainPort, ChainTransfer, ChainWallet, Signer } from '../port.js';
-import { balanceOf, blocksBetween, insertBlocks, insertTransaction, tipOf, transactionsIn, type SimTransfer } from './storage.js';
+import type { BlockHeader, ChainBlock, ChainPort, ChainTransfer, ChainWallet, PayoutPort, SentTransaction, Signer } from '../port.js';
+import { balanceOf, blocksBetween, insertBlocks, insertTransaction, tipOf, transactionByHash, transactionsIn, type SimTransfer } from './storage.js';
 
 /** Blocks of the simulated chains are mined one process at a time. */
 const MINING_LOCK = 7310002;
 /** Sends take turns, so two at once cannot both spend the same coins. */
 const SENDING_LOCK = 7310003;
 
-export class SimulatedChain implements ChainPort, ChainWallet {
+export class SimulatedChain implements ChainPort, ChainWallet, PayoutPort {
   readonly #listeners: (() => Promise<void>)[] = [];
   /** Hashes in the network's own notation: Ethereum's 0x-prefixed, TRON's and Bitcoin's bare hex. */
   readonly #prefix: string;
@@ -64,6 +64,11 @@ export class SimulatedChain implements ChainPort, ChainWallet {
 
   async pending(): Promise<ChainTransfer[]> {
     return (await transactionsIn(this.db, this.network.id)).map(transferOf);
+  }
+
+  async locate(hash: string): Promise<SentTransaction | undefined> {
+    const found = await transactionByHash(this.db, this.network.id, hash);
+    return found && { height: found.block_height };
   }
 
   balance(asset: AssetCode, address: string): Promise<bigint> {

@@ -47,6 +47,14 @@ export async function transactionsIn(sql: Sql, network: Network, range?: { from:
     : sql.query<SimTransfer>(`SELECT ${columns} FROM sim_transactions WHERE network = $1 AND block_height IS NULL ORDER BY seq`, [network]);
 }
 
+export async function transactionByHash(sql: Sql, network: Network, hash: string): Promise<SimTransfer | undefined> {
+  return one<SimTransfer>(
+    sql,
+    'SELECT tx_hash, asset, from_address, to_address, amount_atomic::text AS amount_atomic, block_height FROM sim_transactions WHERE network = $1 AND tx_hash = $2',
+    [network, hash],
+  );
+}
+
 export async function insertTransaction(sql: Sql, t: SimTransaction): Promise<void> {
   await sql.query(
     `INSERT INTO sim_transactions (tx_hash, network, asset, from_address, to_address, amount_atomic, block_height, created_at)

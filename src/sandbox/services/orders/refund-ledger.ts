@@ -6,7 +6,7 @@ import type { Clock } from '../../clock.js';
 import { notFound } from '../../errors.js';
 import type { Database, Sql } from '../../storage/database.js';
 import type { LinkRecord, PaymentRow } from '../../storage/payments.js';
-import { parseOrderRefunds, readOrderRefundsText, refundsOfLinks } from '../../storage/refunds.js';
+import { parseOrderRefunds, readOrderRefundsText, refundsOfLinks, type RefundRow } from '../../storage/refunds.js';
 import { DerivedAnswers } from '../payments/derived-answers.js';
 import type { LinkReader, LinkSnapshot } from '../payments/link-reader.js';
 import type { PaymentState } from '../payments/payment-state.js';
@@ -38,6 +38,8 @@ export class RefundLedger {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly reader: LinkReader,
+    /** Where claim links point: the claim page on the gateway's public origin (claimUrlBase). */
+    private readonly claimUrl: URL,
   ) {}
 
   /**
@@ -52,31 +54,43 @@ export class RefundLedger {
     const order = parseOrderRefunds(facts);
     if (!order.links.length) throw orderNotFound(orderId);
     const links = order.links.map((link) => this.reader.derive(link));
-    const json = JSON.stringify(listed(links, order.refunds));
+    const json = JSON.stringify(this.listed(links, order.refunds));
     this.#lists.set(key, facts, json, { from: this.clock.now().getTime(), until: Math.min(...links.map((l) => l.derived.stable_until)) });
     return json;
   }
 
   /** What one link holds and has returned (the read API's `amountToRefund` for that link), each refund with its payment. */
   async linkRefunds(sql: Sql, snapshot: LinkSnapshot<LinkRecord>): Promise<{ amountToRefund: number; refundDetails: LinkRefund[] }> {
-    return withRefunds([snapshot], await refundsOfLinks(sql, [snapshot.link.payment_link_ref]));
+    return this.#withRefunds([snapshot], await refundsOfLinks(sql, [snapshot.link.payment_link_ref]));
+  }
+
+  /** Every refund of the order's links (docs/api.md, "Get the refunds of an order"), and what is left to refund. */
+  listed(links: LinkSnapshot<LinkRecord>[], refunds: RefundRow[]): RefundList {
+    const { amountToRefund, refundDetails } = this.#withRefunds(links, refunds);
+    return { amountToRefund, refundDetails: refundDetails.map(({ payment_id: _payment, ...record }) => record) };
+  }
+
+  /** The absolute URL of a claim link. */
+  claimUrlOf(token: string | null): string | null {
+    if (token === null) return null;
+    const url = new URL(this.claimUrl);
+    url.searchParams.set('token', token);
+    return url.href;
+  }
+
+  /** Links with their refunds, and what is left to refund: every VND they hold, once. */
+  #withRefunds(links: LinkSnapshot<LinkRecord>[], rows: RefundRow[]): { amountToRefund: number; refundDetails: LinkRefund[] } {
+    const refunded = new Map<string, number>();
+    for (const { payment_id, amount, refund_status } of rows) {
+      if (payment_id && refund_status !== 'FAILED') refunded.set(payment_id, (refunded.get(payment_id) ?? 0) + amount);
+    }
+    const refundDetails = rows.map(({ claim_token, ...row }) => ({ ...row, claim_url: this.claimUrlOf(claim_token) }));
+    return { amountToRefund: refundSources({ links, refunded }).reduce((sum, s) => sum + refundable(s), 0), refundDetails };
   }
 }
 
-/** Links with their refunds, and what is left to refund: every VND they hold, once. */
-function withRefunds(links: LinkSnapshot<LinkRecord>[], refundDetails: LinkRefund[]): { amountToRefund: number; refundDetails: LinkRefund[] } {
-  const refunded = new Map<string, number>();
-  for (const { payment_id, amount, refund_status } of refundDetails) {
-    if (payment_id && refund_status !== 'FAILED') refunded.set(payment_id, (refunded.get(payment_id) ?? 0) + amount);
-  }
-  return { amountToRefund: refundSources({ links, refunded }).reduce((sum, s) => sum + refundable(s), 0), refundDetails };
-}
-
-/** Every refund of the order's links (docs/api.md, "Get the refunds of an order"), and what is left to refund. */
-export function listed(links: LinkSnapshot<LinkRecord>[], refunds: LinkRefund[]): RefundList {
-  const { amountToRefund, refundDetails } = withRefunds(links, refunds);
-  return { amountToRefund, refundDetails: refundDetails.map(({ payment_id: _payment, ...record }) => record) };
-}
+/** The claim page on the gateway's public origin, the origin of CHECKOUT_URL (docs/api.md, "Refund claims"). */
+export const claimUrlBase = (checkoutUrl: string): URL => new URL('/refunds/claim', checkoutUrl);
 
 /**
  * The payments holding money a refund may return: the order's paid money first (the payment that paid its link, then

@@ -1,0 +1,107 @@
+// The customer's side of a refund: the claim link (the refund record's claim_url) opens a page that shows what comes
+// back and asks once for an address of the refund's network; the address, checked for that network (checksum
+// included), becomes the refund's destination and the payout leaves (payouts.ts). The token in the link is its bearer
+// secret, as a link's ref is: nothing else opens it.
+import { isValidAddress, type NetworkFamily } from '../../../codecs/addresses.js';
+import { formatAtomic } from '../../../codecs/amounts.js';
+import type { FieldError } from '../../../contract/index.js';
+import type { NetworkConfig, Networks } from '../../chains/networks.js';
+import type { Clock } from '../../clock.js';
+import { conflict, gone, invalid, notFound } from '../../errors.js';
+import type { Database } from '../../storage/database.js';
+import { insertRefundEvent, refundByClaimToken, setRefundDestination, type RefundState } from '../../storage/refunds.js';
+import type { Payouts } from './payouts.js';
+
+/** A refund as its claim page shows it. */
+export interface RefundClaim {
+  refund: RefundState;
+  network: NetworkConfig;
+  /** The label of the coin on its network: `USDT · TRC-20 (TRON)`. */
+  label: string;
+  amount_crypto: string;
+  /** The rate: the payment's confirmed coins and their worth to the order. */
+  payment_received_crypto: string;
+}
+
+/** The claim form's fields. */
+export interface ClaimForm {
+  address?: string;
+  confirm?: string;
+}
+
+const FAMILY_NAMES: Record<NetworkFamily, string> = { evm: 'an Ethereum (0x…)', tron: 'a TRON (T…)', bitcoin: 'a Bitcoin testnet (tb1…)' };
+
+export class RefundClaims {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly networks: Networks,
+    private readonly payouts: Payouts,
+  ) {}
+
+  /** The claim behind a token; a claim whose link ran out unclaimed ends first (FAILED), and shows so. */
+  async read(token: string): Promise<RefundClaim> {
+    const found = await refundByClaimToken(this.db, token);
+    if (!found) throw notFound('There is no such refund.');
+    if (found.refund_status === 'PENDING' && found.destination === null && found.claim_expires_at! <= this.clock.now()) {
+      await this.payouts.endLapsedClaims({ merchantId: found.merchant_id, orderId: found.merchant_order_id });
+    }
+    return this.#claimOf((await refundByClaimToken(this.db, token))!);
+  }
+
+  /** The customer gives the address: checked for the refund's network and confirmed, it is where the payout goes. */
+  async claim(token: string, form: ClaimForm): Promise<RefundClaim> {
+    await this.db.transaction(async (tx) => {
+      const refund = await refundByClaimToken(tx, token, { lock: true });
+      if (!refund) throw notFound('There is no such refund.');
+      if (refund.destination !== null) throw conflict('This refund was claimed already.');
+      if (refund.refund_status !== 'PENDING') throw gone(`This refund can no longer be claimed: ${refund.failure_reason ?? refund.refund_status}.`);
+      if (refund.claim_expires_at! <= this.clock.now()) throw gone('This claim link has expired: ask the merchant for a new one.');
+      const network = this.networks.of(refund.network);
+      const address = (form.address ?? '').trim();
+      const errors = [...addressErrors(network, address), ...(form.confirm === 'yes' ? [] : [{ path: 'confirm', message: 'must be ticked: confirm the address is yours and on this network' }])];
+      if (errors.length) throw invalid('The claim cannot be accepted as it is.', errors);
+      await setRefundDestination(tx, refund.refund_id, address);
+      await insertRefundEvent(tx, refund.refund_id, 'claimed', this.clock.now(), address);
+      await this.payouts.send(tx, { ...refund, destination: address });
+    });
+    return this.#claimOf((await refundByClaimToken(this.db, token))!);
+  }
+
+  #claimOf(refund: RefundState): RefundClaim {
+    const asset = this.networks.asset(refund.asset, refund.network);
+    return {
+      refund,
+      network: this.networks.of(refund.network),
+      label: asset.label,
+      amount_crypto: formatAtomic(BigInt(refund.amount_atomic), asset.decimals),
+      payment_received_crypto: formatAtomic(BigInt(refund.basis_atomic), asset.decimals),
+    };
+  }
+}
+
+/** What is wrong with an address for a network: none, missing, another family's, a bad EIP-55 checksum, or not one at all. */
+export type AddressProblem = { kind: 'missing' } | { kind: 'other_network'; family: NetworkFamily } | { kind: 'checksum' } | { kind: 'malformed' };
+
+export function addressProblem(family: NetworkFamily, address: string): AddressProblem | undefined {
+  if (!address) return { kind: 'missing' };
+  if (isValidAddress(family, address)) return undefined;
+  const other = (Object.keys(FAMILY_NAMES) as NetworkFamily[]).find((f) => f !== family && isValidAddress(f, address));
+  if (other) return { kind: 'other_network', family: other };
+  // Well-formed hex whose mixed case is not its EIP-55 checksum: a typo the checksum caught.
+  if (family === 'evm' && /^0x[0-9a-fA-F]{40}$/.test(address)) return { kind: 'checksum' };
+  return { kind: 'malformed' };
+}
+
+/** The address's problem for the network, in words naming the field (the API's; the claim page words it in its language). */
+export function addressErrors(network: NetworkConfig, address: string): FieldError[] {
+  const problem = addressProblem(network.family, address);
+  if (!problem) return [];
+  const message = {
+    missing: () => 'is required: the address of your wallet on this network',
+    other_network: (family: NetworkFamily) => `is ${FAMILY_NAMES[family]} address: this refund is paid on ${network.name}, so it needs ${FAMILY_NAMES[network.family]} address`,
+    checksum: () => 'has a wrong checksum (the upper and lower case letters, EIP-55): copy it again from your wallet',
+    malformed: () => `is not ${FAMILY_NAMES[network.family]} address: check its checksum and that you copied it whole`,
+  }[problem.kind](problem.kind === 'other_network' ? problem.family : network.family);
+  return [{ path: 'address', message }];
+}
