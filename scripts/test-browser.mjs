@@ -72,7 +72,8 @@ process.once('SIGTERM', () => {
 
 let code = 1;
 try {
-  const env = { ...process.env, PAY_CHECKOUT_BROWSERS: engines.join(',') };
+  // The in-process gateway's request lines would drown the report: warnings and errors only, unless LOG_LEVEL says otherwise.
+  const env = { LOG_LEVEL: 'warn', ...process.env, PAY_CHECKOUT_BROWSERS: engines.join(',') };
   if (engines.includes('webkit')) env.WEBKIT_DRIVER_PORT = String(await startWebKitDriver());
   // The config imports the gateway (TypeScript) in process: wtr runs in a node with tsx loaded.
   const wtr = spawn(process.execPath, ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js', '--config', 'web-test-runner.config.mjs', ...passThrough], {

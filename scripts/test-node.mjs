@@ -45,7 +45,8 @@ function run(label, files, env) {
   // Two cores: two files at a time keeps PGlite start-up (about 3 s a file) from dominating.
   const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
     stdio: 'inherit',
-    env: { ...process.env, ...env },
+    // The gateways' request lines would drown the report: warnings and errors only, unless LOG_LEVEL says otherwise.
+    env: { LOG_LEVEL: 'warn', ...process.env, ...env },
   });
   return result.status ?? 1;
 }

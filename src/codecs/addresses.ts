@@ -35,7 +35,30 @@ export function sandboxRootKey(seedOrExtendedKey: string): HDKey {
   return HDKey.fromMasterSeed(hexToBytes(seedOrExtendedKey));
 }
 
-// Deriving the account node once per root keeps 10,000 addresses to 10,000 child derivations.
+/** Version bytes of the extended public keys taken: xpub and tpub (BIP32/44), zpub and vpub (BIP84). */
+const PUBLIC_VERSIONS: Record<string, number> = { xpub: 0x0488b21e, tpub: 0x043587cf, zpub: 0x04b24746, vpub: 0x045f1cf6 };
+
+/**
+ * An account's extended public key, as a wallet exports it (BTCPay's way): depth 3, `m/44'/195'/0'` (TRON),
+ * `m/44'/60'/0'` (EVM) or `m/84'/1'/0'` (Bitcoin testnet). Its addresses are its receive chain's children, `0/index`:
+ * the same addresses as the seed's, with nothing here that can spend them. Throws, saying why, for anything else.
+ */
+export function accountKeyFrom(extended: string): HDKey {
+  if (/^[xtzv]prv/.test(extended)) throw new Error("is a private key: give the account's extended public key (xpub), which cannot spend");
+  const version = PUBLIC_VERSIONS[extended.slice(0, 4)];
+  if (version === undefined) throw new Error('must be an extended public key: xpub, tpub, zpub or vpub');
+  let key: HDKey;
+  try {
+    key = HDKey.fromExtendedKey(extended, { private: 0, public: version });
+  } catch (error) {
+    throw new Error(`is not a valid extended public key (${(error as Error).message})`, { cause: error });
+  }
+  if (key.depth !== 3) throw new Error(`is a key at depth ${key.depth}; give the account's key, at depth 3 (m/44'/coin'/0')`);
+  return key;
+}
+
+// Deriving the account node once per root keeps 10,000 addresses to 10,000 child derivations. A root made by
+// receivingKey() holds here the accounts it was given as extended public keys.
 const accounts = new WeakMap<HDKey, Map<NetworkFamily, HDKey>>();
 
 function accountNode(root: HDKey, family: NetworkFamily): HDKey {
@@ -44,6 +67,18 @@ function accountNode(root: HDKey, family: NetworkFamily): HDKey {
   let node = byFamily.get(family);
   if (!node) byFamily.set(family, (node = root.derive(ACCOUNT_PATH[family])));
   return node;
+}
+
+/**
+ * The key one-time addresses derive from: each family of `accountXpubs` from its account's extended public key, the
+ * others from the root of `seedOrExtendedKey`. Without a seed, only the families given can derive.
+ */
+export function receivingKey(seedOrExtendedKey: string | undefined, accountXpubs: Partial<Record<NetworkFamily, string>>): HDKey {
+  const given = Object.entries(accountXpubs).map(([family, key]) => [family as NetworkFamily, accountKeyFrom(key).deriveChild(0)] as const);
+  if (!seedOrExtendedKey && !given.length) throw new Error('one-time addresses need an HD seed or an extended public key');
+  const root = seedOrExtendedKey ? sandboxRootKey(seedOrExtendedKey) : given[0]![1];
+  accounts.set(root, new Map(given));
+  return root;
 }
 
 /** The key of a one-time address: its public key makes the address, its private key signs what leaves it. */

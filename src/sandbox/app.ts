@@ -1,5 +1,7 @@
 // The gateway's HTTP face: every declared route (routes/index.ts), each handler given only the services it uses;
-// every error leaves as problem+json (http/problem.ts).
+// every error leaves as problem+json (http/problem.ts); every request has an id, a log line and a duration.
+import { randomUUID } from 'node:crypto';
+import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
@@ -14,9 +16,24 @@ import type { Services } from './services.js';
 /** Methods whose requests carry a body: only these are read against the size limit. */
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MAX_BODY_BYTES = 256 * 1024;
+/** A caller's X-Request-Id is kept when it is a plain token (a load balancer's, a client's); otherwise one is made. */
+const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
 
 export function createApp(services: Services): Hono {
   const app = new Hono();
+  const { metrics } = services;
+  app.use(async (c, next) => {
+    const started = performance.now();
+    const given = c.req.header('X-Request-Id');
+    const id = given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
+    // On Node's response, so that every answer carries it, event streams (written directly) included.
+    (c.env as Partial<HttpBindings> | undefined)?.outgoing?.setHeader('X-Request-Id', id);
+    await next();
+    const seconds = (performance.now() - started) / 1000;
+    const route = c.req.routePath;
+    metrics.request(c.req.method, route, c.res.status, seconds);
+    log.info({ req_id: id, method: c.req.method, route, status: c.res.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+  });
   const tooLarge = (c: Context) => problemResponse(c, new ProblemError(413, 'The body must be at most 256 KiB.'));
   const limit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
   app.use(async (c, next) => {

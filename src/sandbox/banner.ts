@@ -1,7 +1,12 @@
-// What `npm start` and `npm run gateway` print once listening: where, on what storage, who can reach it, and the
-// sandbox credentials.
+// What `npm start` and `npm run gateway` print once listening, as plain text on stdout: where, on what storage, who can
+// reach it, the sandbox credentials while they are the public defaults (never one an operator set), and which keys the
+// process holds.
 import { networkInterfaces } from 'node:os';
+import { DEFAULT_SANDBOX_SEED_HEX } from '../codecs/addresses.js';
+import { SANDBOX_DATA_KEY, SANDBOX_DEFAULTS } from './config.js';
 import type { RunningGateway } from './server.js';
+import type { Services } from './services.js';
+import { parsePostgresUrl } from './storage/postgres-url.js';
 
 export interface BannerOptions {
   /** Lines after the credentials (the demo's pages). */
@@ -12,20 +17,46 @@ export interface BannerOptions {
 
 export function startBanner({ gateway, url }: RunningGateway, title: string, options: BannerOptions = {}): string {
   const { clientId, clientSecret, merchantKey } = gateway.config.sandboxMerchant;
-  const { dataDir } = gateway.config;
+  const { dataDir, databaseUrl } = gateway.config;
   const extra = options.extra ?? [];
+  const where = databaseUrl ? `, ${parsePostgresUrl(databaseUrl).display}` : dataDir ? `, ${dataDir}` : '';
+  const shown = (value: string, fallback: string, variable: string) => (value === fallback ? value : `(set by ${variable}; not printed)`);
+  const publicDefaults = clientSecret === SANDBOX_DEFAULTS.clientSecret || merchantKey === SANDBOX_DEFAULTS.merchantKey;
   return [
-    `${title} on ${url} (storage: ${gateway.db.engine}${dataDir ? `, ${dataDir}` : ''})`,
+    `${title} on ${url} (storage: ${gateway.db.engine}${where})`,
     ...reach(gateway.config.host, new URL(url).port, options.phonePath ?? ''),
     '',
-    'Sandbox credentials:',
+    publicDefaults ? 'Sandbox credentials (public defaults, written in the README: anyone can use them):' : 'Sandbox credentials:',
     `  ClientId       ${clientId}`,
-    `  Client Secret  ${clientSecret}`,
-    `  Merchant Key   ${merchantKey}`,
+    `  Client Secret  ${shown(clientSecret, SANDBOX_DEFAULTS.clientSecret, 'SANDBOX_CLIENT_SECRET')}`,
+    `  Merchant Key   ${shown(merchantKey, SANDBOX_DEFAULTS.merchantKey, 'SANDBOX_MERCHANT_KEY')}`,
     `  Access Token   POST ${url}/api/v2/oauth/token with the two above`,
+    '',
+    'Keys this process holds:',
+    ...keys(gateway),
     ...(extra.length ? ['', ...extra] : []),
     '',
   ].join('\n');
+}
+
+/** Which keys the process holds: the data key, and for each network whether a private key derives its addresses. */
+function keys({ config, networks }: Services): string[] {
+  const previous = config.previousDataKeys?.length ?? 0;
+  const dataKey =
+    config.dataKey === SANDBOX_DATA_KEY ? 'the public sandbox key (set GATEWAY_DATA_KEY)' : `GATEWAY_DATA_KEY${previous ? `, and ${previous} previous (GATEWAY_DATA_KEYS_PREVIOUS)` : ''}`;
+  const given = config.payments.accountXpubs ?? {};
+  const fromXpub = networks.all.filter((n) => given[n.family]).map((n) => n.id);
+  const fromSeed = networks.all.filter((n) => !given[n.family]).map((n) => n.id);
+  const seed =
+    config.payments.hdSeedHex === DEFAULT_SANDBOX_SEED_HEX
+      ? 'the public sandbox HD seed: anyone can spend what reaches them (sandbox only; HD_XPUB_* for real funds)'
+      : 'SANDBOX_HD_SEED, a private key held here';
+  return [
+    `  Data key       ${dataKey}`,
+    ...(fromXpub.length ? [`  Addresses      ${fromXpub.join(', ')} from extended public keys (HD_XPUB_*): no private key here`] : []),
+    ...(fromSeed.length ? [`  Addresses      ${fromSeed.join(', ')} from ${seed}`] : []),
+    '  Test wallet    the sandbox wallet\'s private keys (SANDBOX_WALLET_SEED): it signs the sandbox\'s test payments',
+  ];
 }
 
 const WILDCARD = new Set(['0.0.0.0', '::', '[::]']);
@@ -47,11 +78,4 @@ function reach(host: string, port: string, phonePath: string): string[] {
     'Anyone there can use the checkout and the sandbox endpoints (test wallet, mining); the merchant API and the portal',
     'need the merchant credentials below, which are public defaults unless SANDBOX_CLIENT_SECRET and SANDBOX_MERCHANT_KEY are set.',
   ];
-}
-
-/** Ends the process cleanly on Ctrl-C or a stop signal: open streams closed, the database closed, then `after`. */
-export function closeOnSignals(running: RunningGateway, after: () => Promise<void> = async () => undefined): void {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void running.close().then(after).then(() => process.exit(0)));
-  }
 }

@@ -1,9 +1,13 @@
 // Configuration by environment (README, "Configuration"). The sandbox defaults are public on purpose:
 // they are printed at start and written in the README, so a tester can use them at once.
 import { isIP } from 'node:net';
+import * as z from 'zod/mini';
 import type { AssetCode } from '../contract/index.js';
-import { DEFAULT_SANDBOX_SEED_HEX } from '../codecs/addresses.js';
+import { accountKeyFrom, DEFAULT_SANDBOX_SEED_HEX, type NetworkFamily } from '../codecs/addresses.js';
 import { networksFrom, type NetworkSpec } from './chains/configuration.js';
+import { LOG_LEVELS, type LogFormat, type LogLevel } from './logging.js';
+import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits } from './storage/database.js';
+import { parsePostgresUrl } from './storage/postgres-url.js';
 
 export interface MerchantCredentials {
   name: string;
@@ -18,6 +22,7 @@ export interface GatewayConfig {
   host: string;
   /** PostgreSQL server; PGlite when absent. */
   databaseUrl?: string;
+  databaseLimits?: DatabaseLimits;
   /** PGlite data folder; in memory when absent. */
   dataDir?: string;
   /** Public address of the hosted checkout page; `payment_link` = `{checkoutUrl}?ref=...`. */
@@ -28,8 +33,10 @@ export interface GatewayConfig {
   /** Webhook endpoints on the loopback host (`http:` included) are taken: set for the demo's own receiver. */
   allowLocalWebhooks: boolean;
   webhookTimeoutMs: number;
-  /** Key that seals stored client secrets. */
+  /** Key that seals stored client secrets and webhook secrets. */
   dataKey: string;
+  /** Keys that sealed before `dataKey` did: they still open what they sealed, which the start seals again with `dataKey`. */
+  previousDataKeys?: string[];
   tokenTtlSeconds: number;
   /** How long a refund's claim link stays open for the customer to give an address. */
   refundClaimTtlSeconds: number;
@@ -38,11 +45,16 @@ export interface GatewayConfig {
   networks: NetworkSpec[];
   /** `anvil`: the gateway's start runs a development node and puts Ethereum on it (chains/evm/dev-chain.ts). */
   sandboxChain?: 'anvil';
+  log?: { level: LogLevel; format?: LogFormat };
+  /** How long a stop may take in all (SIGTERM to exit), and how long it answers /readyz 503 before it stops accepting. */
+  shutdown?: { timeoutMs: number; delayMs: number };
 }
 
 export interface PaymentSettings {
-  /** The HD seed (hex) of the key one-time addresses derive from. Public default: sandbox only. */
+  /** The HD seed (hex) or xprv of the key one-time addresses derive from. Public default: sandbox only. */
   hdSeedHex: string;
+  /** Per network family, an account's extended public key: that family's addresses derive from it, with no private key here. */
+  accountXpubs?: Partial<Record<NetworkFamily, string>>;
   /** The HD seed (hex) of the test wallet's keys. */
   walletSeedHex: string;
   /** Market rates in VND per unit, as decimal strings, by asset. */
@@ -64,18 +76,11 @@ export function urlHost(host: string): string {
   return isIP(host) === 6 ? `[${host}]` : host;
 }
 
-function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got ${raw}`);
-  return value;
-}
-
-function flagFrom(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = env[name] ?? '';
-  if (raw !== '' && raw !== '0' && raw !== '1') throw new Error(`${name} must be 1 or 0, got ${raw}`);
-  return raw === '1';
+/** A configuration that cannot start: one line per variable, naming it, what was wrong and what is allowed. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
 }
 
 export const SANDBOX_DEFAULTS = {
@@ -84,38 +89,139 @@ export const SANDBOX_DEFAULTS = {
   merchantKey: 'sandbox_merchant_key_Qb6sE1uJ5cR0',
 } as const;
 
+/** The data key of the sandbox: public, so a gateway started with it holds nothing that is secret. */
+export const SANDBOX_DATA_KEY = 'pay-checkout sandbox data key';
+
+type Issues = { issues: z.core.$ZodRawIssue[] };
+/** A variable read from its text: `read` returns the value, or a string saying what is wrong with `raw`. */
+function variable<T>(fallback: T, read: (raw: string) => T | { wrong: string }) {
+  return z.pipe(
+    z.optional(z.string()),
+    z.transform((raw: string | undefined, ctx: Issues) => {
+      if (raw === undefined || raw === '') return fallback;
+      const value = read(raw);
+      if (typeof value === 'object' && value !== null && 'wrong' in value) {
+        ctx.issues.push({ code: 'custom', message: value.wrong, input: raw });
+        return z.NEVER;
+      }
+      return value as T;
+    }),
+  );
+}
+
+function whole(fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) {
+  const range = `a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}`;
+  return variable(fallback, (raw) => {
+    const value = Number(raw);
+    return Number.isInteger(value) && value >= min && value <= max ? value : { wrong: `must be ${range}, got ${raw}` };
+  });
+}
+const oneOf = <const T extends string, F extends T | undefined>(values: readonly T[], fallback: F) =>
+  variable<T | F>(fallback, (raw) => ((values as readonly string[]).includes(raw) ? (raw as T) : { wrong: `must be ${values.join(', ')}, got ${raw}` }));
+const text = <F extends string | undefined = undefined>(fallback?: F) => variable<string | F>(fallback as F, (raw) => raw);
+const webUrl = variable(undefined, (raw) => (/^https?:\/\/[^/?#\s]+/.test(raw) ? raw : { wrong: `must be an absolute http(s) URL, got ${raw}` }));
+/** Never echoed: a URL may carry a password. */
+const databaseUrl = variable(undefined, (raw) => {
+  try {
+    parsePostgresUrl(raw);
+    return raw;
+  } catch (error) {
+    return { wrong: `${(error as Error).message} (libpq syntax: postgres://user:password@host:5432,host2:5432/database?target_session_attrs=read-write)` };
+  }
+});
+const hdSeed = variable(DEFAULT_SANDBOX_SEED_HEX, (raw) =>
+  /^([0-9a-fA-F]{2}){16,64}$/.test(raw) || /^[xt]prv[1-9A-HJ-NP-Za-km-z]{100,112}$/.test(raw) ? raw : { wrong: 'must be 16 to 64 bytes of hex, or an xprv/tprv (not printed)' },
+);
+const seedOr = (fallback: string) => variable(fallback, (raw) => (/^([0-9a-fA-F]{2}){16,64}$/.test(raw) ? raw : { wrong: 'must be 16 to 64 bytes of hex (not printed)' }));
+const walletSeed = seedOr(SANDBOX_WALLET_SEED_HEX);
+const accountKey = variable(undefined, (raw) => {
+  try {
+    accountKeyFrom(raw);
+    return raw;
+  } catch (error) {
+    return { wrong: `${(error as Error).message}` };
+  }
+});
+const previousKeys = variable([] as string[], (raw) => raw.split(',').filter(Boolean));
+
+/** Every variable the gateway reads, with its default; the networks and rates are read by chains/configuration.ts and ratesFrom. */
+const ENVIRONMENT = z.object({
+  PORT: whole(4010, 0, 65535),
+  HOST: variable('127.0.0.1', (raw) => (isIP(raw) || /^[a-zA-Z0-9.-]+$/.test(raw) ? raw : { wrong: `must be an IP address or a host name, got ${raw}` })),
+  DATABASE_URL: databaseUrl,
+  DATABASE_CONNECT_TIMEOUT_MS: whole(DEFAULT_DATABASE_LIMITS.connectTimeoutMs, 1),
+  DATABASE_STATEMENT_TIMEOUT_MS: whole(DEFAULT_DATABASE_LIMITS.statementTimeoutMs),
+  DATABASE_POOL_MAX: whole(DEFAULT_DATABASE_LIMITS.poolMax, 1, 1000),
+  PGLITE_DIR: text(),
+  CHECKOUT_URL: webUrl,
+  SANDBOX_CLIENT_ID: text(SANDBOX_DEFAULTS.clientId),
+  SANDBOX_CLIENT_SECRET: text(SANDBOX_DEFAULTS.clientSecret),
+  SANDBOX_MERCHANT_KEY: text(SANDBOX_DEFAULTS.merchantKey),
+  SANDBOX_WEBHOOK_URL: webUrl,
+  SANDBOX_ALLOW_LOCAL_WEBHOOKS: oneOf(['1', '0'], '0'),
+  WEBHOOK_TIMEOUT_MS: whole(10_000),
+  GATEWAY_DATA_KEY: text(SANDBOX_DATA_KEY),
+  GATEWAY_DATA_KEYS_PREVIOUS: previousKeys,
+  SANDBOX_HD_SEED: hdSeed,
+  HD_XPUB_TRON: accountKey,
+  HD_XPUB_EVM: accountKey,
+  HD_XPUB_BITCOIN: accountKey,
+  SANDBOX_WALLET_SEED: walletSeed,
+  SANDBOX_SPREAD_BPS: whole(50),
+  SANDBOX_TOLERANCE_BPS: whole(50),
+  SANDBOX_QUOTE_TTL_SECONDS: whole(900),
+  REFUND_CLAIM_TTL_SECONDS: whole(604_800, 1),
+  SANDBOX_CHAIN: oneOf(['anvil', 'simulated'], undefined),
+  LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
+  LOG_FORMAT: oneOf(['json', 'pretty'], undefined),
+  SHUTDOWN_TIMEOUT_MS: whole(10_000),
+  SHUTDOWN_DELAY_MS: whole(1_000),
+});
+
+/** The configuration of `env`, or a ConfigError naming every variable that is wrong. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const networks = networksFrom(env);
-  const port = Number(env.PORT ?? 4010);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const problems: string[] = [];
+  const parsed = ENVIRONMENT.safeParse(env);
+  if (!parsed.success) for (const issue of parsed.error.issues) problems.push(`${String(issue.path[0])} ${issue.message}`);
+  let networks: NetworkSpec[] = [];
+  let rates: Record<AssetCode, string> = {};
+  try {
+    networks = networksFrom(env);
+    rates = ratesFrom(env, networks);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  if (!parsed.success || problems.length) throw new ConfigError(problems);
+  const v = parsed.data;
+  const xpubs: Partial<Record<NetworkFamily, string>> = { tron: v.HD_XPUB_TRON, evm: v.HD_XPUB_EVM, bitcoin: v.HD_XPUB_BITCOIN };
   return {
-    port,
-    host: env.HOST || '127.0.0.1',
-    databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: env.PGLITE_DIR || undefined,
-    checkoutUrl: env.CHECKOUT_URL || `http://localhost:${port}/checkout`,
-    sandboxMerchant: {
-      name: 'Sandbox Merchant',
-      clientId: env.SANDBOX_CLIENT_ID || SANDBOX_DEFAULTS.clientId,
-      clientSecret: env.SANDBOX_CLIENT_SECRET || SANDBOX_DEFAULTS.clientSecret,
-      merchantKey: env.SANDBOX_MERCHANT_KEY || SANDBOX_DEFAULTS.merchantKey,
-    },
-    sandboxWebhookUrl: env.SANDBOX_WEBHOOK_URL || undefined,
-    allowLocalWebhooks: flagFrom(env, 'SANDBOX_ALLOW_LOCAL_WEBHOOKS'),
-    webhookTimeoutMs: intFrom(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
-    dataKey: env.GATEWAY_DATA_KEY || 'pay-checkout sandbox data key',
+    port: v.PORT,
+    host: v.HOST,
+    databaseUrl: v.DATABASE_URL,
+    databaseLimits: { connectTimeoutMs: v.DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: v.DATABASE_STATEMENT_TIMEOUT_MS, poolMax: v.DATABASE_POOL_MAX },
+    dataDir: v.PGLITE_DIR,
+    checkoutUrl: v.CHECKOUT_URL ?? `http://localhost:${v.PORT}/checkout`,
+    sandboxMerchant: { name: 'Sandbox Merchant', clientId: v.SANDBOX_CLIENT_ID, clientSecret: v.SANDBOX_CLIENT_SECRET, merchantKey: v.SANDBOX_MERCHANT_KEY },
+    sandboxWebhookUrl: v.SANDBOX_WEBHOOK_URL,
+    allowLocalWebhooks: v.SANDBOX_ALLOW_LOCAL_WEBHOOKS === '1',
+    webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,
+    dataKey: v.GATEWAY_DATA_KEY,
+    previousDataKeys: v.GATEWAY_DATA_KEYS_PREVIOUS,
     tokenTtlSeconds: 3600,
-    refundClaimTtlSeconds: intFrom(env, 'REFUND_CLAIM_TTL_SECONDS', 604_800),
+    refundClaimTtlSeconds: v.REFUND_CLAIM_TTL_SECONDS,
     payments: {
-      hdSeedHex: env.SANDBOX_HD_SEED || DEFAULT_SANDBOX_SEED_HEX,
-      walletSeedHex: env.SANDBOX_WALLET_SEED || SANDBOX_WALLET_SEED_HEX,
-      rates: ratesFrom(env, networks),
-      spreadBps: intFrom(env, 'SANDBOX_SPREAD_BPS', 50),
-      toleranceBps: intFrom(env, 'SANDBOX_TOLERANCE_BPS', 50),
-      quoteTtlSeconds: intFrom(env, 'SANDBOX_QUOTE_TTL_SECONDS', 900),
+      hdSeedHex: v.SANDBOX_HD_SEED,
+      accountXpubs: Object.fromEntries(Object.entries(xpubs).filter(([, key]) => key)),
+      walletSeedHex: v.SANDBOX_WALLET_SEED,
+      rates,
+      spreadBps: v.SANDBOX_SPREAD_BPS,
+      toleranceBps: v.SANDBOX_TOLERANCE_BPS,
+      quoteTtlSeconds: v.SANDBOX_QUOTE_TTL_SECONDS,
     },
     networks,
-    sandboxChain: sandboxChainFrom(env),
+    sandboxChain: v.SANDBOX_CHAIN === 'anvil' ? 'anvil' : undefined,
+    log: { level: v.LOG_LEVEL, format: v.LOG_FORMAT },
+    shutdown: { timeoutMs: v.SHUTDOWN_TIMEOUT_MS, delayMs: v.SHUTDOWN_DELAY_MS },
   };
 }
 
@@ -132,11 +238,4 @@ function ratesFrom(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[]): Re
     rates[asset.asset] = rate;
   }
   return rates;
-}
-
-function sandboxChainFrom(env: NodeJS.ProcessEnv): 'anvil' | undefined {
-  const raw = env.SANDBOX_CHAIN ?? '';
-  if (raw === '' || raw === 'simulated') return undefined;
-  if (raw === 'anvil') return 'anvil';
-  throw new Error(`SANDBOX_CHAIN must be anvil (a development node for Ethereum) or simulated, got ${raw}`);
 }

@@ -1,10 +1,11 @@
 // The composition root: every service built once, from the configuration, over the storage of openDatabase().
 // app.ts turns them into routes; server.ts runs them on a port.
-import { sandboxRootKey } from '../codecs/addresses.js';
+import { receivingKey } from '../codecs/addresses.js';
 import { Chains, resolveNetworks } from './chains/chains.js';
 import { Networks } from './chains/networks.js';
 import { systemClock, type Clock } from './clock.js';
 import type { GatewayConfig } from './config.js';
+import { EventStreams } from './http/event-stream.js';
 import { createSealer } from './secrets.js';
 import { ChainFacts } from './services/chains/chain-facts.js';
 import { CustomerCheckout } from './services/customer/customer-checkout.js';
@@ -29,7 +30,11 @@ import { WebhookTargets, type Resolve } from './services/webhooks/targets.js';
 import { WebhookDispatcher } from './services/webhooks/dispatcher.js';
 import { WebhookEndpoints } from './services/webhooks/endpoints.js';
 import { WebhookOutbox } from './services/webhooks/outbox.js';
+import { checkDataKeys } from './services/operations/data-keys.js';
+import { Metrics } from './services/operations/metrics.js';
+import { Health } from './services/operations/readiness.js';
 import { openDatabase, type Database } from './storage/database.js';
+import { migrationNames } from './storage/migrate.js';
 
 export interface Services {
   config: GatewayConfig;
@@ -55,7 +60,11 @@ export interface Services {
   webhookOutbox: WebhookOutbox;
   webhookDispatcher: WebhookDispatcher;
   sandboxMerchant: Merchant;
-  close(): Promise<void>;
+  eventStreams: EventStreams;
+  health: Health;
+  metrics: Metrics;
+  /** Stops the timers and the work under way (each part by `deadline`, ms since the epoch, at the latest), then the database. */
+  close(deadline?: number): Promise<void>;
 }
 
 export interface ServiceOptions {
@@ -71,8 +80,17 @@ export interface ServiceOptions {
 export async function createServices(config: GatewayConfig, options: ServiceOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
   const networks = new Networks(await resolveNetworks(config.networks));
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.schema });
-  const sealer = createSealer(config.dataKey);
+  // Before the database: a key that cannot derive stops the start before anything is written.
+  const receiving = receivingKey(everyFamilyGiven(config, networks) ? undefined : config.payments.hdSeedHex, config.payments.accountXpubs ?? {});
+  const metrics = new Metrics();
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.schema, limits: config.databaseLimits, timed: metrics.timed });
+  const sealer = createSealer(config.dataKey, config.previousDataKeys);
+  try {
+    await checkDataKeys(db, sealer, clock);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   const merchants = new Merchants(db, sealer);
   const chains = await Chains.open(db, clock, networks);
   // Built in one order, each from those before it: readers first, then what writes, then what follows chains.
@@ -91,6 +109,10 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const payouts = new Payouts(db, clock, chains, networks, webhookOutbox);
   const refunds = new Refunds(db, clock, networks, orders, refundLedger, payouts, webhookOutbox, config.refundClaimTtlSeconds);
   const wallet = new TestWallet(chains, networks, watcher, config.payments.walletSeedHex);
+  const sandboxControls = new SandboxControls(db, clock, networks, chains, reconciler, view, watcher);
+  const eventStreams = new EventStreams();
+  const health = new Health(db, clock, sealer, sandboxControls, await migrationNames());
+  metrics.observe({ db, clock, eventStreams, sandboxControls, watcher });
   const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);
   if (config.sandboxWebhookUrl) await webhookEndpoints.ensure(sandboxMerchant.merchant_id, config.sandboxWebhookUrl);
   await merchants.start();
@@ -117,8 +139,8 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     refundClaims: new RefundClaims(db, clock, networks, payouts),
     payouts,
     heldPayments: new HeldPayments(db, clock, orders, reconciler, merchantLinks),
-    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, sandboxRootKey(config.payments.hdSeedHex), reader, reconciler, view, new URL('receipt', config.checkoutUrl)),
-    sandboxControls: new SandboxControls(db, clock, networks, chains, reconciler, view, watcher),
+    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, receiving, reader, reconciler, view, new URL('receipt', config.checkoutUrl)),
+    sandboxControls,
     merchantLinks,
     webhookEndpoints,
     webhookOutbox,
@@ -129,14 +151,24 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     watcher,
     wallet,
     sandboxMerchant,
-    async close() {
-      await watcher.stop();
+    eventStreams,
+    health,
+    metrics,
+    async close(deadline = Date.now() + 10_000) {
+      const by = <T>(work: Promise<T>) => Promise.race([work, new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref())]);
+      // The watcher ends its round and the dispatcher its sends (releasing what it cannot finish), side by side.
+      await Promise.all([by(watcher.stop()), webhookDispatcher.stop(deadline)]);
       await payouts.stop();
       await chains.stop();
-      await webhookDispatcher.stop();
       await paymentEvents.stop();
       await merchants.stop();
       await db.close();
     },
   };
+}
+
+/** Whether every network's family has an extended public key: then no HD seed is read, and none is held. */
+export function everyFamilyGiven(config: GatewayConfig, networks: Networks): boolean {
+  const given = config.payments.accountXpubs ?? {};
+  return networks.all.every((network) => given[network.family] !== undefined);
 }

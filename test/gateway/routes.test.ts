@@ -179,6 +179,9 @@ describe(`every declared route, sent a request (${storageName})`, () => {
     'GET /checkout': async () => [{ path: `/checkout?ref=${await link()}` }],
     'GET /receipt': async () => [{ path: `/receipt?ref=${await link()}` }],
     'GET /openapi.json': async () => [{ path: '/openapi.json' }],
+    'GET /healthz': async () => [{ path: '/healthz' }],
+    'GET /readyz': async () => [{ path: '/readyz' }],
+    'GET /metrics': async () => [{ path: '/metrics' }],
   };
 
   async function send(route: Declaration, exchange: Exchange, credentials: Record<string, string> = { Authorization: `Bearer ${token}` }): Promise<Answer> {

@@ -46,7 +46,7 @@ describe('database outages (PostgreSQL)', () => {
     return listening();
   }
 
-  it(`keeps one LISTEN connection and flat memory across ${OUTAGES} outages, saying one line at each start and end`, async () => {
+  it(`keeps one LISTEN connection and flat memory across ${OUTAGES} outages, saying one line at each start and end`, async (t) => {
     assert.equal(await settled(), 1);
     const rssBefore = gateway.rssKb();
     const counts: number[] = [];
@@ -57,6 +57,7 @@ describe('database outages (PostgreSQL)', () => {
       counts.push(await settled());
     }
     const rssAfter = gateway.rssKb();
+    t.diagnostic(`LISTEN connections after each outage: ${counts.join(', ')}; RSS ${rssBefore} → ${rssAfter} KiB`);
     assert.deepEqual(counts, Array(OUTAGES).fill(1), 'LISTEN connections after each outage');
     assert.ok(rssAfter < rssBefore * 1.1, `RSS ${rssBefore} → ${rssAfter} KiB`);
 

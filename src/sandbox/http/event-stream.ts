@@ -1,10 +1,13 @@
 // Server-Sent Events written straight to Node's response: a stream costs its socket, one listener and one entry in a
 // set, not a web stream with its promises and closures (10,000 open streams fit in one process). One timer sends
-// every stream's keep-alive comment.
+// every stream's keep-alive comment. A stopping process ends its streams with a retry hint, as a whole stream: the
+// browser's EventSource reconnects (with Last-Event-ID) and the load balancer sends it to another process.
 import type { ServerResponse } from 'node:http';
 
 /** A comment line this often keeps proxies and load balancers from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
+/** Streams ended by a stop are told to come back after this, jittered up to twice, so they do not all return at once. */
+const RECONNECT_MS = 500;
 
 export interface EventStream {
   /** Writes one event (nothing once the client is gone). */
@@ -18,6 +21,18 @@ export interface EventStream {
 export class EventStreams {
   readonly #open = new Set<ServerResponse>();
   #heartbeat: NodeJS.Timeout | undefined;
+  #stopping = false;
+
+  /** Streams open now. */
+  get size(): number {
+    return this.#open.size;
+  }
+
+  /** Ends every open stream with a retry hint, and from now on each new one as soon as it opens. */
+  endAll(): void {
+    this.#stopping = true;
+    for (const response of this.#open) endWithRetry(response);
+  }
 
   /** Starts an event stream on `response`, with `headers` beside the stream's own. */
   open(response: ServerResponse, headers: Record<string, string> = {}, retryMs = 2000): EventStream {
@@ -30,7 +45,8 @@ export class EventStreams {
       'X-Accel-Buffering': 'no',
     });
     response.write(`retry: ${retryMs}\n\n`);
-    this.#open.add(response);
+    if (this.#stopping) endWithRetry(response);
+    else this.#open.add(response);
     this.#heartbeat ??= setInterval(() => {
       for (const open of this.#open) open.write(': keep-alive\n\n');
     }, HEARTBEAT_MS).unref();
@@ -49,4 +65,8 @@ export class EventStreams {
       end: () => response.end(),
     };
   }
+}
+
+function endWithRetry(response: ServerResponse): void {
+  response.end(`retry: ${Math.round(RECONNECT_MS * (1 + Math.random()))}\n\n`);
 }

@@ -36,6 +36,7 @@ const TAGS: Record<Tag, string> = {
   Checkout: 'What the <pay-checkout> element calls. Public and CORS open: the payment_link_ref is the bearer secret.',
   Sandbox: 'Sandbox only: the test wallet, the simulated chain, and shortcuts through time.',
   Assets: 'What browsers load: the element, the hosted checkout page, this document.',
+  Operations: 'For those who run the gateway: liveness, readiness, metrics.',
 };
 
 const STATUS_TEXT: Record<number, string> = {

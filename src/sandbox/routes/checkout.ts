@@ -4,7 +4,6 @@ import { CheckoutView, OpenPaymentRequest, Payment } from '../../contract/index.
 import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
 import { openCors } from '../http/cors.js';
-import { EventStreams } from '../http/event-stream.js';
 import { jsonText } from '../http/json-text.js';
 import { badRequest, parseWith } from '../http/problem.js';
 import { log } from '../logging.js';
@@ -12,7 +11,7 @@ import { media, route, type RouteGroup } from './route.js';
 
 const corsOpen = openCors({ allowHeaders: ['Content-Type', 'Last-Event-ID'], maxAge: 600 });
 
-export const checkoutRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'paymentEvents'>> = {
+export const checkoutRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'paymentEvents' | 'eventStreams'>> = {
   // An event stream writes its own headers (CORS included) before the middleware could add any.
   use: ['/api/checkout/*', (c, next) => (c.req.method === 'GET' && c.req.path.endsWith('/events') ? next() : corsOpen(c, next))],
   routes: [
@@ -65,8 +64,7 @@ export const checkoutRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'pay
         },
         errors: [400, 404],
       },
-      ({ customerCheckout: checkout, paymentEvents }) => {
-        const streams = new EventStreams();
+      ({ customerCheckout: checkout, paymentEvents, eventStreams: streams }) => {
         return async (c) => {
           const ref = c.req.param('ref');
           await checkout.assertLink(ref); // 404 before the stream opens

@@ -6,6 +6,7 @@ import { assetRoutes } from './assets.js';
 import { checkoutRoutes } from './checkout.js';
 import { oauthRoutes } from './oauth.js';
 import { openApiRoutes } from './openapi.js';
+import { operationsRoutes } from './operations.js';
 import { paymentLinkRoutes } from './payment-links.js';
 import { paymentRoutes } from './payments.js';
 import { receiptRoutes } from './receipt.js';
@@ -27,6 +28,7 @@ export const ROUTE_GROUPS: RouteGroup<Services>[] = [
   receiptRoutes,
   refundClaimRoutes,
   openApiRoutes,
+  operationsRoutes,
 ];
 
 export const ROUTES: Declaration[] = ROUTE_GROUPS.flatMap((group) => group.routes);

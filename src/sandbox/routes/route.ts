@@ -8,7 +8,7 @@ import type { BearerEnv } from '../http/bearer.js';
 import type { SignedBodyEnv } from '../http/signed-body.js';
 
 export type Method = 'get' | 'post' | 'delete';
-export type Tag = 'Merchant' | 'Webhooks' | 'Checkout' | 'Sandbox' | 'Assets';
+export type Tag = 'Merchant' | 'Webhooks' | 'Checkout' | 'Sandbox' | 'Assets' | 'Operations';
 /** `bearer`: an access token; `signature`: svc_key and signature_hash in the body; `client`: the token endpoint's client credentials. */
 export type Auth = 'bearer' | 'signature' | 'client';
 

@@ -65,7 +65,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { migrate } = await import('./migrate.js');
   const db = options.url
     ? await (await import('./postgres.js')).openPostgres(options.url, options)
-    : await (await import('./pglite.js')).openPglite(options.dataDir);
+    : await (await import('./pglite.js')).openPglite(options.dataDir, { timed: options.timed });
   await migrate(db);
   return db;
 }

@@ -18,9 +18,14 @@ const LISTS: Record<string, readonly string[]> = {
 
 const folder = new URL('./migrations/', import.meta.url);
 
-/** Applies the numbered SQL files of migrations/ that this database has not seen, in order, each in a transaction. */
+/** The numbered SQL files of migrations/, in order: what a database at this version has applied. */
+export async function migrationNames(): Promise<string[]> {
+  return (await readdir(folder)).filter((name) => /^\d+_.+\.sql$/.test(name)).sort();
+}
+
+/** Applies the numbered SQL files of migrations/ that this database has not seen, in order, in one transaction. */
 export async function migrate(db: Database): Promise<void> {
-  const files = (await readdir(folder)).filter((name) => /^\d+_.+\.sql$/.test(name)).sort();
+  const files = await migrationNames();
   await db.transaction(async (tx) => {
     // Several gateway processes may start on one database at once: one migrates, the others wait.
     await tx.query('SELECT pg_advisory_xact_lock(7310001)');

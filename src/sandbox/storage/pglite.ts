@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { Database, Row, Sql } from './database.js';
+import type { Database, Row, Sql, Timed } from './database.js';
 import { lockFolder } from './folder-lock.js';
 import { log } from '../logging.js';
 
@@ -11,7 +11,7 @@ import { log } from '../logging.js';
  */
 const ANALYZE_EVERY_MS = 5 * 60_000;
 
-export async function openPglite(dataDir?: string, { analyzeEveryMs = ANALYZE_EVERY_MS } = {}): Promise<Database> {
+export async function openPglite(dataDir?: string, { analyzeEveryMs = ANALYZE_EVERY_MS, timed }: { analyzeEveryMs?: number; timed?: Timed } = {}): Promise<Database> {
   // PGlite makes its own folder but not the ones above it (`.data/` on a fresh clone).
   if (dataDir) await mkdir(dirname(dataDir), { recursive: true });
   const unlock = dataDir ? await lockFolder(dataDir) : async () => undefined;
@@ -27,15 +27,27 @@ export async function openPglite(dataDir?: string, { analyzeEveryMs = ANALYZE_EV
       return (await runner.query<T>(text, params as unknown[])).rows;
     },
   });
+  /** A statement on its own, timed for the metrics. */
+  async function statement<T extends Row>(text: string, params?: readonly unknown[]): Promise<T[]> {
+    const started = timed && performance.now();
+    const rows = (await pg.query<T>(text, params as unknown[])).rows;
+    if (started) timed!('statement', (performance.now() - started) / 1000);
+    return rows;
+  }
   const analyzing = setInterval(() => {
     pg.query('ANALYZE').catch((error: unknown) => log.error({ err: error }, 'PGlite: ANALYZE failed'));
   }, analyzeEveryMs);
   analyzing.unref();
   return {
     engine: 'pglite',
-    ...wrap(pg),
+    query: statement,
     // PGlite runs one transaction at a time, so concurrent callers are serialized here.
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    async transaction(fn) {
+      const started = timed && performance.now();
+      const result = await pg.transaction((tx) => fn(wrap(tx)));
+      if (started) timed!('transaction', (performance.now() - started) / 1000);
+      return result;
+    },
     async listen(channel, onPayload) {
       const unsubscribe = await pg.listen(channel, onPayload);
       return () => unsubscribe();

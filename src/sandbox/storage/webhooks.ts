@@ -176,3 +176,8 @@ export async function recordAttempt(
     [deliveryId, attempt.status, attempt.attempts, attempt.status_code, attempt.error, attempt.next_attempt_at, attempt.delivered_at],
   );
 }
+
+/** A claimed delivery given back unsent (its process is stopping): due again at once, for any process. */
+export async function releaseLease(sql: Sql, deliveryId: number): Promise<void> {
+  await sql.query(`UPDATE webhook_deliveries SET locked_until = NULL WHERE delivery_id = $1 AND status = 'pending'`, [deliveryId]);
+}

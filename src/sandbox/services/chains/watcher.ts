@@ -28,6 +28,8 @@ export class Watcher {
   readonly #following = new Map<Network, { running: Promise<void>; waiting: Promise<void> | undefined }>();
   /** The last failure logged per network: an outage is logged when it starts and when it ends, not every round. */
   readonly #failing = new Map<Network, string>();
+  /** When each network's last round ended, failed or not (the metrics). */
+  readonly #lastRound = new Map<Network, number>();
   readonly #timers: NodeJS.Timeout[] = [];
   #running: Promise<void> = Promise.resolve();
   #ticks = 0;
@@ -112,6 +114,11 @@ export class Watcher {
     return next;
   }
 
+  /** When each network's last round ended (ms since the epoch). */
+  lastRounds(): ReadonlyMap<Network, number> {
+    return this.#lastRound;
+  }
+
   async #round(network: Network): Promise<void> {
     const follower = this.#followers.get(network);
     if (!follower || this.#stopped) return;
@@ -128,6 +135,8 @@ export class Watcher {
       const message = firstLine(error);
       if (this.#failing.get(network) !== message) log.warn({ network, error: message }, 'watcher: the network cannot be followed (said again only when the error changes)');
       this.#failing.set(network, message);
+    } finally {
+      this.#lastRound.set(network, Date.now());
     }
   }
 

@@ -10,7 +10,7 @@ import type { Clock } from '../../clock.js';
 import type { Sealer } from '../../secrets.js';
 import { log } from '../../logging.js';
 import type { Database } from '../../storage/database.js';
-import { claimDueDeliveries, recordAttempt, WEBHOOKS_QUEUED, type ClaimedDelivery } from '../../storage/webhooks.js';
+import { claimDueDeliveries, recordAttempt, releaseLease, WEBHOOKS_QUEUED, type ClaimedDelivery } from '../../storage/webhooks.js';
 import { pinnedLookup, type WebhookTargets } from './targets.js';
 
 export const SIGNATURE_HEADER = 'Pay-Checkout-Signature';
@@ -46,6 +46,8 @@ export class WebhookDispatcher {
   #lookAgain = false;
   #stopped = false;
   #attempts = 0;
+  /** Aborts the sends under way when a stop's deadline comes. */
+  #abort = new AbortController();
 
   constructor(
     private readonly db: Database,
@@ -60,19 +62,26 @@ export class WebhookDispatcher {
   /** Sends what is due at once when an event is queued (in any process), and every second for the retries. */
   async start(intervalMs = 1000): Promise<void> {
     this.#stopped = false;
+    this.#abort = new AbortController();
     this.#unlisten = await this.db.listen(WEBHOOKS_QUEUED, () => void this.#fill());
     this.#timer = setInterval(() => void this.#fill(), intervalMs);
     this.#timer.unref();
   }
 
-  /** No new claims; the sends under way finish (each within the timeout). */
-  async stop(): Promise<void> {
+  /**
+   * No new claims; the sends under way finish by `deadline` (ms since the epoch). Those that have not are aborted and
+   * their leases released, so another process sends them at once instead of after the lease.
+   */
+  async stop(deadline = Infinity): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
     const unlisten = this.#unlisten;
     this.#unlisten = undefined;
     await unlisten?.();
+    let timer: NodeJS.Timeout | undefined;
+    if (deadline < Infinity) timer = setTimeout(() => this.#abort.abort(), Math.max(0, deadline - Date.now()));
     await this.#settled();
+    clearTimeout(timer);
   }
 
   /** Sends everything due now, and what falls due as those finish; resolves with how many attempts it made. */
@@ -139,13 +148,15 @@ export class WebhookDispatcher {
   private async send(delivery: ClaimedDelivery): Promise<void> {
     const timestamp = Math.floor(this.clock.now().getTime() / 1000);
     this.#attempts++;
-    const statusCode = await this.post(delivery.url, delivery.body, {
+    const { signal } = this.#abort;
+    const statusCode = await this.post(delivery.url, delivery.body, signal, {
       'Content-Type': 'application/json',
       'User-Agent': 'pay-checkout-webhooks/1',
       'Pay-Checkout-Event-Id': delivery.event_id,
       [SIGNATURE_HEADER]: webhookSignature(delivery.body, this.sealer.open(delivery.secret_sealed), timestamp),
     });
     const delivered = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
+    if (!delivered && signal.aborted) return releaseLease(this.db, delivery.delivery_id);
     const now = this.clock.now();
     const attempts = delivery.attempts + 1;
     const gaveUp = now.getTime() - delivery.event_at.getTime() >= GIVE_UP_AFTER_MS;
@@ -165,13 +176,13 @@ export class WebhookDispatcher {
    * checked); resolves with the status code, or undefined when nothing answered (refused, unresolved, timed out).
    * The reason stays here: the merchant's log says only "unreachable", never what the gateway's network said.
    */
-  private async post(target: string, body: string, headers: Record<string, string>): Promise<number | undefined> {
+  private async post(target: string, body: string, stopping: AbortSignal, headers: Record<string, string>): Promise<number | undefined> {
     const url = new URL(target);
     const addresses = await this.targets.addresses(url).catch(() => undefined);
     if (!addresses) return undefined;
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve) => {
-      const request = send(url, { method: 'POST', headers, agent: false, lookup: pinnedLookup(addresses), signal: AbortSignal.timeout(this.timeoutMs) }, (response) => {
+      const request = send(url, { method: 'POST', headers, agent: false, lookup: pinnedLookup(addresses), signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), stopping]) }, (response) => {
         resolve(response.statusCode);
         response.destroy();
       });

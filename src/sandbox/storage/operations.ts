@@ -1,0 +1,51 @@
+// Statements for running the gateway: the values sealed with the data key (checked and sealed again at start), its
+// canary, which migrations the database has, and the figures /metrics reports.
+import { one, type Sql } from './database.js';
+
+/** A value sealed with a data key, named by what holds it. */
+export interface SealedValue {
+  kind: 'merchant' | 'webhook endpoint' | 'canary';
+  id: string;
+  sealed: string;
+}
+
+export async function sealedValues(sql: Sql): Promise<SealedValue[]> {
+  return sql.query<SealedValue>(
+    `SELECT 'merchant' AS kind, client_id AS id, client_secret_sealed AS sealed FROM merchants
+     UNION ALL SELECT 'webhook endpoint', endpoint_id, secret_sealed FROM webhook_endpoints
+     UNION ALL SELECT 'canary', id::text, sealed FROM data_key_canary`,
+  );
+}
+
+/** Writes a value sealed again (with the current key) in place of the one it opened from. */
+export async function resealValue(sql: Sql, value: SealedValue, sealed: string, at: Date): Promise<void> {
+  if (value.kind === 'merchant') await sql.query('UPDATE merchants SET client_secret_sealed = $2 WHERE client_id = $1', [value.id, sealed]);
+  else if (value.kind === 'webhook endpoint') await sql.query('UPDATE webhook_endpoints SET secret_sealed = $2 WHERE endpoint_id = $1', [value.id, sealed]);
+  else await writeCanary(sql, sealed, at);
+}
+
+export async function writeCanary(sql: Sql, sealed: string, at: Date): Promise<void> {
+  await sql.query('INSERT INTO data_key_canary (id, sealed, sealed_at) VALUES (1, $1, $2) ON CONFLICT (id) DO UPDATE SET sealed = $1, sealed_at = $2', [sealed, at]);
+}
+
+export async function readCanary(sql: Sql): Promise<string | undefined> {
+  return (await one<{ sealed: string }>(sql, 'SELECT sealed FROM data_key_canary WHERE id = 1'))?.sealed;
+}
+
+export async function appliedMigrations(sql: Sql): Promise<string[]> {
+  return (await sql.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).map((row) => row.name);
+}
+
+/** Webhook deliveries still to be sent, and how long the oldest has waited since its event. */
+export async function outboxBacklog(sql: Sql, now: Date): Promise<{ pending: number; oldest_seconds: number }> {
+  return (await one<{ pending: number; oldest_seconds: number }>(
+    sql,
+    `SELECT count(*)::int AS pending, coalesce(extract(epoch FROM $1::timestamptz - min(created_at)), 0)::float8 AS oldest_seconds
+     FROM webhook_deliveries WHERE status = 'pending'`,
+    [now],
+  ))!;
+}
+
+export async function paymentsByStatus(sql: Sql): Promise<{ status: string; payments: number }[]> {
+  return sql.query('SELECT status, count(*)::int AS payments FROM payments GROUP BY status');
+}

@@ -1,0 +1,205 @@
+// SIGTERM to one of two gateway processes behind a load balancer, as an orchestrator stops it: /readyz says 503 at
+// once; 100 requests that arrive at the signal are each answered, or refused before they started (never reset
+// mid-way); 200 event streams end whole with a retry hint and reconnect through the balancer to the other process;
+// the process exits 0 within its bound. And /readyz while the database is down: 503 within a second, 200 once it is back.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { request } from 'node:http';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { EventSource } from 'eventsource';
+import pg from 'pg';
+import { loadConfig } from '../../src/sandbox/config.js';
+import { sampleLink } from '../helpers/gateway.js';
+import { signedLinkBody } from '../helpers/merchant-api.js';
+import { startGatewayProcess, urlInSchema, type GatewayProcess } from '../helpers/process.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+
+const databaseUrl = process.env.TEST_DATABASE_URL!;
+const STREAMS = 200;
+const REQUESTS = 100;
+const BOUND_MS = 10_000;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A TCP load balancer: each connection goes to the first backend that takes it (a stopped process refuses). */
+async function startBalancer(backends: () => string[]): Promise<{ url: string; close(): void }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    sockets.add(client);
+    client.pause();
+    const tryFrom = (i: number) => {
+      const target = backends()[i];
+      if (!target) return client.destroy();
+      const { hostname, port } = new URL(target);
+      const upstream = connect(Number(port), hostname);
+      sockets.add(upstream);
+      let connected = false;
+      upstream.once('error', () => (connected ? client.destroy() : tryFrom(i + 1)));
+      upstream.once('connect', () => {
+        connected = true;
+        client.pipe(upstream).pipe(client);
+        client.resume();
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+      });
+    };
+    client.on('error', () => client.destroy());
+    tryFrom(0);
+  }).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close() {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
+/** A GET on a connection of its own: its status, or how it failed. */
+function get(url: string): Promise<{ status?: number; error?: string }> {
+  return new Promise((resolve) => {
+    const req = request(url, { agent: false }, (res) => {
+      res.resume();
+      res.once('end', () => resolve({ status: res.statusCode }));
+      res.once('aborted', () => resolve({ error: 'aborted' }));
+    });
+    req.once('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+    req.end();
+  });
+}
+
+/** An event stream read to its end: whether it ended whole, and what it said last. */
+function rawStream(url: string): { opened: Promise<void>; ended: Promise<{ whole: boolean; text: string }> } {
+  let opened!: () => void;
+  const openedPromise = new Promise<void>((resolve) => (opened = resolve));
+  const ended = new Promise<{ whole: boolean; text: string }>((resolve) => {
+    const req = request(url, { agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        opened();
+      });
+      res.once('end', () => resolve({ whole: true, text }));
+      res.once('aborted', () => resolve({ whole: false, text }));
+      res.once('error', () => resolve({ whole: false, text }));
+    });
+    req.once('error', () => resolve({ whole: false, text: '' }));
+    req.end();
+  });
+  return { opened: openedPromise, ended };
+}
+
+describe('stopping a gateway process (PostgreSQL)', () => {
+  const schema = `shutdown_${process.pid}`;
+  let admin: pg.Client;
+  let proxy: TcpProxy;
+  let env: Record<string, string>;
+  const processes: GatewayProcess[] = [];
+
+  before(async () => {
+    admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    // The processes reach the database through a proxy, so a test can take it away.
+    proxy = await startTcpProxy(databaseUrl.replace(/^postgres:/, 'http:'));
+    const url = new URL(urlInSchema(databaseUrl, schema));
+    url.host = new URL(proxy.url).host;
+    env = { DATABASE_URL: url.toString(), SANDBOX_BLOCK_INTERVAL_MS: '0', SHUTDOWN_TIMEOUT_MS: String(BOUND_MS), SHUTDOWN_DELAY_MS: '1000', LOG_LEVEL: 'info' };
+  });
+  after(async () => {
+    for (const p of processes) await p.kill();
+    await proxy?.close();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+
+  const readyz = async (base: string) => {
+    const started = performance.now();
+    const response = await fetch(`${base}/readyz`);
+    return { status: response.status, body: (await response.json()) as { ready: boolean; stopping: boolean; checks: Record<string, { ok: boolean }> }, ms: performance.now() - started };
+  };
+
+  it('answers /readyz 503 within a second while the database is down, and 200 once it is back', async () => {
+    const gateway = await startGatewayProcess(env, { captureLogs: true });
+    processes.push(gateway);
+    assert.equal((await readyz(gateway.url)).status, 200);
+    proxy.refuse();
+    await pause(200);
+    const down = await readyz(gateway.url);
+    assert.equal(down.status, 503);
+    assert.equal(down.body.checks.database!.ok, false);
+    assert.ok(down.ms < 1_000, `${down.ms} ms`);
+    proxy.thaw();
+    let back = await readyz(gateway.url);
+    for (let i = 0; i < 50 && back.status !== 200; i++) back = await readyz(gateway.url);
+    assert.equal(back.status, 200);
+  });
+
+  it(`ends ${STREAMS} streams for another process, answers or refuses ${REQUESTS} requests at the signal, and exits 0 in time`, async (t) => {
+    const [first] = processes;
+    const second = await startGatewayProcess(env, { captureLogs: true });
+    processes.push(second);
+    const { sandboxMerchant } = loadConfig({});
+    const created = await fetch(`${first!.url}/api/paymentLink`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(signedLinkBody(sandboxMerchant, sampleLink())),
+    });
+    const { payment_link_ref: ref } = (await created.json()) as { payment_link_ref: string };
+    const opened = await fetch(`${first!.url}/api/checkout/${ref}/payments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' }),
+    });
+    assert.equal(opened.status, 201);
+
+    // The balancer sends to the first process while it takes connections, then to the second.
+    const balancer = await startBalancer(() => processes.map((p) => p.url));
+    const eventsPath = `/api/checkout/${ref}/events`;
+    const browsers = Array.from({ length: STREAMS - 20 }, () => {
+      const source = new EventSource(`${balancer.url}${eventsPath}`);
+      const state = { opens: 0, source };
+      source.onopen = () => state.opens++;
+      return state;
+    });
+    const raw = Array.from({ length: 20 }, () => rawStream(`${first!.url}${eventsPath}`));
+    await Promise.all(raw.map((r) => r.opened));
+    while (browsers.some((b) => b.opens === 0)) await pause(50);
+
+    const stopped = first!.stop('SIGTERM');
+    const answers = Promise.all(
+      Array.from({ length: REQUESTS }, async (_, i) => {
+        await pause(i * 5);
+        return get(`${first!.url}/api/checkout/${ref}`);
+      }),
+    );
+    await pause(50);
+    const stopping = await readyz(first!.url);
+    assert.equal(stopping.status, 503);
+    assert.equal(stopping.body.stopping, true);
+
+    const { code, ms } = await stopped;
+    assert.equal(code, 0, first!.logs());
+    assert.ok(ms < BOUND_MS, `exited after ${ms} ms`);
+    const results = await answers;
+    const failures = results.filter((r) => r.error && r.error !== 'ECONNREFUSED');
+    assert.deepEqual(failures, [], 'requests reset mid-way');
+    const answered = results.filter((r) => r.status === 200).length;
+    assert.ok(answered > 0, 'requests answered');
+    t.diagnostic(`exit ${code} after ${Math.round(ms)} ms; of ${REQUESTS} requests ${answered} answered, ${REQUESTS - answered} refused`);
+    for (const { ended } of raw) {
+      const { whole, text } = await ended;
+      assert.ok(whole, 'a stream was cut, not ended');
+      assert.match(text, /retry: \d+\n\n$/);
+    }
+    // Every browser's EventSource came back, through the balancer, to the second process.
+    for (let waited = 0; waited < 10_000 && browsers.some((b) => b.opens < 2 || b.source.readyState !== EventSource.OPEN); waited += 100) await pause(100);
+    assert.deepEqual(browsers.filter((b) => b.opens < 2 || b.source.readyState !== EventSource.OPEN).length, 0, 'streams not back');
+    const metrics = await (await fetch(`${second.url}/metrics`)).text();
+    assert.match(metrics, new RegExp(`^pay_checkout_event_streams_open ${STREAMS - 20}$`, 'm'));
+    for (const b of browsers) b.source.close();
+    balancer.close();
+  });
+});
