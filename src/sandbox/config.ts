@@ -57,6 +57,8 @@ export interface PaymentSettings {
   accountXpubs?: Partial<Record<NetworkFamily, string>>;
   /** The HD seed (hex) of the test wallet's keys. */
   walletSeedHex: string;
+  /** The HD seed (hex) of the hot wallet refunds are paid out from on a node's network: a key of its own. */
+  payoutSeedHex: string;
   /** Market rates in VND per unit, as decimal strings, by asset. */
   rates: Record<AssetCode, string>;
   /** The customer's rate is the market rate less this spread, in basis points. */
@@ -68,6 +70,8 @@ export interface PaymentSettings {
 
 /** The test wallet's seed: public, like every sandbox default. */
 export const SANDBOX_WALLET_SEED_HEX = '7061792d636865636b6f75742073616e64626f782074657374207761606c6574';
+/** The hot wallet's seed in the sandbox: public too (a real gateway sets PAYOUT_HD_SEED, and funds that wallet). */
+export const SANDBOX_PAYOUT_SEED_HEX = '7061792d636865636b6f7574207061796f75742077616c6c6574202d2d2d2d21';
 
 /** The name to print for a listen address: `localhost` for the loopback and for every interface. */
 export function urlHost(host: string): string {
@@ -167,6 +171,7 @@ const ENVIRONMENT = z.object({
   HD_XPUB_EVM: accountKey,
   HD_XPUB_BITCOIN: accountKey,
   SANDBOX_WALLET_SEED: walletSeed,
+  PAYOUT_HD_SEED: seedOr(SANDBOX_PAYOUT_SEED_HEX),
   SANDBOX_SPREAD_BPS: whole(50),
   SANDBOX_TOLERANCE_BPS: whole(50),
   SANDBOX_QUOTE_TTL_SECONDS: whole(900),
@@ -213,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       hdSeedHex: v.SANDBOX_HD_SEED,
       accountXpubs: Object.fromEntries(Object.entries(xpubs).filter(([, key]) => key)),
       walletSeedHex: v.SANDBOX_WALLET_SEED,
+      payoutSeedHex: v.PAYOUT_HD_SEED,
       rates,
       spreadBps: v.SANDBOX_SPREAD_BPS,
       toleranceBps: v.SANDBOX_TOLERANCE_BPS,

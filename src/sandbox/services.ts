@@ -106,7 +106,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
   const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);
-  const payouts = new Payouts(db, clock, chains, networks, webhookOutbox);
+  const payouts = new Payouts(db, clock, chains, networks, webhookOutbox, config.payments.payoutSeedHex);
   const refunds = new Refunds(db, clock, networks, orders, refundLedger, payouts, webhookOutbox, config.refundClaimTtlSeconds);
   const wallet = new TestWallet(chains, networks, watcher, config.payments.walletSeedHex);
   const sandboxControls = new SandboxControls(db, clock, networks, chains, reconciler, view, watcher);
@@ -118,6 +118,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   await merchants.start();
   await paymentEvents.start();
   await wallet.faucetWhereEmpty();
+  await payouts.prepareHotWallets();
   if (options.watch ?? true) {
     await watcher.start();
     chains.startMining();

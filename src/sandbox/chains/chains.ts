@@ -6,7 +6,7 @@ import { log } from '../logging.js';
 import type { Database } from '../storage/database.js';
 import type { NetworkSpec } from './configuration.js';
 import type { NetworkConfig, Networks } from './networks.js';
-import type { ChainPort, ChainWallet } from './port.js';
+import type { ChainPort, ChainWallet, PayoutPort, SigningPayoutPort } from './port.js';
 import { SimulatedChain } from './simulated/simulated-chain.js';
 
 /** How often the simulated networks are checked for a block due. */
@@ -45,6 +45,11 @@ export class Chains {
   wallet(network: Network): ChainWallet | undefined {
     const port = this.#ports.get(network);
     return port && 'send' in port ? (port as ChainWallet) : undefined;
+  }
+
+  /** The network's payouts: the simulator's (sent with their record), or a node's (signed by the gateway's hot wallet). */
+  payouts(network: Network): PayoutPort & Partial<SigningPayoutPort> {
+    return this.port(network) as unknown as PayoutPort & Partial<SigningPayoutPort>;
   }
 
   /** The simulator of a simulated network; undefined for a node's. */

@@ -64,13 +64,52 @@ export interface ChainWallet {
   mine(blocks: number): Promise<number>;
 }
 
-/** Where a transaction the gateway sent stands: in a block at `height`, or waiting for one (null). */
+/** Where a transaction the gateway sent stands: in a block at `height` (`ok` false when it reverted), or waiting (null). */
 export interface SentTransaction {
   height: number | null;
+  ok: boolean;
 }
 
 /** Paying refunds out (services/orders/payouts.ts): following what the gateway sent to its confirmations. */
 export interface PayoutPort {
   /** The transaction as the chain shows it now; undefined when the chain does not know it (dropped, or never sent). */
   locate(hash: string): Promise<SentTransaction | undefined>;
+}
+
+/** EIP-1559 fees, in the native coin's atomic units per gas. */
+export interface PayoutFees {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+/** A payout signed and not yet sent: written down before it is broadcast, so a crash can only send it again, never another. */
+export interface SignedPayout {
+  hash: string;
+  raw: string;
+}
+
+/** What a payout is made of, before it is signed. */
+export interface PayoutPlan {
+  from: Signer;
+  to: string;
+  asset: AssetCode;
+  amount: bigint;
+}
+
+/** Sending payouts from the gateway's own hot wallet, where the network takes signed transactions (a node's). */
+export interface SigningPayoutPort extends PayoutPort {
+  /** The gas and fees a payout needs; throws PayoutRefused, saying why, when it cannot be sent (funds, a call that reverts). */
+  prepare(plan: PayoutPlan): Promise<{ gas: bigint; fees: PayoutFees }>;
+  sign(plan: PayoutPlan, nonce: number, gas: bigint, fees: PayoutFees): Promise<SignedPayout>;
+  /** Sends a signed payout; one the node already has is no error. */
+  broadcast(raw: string): Promise<void>;
+  /** The next nonce of an address as the node counts it, waiting transactions included. */
+  nonce(address: string): Promise<number>;
+}
+
+/** A payout the network would not take as it is: `reason` says why, in words for the merchant. */
+export class PayoutRefused extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
 }

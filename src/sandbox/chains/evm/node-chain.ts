@@ -11,6 +11,7 @@ import {
   encodeFunctionData,
   getAddress,
   http,
+  keccak256,
   parseAbi,
   parseEventLogs,
   type Block,
@@ -21,9 +22,22 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { AssetCode } from '../../../contract/index.js';
-import { log } from '../../logging.js';
+import { firstLine, log } from '../../logging.js';
 import type { AssetConfig, NetworkConfig, NodeSource } from '../networks.js';
-import type { BlockHeader, ChainBlock, ChainPort, ChainTransfer, ChainWallet, Signer } from '../port.js';
+import {
+  PayoutRefused,
+  type BlockHeader,
+  type ChainBlock,
+  type ChainPort,
+  type ChainTransfer,
+  type ChainWallet,
+  type PayoutFees,
+  type PayoutPlan,
+  type SentTransaction,
+  type Signer,
+  type SignedPayout,
+  type SigningPayoutPort,
+} from '../port.js';
 
 const ERC20 = parseAbi([
   'event Transfer(address indexed from, address indexed to, uint256 value)',
@@ -59,7 +73,15 @@ interface CallFrame {
   calls?: CallFrame[];
 }
 
-export class EvmNodeChain implements ChainPort, ChainWallet {
+/**
+ * Gas for a payout of the native coin: a plain transfer's. An address whose code needs more (a contract) makes the
+ * payout run out of gas on chain: it reverts there, and the refund fails with the amount back.
+ */
+const NATIVE_TRANSFER_GAS = 21_000n;
+/** Errors of eth_sendRawTransaction that mean the node has (or had) this very transaction. */
+const ALREADY_SENT = /already known|known transaction|nonce too low|already imported/i;
+
+export class EvmNodeChain implements ChainPort, ChainWallet, SigningPayoutPort {
   readonly #client: PublicClient;
   /**
    * The sandbox's calls (a faucet, mining a burst of blocks) may take a development node longer than the watcher's
@@ -239,6 +261,60 @@ export class EvmNodeChain implements ChainPort, ChainWallet {
       // Not a call this gateway reads: it is seen once mined, if it moves anything.
     }
     return [];
+  }
+
+  // Payouts from the gateway's hot wallet (services/orders/payouts.ts).
+
+  async locate(hash: string): Promise<SentTransaction | undefined> {
+    const receipt = await this.#client.getTransactionReceipt({ hash: hash as Hex }).catch(() => undefined);
+    if (receipt) return { height: Number(receipt.blockNumber), ok: receipt.status === 'success' };
+    const waiting = await this.#client.getTransaction({ hash: hash as Hex }).catch(() => undefined);
+    return waiting ? { height: null, ok: true } : undefined;
+  }
+
+  async prepare({ from, to, asset, amount }: PayoutPlan): Promise<{ gas: bigint; fees: PayoutFees }> {
+    const token = this.#token(asset);
+    const { maxFeePerGas, maxPriorityFeePerGas } = await this.#client.estimateFeesPerGas();
+    const held = await this.balance(asset, from.address);
+    if (held < amount) throw new PayoutRefused(`the hot wallet ${from.address} holds ${held} atomic units of ${asset}, less than the ${amount} to send`);
+    let gas = NATIVE_TRANSFER_GAS;
+    if (token) {
+      try {
+        gas = await this.#client.estimateGas({ account: from.address as Hex, to: token, data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [to as Hex, amount] }) });
+      } catch (error) {
+        throw new PayoutRefused(`the ${asset} contract refuses the transfer: ${firstLine(error)}`);
+      }
+    }
+    const gasCost = gas * maxFeePerGas + (token ? 0n : amount);
+    const native = await this.#client.getBalance({ address: from.address as Hex, blockTag: 'pending' });
+    if (native < gasCost) throw new PayoutRefused(`the hot wallet ${from.address} holds ${native} wei of ${this.#native.asset}, less than the ${gasCost} the payout and its gas need`);
+    return { gas, fees: { maxFeePerGas, maxPriorityFeePerGas } };
+  }
+
+  async sign({ from, to, asset, amount }: PayoutPlan, nonce: number, gas: bigint, fees: PayoutFees): Promise<SignedPayout> {
+    const token = this.#token(asset);
+    const account = privateKeyToAccount(`0x${bytesToHex(from.privateKey)}`);
+    const raw = await account.signTransaction({
+      type: 'eip1559',
+      chainId: this.network.chain_id!,
+      nonce,
+      gas,
+      ...fees,
+      ...(token ? { to: token, data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [to as Hex, amount] }) } : { to: to as Hex, value: amount }),
+    });
+    return { hash: keccak256(raw), raw };
+  }
+
+  async broadcast(raw: string): Promise<void> {
+    try {
+      await this.#client.request({ method: 'eth_sendRawTransaction', params: [raw as Hex] });
+    } catch (error) {
+      if (!ALREADY_SENT.test(String((error as Error).message))) throw error;
+    }
+  }
+
+  async nonce(address: string): Promise<number> {
+    return this.#client.getTransactionCount({ address: address as Hex, blockTag: 'pending' });
   }
 
   // The sandbox's wallet, on a development node.

@@ -68,7 +68,7 @@ export class SimulatedChain implements ChainPort, ChainWallet, PayoutPort {
 
   async locate(hash: string): Promise<SentTransaction | undefined> {
     const found = await transactionByHash(this.db, this.network.id, hash);
-    return found && { height: found.block_height };
+    return found && { height: found.block_height, ok: true };
   }
 
   balance(asset: AssetCode, address: string): Promise<bigint> {

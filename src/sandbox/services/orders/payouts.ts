@@ -3,17 +3,35 @@
 // nothing). Every end of a refund is written here, with its history step and its webhook, in one transaction that
 // holds the refund's row: a refund ends once, whichever process sees it first.
 // On a simulated network the coins leave the payment's own address in the transaction that records the send, so
-// they cannot leave twice. docs/payment-lifecycle.md, "Refunds", tells the whole story.
+// they cannot leave twice. On a node's network they leave the gateway's hot wallet (a key of its own, PAYOUT_HD_SEED):
+// each payout takes one nonce of the wallet (the wallet's row locked, so processes sharing the database never share
+// one), is signed (EIP-1559) and written down in that transaction, and only then broadcast. A crash can therefore
+// only broadcast the same transaction again; a payout stuck without a block is signed again with higher fees at the
+// same nonce; and since a refund has one nonce, at most one of its transactions is ever mined.
+// docs/payment-lifecycle.md, "Refunds", tells the whole story.
+import { HDKey } from '@scure/bip32';
+import { hexToBytes } from '@noble/hashes/utils.js';
+import { deriveAddress, deriveKey } from '../../../codecs/addresses.js';
+import type { Network } from '../../../contract/index.js';
 import type { Chains } from '../../chains/chains.js';
 import type { Networks } from '../../chains/networks.js';
+import { PayoutRefused, type PayoutPlan, type SentTransaction, type Signer, type SigningPayoutPort } from '../../chains/port.js';
 import type { Clock } from '../../clock.js';
-import { log } from '../../logging.js';
+import { firstLine, log } from '../../logging.js';
 import type { Database, Sql } from '../../storage/database.js';
+import { insertPayoutNonce, insertPayoutTransaction, payoutTransactionsOf, takeNonce, type PayoutTransaction } from '../../storage/payouts.js';
 import { endRefund, insertRefundEvent, lapsedClaims, payoutsUnderWay, refundById, setRefundTransaction, type RefundState } from '../../storage/refunds.js';
+import { faucetAmount } from '../sandbox/test-wallet.js';
 import type { MerchantEventSink } from '../webhooks/outbox.js';
 
 /** How often payouts under way are followed, when no chain says it moved. */
 const FOLLOW_MS = 1_000;
+/** A payout seen nowhere in a block this long after it was signed is signed again with higher fees. */
+export const STUCK_MS = 60_000;
+/** Each replacement's fees over the last one's: nodes take a replacement from 10% more. */
+const FEE_BUMP_PERCENT = 25n;
+/** What a development node's hot wallet is given at start, in faucets of the test wallet. */
+const HOT_WALLET_FAUCETS = 100n;
 
 export class Payouts {
   #timer: NodeJS.Timeout | undefined;
@@ -25,9 +43,40 @@ export class Payouts {
     private readonly chains: Chains,
     private readonly networks: Networks,
     private readonly events: MerchantEventSink,
+    /** The hot wallet's seed (hex). */
+    payoutSeedHex: string,
   ) {
     // A simulated chain says when it moved: its payouts are followed at once (also when the tests drive the blocks).
     for (const network of networks.all) this.chains.simulated(network.id)?.onChange(() => this.follow());
+    const root = HDKey.fromMasterSeed(hexToBytes(payoutSeedHex));
+    for (const network of networks.all) {
+      this.#hot.set(network.id, { address: deriveAddress(root, network.family, 0), privateKey: deriveKey(root, network.family, 0).privateKey! });
+    }
+  }
+
+  readonly #hot = new Map<Network, Signer>();
+
+  /** The hot wallet's address on a network. */
+  hotWallet(network: Network): string {
+    return this.#hot.get(network)!.address;
+  }
+
+  /** At start: each node network's hot wallet, logged (it needs coins and gas), and funded where it holds none on a development node. */
+  async prepareHotWallets(): Promise<void> {
+    for (const network of this.networks.all) {
+      const wallet = this.chains.wallet(network.id);
+      if (network.source.kind !== 'node') continue;
+      const address = this.hotWallet(network.id);
+      log.info({ network: network.id, address }, 'payouts: refunds on this network are paid out from this hot wallet');
+      if (!network.source.dev || !wallet) continue;
+      try {
+        for (const asset of network.assets) {
+          if ((await wallet.balance(asset.asset, address)) === 0n) await wallet.fund(address, asset.asset, faucetAmount(asset) * HOT_WALLET_FAUCETS);
+        }
+      } catch (error) {
+        log.warn({ network: network.id, error: firstLine(error) }, 'payouts: the hot wallet could not be funded at start');
+      }
+    }
   }
 
   /** Sends a refund that has its destination, in the caller's transaction (which holds the refund's row). */
@@ -74,19 +123,104 @@ export class Payouts {
 
   async #followOne(refundId: string): Promise<void> {
     const seen = await refundById(this.db, refundId);
-    if (!seen?.psp_refund_id) return;
+    if (seen?.refund_status !== 'PENDING' || !seen.destination) return;
     const simulator = this.chains.simulated(seen.network);
-    if (!simulator) return;
-    const network = this.networks.of(seen.network);
-    const [sent, tip] = await Promise.all([simulator.locate(seen.psp_refund_id), simulator.head()]);
-    if (sent?.height == null || tip.height - sent.height + 1 < network.confirmations) return;
+    if (simulator) {
+      if (seen.psp_refund_id) await this.#settle(seen, seen.psp_refund_id, await simulator.locate(seen.psp_refund_id), (await simulator.head()).height);
+      return;
+    }
+    const port = this.chains.payouts(seen.network) as SigningPayoutPort;
+    const signed = await payoutTransactionsOf(this.db, refundId);
+    if (!signed.length) return this.#sign(port, { ...seen, destination: seen.destination });
+    const tip = (await this.chains.port(seen.network).head()).height;
+    const where = await Promise.all(signed.map(async (t) => ({ t, at: await port.locate(t.tx_hash) })));
+    const mined = where.find((w) => w.at?.height != null);
+    if (mined) return this.#settle(seen, mined.t.tx_hash, mined.at, tip);
+    const newest = signed[0]!;
+    if (!where.some((w) => w.at)) {
+      // Signed and written down, but the node has none of them (a crash before the broadcast, a node that dropped it):
+      // the same transaction again.
+      await port.broadcast(newest.raw);
+      return;
+    }
+    if (this.clock.now().getTime() - newest.signed_at.getTime() >= STUCK_MS) await this.#replace(port, seen, newest);
+  }
+
+  /** The refund's payout transaction, mined at `at` (or not yet): SUCCESS once it has its confirmations, FAILED if it reverted. */
+  async #settle(seen: RefundState, hash: string, at: SentTransaction | undefined, tip: number): Promise<void> {
+    if (at?.height == null || tip - at.height + 1 < this.networks.of(seen.network).confirmations) return;
     await this.db.transaction(async (tx) => {
-      const refund = await refundById(tx, refundId, { lock: true });
-      if (refund?.refund_status !== 'PENDING' || refund.psp_refund_id !== seen.psp_refund_id) return;
-      await endRefund(tx, refundId, 'SUCCESS', null);
-      await insertRefundEvent(tx, refundId, 'confirmed', this.clock.now(), refund.psp_refund_id);
-      await this.events.emit(tx, { merchantId: refund.merchant_id, type: 'refund.succeeded', ref: refund.payment_link_ref, refundId });
+      const refund = await refundById(tx, seen.refund_id, { lock: true });
+      if (refund?.refund_status !== 'PENDING') return;
+      if (!at.ok) return this.fail(tx, refund, `the payout transaction ${hash} reverted on chain (an address that takes no plain transfer, or a token that refused it)`);
+      if (refund.psp_refund_id !== hash) await setRefundTransaction(tx, refund.refund_id, hash);
+      await endRefund(tx, refund.refund_id, 'SUCCESS', null);
+      await insertRefundEvent(tx, refund.refund_id, 'confirmed', this.clock.now(), hash);
+      await this.events.emit(tx, { merchantId: refund.merchant_id, type: 'refund.succeeded', ref: refund.payment_link_ref, refundId: refund.refund_id });
     });
+  }
+
+  /** The first payout of a claimed refund: a nonce of the hot wallet, signed and written down, then broadcast. */
+  async #sign(port: SigningPayoutPort, seen: RefundState & { destination: string }): Promise<void> {
+    const plan = this.#plan(seen);
+    let prepared: Awaited<ReturnType<SigningPayoutPort['prepare']>>;
+    try {
+      prepared = await port.prepare(plan);
+    } catch (error) {
+      if (!(error instanceof PayoutRefused)) throw error;
+      // Nothing was signed: the refund fails with the reason, its amount back, and can be made again.
+      return this.db.transaction(async (tx) => {
+        const refund = await refundById(tx, seen.refund_id, { lock: true });
+        if (refund?.refund_status === 'PENDING' && !(await payoutTransactionsOf(tx, refund.refund_id)).length) await this.fail(tx, refund, `the payout cannot be sent: ${error.reason}`);
+      });
+    }
+    const chainNonce = await port.nonce(plan.from.address);
+    const signed = await this.db.transaction(async (tx) => {
+      const refund = await refundById(tx, seen.refund_id, { lock: true });
+      if (refund?.refund_status !== 'PENDING' || (await payoutTransactionsOf(tx, refund.refund_id)).length) return undefined;
+      const nonce = await takeNonce(tx, refund.network, plan.from.address, chainNonce);
+      await insertPayoutNonce(tx, refund.network, plan.from.address, nonce, refund.refund_id);
+      return this.#record(tx, port, refund, plan, nonce, prepared.gas, prepared.fees);
+    });
+    if (signed) await port.broadcast(signed.raw);
+  }
+
+  /** A payout stuck without a block: the same payout at the same nonce, with fees a quarter higher (or the network's, if more). */
+  async #replace(port: SigningPayoutPort, seen: RefundState, stuck: PayoutTransaction): Promise<void> {
+    const plan = this.#plan({ ...seen, destination: seen.destination! });
+    const { gas, fees } = await port.prepare(plan).catch(() => ({ gas: BigInt(stuck.gas), fees: { maxFeePerGas: 0n, maxPriorityFeePerGas: 0n } }));
+    const bump = (fee: string) => (BigInt(fee) * (100n + FEE_BUMP_PERCENT)) / 100n;
+    const higher = {
+      maxFeePerGas: max(bump(stuck.max_fee_per_gas), fees.maxFeePerGas),
+      maxPriorityFeePerGas: max(bump(stuck.max_priority_fee_per_gas), fees.maxPriorityFeePerGas),
+    };
+    const signed = await this.db.transaction(async (tx) => {
+      const refund = await refundById(tx, seen.refund_id, { lock: true });
+      const [newest] = await payoutTransactionsOf(tx, seen.refund_id);
+      if (refund?.refund_status !== 'PENDING' || newest?.tx_hash !== stuck.tx_hash) return undefined;
+      return this.#record(tx, port, refund, plan, stuck.nonce, max(gas, BigInt(stuck.gas)), higher);
+    });
+    if (signed) await port.broadcast(signed.raw);
+  }
+
+  /** Signs a payout and writes it down, as the refund's transaction, before anything is broadcast. */
+  async #record(tx: Sql, port: SigningPayoutPort, refund: RefundState, plan: PayoutPlan, nonce: number, gas: bigint, fees: Parameters<SigningPayoutPort['sign']>[3]) {
+    const signed = await port.sign(plan, nonce, gas, fees);
+    await insertPayoutTransaction(tx, refund.refund_id, {
+      tx_hash: signed.hash,
+      raw: signed.raw,
+      gas: gas.toString(),
+      max_fee_per_gas: fees.maxFeePerGas.toString(),
+      max_priority_fee_per_gas: fees.maxPriorityFeePerGas.toString(),
+      signed_at: this.clock.now(),
+    });
+    await setRefundTransaction(tx, refund.refund_id, signed.hash);
+    await insertRefundEvent(tx, refund.refund_id, 'sent', this.clock.now(), signed.hash);
+    return signed;
+  }
+
+  #plan(refund: RefundState & { destination: string }): PayoutPlan {
+    return { from: this.#hot.get(refund.network)!, to: refund.destination, asset: refund.asset, amount: BigInt(refund.amount_atomic) };
   }
 
   /** Follows payouts on a timer (a node's network tells nothing by itself). */
@@ -100,3 +234,5 @@ export class Payouts {
     await this.#running;
   }
 }
+
+const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);

@@ -31,7 +31,7 @@ interface Terms {
   source: RefundSource;
   amount: number;
   request: Omit<CreateRefundRequest, 'amount' | 'payment_id'>;
-  /** The address it goes to, when known: the payer's, or the one a failed refund's customer claimed. */
+  /** The address it goes to, when known: the payer's. */
   destination: string | null;
   retryOf: string | null;
 }
@@ -122,8 +122,8 @@ export class Refunds {
   }
 
   /**
-   * A FAILED refund made again, as a new refund of the same payment and amount: to the address its customer gave (or
-   * the payer), else with a new claim link. Refused when the order no longer holds that much of the payment's money.
+   * A FAILED refund made again, as a new refund of the same payment and amount: with a new claim link (or to the
+   * payer again). Refused when the order no longer holds that much of the payment's money.
    */
   async retry(merchantId: string, refundId: string, idempotency: Omit<IdempotencyScope, 'merchantId'>): Promise<{ value: RefundResource; replayed: boolean }> {
     const made = await idempotent(this.db, { ...idempotency, merchantId }, async (tx) => {
@@ -142,7 +142,9 @@ export class Refunds {
         refund_reason: failed.refund_reason,
         send_to: failed.send_to,
       } as const;
-      return { refund_id: await this.#make(tx, merchantId, { source, amount: failed.amount, request, destination: failed.destination, retryOf: refundId }) };
+      // A claimed refund gets a new claim: the address it went to may be why it failed (a contract that takes no plain transfer).
+      const destination = failed.send_to === 'payer' ? source.payer : null;
+      return { refund_id: await this.#make(tx, merchantId, { source, amount: failed.amount, request, destination, retryOf: refundId }) };
     });
     return { value: await this.get(merchantId, made.value.refund_id), replayed: made.replayed };
   }

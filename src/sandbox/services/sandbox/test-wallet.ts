@@ -136,4 +136,4 @@ const canFund = (networks: Networks, id: Network) => {
   return source.kind === 'simulated' || source.dev;
 };
 
-const faucetAmount = ({ asset, decimals }: { asset: AssetCode; decimals: number }) => parseDecimal(FAUCET[asset] ?? FAUCET_OTHERWISE, decimals);
+export const faucetAmount = ({ asset, decimals }: { asset: AssetCode; decimals: number }) => parseDecimal(FAUCET[asset] ?? FAUCET_OTHERWISE, decimals);

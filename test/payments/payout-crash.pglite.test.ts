@@ -1,0 +1,150 @@
+// A gateway process SIGKILLed in the middle of a payout, on an EVM node: after signing and before the node got the
+// transaction, and after the node took it and before the gateway heard back. Started again on the same database, it
+// pays the refund out exactly once. A JSON-RPC proxy in front of anvil holds the broadcast (or kills the gateway as
+// it passes), so the kill lands where it is meant to.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { parse as parseEip681 } from 'eth-url-parser';
+import type { Address, Hex } from 'viem';
+import { MerchantClient } from '../../src/merchant/index.js';
+import { loadConfig } from '../../src/sandbox/config.js';
+import { payUri, startTestChain, type TestChain } from '../helpers/anvil.js';
+import { checkoutApi } from '../helpers/checkout.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
+import { startGatewayProcess, urlInSchema, type GatewayProcess } from '../helpers/process.js';
+
+const { sandboxMerchant } = loadConfig({});
+type Mode = 'pass' | 'hold' | 'kill-after';
+
+/** A JSON-RPC proxy to the node; `onRaw` learns of each eth_sendRawTransaction, which `mode` holds, passes, or passes and then reports. */
+async function rpcProxy(target: string) {
+  let mode: Mode = 'pass';
+  let onRaw: (() => void) | undefined;
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', async () => {
+      const raw = body.includes('eth_sendRawTransaction');
+      if (raw && mode === 'hold') return onRaw?.(); // never answered, never forwarded
+      const answer = await fetch(target, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+      const text = await answer.text();
+      if (raw && mode === 'kill-after') return onRaw?.(); // the node has it; the gateway never hears back
+      res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** Resolves when a broadcast reaches the proxy in this mode. */
+    next(m: Mode): Promise<void> {
+      mode = m;
+      return new Promise((resolve) => (onRaw = resolve));
+    },
+    pass() {
+      mode = 'pass';
+      onRaw = undefined;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe(`a gateway SIGKILLed in the middle of a payout (${storageName})`, () => {
+  let chain: TestChain;
+  let proxy: Awaited<ReturnType<typeof rpcProxy>>;
+  let folder: string;
+  let env: Record<string, string>;
+  let gateway: GatewayProcess | undefined;
+  before(async () => {
+    chain = await startTestChain();
+    proxy = await rpcProxy(chain.rpcUrl);
+    folder = await mkdtemp(join(tmpdir(), 'pay-checkout-payout-crash-'));
+    let store: Record<string, string> = { PGLITE_DIR: join(folder, 'pglite') };
+    if (process.env.TEST_DATABASE_URL) {
+      const schema = `payout_crash_${Date.now().toString(36)}`;
+      const { default: pg } = await import('pg');
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.end();
+      store = { DATABASE_URL: urlInSchema(process.env.TEST_DATABASE_URL, schema) };
+    }
+    env = { ...store, ETHEREUM_RPC_URL: proxy.url, ETHEREUM_USDT_CONTRACT: chain.token, ETHEREUM_POLL_MS: '100', SANDBOX_BLOCK_INTERVAL_MS: '0' };
+  });
+  after(async () => {
+    await gateway?.kill();
+    await proxy.close();
+    await chain.stop();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  const client = () => new MerchantClient({ baseUrl: gateway!.url, clientId: sandboxMerchant.clientId, clientSecret: sandboxMerchant.clientSecret, merchantKey: sandboxMerchant.merchantKey });
+  async function until<T>(what: string, probe: () => Promise<T | undefined>, mine = false): Promise<T> {
+    for (let i = 0; i < 300; i++) {
+      const found = await probe();
+      if (found !== undefined) return found;
+      if (mine) await chain.client.mine({ blocks: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+  /** A paid ETH order, refunded and claimed to a fresh address: the gateway's payout round picks it up next. */
+  async function claimedRefund(to: Address) {
+    const link = await client().createPaymentLink(sampleLink());
+    const { body: payment } = await checkoutApi(gateway!.url, link.payment_link_ref).open('ETH', 'ETHEREUM');
+    await payUri(chain, parseEip681(payment.payment_uri));
+    await until('the payment paid', async () => ((await client().getPaymentLink(link.payment_link_ref)).status === 'paid' ? true : undefined), true);
+    const orderId = (await client().getPaymentLink(link.payment_link_ref)).merchant_order_id;
+    const list = await client().createRefund(orderId, { amount: 80_000, channel: 'PROVIDER', description: 'returned', refund_type: 'partial', refund_reason: 'damaged' });
+    const refund = list.refundDetails.at(-1)!;
+    const { pathname, search } = new URL(refund.claim_url!);
+    const claimed = await fetch(new URL(pathname + search, gateway!.url), { method: 'POST', body: new URLSearchParams({ address: to, confirm: 'yes' }) });
+    assert.equal(claimed.status, 200);
+    return refund.refund_id;
+  }
+  /** Transactions on the node from the hot wallet to `to`. */
+  async function paymentsTo(to: Address, hot: Address): Promise<bigint[]> {
+    const sent: bigint[] = [];
+    const tip = await chain.client.getBlockNumber();
+    for (let n = 0n; n <= tip; n++) {
+      for (const tx of (await chain.client.getBlock({ blockNumber: n, includeTransactions: true })).transactions) {
+        if (tx.from.toLowerCase() === hot.toLowerCase() && tx.to?.toLowerCase() === to.toLowerCase()) sent.push(tx.value);
+      }
+    }
+    return sent;
+  }
+  const fresh = () => `0x${[...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, '0')).join('')}` as Address;
+
+  for (const [mode, where] of [
+    ['hold', 'after signing, before the node got the transaction'],
+    ['kill-after', 'after the node took the transaction, before the gateway heard back'],
+  ] as const) {
+    it(`pays out exactly once when killed ${where}`, async () => {
+      proxy.pass();
+      gateway = await startGatewayProcess(env);
+      const to = fresh();
+      const broadcast = proxy.next(mode);
+      const refundId = await claimedRefund(to);
+      await broadcast;
+      await gateway.kill();
+      proxy.pass();
+      gateway = await startGatewayProcess(env);
+      const done = await until('the refund SUCCESS', async () => {
+        const refund = await client().getRefund(refundId);
+        return refund.refund_status === 'PENDING' ? undefined : refund;
+      }, true);
+      assert.equal(done.refund_status, 'SUCCESS', done.failure_reason ?? '');
+      const hot = (await chain.client.getTransaction({ hash: done.psp_refund_id as Hex })).from;
+      const sent = await paymentsTo(to, hot);
+      assert.equal(sent.length, 1, 'one payout transaction');
+      assert.equal(await chain.client.getBalance({ address: to }), sent[0]);
+      await gateway.stop();
+      gateway = undefined;
+    });
+  }
+});
