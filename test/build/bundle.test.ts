@@ -18,6 +18,8 @@ const BUDGET_GZIP_BYTES = 28 * 1024;
 const CHUNK_BUDGETS: Record<string, number> = {
   /** Confirming, paid, paid late, expired, the late transfer: the views once money moved or the quote ran out. */
   later: 4 * 1024,
+  /** Paying from a browser wallet (EIP-1193): loaded only when a wallet is announced and the payment is on an EVM network. */
+  'browser-wallet': 3 * 1024,
 };
 const chunkDir = join(root, 'dist/pay-checkout');
 

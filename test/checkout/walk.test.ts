@@ -82,7 +82,7 @@ describe('<pay-checkout> walk', () => {
     const noop = () => undefined;
     const place = async (touch: boolean) => {
       const host = await fixture<HTMLDivElement>(html`<div></div>`);
-      render(paymentView(ui, view, view.payment!, { seconds: null, copied: undefined, touch, onCopy: noop, onChangeCoin: noop, onBack: noop }), host);
+      render(paymentView(ui, view, view.payment!, { wallets: undefined, seconds: null, copied: undefined, touch, onCopy: noop, onChangeCoin: noop, onBack: noop }), host);
       const order = [...host.querySelectorAll('[part~="wallet-links"], [part~="qr"], [part~="copy-amount"]')].map((n) => n.getAttribute('part'));
       return order;
     };

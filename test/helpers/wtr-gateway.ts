@@ -18,6 +18,7 @@ import type { Clock } from '../../src/sandbox/clock.js';
 import { loadConfig, type GatewayConfig } from '../../src/sandbox/config.js';
 import { createApp } from '../../src/sandbox/app.js';
 import { createServices, type Services } from '../../src/sandbox/services.js';
+import { ethereumOn, startTestChain, type TestChain } from './anvil.js';
 import { checkoutApi, sandboxApi } from './checkout.js';
 import { sampleLink } from './gateway.js';
 
@@ -68,8 +69,10 @@ class BrowserGateway {
   readonly requests: string[] = [];
   #starting: Promise<void> | undefined;
 
-  constructor(port: number) {
-    this.#config = { ...loadConfig({}), port, dataDir: this.#dataDir, checkoutUrl: `http://localhost:${port}/checkout` };
+  /** `networks`: the gateway's networks when not the sandbox's simulated ones (Ethereum on an anvil node). */
+  constructor(port: number, networks?: GatewayConfig['networks']) {
+    const config = loadConfig({});
+    this.#config = { ...config, networks: networks ?? config.networks, port, dataDir: this.#dataDir, checkoutUrl: `http://localhost:${port}/checkout` };
   }
 
   get url(): string {
@@ -188,8 +191,54 @@ export interface PayPayload {
   amount: string;
 }
 
+/**
+ * A gateway watching Ethereum on an anvil node of its own, for the browser-wallet tests: the stand-in wallet's
+ * requests reach the node through the `wallet-rpc` command, and anvil's unlocked accounts sign.
+ */
+interface AnvilGateway {
+  chain: TestChain;
+  gateway: BrowserGateway;
+}
+
 /** `browsers`: the config's launchers, whose gateways start with the server rather than on their first command. */
 export function gatewayPlugin(browsers: readonly object[] = []): TestRunnerPlugin {
+  // Started on a browser's first wallet command only: most test files never need a node.
+  const anvilGateways = new Map<unknown, Promise<AnvilGateway>>();
+  const anvilFor = (browser: unknown): Promise<AnvilGateway> => {
+    let found = anvilGateways.get(browser);
+    if (!found) {
+      found = Promise.all([freePort(), startTestChain()]).then(async ([port, chain]) => {
+        const gateway = new BrowserGateway(port, ethereumOn(chain, { ETHEREUM_WALLET_RPC_URL: chain.rpcUrl }));
+        await gateway.start();
+        return { chain, gateway };
+      });
+      anvilGateways.set(browser, found);
+    }
+    return found;
+  };
+  const anvilCommands: Record<string, (a: AnvilGateway, payload: never) => Promise<unknown>> = {
+    'anvil-gateway-url': async (a) => a.gateway.url,
+    // The gateway follows the node first: with its timers off, a network it has not followed lately takes no payments.
+    'anvil-create-link': async (a, overrides: Partial<PaymentLinkInput> | undefined) => {
+      await a.gateway.gateway.watcher.follow('ETHEREUM');
+      return a.gateway.client().createPaymentLink(sampleLink(overrides ?? {}));
+    },
+    'anvil-account': async (a) => a.chain.customer,
+    'anvil-chain-id': async (a) => a.chain.node.chainId,
+    // One JSON-RPC call to the node, as a wallet would make it: its result, or its error ({code, message}).
+    'wallet-rpc': async (a, { method, params }: { method: string; params?: unknown[] }) => {
+      const response = await fetch(a.chain.rpcUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }) });
+      const answer = (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
+      await a.gateway.gateway.watcher.follow('ETHEREUM');
+      return answer.error ? { error: answer.error } : { result: answer.result ?? null };
+    },
+    // Blocks on the node, then the gateway follows them (its timers are off: every step is the test's).
+    'anvil-mine': async (a, { blocks }: { blocks: number }) => {
+      await a.chain.client.mine({ blocks });
+      await a.gateway.gateway.watcher.follow('ETHEREUM');
+      return true;
+    },
+  };
   // One gateway per browser launcher: a restart in one engine's resilience test never touches another's run.
   const gateways = new Map<unknown, Promise<BrowserGateway>>();
   // Started on a browser's first command (also when several arrive at once); after that only start-gateway starts it.
@@ -264,6 +313,8 @@ export function gatewayPlugin(browsers: readonly object[] = []): TestRunnerPlugi
       return undefined;
     },
     async executeCommand({ command, payload, session }) {
+      const onNode = anvilCommands[command];
+      if (onNode) return (await onNode(await anvilFor(session.browser), payload as never)) ?? true;
       const run = commands[command];
       if (!run) return undefined;
       // wtr takes null or undefined for "not my command": a command with nothing to say answers true.
@@ -276,6 +327,17 @@ export function gatewayPlugin(browsers: readonly object[] = []): TestRunnerPlugi
     async serverStop() {
       // A gateway that never started has nothing to close.
       await Promise.all([...gateways.values()].map((g) => g.then((running) => running.dispose(), () => undefined)));
+      await Promise.all(
+        [...anvilGateways.values()].map((a) =>
+          a.then(
+            async ({ chain, gateway }) => {
+              await gateway.dispose();
+              await chain.stop();
+            },
+            () => undefined,
+          ),
+        ),
+      );
     },
   };
 }

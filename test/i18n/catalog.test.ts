@@ -1,4 +1,4 @@
-// The element's catalogs, the script's (en.ts, vi.ts) and the chunk's (later.ts): the same keys in both languages
+// The element's catalogs, the script's (en.ts, vi.ts) and the chunks' (later.ts, wallets/browser-wallet.ts): the same keys in both languages
 // (also a type error), the same {placeholders} in every message, and every message translated but for the few that
 // read the same in both languages.
 import assert from 'node:assert/strict';
@@ -7,6 +7,8 @@ import { en } from '../../src/checkout/i18n/en.js';
 import { format, type MessageKey } from '../../src/checkout/i18n/index.js';
 import { later, laterCatalogs, type LaterKey } from '../../src/checkout/i18n/later.js';
 import { vi } from '../../src/checkout/i18n/vi.js';
+import { walletCatalogs } from '../../src/checkout/wallets/browser-wallet.js';
+import { fill } from '../../src/checkout/i18n/index.js';
 import { englishWords } from '../checkout/helpers/english.js';
 
 /** Words Vietnamese takes as they are, and messages that are only placeholders and symbols. */
@@ -17,6 +19,7 @@ const placeholders = (message: string) => [...message.matchAll(/\{(\w+)\}/g)].ma
 const CATALOGS = [
   { name: 'script', en: en as Record<string, string>, vi: vi as Record<string, string>, format: (locale: 'vi' | 'en', key: string, params: Record<string, string>) => format(locale, key as MessageKey, params) },
   { name: 'chunk', en: laterCatalogs.en as Record<string, string>, vi: laterCatalogs.vi as Record<string, string>, format: (locale: 'vi' | 'en', key: string, params: Record<string, string>) => later(locale, key as LaterKey, params) },
+  { name: 'wallet chunk', en: walletCatalogs.en as Record<string, string>, vi: walletCatalogs.vi as Record<string, string>, format: (locale: 'vi' | 'en', key: string, params: Record<string, string>) => fill(walletCatalogs[locale][key as keyof typeof walletCatalogs.en], params) },
 ];
 
 for (const catalog of CATALOGS) {

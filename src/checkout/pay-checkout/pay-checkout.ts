@@ -15,6 +15,8 @@ import { DelayController } from '../controllers/delay.js';
 import { PaymentStreamController } from '../controllers/payment-stream.js';
 import { RedirectController } from '../controllers/redirect.js';
 import { ViewFocusController } from '../controllers/view-focus.js';
+import { WalletDiscoveryController } from '../controllers/wallet-discovery.js';
+import type { WalletState } from '../wallets/browser-wallet.js';
 import {
   PayCheckoutBackEvent,
   PayCheckoutErrorEvent,
@@ -38,6 +40,7 @@ import {
   hasReceived,
   LINK_EXPIRED,
   methodKey,
+  namedAsset,
   parseAssetKey,
   quoteDeadline,
   screenOf,
@@ -107,6 +110,9 @@ const ANNOUNCE_AT = [300, 60] as const;
  * @csspart wallet-links - The wallet apps' links (before the QR on a touch screen).
  * @csspart wallet-link - Opens the payment in a wallet app (the payment URI, or a wallet's own send link).
  * @csspart change-coin - Back to the coins, to pay in another.
+ * @csspart browser-wallets - The browser wallets' buttons and what the payment in one is doing.
+ * @csspart wallet-button - Pays from one browser wallet (EIP-6963, EIP-1193), named by it.
+ * @csspart wallet-status - Confirm in the wallet, sent, or why it stopped.
  * @csspart credit - What the order received through quotes now closed, and what is left.
  * @csspart network-warning - The only network to use.
  * @csspart fee-note - An exchange's withdrawal fee comes on top.
@@ -204,6 +210,8 @@ export class PayCheckout extends LitElement {
   @state() private chosenLocale?: Locale;
   /** The customer asked to pick another coin: the coins show until a payment in one is open. */
   @state() private changingCoin = false;
+  /** A payment from a browser wallet: asked, sent, or why it stopped. */
+  @state() private walletState: WalletState = { step: 'idle' };
 
   /** The view the page carried (#pageView), until the first load takes it in place of a request. */
   #given?: CheckoutView;
@@ -249,6 +257,16 @@ export class PayCheckout extends LitElement {
     loading: 'loading',
     heading: () => this.renderRoot.querySelector<HTMLElement>('h2'),
     card: () => this.renderRoot.querySelector<HTMLElement>('[part~="card"]'),
+  });
+
+  /** The browser wallets announced on the page (EIP-6963). */
+  #discovery = new WalletDiscoveryController(this);
+
+  /** Paying from one of them: a chunk loaded only when one is announced and the payment is on an EVM network. */
+  #walletChunk = new DeferredModuleController(this, {
+    load: () => import('../wallets/browser-wallet.js'),
+    preload: () => false,
+    onError: (error) => this.#chunkFailed(error),
   });
 
   /** Until it has passed, nothing is drawn while the first view loads (LOADING_DELAY_MS). */
@@ -320,7 +338,9 @@ export class PayCheckout extends LitElement {
       if (this.#given) this.#applyView(this.#given);
     }
     if (changed.has('locale')) this.chosenLocale = undefined;
-    this.#moduleOf(this.#screen())?.load();
+    const screen = this.#screen();
+    this.#moduleOf(screen)?.load();
+    if ((screen.name === 'payment' || screen.name === 'underpaid') && this.#discovery.wallets.length && namedAsset(screen.view, screen.payment).chain_id) this.#walletChunk.load();
     if (this.hasUpdated && (changed.has('paymentLinkRef') || changed.has('apiBase'))) {
       // Another link: nothing of the previous one may stay on screen or drive a redirect.
       this.view = undefined;
@@ -373,6 +393,7 @@ export class PayCheckout extends LitElement {
     const current = this.payment;
     if (!supersedes(current, payment)) return;
     this.payment = payment;
+    if (current?.payment_id !== payment.payment_id) this.walletState = { step: 'idle' };
     if (current?.payment_id === payment.payment_id && current.status === payment.status) {
       // Money seen without a change of status (a partial payment, unconfirmed): said at once, politely.
       if (current.received_crypto !== payment.received_crypto && hasReceived(payment)) {
@@ -558,6 +579,7 @@ export class PayCheckout extends LitElement {
       const module = this.#afterOrder.module;
       return module
         ? module.paymentView(ui, screen.view, screen.payment, {
+            wallets: this.#walletChunk.module?.walletPanel(ui, screen.view, screen.payment, this.#discovery.wallets, this.walletState, (state) => (this.walletState = state)),
             seconds: this.#quoteCountdown.remaining,
             copied: this.#clipboard.copied,
             touch: this.touch,

@@ -3,6 +3,7 @@
 // few words as they are, and tickers, token standards and network names are names, the same in every language.
 import { en } from '../../../src/checkout/i18n/en.js';
 import { laterCatalogs } from '../../../src/checkout/i18n/later.js';
+import { walletCatalogs } from '../../../src/checkout/wallets/browser-wallet.js';
 
 /** Words Vietnamese uses as they are. */
 const SHARED = new Set(['email', 'qr', 'example', 'com', 'pdf']);
@@ -14,7 +15,7 @@ const MORE = ['sandbox', 'testnet', 'network', 'the', 'and', 'with', 'already', 
 const words = (text: string) => text.toLowerCase().match(/\p{L}+/gu) ?? [];
 
 const ENGLISH = new Set(
-  [...[...Object.values(en), ...Object.values(laterCatalogs.en)].flatMap((message) => words(message.replace(/\{\w+\}/g, ' ')).filter((w) => w.length >= 3 && /^[a-z]+$/.test(w))), ...MORE].filter(
+  [...[...Object.values(en), ...Object.values(laterCatalogs.en), ...Object.values(walletCatalogs.en)].flatMap((message) => words(message.replace(/\{\w+\}/g, ' ')).filter((w) => w.length >= 3 && /^[a-z]+$/.test(w))), ...MORE].filter(
     (w) => !SHARED.has(w) && !NAMES.has(w),
   ),
 );

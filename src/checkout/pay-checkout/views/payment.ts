@@ -11,6 +11,8 @@ import { amountCrypto, backButton, changeCoinButton, countdown, creditCard, head
 export type Copyable = 'address' | 'amount' | 'hash';
 
 export interface PaymentActions {
+  /** The browser wallets' buttons (the wallet chunk's view), first of all; none without a wallet on the page. */
+  wallets: TemplateResult | undefined;
   /** Seconds left on the rate lock; null when there is none. */
   seconds: number | null;
   /** What was just copied, so its button says so. */
@@ -23,7 +25,7 @@ export interface PaymentActions {
   onBack: () => void;
 }
 
-export function paymentView(ui: Ui, view: CheckoutView, payment: Payment, { seconds, copied, touch, onCopy, onChangeCoin, onBack }: PaymentActions): TemplateResult {
+export function paymentView(ui: Ui, view: CheckoutView, payment: Payment, { wallets, seconds, copied, touch, onCopy, onChangeCoin, onBack }: PaymentActions): TemplateResult {
   const partial = hasReceived(payment);
   const toSend = amountToSend(payment);
   const wallet = walletUri(payment);
@@ -43,7 +45,7 @@ export function paymentView(ui: Ui, view: CheckoutView, payment: Payment, { seco
   </div>`;
   const label = ui.t(wallet ? 'qrLabel' : 'qrAddressLabel', { ...amount, address: payment.address });
   return html`<div class="pay">
-    ${heading(title)} ${touch ? links : nothing}
+    ${heading(title)} ${wallets ?? nothing} ${touch ? links : nothing}
     ${partial
       ? html`<p part="received" data-received-crypto=${payment.received_crypto}>
           ${ui.t(awaitsConfirmation(payment) ? 'receivedUnconfirmed' : 'received', { amount: ui.crypto(payment.received_crypto), asset: payment.asset })}

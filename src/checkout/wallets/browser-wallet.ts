@@ -1,0 +1,195 @@
+// Paying from a browser wallet in one click (EIP-1193 requests to a wallet found by EIP-6963): the account, the
+// chain (switched, or added with the network's public RPC URL from the gateway's configuration, never the watcher's),
+// then exactly what is due: a value transfer for the chain's coin, an ERC-20 `transfer` for a token. The gateway's
+// status stays the only truth of paid: a hash sent is "waiting for the network", nothing more. A chunk beside the
+// script, loaded only when a wallet has announced itself and the payment is on an EVM network.
+import { html, nothing, type TemplateResult } from 'lit';
+import type { CheckoutView, Payment } from '../../contract/checkout.js';
+import type { AnnouncedWallet } from '../controllers/wallet-discovery.js';
+import { fill, type Locale, type Params } from '../i18n/index.js';
+import { amountToSend, assetKey, type NamedAsset } from '../pay-checkout/state.js';
+import { networkName, type Ui } from '../pay-checkout/views/parts.js';
+
+const en = {
+  payWith: 'Pay with {wallet}',
+  chooseWallet: 'Pay from a browser wallet',
+  confirmInWallet: 'Confirm the payment in {wallet}.',
+  sent: 'Sent: waiting for the network. Transaction {hash}',
+  refused: 'You declined in the wallet. Nothing was sent: try again, or pay with the QR code below.',
+  wrongChain: 'The wallet did not switch to {network}. Switch it there and try again, or pay with the QR code below.',
+  insufficientFunds: 'The wallet does not hold enough to send {amount} {asset} and its network fee. Nothing was sent.',
+  closed: 'The wallet is locked or closed. Open it and try again, or pay with the QR code below.',
+  failed: 'The wallet could not send the payment. Nothing was sent: try again, or pay with the QR code below.',
+};
+const vi: Record<keyof typeof en, string> = {
+  payWith: 'Thanh toán bằng {wallet}',
+  chooseWallet: 'Thanh toán từ ví trên trình duyệt',
+  confirmInWallet: 'Hãy xác nhận thanh toán trong {wallet}.',
+  sent: 'Đã gửi: đang chờ mạng xác nhận. Giao dịch {hash}',
+  refused: 'Bạn đã từ chối trong ví. Chưa có gì được gửi: hãy thử lại, hoặc thanh toán bằng mã QR bên dưới.',
+  wrongChain: 'Ví chưa chuyển sang {network}. Hãy chuyển mạng trong ví rồi thử lại, hoặc thanh toán bằng mã QR bên dưới.',
+  insufficientFunds: 'Ví không đủ để gửi {amount} {asset} cùng phí mạng. Chưa có gì được gửi.',
+  closed: 'Ví đang khoá hoặc đã đóng. Hãy mở ví rồi thử lại, hoặc thanh toán bằng mã QR bên dưới.',
+  failed: 'Ví không gửi được thanh toán. Chưa có gì được gửi: hãy thử lại, hoặc thanh toán bằng mã QR bên dưới.',
+};
+export type WalletKey = keyof typeof en;
+export const walletCatalogs: Record<Locale, Record<WalletKey, string>> = { en, vi };
+const words = (locale: Locale, key: WalletKey, params?: Params) => fill(walletCatalogs[locale][key], params);
+
+/** Where a wallet payment stands; `error` names the words for why it stopped. */
+export type WalletState =
+  | { step: 'idle' }
+  | { step: 'confirm'; wallet: string }
+  | { step: 'sent'; wallet: string; hash: string }
+  | { step: 'error'; wallet: string; error: 'refused' | 'wrongChain' | 'insufficientFunds' | 'closed' | 'failed' };
+
+/** What the view needs of the customer's language (the element's Ui). */
+export interface WalletUi {
+  locale: Locale;
+  crypto(amount: string): string;
+}
+
+/** A wallet's error as the customer's words: EIP-1193 and EIP-1474 codes, and the messages nodes give for funds. */
+export function errorOf(error: unknown): Extract<WalletState, { step: 'error' }>['error'] {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === 4001) return 'refused';
+  if (code === 4100 || code === 4900 || code === 4901) return 'closed';
+  if (code === 4902) return 'wrongChain';
+  if (/insufficient funds|exceeds balance|insufficient balance/i.test(String(message ?? ''))) return 'insufficientFunds';
+  return 'failed';
+}
+
+/** `1.5` with 18 decimals as atomic units, exactly (never through a float). */
+export function atomic(amount: string, decimals: number): bigint {
+  const [whole = '0', fraction = ''] = amount.split('.');
+  if (fraction.length > decimals) throw new Error(`${amount} has more than ${decimals} decimals`);
+  return BigInt(whole + fraction.padEnd(decimals, '0'));
+}
+
+const hex = (value: bigint | number) => `0x${value.toString(16)}`;
+
+/** The EIP-1193 transaction that sends `amount` of `asset` to the payment's address from `from`. */
+export function transferOf(from: string, payment: Pick<Payment, 'address'>, asset: Pick<NamedAsset, 'token_contract'> & { decimals: number }, amount: string): Record<string, string> {
+  const units = atomic(amount, asset.decimals);
+  if (!asset.token_contract) return { from, to: payment.address, value: hex(units) };
+  // ERC-20 transfer(address,uint256): its selector, then each argument as a 32-byte word.
+  const word = (value: string) => value.padStart(64, '0');
+  const data = `0xa9059cbb${word(payment.address.slice(2).toLowerCase())}${word(units.toString(16))}`;
+  return { from, to: asset.token_contract, value: '0x0', data };
+}
+
+/**
+ * Sends the payment from `wallet`: account, chain, transfer. Resolves with the transaction hash; rejects with the
+ * wallet's error (errorOf names it). `onConfirm` is called once the wallet is asked to confirm the transfer.
+ */
+export async function payWith(
+  wallet: AnnouncedWallet,
+  payment: Pick<Payment, 'address'>,
+  asset: NamedAsset & { decimals: number },
+  amount: string,
+): Promise<string> {
+  const { provider } = wallet;
+  const [from] = (await provider.request({ method: 'eth_requestAccounts' })) as string[];
+  if (!from) throw Object.assign(new Error('no account'), { code: 4100 });
+  const chainId = hex(asset.chain_id ?? 0);
+  if (String(await provider.request({ method: 'eth_chainId' })).toLowerCase() !== chainId) {
+    try {
+      await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId }] });
+    } catch (error) {
+      // 4902: the wallet does not know the chain; it is added with the public RPC URL the gateway names, if any.
+      if ((error as { code?: unknown }).code !== 4902 || !asset.wallet_rpc_url) throw error;
+      await provider.request({
+        method: 'wallet_addEthereumChain',
+        params: [
+          {
+            chainId,
+            chainName: asset.network_name,
+            rpcUrls: [asset.wallet_rpc_url],
+            nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+            ...(asset.explorer_url && { blockExplorerUrls: [asset.explorer_url] }),
+          },
+        ],
+      });
+    }
+    if (String(await provider.request({ method: 'eth_chainId' })).toLowerCase() !== chainId) throw Object.assign(new Error('wrong chain'), { code: 4902 });
+  }
+  return String(await provider.request({ method: 'eth_sendTransaction', params: [transferOf(from, payment, asset, amount)] }));
+}
+
+export interface WalletActions {
+  onPay: (wallet: AnnouncedWallet) => void;
+}
+
+/**
+ * The wallet buttons for the open payment, and the payment from the one the customer picks, its steps told through
+ * `onState` (the element keeps the state, so the view follows it); none for an asset that is not on an EVM network.
+ */
+export function walletPanel(
+  ui: Ui,
+  view: CheckoutView,
+  payment: Payment,
+  wallets: readonly AnnouncedWallet[],
+  state: WalletState,
+  onState: (state: WalletState) => void,
+): TemplateResult | undefined {
+  const asset = view.methods.flatMap((m) => m.assets).find((a) => assetKey(a) === assetKey(payment));
+  if (!asset?.chain_id) return undefined;
+  const amount = amountToSend(payment);
+  const onPay = async (wallet: AnnouncedWallet) => {
+    const name = wallet.info.name;
+    onState({ step: 'confirm', wallet: name });
+    try {
+      onState({ step: 'sent', wallet: name, hash: await payWith(wallet, payment, asset, amount) });
+    } catch (error) {
+      onState({ step: 'error', wallet: name, error: errorOf(error) });
+    }
+  };
+  return walletView(ui, wallets, state, payment, networkName(ui, asset, view.sandbox), amount, { onPay: (wallet) => void onPay(wallet) });
+}
+
+/** Only an image the wallet carries itself (a data: URI, as EIP-6963 asks) is drawn: no request to anywhere. */
+const iconOf = (icon: string) => (/^data:image\/(png|jpeg|gif|webp|svg\+xml);/i.test(icon) ? icon : undefined);
+
+/**
+ * The wallet buttons, first in the payment view: one per wallet announced (several: a choice), each named by the
+ * wallet's own name; then what the payment in the wallet is doing, or why it stopped (the QR below stays usable).
+ */
+export function walletView(
+  ui: WalletUi,
+  wallets: readonly AnnouncedWallet[],
+  state: WalletState,
+  payment: Pick<Payment, 'asset'>,
+  network: string,
+  amount: string,
+  { onPay }: WalletActions,
+): TemplateResult {
+  const busy = state.step === 'confirm';
+  const message =
+    state.step === 'confirm'
+      ? words(ui.locale, 'confirmInWallet', { wallet: state.wallet })
+      : state.step === 'sent'
+        ? words(ui.locale, 'sent', { hash: state.hash })
+        : state.step === 'error'
+          ? words(ui.locale, state.error, { network, amount: ui.crypto(amount), asset: payment.asset })
+          : '';
+  return html`<div part="browser-wallets" role="group" aria-label=${words(ui.locale, 'chooseWallet')}>
+    ${wallets.map((wallet) => {
+      const icon = iconOf(wallet.info.icon);
+      return html`<button
+        part="wallet-button"
+        class="primary wallet-button"
+        type="button"
+        data-wallet=${wallet.info.rdns}
+        aria-disabled=${busy ? 'true' : 'false'}
+        @click=${() => busy || onPay(wallet)}
+      >
+        ${icon ? html`<img src=${icon} alt="" width="24" height="24" />` : nothing}${words(ui.locale, 'payWith', { wallet: wallet.info.name })}
+      </button>`;
+    })}
+    ${message
+      ? html`<p part="wallet-status" data-step=${state.step} data-error=${state.step === 'error' ? state.error : ''} role=${state.step === 'error' ? 'alert' : 'status'}>
+          ${message}
+        </p>`
+      : nothing}
+  </div>`;
+}
