@@ -7,7 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import pg from 'pg';
-import { isIn, OPEN_PAYMENT_STATUSES, type CheckoutView, type Network, type Payment, type PaymentLinkResource, type RefundList } from '../../src/contract/index.js';
+import {
+  isIn,
+  OPEN_PAYMENT_STATUSES,
+  type CheckoutView,
+  type Network,
+  type Payment,
+  type PaymentLinkResource,
+  type RefundList,
+  type RefundResource,
+  type RefundResourceList,
+} from '../../src/contract/index.js';
 import type { AssetInfo } from '../../src/sandbox/chains/networks.js';
 import { formatAtomic, parseDecimal, quoteStep } from '../../src/codecs/amounts.js';
 import { loadConfig } from '../../src/sandbox/config.js';
@@ -293,6 +303,8 @@ class Refund implements Command {
     readonly full: boolean,
     /** Aim at one payment (counted from the newest), or none (the gateway's order). */
     readonly back: number | undefined,
+    /** To the address that paid, at once, rather than through a claim. */
+    readonly toPayer = false,
   ) {}
   check = () => true;
   async run(m: Model, r: Real) {
@@ -314,13 +326,81 @@ class Refund implements Command {
         refund_type: this.full ? 'full' : 'partial',
         refund_reason: 'model',
         ...(target && { payment_id: target.payment_id }),
+        ...(this.toPayer && { send_to: 'payer' }),
       },
       token,
     );
     expectStatus(answer, [201, 409, 422], 'refund');
-    count(m.stats, `refund → ${answer.status}`);
+    count(m.stats, `refund${this.toPayer ? ' to the payer' : ''} → ${answer.status}`);
   }
-  toString = () => `refund(${this.full ? 'full' : `${this.share}%`}${this.back === undefined ? '' : `, payment ${this.back} back`})`;
+  toString = () => `refund(${this.full ? 'full' : `${this.share}%`}${this.back === undefined ? '' : `, payment ${this.back} back`}${this.toPayer ? ', to the payer' : ''})`;
+}
+
+/** The order's refunds as the merchant sees them. */
+async function refundsOf(m: Model, r: Real): Promise<RefundResource[]> {
+  const answer = await call<RefundResourceList>(r.system, 'GET', `/api/refunds?order_id=${m.orderId}`, undefined, await merchantToken(r.system));
+  expectStatus(answer, [200], 'refunds');
+  return answer.body.refunds;
+}
+
+/** The customer claims a refund waiting for an address (counted from the newest): with the test wallet's, or another network's. */
+class Claim implements Command {
+  constructor(
+    readonly back: number,
+    readonly wrongNetwork: boolean,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const open = (await refundsOf(m, r)).filter((x) => x.refund_status === 'PENDING' && x.claim_url && !x.destination);
+    const refund = open[Math.max(0, open.length - 1 - this.back)];
+    if (!refund) {
+      count(m.stats, 'claim: none open');
+      return;
+    }
+    const wallet = await call<{ addresses: Record<string, string> }>(r.system, 'GET', '/sandbox/wallet');
+    const other = refund.network === 'TRON' ? 'ETHEREUM' : 'TRON';
+    const address = wallet.body.addresses[this.wrongNetwork ? other : refund.network]!;
+    const { pathname, search } = new URL(refund.claim_url!);
+    const answer = await send<string>(r.system.url(), 'POST', pathname + search, {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ address, confirm: 'yes' }).toString(),
+    });
+    // Another network's address is refused; a claim that ran out or was claimed meanwhile is 409/410.
+    expectStatus(answer, this.wrongNetwork ? [422, 409, 410] : [200, 409, 410], 'claim');
+    count(m.stats, `claim${this.wrongNetwork ? ' (another network)' : ''} → ${answer.status}`);
+  }
+  toString = () => `claim(${this.back} back${this.wrongNetwork ? ', another network' : ''})`;
+}
+
+/** The merchant cancels a refund (counted from the newest): only one nothing of which was sent can be. */
+class Cancel implements Command {
+  constructor(readonly back: number) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const refunds = await refundsOf(m, r);
+    const refund = refunds[Math.max(0, refunds.length - 1 - this.back)];
+    if (!refund) {
+      count(m.stats, 'cancel: no refund');
+      return;
+    }
+    const answer = await call<RefundResource>(r.system, 'POST', `/api/refunds/${refund.refund_id}/cancel`, { reason: 'model' }, await merchantToken(r.system));
+    expectStatus(answer, refund.refund_status === 'PENDING' && !refund.psp_refund_id ? [200, 409] : [409], 'cancel');
+    count(m.stats, `cancel → ${answer.status}`);
+  }
+  toString = () => `cancel(${this.back} back)`;
+}
+
+/** The payouts under way move on: blocks on each network a refund is being paid out on, and a moment for the payouts' round. */
+class Payout implements Command {
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const networks = new Set((await refundsOf(m, r)).filter((x) => x.refund_status === 'PENDING' && x.destination).map((x) => x.network));
+    for (const network of networks) expectStatus(await call(r.system, 'POST', '/sandbox/chain/mine', { blocks: 3, network }), [200], 'mine');
+    // A node's payouts are signed and followed on the gateway's timer (every second).
+    if (networks.has('ETHEREUM') && r.node) await new Promise((resolve) => setTimeout(resolve, 1_200));
+    count(m.stats, `payout on ${networks.size} networks`);
+  }
+  toString = () => 'payout';
 }
 
 /** The node's last blocks replaced (anvil drops their transactions), with or without a double-spend in the new ones. */
@@ -390,11 +470,15 @@ const commandsOf = (anvilPass: boolean) => [
   { weight: 1, arbitrary: fc.constant<Command>(new NewLink()) },
   { weight: 2, arbitrary: fc.nat(2).map((back): Command => new Accept(back)) },
   {
-    weight: 2,
+    weight: 3,
     arbitrary: fc
       .tuple(fc.integer({ min: 1, max: 100 }), fc.boolean(), fc.option(fc.nat(2), { nil: undefined }))
       .map(([share, full, back]): Command => new Refund(share, full, back)),
   },
+  { weight: 2, arbitrary: fc.tuple(fc.integer({ min: 1, max: 100 }), fc.option(fc.nat(2), { nil: undefined })).map(([share, back]): Command => new Refund(share, false, back, true)) },
+  { weight: 3, arbitrary: fc.tuple(fc.nat(2), fc.boolean()).map(([back, wrong]): Command => new Claim(back, wrong && back === 0)) },
+  { weight: 1, arbitrary: fc.nat(2).map((back): Command => new Cancel(back)) },
+  { weight: 2, arbitrary: fc.constant<Command>(new Payout()) },
   // What a real node does: reorganisations of random depth (with and without a double-spend), rewinds, restarts.
   ...(anvilPass
     ? [
@@ -412,7 +496,9 @@ export const orderInput = (orderId: string) =>
 /**
  * The invariants, read through the merchant API after a step: each payment's status is what payment-state.ts
  * derives from the facts the gateway shows; a link is paid by at most one payment, and paid exactly when one is; what
- * the order holds is paid + held − refunded and never below zero; the watcher keeps mining. Reconciliation after a
+ * the order holds is paid + held − refunded (pending and succeeded) and never below zero; the coins refunds send never
+ * exceed a payment's confirmed coins, and every payout transaction belongs to exactly one refund (on a node, a SUCCESS
+ * one is on the canonical chain); the watcher keeps mining. Reconciliation after a
  * block of the watcher's own runs a moment later, so a mismatch gets a few seconds to heal before it is a failure.
  */
 export async function checkInvariants(system: GatewaySystem, orderId: string, stats?: ModelStats, model?: Model, node?: ModelNode): Promise<void> {
@@ -500,7 +586,36 @@ async function invariantProblems(system: GatewaySystem, orderId: string, stats?:
     }
   }
   if (order.body.amountToRefund !== orderHolds) problems.push(`the order can refund ${order.body.amountToRefund} VND, its links ${orderHolds}`);
+  problems.push(...(await refundProblems(system, orderId, links.body.payment_links, token, node)));
   if (node && model) problems.push(...(await chainProblems(node, model, links.body.payment_links)));
+  return problems;
+}
+
+/**
+ * The refunds against the money: the coins the refunds of a payment send (the ones that did not fail) never exceed
+ * the coins it received, confirmed; every payout transaction belongs to exactly one refund; a refund is SUCCESS only
+ * with a transaction, and on a node that transaction is on its canonical chain.
+ */
+async function refundProblems(system: GatewaySystem, orderId: string, links: readonly PaymentLinkResource[], token: string, node?: ModelNode): Promise<string[]> {
+  const answer = await call<RefundResourceList>(system, 'GET', `/api/refunds?order_id=${orderId}`, undefined, token);
+  expectStatus(answer, [200], 'refunds');
+  const problems: string[] = [];
+  const refunds = answer.body.refunds;
+  const payments = new Map(links.flatMap((l) => l.payments).map((p) => [p.payment_id, p]));
+  for (const [paymentId, payment] of payments) {
+    const { decimals } = sandboxNetworks.asset(payment.asset, payment.network);
+    const confirmed = payment.transactions.filter((t) => t.confirmed_at).reduce((sum, t) => sum + parseDecimal(t.amount_crypto, decimals), 0n);
+    const out = refunds.filter((r) => r.payment_id === paymentId && r.refund_status !== 'FAILED').reduce((sum, r) => sum + parseDecimal(r.amount_crypto, decimals), 0n);
+    if (out > confirmed) problems.push(`payment ${paymentId}'s refunds send ${formatAtomic(out, decimals)} ${payment.asset} of the ${formatAtomic(confirmed, decimals)} it received`);
+  }
+  const hashes = refunds.filter((r) => r.psp_refund_id).map((r) => r.psp_refund_id);
+  if (new Set(hashes).size !== hashes.length) problems.push(`a payout transaction belongs to more than one refund: ${hashes.join(', ')}`);
+  for (const r of refunds) {
+    if (r.refund_status === 'SUCCESS' && !r.psp_refund_id) problems.push(`refund ${r.refund_id} is SUCCESS without a transaction`);
+    if (r.refund_status === 'SUCCESS' && r.network === 'ETHEREUM' && node && (await node.canonicalHeight(r.psp_refund_id)) === undefined) {
+      problems.push(`refund ${r.refund_id} is SUCCESS, but its transaction ${r.psp_refund_id} is not on the node's chain`);
+    }
+  }
   return problems;
 }
 

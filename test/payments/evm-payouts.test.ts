@@ -1,7 +1,8 @@
 // Refunds paid out on an EVM node (anvil, mining only when told) from the gateway's hot wallet: ETH and the token
 // claimed, signed (EIP-1559), followed to their confirmations and SUCCESS; a payout that reverts on chain FAILED with
 // its amount back, and made again; a payout written down but never broadcast (as after a crash) sent once; a stuck one
-// replaced with higher fees at the same nonce, and still paid once.
+// replaced with higher fees at the same nonce, and still paid once; a confirmed one that a reorganisation takes back
+// PENDING again, sent again, and SUCCESS once more, paid once.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseEip681 } from 'eth-url-parser';
@@ -152,5 +153,28 @@ describe(`refunds paid out on an EVM node (${storageName})`, () => {
     assert.equal(done.refund_status, 'SUCCESS');
     assert.equal(done.psp_refund_id, replaced.psp_refund_id);
     assert.equal(await sentTo(to, 'ETH'), 1);
+  });
+
+  it('a confirmed payout taken back by a reorganisation is PENDING again, sent again and paid once', async () => {
+    const orderId = await paidOrder('ETH');
+    const to = fresh();
+    const refund = await claimed(orderId, 30_000, to);
+    await gw.gateway.payouts.follow();
+    await mine(3);
+    const confirmed = await gw.client.getRefund(refund.refund_id);
+    assert.equal(confirmed.refund_status, 'SUCCESS');
+    // The payout's block and the two above it replaced by empty ones: anvil drops the transaction.
+    await chain.client.request({ method: 'anvil_reorg', params: [3, []] } as never);
+    await gw.gateway.watcher.follow('ETHEREUM');
+    await gw.gateway.payouts.follow();
+    const reopened = await gw.client.getRefund(refund.refund_id);
+    assert.equal(reopened.refund_status, 'PENDING');
+    assert.match(reopened.history.at(-1)!.detail ?? '', /reorganisation/);
+    await gw.gateway.payouts.follow();
+    await mine(3);
+    const again = await gw.client.getRefund(refund.refund_id);
+    assert.equal(again.refund_status, 'SUCCESS');
+    assert.equal(again.psp_refund_id, confirmed.psp_refund_id, 'the same transaction');
+    assert.equal(await sentTo(to, 'ETH'), 1, 'paid once');
   });
 });

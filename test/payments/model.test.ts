@@ -1,5 +1,6 @@
 // Payment truth, model-based: random sequences of payments in any asset, switches, exact/partial/over/old-address/late
-// transfers, bursts of up to 500 blocks, quotes and links run out, accepted and refunded held funds, and SIGKILLed
+// transfers, bursts of up to 500 blocks, quotes and links run out, accepted held funds, refunds (claimed by the
+// customer with their network's address or another's, sent to the payer, cancelled) and their payouts, and SIGKILLed
 // gateway processes, with every invariant checked after every step (test/helpers/payment-model.ts).
 // MODEL_SECONDS sets the time given to it (80 s a store in `npm test`, beside the anvil pass's 40 s of
 // model-anvil.test.ts) and MODEL_MINIMUM the fewest sequences (`npm run soak`: 1,000 per store).

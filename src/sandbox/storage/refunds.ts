@@ -167,6 +167,26 @@ export async function payoutsUnderWay(sql: Sql): Promise<string[]> {
   return rows.map((r) => r.refund_id);
 }
 
+/**
+ * Refunds SUCCESS since `since` whose payout a node's hot wallet signed: watched for a reorganisation that takes their
+ * transaction back.
+ */
+export async function recentNodePayouts(sql: Sql, since: Date): Promise<string[]> {
+  const rows = await sql.query<{ refund_id: string }>(
+    `SELECT r.refund_id FROM refunds r WHERE r.refund_status = 'SUCCESS'
+       AND EXISTS (SELECT 1 FROM payout_transactions t WHERE t.refund_id = r.refund_id)
+       AND EXISTS (SELECT 1 FROM refund_events e WHERE e.refund_id = r.refund_id AND e.event = 'confirmed' AND e.at >= $1)
+     ORDER BY r.seq`,
+    [since],
+  );
+  return rows.map((r) => r.refund_id);
+}
+
+/** A SUCCESS refund whose payout left the chain: PENDING again, followed as before. */
+export async function reopenRefund(sql: Sql, refundId: string): Promise<void> {
+  await sql.query(`UPDATE refunds SET refund_status = 'PENDING' WHERE refund_id = $1`, [refundId]);
+}
+
 export async function setRefundDestination(sql: Sql, refundId: string, destination: string): Promise<void> {
   await sql.query('UPDATE refunds SET destination = $2 WHERE refund_id = $1', [refundId, destination]);
 }

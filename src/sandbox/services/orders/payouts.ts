@@ -20,7 +20,17 @@ import type { Clock } from '../../clock.js';
 import { firstLine, log } from '../../logging.js';
 import type { Database, Sql } from '../../storage/database.js';
 import { insertPayoutNonce, insertPayoutTransaction, payoutTransactionsOf, takeNonce, type PayoutTransaction } from '../../storage/payouts.js';
-import { endRefund, insertRefundEvent, lapsedClaims, payoutsUnderWay, refundById, setRefundTransaction, type RefundState } from '../../storage/refunds.js';
+import {
+  endRefund,
+  insertRefundEvent,
+  lapsedClaims,
+  payoutsUnderWay,
+  recentNodePayouts,
+  refundById,
+  reopenRefund,
+  setRefundTransaction,
+  type RefundState,
+} from '../../storage/refunds.js';
 import { faucetAmount } from '../sandbox/test-wallet.js';
 import type { MerchantEventSink } from '../webhooks/outbox.js';
 
@@ -30,6 +40,8 @@ const FOLLOW_MS = 1_000;
 export const STUCK_MS = 60_000;
 /** Each replacement's fees over the last one's: nodes take a replacement from 10% more. */
 const FEE_BUMP_PERCENT = 25n;
+/** How long a node's confirmed payout stays watched for a reorganisation that takes it back. */
+const REORG_WATCH_MS = 3_600_000;
 /** What a development node's hot wallet is given at start, in faucets of the test wallet. */
 const HOT_WALLET_FAUCETS = 100n;
 
@@ -112,6 +124,9 @@ export class Payouts {
   follow(): Promise<void> {
     const round = async () => {
       await this.endLapsedClaims();
+      for (const refundId of await recentNodePayouts(this.db, new Date(this.clock.now().getTime() - REORG_WATCH_MS))) {
+        await this.#stillMined(refundId).catch((error: unknown) => log.error({ err: error, refund_id: refundId }, 'payouts: checking a confirmed payout failed'));
+      }
       for (const refundId of await payoutsUnderWay(this.db)) {
         await this.#followOne(refundId).catch((error: unknown) => log.error({ err: error, refund_id: refundId }, 'payouts: following a payout failed'));
       }
@@ -144,6 +159,30 @@ export class Payouts {
       return;
     }
     if (this.clock.now().getTime() - newest.signed_at.getTime() >= STUCK_MS) await this.#replace(port, seen, newest);
+  }
+
+  /**
+   * A confirmed payout that a reorganisation took back off the node's chain is never forgotten: the refund is PENDING
+   * again (the merchant hears refund.pending, the history says why), its transaction is sent again where the node no
+   * longer has it (the same nonce, so it cannot pay twice), and it is followed to its confirmations as before.
+   */
+  async #stillMined(refundId: string): Promise<void> {
+    const seen = await refundById(this.db, refundId);
+    if (seen?.refund_status !== 'SUCCESS' || !seen.psp_refund_id) return;
+    const port = this.chains.payouts(seen.network) as SigningPayoutPort;
+    const at = await port.locate(seen.psp_refund_id);
+    if (at?.height != null) return;
+    const reopened = await this.db.transaction(async (tx) => {
+      const refund = await refundById(tx, refundId, { lock: true });
+      if (refund?.refund_status !== 'SUCCESS' || refund.psp_refund_id !== seen.psp_refund_id) return false;
+      await reopenRefund(tx, refundId);
+      await insertRefundEvent(tx, refundId, 'sent', this.clock.now(), `${refund.psp_refund_id} (a reorganisation took it back off the chain: sent again)`);
+      await this.events.emit(tx, { merchantId: refund.merchant_id, type: 'refund.pending', ref: refund.payment_link_ref, refundId });
+      return true;
+    });
+    log.warn({ refund_id: refundId, tx_hash: seen.psp_refund_id }, 'payouts: a reorganisation took a confirmed payout back; it is sent again');
+    const [newest] = await payoutTransactionsOf(this.db, refundId);
+    if (reopened && !at && newest) await port.broadcast(newest.raw);
   }
 
   /** The refund's payout transaction, mined at `at` (or not yet): SUCCESS once it has its confirmations, FAILED if it reverted. */
