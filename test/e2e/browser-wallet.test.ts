@@ -104,20 +104,20 @@ test('a customer on a merchant page pays with a browser wallet: on the node, pai
   const button = page.locator('pay-checkout [part="wallet-button"]');
   assert.equal((await button.textContent())?.trim(), 'Thanh toán bằng Ví Thử');
   await assertAccessible(page, 'the payment view with a browser wallet');
-  await screenshot(page, 'phone-10-wallet-button');
+  await screenshot(page, '34-phone-wallet-button');
 
   await button.click();
   await card.and(page.locator('[data-view="confirming"]')).waitFor();
   assert.equal(sent.length, 1, 'one transfer sent from the wallet');
   const view = (await (await fetch(`${gw.url}/api/checkout/${link.payment_link_ref}`)).json()) as CheckoutView;
   assert.deepEqual(view.payment?.transactions.map((t) => t.tx_hash), sent, 'the gateway saw the wallet’s transfer on the node');
-  await screenshot(page, 'phone-11-wallet-confirming');
+  await screenshot(page, '35-phone-wallet-confirming');
 
   await chain.client.mine({ blocks: view.payment!.confirmations_required });
   await gw.gateway.watcher.follow('ETHEREUM');
   await card.and(page.locator('[data-view="paid"]')).waitFor();
   await page.evaluate(() => (document.querySelector('pay-checkout')?.shadowRoot?.activeElement as HTMLElement | null)?.blur());
-  await screenshot(page, 'phone-12-wallet-paid');
+  await screenshot(page, '36-phone-wallet-paid');
   // The receipt page opens again from its link, with the transaction on it.
   const { receipt_url } = (await (await fetch(`${gw.url}/api/checkout/${link.payment_link_ref}`)).json()) as CheckoutView;
   assert.equal(await page.locator('pay-checkout [part="receipt-link"]').getAttribute('href'), receipt_url);

@@ -108,3 +108,42 @@ test('on a phone in Vietnamese: an expired quote, a payment held as paid late, a
   assertClean(missing);
   await missing.page.context().close();
 });
+
+test('on a phone in Vietnamese: another coin after Pay, a partial payment whose quote ran out, the rest quoted, and a late transfer', async () => {
+  const ref = await newLink();
+  const tracked = await onPhone(ref);
+  const { page } = tracked;
+  await waitForView(page, 'order');
+  await page.locator('pay-checkout [part="pay-button"]').click();
+  await waitForView(page, 'payment');
+  // The wrong coin: "Đổi loại tiền" goes back to the coins, and Pay opens the payment in the other one.
+  await page.locator('pay-checkout [part="change-coin"]').click();
+  await look(page, 'order', '30-phone-change-coin');
+  await page.locator('pay-checkout input[name="asset"][value="BTC:BITCOIN"]').check();
+  await page.locator('pay-checkout [part="pay-button"]').click();
+  await page.locator('pay-checkout [part="amount-crypto"]', { hasText: 'BTC' }).waitFor();
+  const quoted = await paymentOf(ref);
+  assert.equal(quoted.asset, 'BTC');
+
+  await transfer(quoted, percentOf(quoted.amount_crypto, 50, 8));
+  await mine(quoted);
+  await waitForView(page, 'underpaid');
+  await post(`/sandbox/payments/${quoted.payment_id}/expire-quote`, {});
+  await page.locator('pay-checkout [part="credit"]').waitFor();
+  await look(page, 'expired', '31-phone-credit');
+  const { received_vnd, amount } = await get<CheckoutView>(`/api/checkout/${ref}`);
+  assert.ok(received_vnd > 0, 'what came in time counts');
+
+  await page.locator('pay-checkout [part="new-quote-button"]').click();
+  await page.locator('pay-checkout [part="amount-crypto"]').waitFor();
+  const rest = await paymentOf(ref);
+  assert.equal(rest.amount_vnd, amount - received_vnd, 'the new quote is for the rest');
+  await look(page, 'payment', '32-phone-rest');
+
+  await post(`/sandbox/payments/${rest.payment_id}/expire-quote`, {});
+  await waitForView(page, 'expired');
+  await transfer(rest, rest.amount_crypto);
+  await look(page, 'late', '33-phone-late');
+  assertClean(tracked);
+  await page.context().close();
+});
