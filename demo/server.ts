@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { except } from 'hono/combine';
-import type { CreateRefundRequest, PaymentLinkInput, PaymentLinkResource, Problem, WebhookDelivery, WebhookEvent } from '../src/contract/index.js';
+import type { CreateRefundRequest, PaymentLinkInput, PaymentLinkResource, Problem, RefundResource, WebhookDelivery, WebhookEvent } from '../src/contract/index.js';
 import type { MerchantClient, PaymentLinkQuery } from '../src/merchant/client.js';
 import { PayCheckoutApiError } from '../src/merchant/errors.js';
 import { verifyRedirect } from '../src/merchant/redirect.js';
@@ -63,6 +63,8 @@ export interface OrderView {
   payment_links: PaymentLinkResource[];
   /** What the whole order still holds (the refund list's amountToRefund). */
   amountToRefund: number;
+  /** Every refund of the order as the merchant sees it (coins, rate, destination, history, note), oldest first. */
+  refunds: RefundResource[];
   /** Deliveries about the order's links to each of the merchant's endpoints, newest first. */
   deliveries: (WebhookDelivery & { endpoint_url: string })[];
 }
@@ -140,7 +142,7 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
   app.get('/demo/api/orders/:order_id', async (c) => {
     const { client } = c.get('session');
     const orderId = c.req.param('order_id');
-    const [links, refunds, endpoints] = await Promise.all([client.findPaymentLinks(orderId), client.getRefunds(orderId), client.listWebhookEndpoints()]);
+    const [links, refunds, endpoints] = await Promise.all([client.findPaymentLinks(orderId), client.listRefunds(orderId), client.listWebhookEndpoints()]);
     const deliveries = await Promise.all(
       endpoints.flatMap((endpoint) =>
         links.map(async (link) =>
@@ -152,6 +154,7 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
       merchant_order_id: orderId,
       payment_links: links,
       amountToRefund: refunds.amountToRefund,
+      refunds: refunds.refunds,
       deliveries: deliveries.flat().sort((a, b) => b.delivery_id - a.delivery_id),
     };
     return c.json(view);
@@ -165,6 +168,27 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
     const body = await readJsonObject(c);
     // The gateway validates with the same contract schema the portal page checked before sending.
     return c.json(await c.get('session').client.createRefund(c.req.param('order_id'), body as unknown as CreateRefundRequest), 201);
+  });
+
+  app.post('/demo/api/refunds/:refund_id/cancel', async (c) => {
+    const { reason } = await readJsonObject(c, { optional: true });
+    return c.json(await c.get('session').client.cancelRefund(c.req.param('refund_id'), typeof reason === 'string' && reason ? { reason } : {}));
+  });
+
+  app.post('/demo/api/refunds/:refund_id/retry', async (c) => c.json(await c.get('session').client.retryRefund(c.req.param('refund_id')), 201));
+
+  // The sandbox's shortcut for a tester: the customer's claim, made with the test wallet's address on the refund's
+  // network, through the gateway's own claim page (the form a customer would post).
+  app.post('/demo/api/refunds/:refund_id/claim-with-test-wallet', async (c) => {
+    const { client } = c.get('session');
+    const refund = await client.getRefund(c.req.param('refund_id'));
+    if (!refund.claim_url) throw new ProblemError(409, 'This refund goes to the address that paid: there is nothing to claim.');
+    const wallet = (await (await fetch(new URL('/sandbox/wallet', refund.claim_url))).json()) as { addresses: Record<string, string> };
+    const address = wallet.addresses[refund.network];
+    if (!address) throw new ProblemError(409, `The test wallet has no address on ${refund.network}.`);
+    const claimed = await fetch(refund.claim_url, { method: 'POST', body: new URLSearchParams({ address, confirm: 'yes' }) });
+    if (!claimed.ok) throw new ProblemError(claimed.status, `The claim page answered ${claimed.status}: the refund is ${refund.refund_status}${refund.failure_reason ? ` (${refund.failure_reason})` : ''}.`);
+    return c.json(await client.getRefund(refund.refund_id));
   });
 
   app.post('/demo/api/redirects/verify', async (c) => {

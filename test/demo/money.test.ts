@@ -55,7 +55,7 @@ describe(`the portal's view of an order's money (${storageName})`, () => {
             const [source] = holdings(links).filter((h) => h.left > 0);
             if (!source) break;
             const amount = Math.min(wanted, source.left);
-            const preview = refundPreview(source, amount, gw.gateway.networks.asset(source.payment.asset, source.payment.network).decimals);
+            const preview = refundPreview(source, amount, gw.gateway.networks.asset(source.payment.asset, source.payment.network).decimals, 'payer');
             const refund = gw.client.createRefund(orderId, {
               amount,
               channel: 'PROVIDER',

@@ -1,10 +1,12 @@
 // What the portal's pieces tell each other, as small Event subclasses that bubble to <merchant-portal>.
-import type { PaymentLinkResource, RefundList } from '../../../src/contract/index.js';
+import type { PaymentLinkResource, RefundList, RefundResource } from '../../../src/contract/index.js';
 
 /** What the refund form opens with: the order's links, and optionally a payment, amount and reason to start from. */
 export interface RefundRequest {
   orderId: string;
   links: PaymentLinkResource[];
+  /** The order's refunds as the merchant sees them: what earlier refunds of a payment send. */
+  refunds?: RefundResource[];
   paymentId?: string;
   amount?: number;
   reason?: string;

@@ -79,7 +79,7 @@ export class MerchantPortal extends LightElement {
   #onRefundRequest = (event: RefundRequestEvent) => this.refundDialog.open(event.request);
 
   #onRefunded = async (event: RefundedEvent) => {
-    const notice = `Refund sent. Left to refund on order ${event.orderId}: ${formatVnd(event.list.amountToRefund)}.`;
+    const notice = `Refund requested: PENDING until its payout is confirmed on chain. Left to refund on order ${event.orderId}: ${formatVnd(event.list.amountToRefund)}.`;
     if (this.route.page !== 'order' || this.route.orderId !== event.orderId) this.navigate(orderPath(event.orderId));
     await this.updateComplete;
     await this.order?.reload(notice);

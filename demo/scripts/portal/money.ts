@@ -2,7 +2,7 @@
 // holds and has returned, what waits for the merchant's decision, and what a refund would send back on chain. The
 // rules are the gateway's (docs/payment-lifecycle.md); the crypto of a refund is the same function the gateway
 // sends with (src/codecs/amounts.ts, refundAtomic), so the form shows exactly what goes back.
-import type { MerchantPayment, PaymentLinkResource } from '../../../src/contract/index.js';
+import type { MerchantPayment, PaymentLinkResource, RefundDestination, RefundResource } from '../../../src/contract/index.js';
 import { formatAtomic, leastRefundVnd, parseDecimal, refundAtomic } from '../../../src/codecs/amounts.js';
 
 /** One payment's money, as a refund sees it. */
@@ -62,28 +62,44 @@ export interface RefundPreview {
   crypto: string;
   asset: MerchantPayment['asset'];
   network: MerchantPayment['network'];
-  /** Where it goes: the address that paid. */
+  /** Where it goes: the address that paid; null when the customer gives it on the claim page. */
   address: string | null;
-  /** VND per unit: the rate locked for the payment's quote. */
-  rate: string;
+  /** The refund's rate (docs/payment-lifecycle.md, "Which coins a refund returns"): the payment's confirmed coins… */
+  received: string;
+  /** …and what they are worth to the order, in VND. */
+  value: number;
 }
 
 /**
  * What a refund of `amountVnd` from this payment sends back, counted in the asset's atomic units (`decimals`, as the
- * gateway lists the asset); a message instead when the chain could not send it, or the gateway did not list the asset.
+ * gateway lists the asset), to the payer or to the customer's claim; a message instead when the chain could not send
+ * it, or the gateway did not list the asset. `refunds` (the order's, as the merchant sees them) say what the payment's
+ * earlier refunds send, so the share is the gateway's to the unit.
  */
-export function refundPreview(holding: Holding, amountVnd: number, decimals: number | undefined): RefundPreview | { problem: string } {
+export function refundPreview(
+  holding: Holding,
+  amountVnd: number,
+  decimals: number | undefined,
+  sendTo: RefundDestination = 'claim',
+  refunds?: readonly RefundResource[],
+): RefundPreview | { problem: string } {
   const { payment } = holding;
   if (decimals === undefined) return { problem: `The gateway does not list ${payment.asset} on ${payment.network}: what goes back cannot be counted here.` };
   if (!Number.isInteger(amountVnd) || amountVnd < 1) return { problem: 'Type a whole number of VND to see what goes back.' };
   if (amountVnd > holding.left) return { problem: `At most ${holding.left} VND is left to refund from this payment.` };
   const confirmed = payment.transactions.filter((t) => t.confirmed_at).reduce((sum, t) => sum + parseDecimal(t.amount_crypto, decimals), 0n);
   const [value, refunded] = [BigInt(holding.value), BigInt(holding.refunded)];
-  const atomic = refundAtomic(confirmed, value, refunded, BigInt(amountVnd));
+  const sent = refunds
+    ?.filter((r) => r.payment_id === payment.payment_id && r.refund_status !== 'FAILED')
+    .reduce((sum, r) => sum + parseDecimal(r.amount_crypto, decimals), 0n);
+  const share = refundAtomic(confirmed, value, refunded, BigInt(amountVnd), sent);
+  const left = confirmed - (sent ?? 0n);
+  const atomic = sent !== undefined && share > left ? left : share;
   if (atomic <= 0n) {
-    return { problem: `Less than one unit of ${payment.asset} would go back: refund at least ${leastRefundVnd(confirmed, value, refunded)} VND.` };
+    return { problem: `Less than one unit of ${payment.asset} would go back: refund at least ${leastRefundVnd(confirmed, value, refunded, sent)} VND.` };
   }
-  return { crypto: formatAtomic(atomic, decimals), asset: payment.asset, network: payment.network, address: payment.refund_address, rate: payment.rate };
+  const address = sendTo === 'payer' ? payment.refund_address : null;
+  return { crypto: formatAtomic(atomic, decimals), asset: payment.asset, network: payment.network, address, received: formatAtomic(confirmed, decimals), value: holding.value };
 }
 
 /** The payment a row of the list speaks for: the one that paid the link, else the latest. */

@@ -1,11 +1,13 @@
 // An order's page in the portal: its payment links, each payment with its address, amounts, rate, status and chain
 // transactions (hashes), every refund of the order, and the webhook deliveries about it. Money held for the
 // merchant (late, superseded or excess payments) is shown first, with the two decisions it waits for: accept it as
-// the order's payment, or refund it to the address that sent it.
+// the order's payment, or refund it. Each refund shows what it sends and where, its rate, its history and note, and
+// what can be done with it: cancel one nobody claimed yet, make a failed one again, or (the sandbox's shortcut) claim
+// it as the customer with the test wallet's address.
 import { Task } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { isIn, OPEN_PAYMENT_STATUSES, type MerchantPayment, type PaymentLinkResource } from '../../../src/contract/index.js';
+import { isIn, OPEN_PAYMENT_STATUSES, type MerchantPayment, type PaymentLinkResource, type RefundResource } from '../../../src/contract/index.js';
 import type { OrderView } from '../../server.js';
 import { api } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
@@ -25,6 +27,7 @@ export class OrderPage extends LightElement {
   @property({ attribute: false }) listPath = '/portal';
   @state() private notice = '';
   readonly #accept = new SubmitController(this, { problemId: 'accept-problem', subject: 'the accept' });
+  readonly #refundAction = new SubmitController(this, { problemId: 'refund-action-problem', subject: 'the refund' });
 
   readonly #order = new Task(this, {
     task: ([orderId]) => api<OrderView>(`/demo/api/orders/${encodeURIComponent(orderId)}`),
@@ -54,7 +57,20 @@ export class OrderPage extends LightElement {
   }
 
   #refund(order: OrderView, preset: Partial<{ paymentId: string; amount: number; reason: string }> = {}): void {
-    this.dispatchEvent(new RefundRequestEvent({ orderId: order.merchant_order_id, links: order.payment_links, ...preset }));
+    this.dispatchEvent(new RefundRequestEvent({ orderId: order.merchant_order_id, links: order.payment_links, refunds: order.refunds, ...preset }));
+  }
+
+  /** Cancel, make again, or claim with the test wallet: through the demo's server, then the order as it now is. */
+  async #refundDo(refund: RefundResource, action: 'cancel' | 'retry' | 'claim-with-test-wallet'): Promise<void> {
+    const path = `/demo/api/refunds/${encodeURIComponent(refund.refund_id)}/${action}`;
+    const done = await this.#refundAction.submit(() => api<RefundResource>(path, { method: 'POST', ...(action === 'cancel' && { body: { reason: 'cancelled in the portal' } }) }));
+    if (!done) return;
+    const said = {
+      cancel: `Refund ${refund.refund_id} cancelled: ${formatVnd(refund.amount)} is refundable again.`,
+      retry: `Refund ${refund.refund_id} made again as ${done.refund_id}${done.claim_url ? ', with a new claim link' : ''}.`,
+      'claim-with-test-wallet': `Refund ${refund.refund_id} claimed with the test wallet's address ${done.destination ?? ''}: its payout is on its way.`,
+    }[action];
+    await this.reload(said);
   }
 
   #heldSection(order: OrderView): TemplateResult | typeof nothing {
@@ -80,7 +96,7 @@ export class OrderPage extends LightElement {
               @click=${() =>
                 this.#refund(order, { paymentId: payment.payment_id, amount: h.held, reason: excess ? 'Overpaid: returning the excess' : 'Paid after the quote expired' })}
             >
-              ${excess ? 'Refund the excess' : 'Refund to the sender'}
+              ${excess ? 'Refund the excess' : 'Refund it'}
             </button>
           </div>
         </div>`;
@@ -145,10 +161,11 @@ export class OrderPage extends LightElement {
   }
 
   #refunds(order: OrderView): TemplateResult {
-    const refunds = order.payment_links.flatMap((l) => l.refunds).sort((a, b) => a.refund_date.localeCompare(b.refund_date));
+    const refunds = order.refunds;
     return html`<section class="card" aria-labelledby="refunds-title">
       <h2 id="refunds-title" tabindex="-1">Refunds of order ${order.merchant_order_id}</h2>
       <p>Left to refund (<code>amountToRefund</code>): <strong data-amount-to-refund=${order.amountToRefund}>${formatVnd(order.amountToRefund)}</strong></p>
+      ${this.#refundAction.problemBox()}
       ${refunds.length
         ? html`<div class="table-wrap">
             <table class="refunds">
@@ -156,32 +173,64 @@ export class OrderPage extends LightElement {
                 <tr>
                   <th scope="col">Date</th>
                   <th scope="col">Refund id</th>
-                  <th scope="col">From payment</th>
                   <th scope="col" class="num">Amount</th>
+                  <th scope="col">Coins and rate</th>
                   <th scope="col">Status</th>
                   <th scope="col">Type</th>
                   <th scope="col">Reason</th>
-                  <th scope="col">Chain transaction</th>
+                  <th scope="col">Note</th>
+                  <th scope="col">To</th>
+                  <th scope="col">History</th>
+                  <th scope="col"><span class="visually-hidden">Actions</span></th>
                 </tr>
               </thead>
               <tbody>
-                ${refunds.map(
-                  (r) => html`<tr data-refund=${r.refund_id}>
-                    <td>${formatDate(r.refund_date)}</td>
-                    <td class="mono">${r.refund_id}</td>
-                    <td class="mono">${r.payment_id ?? '—'}</td>
-                    <td class="num">${formatVnd(r.amount)}</td>
-                    <td><span class="pill ${r.refund_status.toLowerCase()}" data-refund-status>${r.refund_status}</span></td>
-                    <td>${r.refund_type}</td>
-                    <td>${r.refund_reason}</td>
-                    <td class="mono wrap" data-refund-tx>${r.psp_refund_id || '—'}</td>
-                  </tr>`,
-                )}
+                ${refunds.map((r) => this.#refundRow(r))}
               </tbody>
             </table>
           </div>`
         : html`<p>No refunds yet.</p>`}
     </section>`;
+  }
+
+  #refundRow(r: RefundResource): TemplateResult {
+    const waiting = r.refund_status === 'PENDING' && !r.destination;
+    return html`<tr data-refund=${r.refund_id}>
+      <td>${formatDate(r.refund_date)}</td>
+      <td class="mono">${r.refund_id}${r.retry_of ? html`<br /><span class="muted small">again for ${r.retry_of}</span>` : nothing}</td>
+      <td class="num">${formatVnd(r.amount)}</td>
+      <td data-refund-coins>
+        <strong>${r.amount_crypto} ${r.asset}</strong> on ${coin(r.asset, r.network)}<br />
+        <span class="muted small">at this payment's rate: ${r.payment_received_crypto} ${r.asset} for ${formatVnd(r.payment_value_vnd)}</span>
+      </td>
+      <td><span class="pill ${r.refund_status.toLowerCase()}" data-refund-status>${r.refund_status}</span>${r.failure_reason ? html`<br /><span class="small" data-refund-failure>${r.failure_reason}</span>` : nothing}</td>
+      <td>${r.refund_type}</td>
+      <td>${r.refund_reason}</td>
+      <td data-refund-note>${r.description}</td>
+      <td data-refund-to>
+        ${r.destination
+          ? html`<span class="mono wrap">${r.destination}</span><br /><span class="muted small">${r.send_to === 'payer' ? 'the address that paid' : "the customer's claim"}</span>`
+          : r.claim_url
+            ? html`<a href=${r.claim_url} target="_blank" rel="noreferrer" data-claim-url>claim link</a>${waiting && r.claim_expires_at ? html`<br /><span class="muted small">open until ${formatDate(r.claim_expires_at)}</span>` : nothing}`
+            : '—'}
+        ${r.psp_refund_id ? html`<br /><span class="mono small" data-refund-tx title=${r.psp_refund_id}>tx ${short(r.psp_refund_id)}</span>` : nothing}
+      </td>
+      <td>
+        <ol class="history small" data-refund-history>
+          ${r.history.map((h) => html`<li><span>${h.event}</span> ${formatDate(h.at)}${h.event === 'failed' && h.detail ? html`: ${h.detail}` : nothing}</li>`)}
+        </ol>
+      </td>
+      <td class="actions">
+        ${waiting
+          ? html`<button type="button" class="secondary" data-refund-claim ?disabled=${this.#refundAction.pending} @click=${() => this.#refundDo(r, 'claim-with-test-wallet')}>
+                Claim with the test wallet
+              </button>
+              <button type="button" class="secondary" data-refund-cancel ?disabled=${this.#refundAction.pending} @click=${() => this.#refundDo(r, 'cancel')}>Cancel</button>`
+          : r.refund_status === 'FAILED'
+            ? html`<button type="button" class="secondary" data-refund-retry ?disabled=${this.#refundAction.pending} @click=${() => this.#refundDo(r, 'retry')}>Retry</button>`
+            : nothing}
+      </td>
+    </tr>`;
   }
 
   #deliveries(order: OrderView): TemplateResult {
@@ -258,6 +307,7 @@ export class OrderPage extends LightElement {
 function isLive(order: OrderView): boolean {
   return (
     order.deliveries.some((d) => d.status === 'pending') ||
+    order.refunds.some((r) => r.refund_status === 'PENDING' && r.destination) ||
     order.payment_links.some((l) => l.payments.some((p) => isIn(OPEN_PAYMENT_STATUSES, p.status) || p.transactions.some((t) => !t.confirmed_at)))
   );
 }

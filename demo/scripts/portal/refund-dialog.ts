@@ -1,10 +1,11 @@
-// The refund form (POST /api/refund/createRefund/{order_id}), as a modal dialog: which payment's money goes back, partial or full, the amount, a
-// reason from a list or in the merchant's words, a note; before anything is sent it says what the customer gets back
-// (the crypto amount, coin, address and the rate locked for the payment). Checked with the contract's own schema,
+// The refund form (POST /api/refund/createRefund/{order_id}), as a modal dialog: which payment's money goes back, partial or full, the amount,
+// where it goes (the customer's claim link, or the address that paid), a reason from a list or in the merchant's
+// words, a note; before anything is sent it says what the customer gets back (the crypto amount and coin at the
+// refund's rate, docs/payment-lifecycle.md "Which coins a refund returns"). Checked with the contract's own schema,
 // then sent through the demo's server, which calls the gateway with the merchant's token.
 import { html, nothing, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
-import { CreateRefundRequest, fieldErrors, type RefundList } from '../../../src/contract/index.js';
+import { CreateRefundRequest, fieldErrors, type RefundDestination, type RefundList } from '../../../src/contract/index.js';
 import { api } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
 import { SubmitController } from '../lib/submit-controller.js';
@@ -12,7 +13,7 @@ import { fieldId, formatVnd, input, select } from '../lib/ui.js';
 import { RefundedEvent, type RefundRequest } from './events.js';
 import { holdings, refundPreview, type Holding } from './money.js';
 import { decimalsOf } from './networks.js';
-import { coin, formatRate } from './views.js';
+import { coin } from './views.js';
 
 /** The reasons merchants give most; "Other" takes the merchant's own words. */
 export const REFUND_REASONS = [
@@ -29,6 +30,7 @@ const OTHER = 'other';
 interface Draft {
   payment_id: string;
   refund_type: 'partial' | 'full';
+  send_to: RefundDestination;
   amount: string;
   /** One of REFUND_REASONS, OTHER, or '' before a choice. */
   reason_choice: string;
@@ -93,6 +95,7 @@ export class RefundDialog extends LightElement {
       channel: 'PROVIDER',
       description: this.draft.description.trim(),
       refund_type: this.draft.refund_type,
+      send_to: this.draft.send_to,
       refund_reason: (this.draft.reason_choice === OTHER ? this.draft.reason_text : this.draft.reason_choice).trim(),
       ...(this.draft.payment_id && { payment_id: this.draft.payment_id }),
     };
@@ -114,7 +117,7 @@ export class RefundDialog extends LightElement {
     const source = this.#source();
     if (!source) return html`<p class="muted">This order holds no money to refund.</p>`;
     const amount = this.draft.amount.trim();
-    const preview = refundPreview(source, /^\d+$/.test(amount) ? Number(amount) : Number.NaN, decimalsOf(source.payment.asset, source.payment.network));
+    const preview = refundPreview(source, /^\d+$/.test(amount) ? Number(amount) : Number.NaN, decimalsOf(source.payment.asset, source.payment.network), this.draft.send_to, this.request?.refunds);
     return html`<div class="refund-preview" aria-live="polite">
       <p class="small-heading">What goes back</p>
       ${'problem' in preview
@@ -123,9 +126,9 @@ export class RefundDialog extends LightElement {
             <dt>Amount</dt>
             <dd><strong data-refund-crypto>${preview.crypto} ${preview.asset}</strong> on ${coin(preview.asset, preview.network)}</dd>
             <dt>To</dt>
-            <dd class="mono" data-refund-address>${preview.address ?? '—'}</dd>
+            <dd class=${preview.address ? 'mono' : ''} data-refund-address>${preview.address ?? 'the address the customer gives on the claim page'}</dd>
             <dt>Rate</dt>
-            <dd>${formatRate(preview.rate, preview.asset)}, locked when the customer paid</dd>
+            <dd data-refund-rate>this payment's ${preview.received} ${preview.asset} are worth ${formatVnd(preview.value)} to the order: the refund returns the same share of them</dd>
           </dl>`}
     </div>`;
   }
@@ -143,7 +146,7 @@ export class RefundDialog extends LightElement {
       value: this.draft.payment_id,
       options: sources.map((h) => ({ value: h.payment.payment_id, label: label(h) })),
       error: this.#form.error('payment_id'),
-      hint: 'Each payment goes back to the address that sent it, at its own rate.',
+      hint: "Each payment's coins go back at its own rate.",
       onChange: (v) => this.#set('payment_id', v),
     });
   }
@@ -160,6 +163,21 @@ export class RefundDialog extends LightElement {
             <h2 id="refund-title">Refund order ${request.orderId}</h2>
             <p>Left to refund <strong data-left>${formatVnd(sources.reduce((sum, h) => sum + h.left, 0))}</strong>.</p>
             ${this.#form.problemBox()} ${this.#paymentChoice(sources)}
+            <fieldset>
+              <legend>Send to</legend>
+              <label class="radio"
+                ><input type="radio" name="send_to" value="claim" .checked=${d.send_to === 'claim'} @change=${() => this.#set('send_to', 'claim')} />
+                The customer's own address: they get a claim link and give it there</label
+              >
+              <label class="radio"
+                ><input type="radio" name="send_to" value="payer" .checked=${d.send_to === 'payer'} @change=${() => this.#set('send_to', 'payer')} />
+                The address that paid</label
+              >
+              <p class="muted small" id="send-to-risk">
+                Only when you know it is the customer's own wallet: a payment made from an exchange (Binance, OKX, Remitano) came from
+                the exchange's hot wallet, and coins sent back there may never reach the customer.
+              </p>
+            </fieldset>
             <fieldset class="inline">
               <legend>Refund type</legend>
               ${(['partial', 'full'] as const).map(
@@ -194,7 +212,10 @@ export class RefundDialog extends LightElement {
               ? input({ path: 'refund.refund_reason', label: 'Reason, in your words', required: true, value: d.reason_text, error: error('refund_reason'), onInput: (v) => this.#set('reason_text', v, 'refund_reason') })
               : nothing}
             ${input({ path: 'refund.description', label: 'Note / description', required: true, value: d.description, error: error('description'), onInput: (v) => this.#set('description', v) })}
-            <p class="muted">Channel: <code>PROVIDER</code> (the crypto payment's). The sandbox sends the refund on chain at once.</p>
+            <p class="muted">
+              Channel: <code>PROVIDER</code> (the crypto payment's). The refund is <code>PENDING</code> until its payout is confirmed on chain; a
+              claim link runs out after a week.
+            </p>
             <div class="buttons">
               <button type="submit" class="primary" ?disabled=${this.#form.pending || !source}>${this.#form.pending ? 'Refunding…' : 'Refund'}</button>
               <button type="button" class="secondary" @click=${() => this.#dialog().close()}>Cancel</button>
@@ -206,5 +227,5 @@ export class RefundDialog extends LightElement {
 }
 
 function blankDraft(): Draft {
-  return { payment_id: '', refund_type: 'partial', amount: '', reason_choice: '', reason_text: '', description: '' };
+  return { payment_id: '', refund_type: 'partial', send_to: 'claim', amount: '', reason_choice: '', reason_text: '', description: '' };
 }
