@@ -3,10 +3,13 @@
 // time also as a ratio to the floor page's (bench/lib/floor-page.ts) in the same run and at the same throttling.
 // The gateway runs in its own process on PGlite (the page makes one GET and one POST: storage is not what is
 // measured); the browser is the system Chromium through playwright-core, on loopback only.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { constants, setPriority } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { MerchantClient } from '../../src/merchant/index.js';
 import { sampleLink } from '../../test/helpers/gateway.js';
@@ -17,8 +20,8 @@ import { round, summarize, type Cell, type Table } from '../lib/report.js';
 import { pglite } from '../lib/storage.js';
 import { withGateway, type Suite } from '../lib/suite.js';
 
-/** Rounds: every scenario runs once per round, so each p50 is over this many runs. */
-const RUNS = 20;
+/** Rounds: every scenario runs once per round, so each p50 is over this many runs (BENCH_ELEMENT_RUNS for a quicker look). */
+const RUNS = Number(process.env.BENCH_ELEMENT_RUNS ?? 20);
 /** A cap for a machine so loaded that the rounds would take all day; the rounds done by then are reported. */
 const BUDGET_MS = 600_000;
 /** One step of one run (a view to appear, a click); generous, for a shared machine under 4× throttling. */
@@ -47,6 +50,20 @@ const SCENARIOS: Scenario[] = [
   { page: 'floor', cache: 'cold', rate: 1 },
   { page: 'hosted', cache: 'cold', rate: 1 },
 ];
+
+/**
+ * The script-tag file and the chunks it loads on demand from beside it (dist/pay-checkout/), gzip level 9 as the
+ * bundle test counts them: the chunks are fetched only for the views after a payment moved, or for a browser wallet,
+ * so none of them is in the times above.
+ */
+function chunkSizes(): string {
+  const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+  const size = (file: string) => gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
+  const chunks = existsSync(join(dist, 'pay-checkout'))
+    ? readdirSync(join(dist, 'pay-checkout')).filter((f) => f.endsWith('.js')).map((f) => `${f.replace(/-[\w-]{8}\.js$/, '')} ${size(join('pay-checkout', f))} B`)
+    : [];
+  return `Script-tag file: ${size('pay-checkout.js')} B gzip. Lazy chunks beside it (gzip): ${chunks.join(', ') || 'none'}.`;
+}
 
 /** performance.now() stamps taken in the page by INSTRUMENT. */
 interface Marks {
@@ -515,6 +532,7 @@ export const elementSuite: Suite = {
       'Method: stamps are performance.now() in the page (an init script). Insertion: a MutationObserver on the document sees <pay-checkout> enter it (parsed from the hosted page\'s HTML, which also loads the script); the merchant page\'s script, which appends the element once the script has defined the tag, stamps it just before the append (so the element\'s connectedCallback is inside the time). "Painted": a MutationObserver on the shadow root sees data-view="order" with [part="summary"] (or data-view="payment" with the QR canvas sized and drawn), then requestAnimationFrame, then a user-blocking scheduler.postTask task posted from it, which runs after that frame\'s paint and before any other task the page had queued. The pay click: a mouse click at the Pay button\'s centre (page.mouse, without Playwright\'s in-page hit-target check), timed from the click event\'s timeStamp. "defined": insertion to customElements.whenDefined resolving, which comes after the element\'s first update (the order on the hosted page, which carries the view; nothing yet on the merchant page, which draws the order when its GET answers, or the loading view after LOADING_DELAY_MS) and the start of its GET: on the hosted page mostly the script\'s load and run, on the merchant page (script already run) that first update alone.',
       `Each run: a new signed payment link (SDK, sample order with billing details and no default_guest_checkout, so Pay opens the payment at once with ${ASSET}); a new page; cache "disabled": a new context and Network.setCacheDisabled; "warm": one context whose cache already held /pay-checkout.js (max-age=300). Throttling: Emulation.setCPUThrottlingRate on the page. Requests counted through CDP (Network.requestWillBeSent, preflights included) up to the QR's paint; the merchant page is on another loopback origin (a CORS preflight would show in its column).`,
       'The floor page (bench/lib/floor-page.ts): the view inline in the HTML (read by its server from the gateway, as the hosted page\'s), a plain custom element of about 30 lines after it that draws the summary into its shadow root; no library, no validation. "× floor": the summary p50 over the floor page\'s at the same throttling, same run. "of QR p50: POST": the p50 of the payment\'s POST alone (CDP: request sent to its last byte), the gateway\'s share of the pay click → QR time; "of summary p50: GET", the same for the merchant page\'s GET of the view. The gateway shares the two cores with the browser, whose 4×-throttled renderer busy-waits between its slices, so under that load the gateway answers slower than it does alone.',
+      chunkSizes(),
       blank ? `The QR canvas was blank when painted in ${blank} of ${paying.length} runs.` : `The QR canvas had dark modules when painted in all ${paying.length} runs.`,
     );
     if (favicons) notes.push(`Chromium's own /favicon.ico request for the tab came before the QR in ${favicons} of ${runs.length} runs; it is not the page's and is not counted.`);
