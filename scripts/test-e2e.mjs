@@ -1,6 +1,7 @@
-// `npm run test:e2e`: builds, starts what `npm start` starts (tsx demo/main.ts) on a free port with a throwaway PGlite
-// folder, waits for the URL it prints, then runs the node:test files of test/e2e/ against it in the system Chromium.
-// `--screenshots` also writes docs/screenshots/*.png from the run; extra arguments narrow the files.
+// `npm run test:e2e`: builds, starts what `npm start` starts (demo/main.ts through tsx, or with `--compiled` its compiled
+// form, node dist/gateway/demo.js) on a free port with a throwaway PGlite folder, waits for the URL it prints, then runs
+// the node:test files of test/e2e/ against it in the system Chromium. `--screenshots` also writes
+// docs/screenshots/*.png from the run; extra arguments narrow the files.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { freePort } from './free-port.mjs';
 
 const args = process.argv.slice(2);
 const screenshots = args.includes('--screenshots');
+const compiled = args.includes('--compiled');
 const chosen = args.filter((a) => !a.startsWith('--'));
 const files = chosen.length ? chosen : readdirSync('test/e2e').filter((f) => f.endsWith('.test.ts')).sort().map((f) => join('test/e2e', f));
 
@@ -25,8 +27,9 @@ if (!args.includes('--built')) {
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'pay-checkout-e2e-'));
 // Blocks only when a test mines them: a block timer would add confirmations between a test's steps.
-const server = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
-  env: { ...process.env, PORT: String(port), PGLITE_DIR: dataDir, DATABASE_URL: '', SANDBOX_BLOCK_INTERVAL_MS: '0' },
+// Its request lines would drown the report: warnings and errors only, unless LOG_LEVEL says otherwise.
+const server = spawn(process.execPath, compiled ? ['dist/gateway/demo.js'] : ['--import', 'tsx', 'demo/main.ts'], {
+  env: { LOG_LEVEL: 'warn', ...process.env, PORT: String(port), PGLITE_DIR: dataDir, DATABASE_URL: '', SANDBOX_BLOCK_INTERVAL_MS: '0' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 let log = '';
@@ -55,7 +58,7 @@ const baseUrl = await new Promise((resolve, reject) => {
   stop();
   process.exit(1);
 });
-console.log(`# end-to-end against ${baseUrl} (${files.length} files)`);
+console.log(`# end-to-end against ${baseUrl}${compiled ? ', the compiled start' : ''} (${files.length} files)`);
 
 // One browser at a time: the machine has two cores and the server needs one.
 const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files], {

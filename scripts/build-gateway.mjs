@@ -1,0 +1,28 @@
+// `npm run build:gateway` (part of `npm run build`, and the image's build step, Dockerfile): the gateway compiled to
+// JavaScript, started with `node dist/gateway/main.js` (the gateway alone) or `node dist/gateway/demo.js` (what
+// `npm start` serves). Everything they import is bundled in, so the published package keeps the gateway's packages
+// as development dependencies, except PGlite, whose WebAssembly is read from beside its own module (the image copies
+// node_modules/@electric-sql/pglite), and what only development uses. The migrations, SQL read at run time, go beside.
+import { build } from 'esbuild';
+import { cp, rm, writeFile } from 'node:fs/promises';
+
+const OUT = 'dist/gateway';
+
+await rm(OUT, { recursive: true, force: true });
+await build({
+  entryPoints: { main: 'src/sandbox/main.ts', demo: 'demo/main.ts' },
+  outdir: OUT,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  // pg-native is pg's optional native driver; anvil (SANDBOX_CHAIN=anvil) is found in node_modules when asked for.
+  external: ['@electric-sql/pglite', 'pg-native', '@foundry-rs/*'],
+  // The bundled CommonJS packages (pg, pino) require Node's modules.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+await cp('src/sandbox/storage/migrations', `${OUT}/migrations`, { recursive: true });
+// ES modules wherever the folder is copied (the image has no package.json of the repository's above it).
+await writeFile(`${OUT}/package.json`, '{ "type": "module" }\n');

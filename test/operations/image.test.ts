@@ -1,0 +1,137 @@
+// The image as the Dockerfile makes it, outside a container (no container engine where this is developed): the
+// compiled gateway built by the build step that makes it (`npm run build:gateway`, part of the build stage's
+// `npm run build`; the element was built by `npm run build` before the tests), the final stage's files copied where its
+// COPY lines put them and nothing else (no TypeScript, no node_modules but PGlite), then its CMD with its ENV. A smoke
+// subset of the gateway suites runs against it over HTTP (test/gateway/smoke.test.ts: a link paid and partly refunded;
+// the element and the hosted page served; readiness and metrics); its HEALTHCHECK passes; SIGTERM ends it with exit 0.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { MerchantClient } from '../../src/merchant/index.js';
+import { SANDBOX_DEFAULTS } from '../../src/sandbox/config.js';
+import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
+import { startGatewayProcess, urlInSchema, type GatewayProcess } from '../helpers/process.js';
+
+interface FinalStage {
+  env: Record<string, string>;
+  /** [source in the build stage, destination under WORKDIR] */
+  copies: [string, string][];
+  cmd: string[];
+  healthcheck: string[];
+  user: string;
+}
+
+/** The last stage of the Dockerfile: what the running image holds and how it starts. */
+function finalStage(dockerfile: string): FinalStage {
+  const stages = dockerfile.replace(/\\\n/g, ' ').split(/^FROM /m);
+  const lines = stages.at(-1)!.split('\n').map((line) => line.trim());
+  const stage: FinalStage = { env: {}, copies: [], cmd: [], healthcheck: [], user: 'root' };
+  for (const line of lines) {
+    const [instruction, ...rest] = line.split(/\s+/);
+    if (instruction === 'ENV') for (const pair of rest) stage.env[pair.split('=')[0]!] = pair.slice(pair.indexOf('=') + 1);
+    if (instruction === 'COPY' && rest[0] === '--from=build') {
+      const paths = rest.slice(1);
+      const destination = paths.pop()!;
+      for (const source of paths) stage.copies.push([source, destination]);
+    }
+    if (instruction === 'CMD') stage.cmd = JSON.parse(rest.join(' ')) as string[];
+    if (instruction === 'HEALTHCHECK') stage.healthcheck = JSON.parse(line.slice(line.indexOf('CMD ') + 4)) as string[];
+    if (instruction === 'USER') stage.user = rest[0]!;
+  }
+  return stage;
+}
+
+describe(`the gateway's image, started as its Dockerfile says (${storageName})`, () => {
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  const schema = `image_${randomBytes(4).toString('hex')}`;
+  let root: string;
+  let stage: FinalStage;
+  let gateway: GatewayProcess;
+
+  before(async () => {
+    stage = finalStage(await readFile('Dockerfile', 'utf8'));
+    execFileSync('npm', ['run', '--silent', 'build:gateway'], { stdio: 'inherit' });
+    root = await mkdtemp(join(tmpdir(), 'pay-checkout-image-'));
+    // The build stage works in /app: its paths are this repository's.
+    for (const [source, destination] of stage.copies) await cp(source.replace(/^\/app\//, ''), join(root, destination), { recursive: true });
+    if (databaseUrl) {
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.end();
+    }
+    const storage: Record<string, string> = databaseUrl ? { DATABASE_URL: urlInSchema(databaseUrl, schema) } : { PGLITE_DIR: join(root, 'data', 'pglite') };
+    gateway = await startGatewayProcess(
+      { ...stage.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', SANDBOX_BLOCK_INTERVAL_MS: '0', ...storage },
+      { command: stage.cmd.slice(1), cwd: root, captureLogs: true },
+    );
+  });
+  after(async () => {
+    await gateway?.kill();
+    await rm(root, { recursive: true, force: true });
+    if (databaseUrl) {
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    }
+  });
+
+  it('runs as node, unprivileged, from the compiled gateway alone', async () => {
+    assert.deepEqual(stage.cmd, ['node', 'dist/gateway/main.js']);
+    assert.equal(stage.user, 'node');
+    assert.deepEqual((await readdir(root)).sort(), ['data', 'dist', 'node_modules'].filter((name) => name !== 'data' || !databaseUrl));
+    assert.deepEqual(await readdir(join(root, 'node_modules')), ['@electric-sql']);
+    assert.ok((await readdir(join(root, 'dist', 'gateway', 'migrations'))).length > 0, 'the migrations ship beside the gateway');
+  });
+
+  it('creates a link, takes its payment, refunds part of the paid order and lists the refund', async () => {
+    const client = new MerchantClient({ baseUrl: gateway.url, ...SANDBOX_DEFAULTS });
+    const link = await client.createPaymentLink(sampleLink({ merchant_order_id: 'image-1' }));
+    const checkout = checkoutApi(gateway.url, link.payment_link_ref);
+    const { status, body: payment } = await checkout.open('USDT', 'TRON');
+    assert.equal(status, 201);
+    assert.equal((await sandboxApi(gateway.url).transfer(payment.address, 'USDT', 'TRON', payment.amount_crypto)).status, 201);
+    assert.equal((await sandboxApi(gateway.url).mine(payment.confirmations_required, 'TRON')).status, 200);
+    let view = (await checkout.view()).body;
+    for (let i = 0; i < 100 && view.status !== 'paid'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      view = (await checkout.view()).body;
+    }
+    assert.equal(view.status, 'paid');
+    const list = await client.createRefund('image-1', { amount: 60_000, channel: 'PROVIDER', description: 'one bag returned', refund_type: 'partial', refund_reason: 'damaged' });
+    assert.equal(list.refundDetails.length, 1);
+    assert.equal(list.refundDetails[0]!.amount, 60_000);
+    assert.deepEqual(await client.getRefunds('image-1'), list);
+  });
+
+  it('serves the element and the hosted checkout page', async () => {
+    const script = await fetch(`${gateway.url}/pay-checkout.js`);
+    assert.equal(script.status, 200);
+    assert.match(script.headers.get('Content-Type')!, /javascript/);
+    assert.match(await script.text(), /pay-checkout/);
+    const link = await new MerchantClient({ baseUrl: gateway.url, ...SANDBOX_DEFAULTS }).createPaymentLink(sampleLink());
+    const page = await fetch(`${gateway.url}/checkout?ref=${link.payment_link_ref}`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<pay-checkout/);
+  });
+
+  it('is ready, reports its metrics, passes its HEALTHCHECK, and stops on SIGTERM with exit 0', async () => {
+    const ready = await fetch(`${gateway.url}/readyz`);
+    assert.equal(ready.status, 200);
+    assert.equal(((await ready.json()) as { ready: boolean }).ready, true);
+    assert.match(await (await fetch(`${gateway.url}/metrics`)).text(), /^pay_checkout_http_request_duration_seconds_count\{/m);
+    const [command, ...args] = stage.healthcheck;
+    assert.equal(command, 'node');
+    execFileSync(process.execPath, args, { env: { PATH: process.env.PATH, PORT: new URL(gateway.url).port }, stdio: 'inherit' });
+    const { code, ms } = await gateway.stop('SIGTERM');
+    assert.equal(code, 0, gateway.logs());
+    assert.ok(ms < 10_000, `${ms} ms`);
+  });
+});
