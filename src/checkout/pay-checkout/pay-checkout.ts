@@ -393,7 +393,11 @@ export class PayCheckout extends LitElement {
     const current = this.payment;
     if (!supersedes(current, payment)) return;
     this.payment = payment;
-    if (current?.payment_id !== payment.payment_id) this.walletState = { step: 'idle' };
+    if (current?.payment_id !== payment.payment_id) {
+      // Another payment (this tab's, or another's): whatever was under way for the last one is over.
+      this.walletState = { step: 'idle' };
+      this.changingCoin = false;
+    }
     if (current?.payment_id === payment.payment_id && current.status === payment.status) {
       // Money seen without a change of status (a partial payment, unconfirmed): said at once, politely.
       if (current.received_crypto !== payment.received_crypto && hasReceived(payment)) {
@@ -435,6 +439,7 @@ export class PayCheckout extends LitElement {
     this.#announce('opening');
     try {
       this.#setPayment(await openPayment(urls, { pmt_channel: method.pmt_channel, pmt_method: method.pmt_method, asset, network, ...(customer && { customer }) }));
+      // The same coin again: the gateway answers with the payment still open, which takes the screen back.
       this.changingCoin = false;
     } catch (error) {
       const failure = error instanceof CheckoutApiError ? error : new CheckoutApiError('network', String(error));
