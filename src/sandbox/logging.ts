@@ -30,15 +30,15 @@ const envLevel = (LOG_LEVELS as readonly string[]).includes(process.env.LOG_LEVE
 export let log: Logger = logger(envLevel, pino.destination({ dest: 2, sync: true }));
 
 /**
- * Logs of the running gateway: pretty lines for a person at a terminal, else JSON lines, written in batches off the
- * request's path (flushed at exit by pino).
+ * Logs of the running gateway: pretty lines for a person at a terminal, else JSON lines, written off the request's path
+ * (the lines that come while a write is under way go out together with the next; flushed at exit).
  */
 export async function configureLogging(level: LogLevel, format: LogFormat): Promise<void> {
   if (format === 'pretty') {
     const { PinoPretty } = await import('pino-pretty');
     log = logger(level, PinoPretty({ destination: 2, colorize: process.stderr.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
   } else {
-    log = logger(level, pino.destination({ dest: 2, sync: false, minLength: 4096 }));
+    log = logger(level, pino.destination({ dest: 2, sync: false }));
   }
 }
 

@@ -2,7 +2,7 @@
 // (docs/operations.md, "Stop"): not ready at once, event streams ended with a retry hint, no new connections, the
 // requests under way finished, the watcher's round and the webhook sends finished or released, then storage closed.
 import type { Server, ServerResponse } from 'node:http';
-import { Server as NetServer } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
 import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Hono } from 'hono';
@@ -25,8 +25,12 @@ export interface StartOptions extends ServiceOptions {
 
 /** The part of the stop's bound kept for the services and the database once requests are done (or cut). */
 const SERVICES_MS = 1_500;
-/** How long a stopping server waits, once no request is under way, for one more on a connection it has accepted. */
-const LINGER_MS = 200;
+/**
+ * A stopping server closes a connection once it has carried no request for this long: not one whose request is on its
+ * way but not yet read (a loaded process reads late), which would be reset.
+ */
+const IDLE_MS = 1_000;
+const POLL_MS = 50;
 const DEFAULT_SHUTDOWN_MS = 10_000;
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
@@ -38,11 +42,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   options.mount?.(app, gateway);
   // Requests not yet answered in full; an event stream counts only until its response starts.
   const underWay = new Set<ServerResponse>();
-  let drained: (() => void) | undefined;
+  /** Each open connection: when it last connected or finished a request, or Infinity while it carries one. */
+  const lastActive = new Map<Socket, number>();
   let stopping = false;
   const fetch = async (request: Request, env: HttpBindings | Http2Bindings) => {
     const outgoing = env.outgoing as ServerResponse;
+    const { socket } = env.incoming;
     underWay.add(outgoing);
+    lastActive.set(socket, Infinity);
     // A stopping process tells each client to open its next connection elsewhere.
     if (stopping) outgoing.setHeader('Connection', 'close');
     let done = false;
@@ -50,7 +57,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       if (done) return;
       done = true;
       underWay.delete(outgoing);
-      if (underWay.size === 0) drained?.();
+      if (lastActive.has(socket)) lastActive.set(socket, Date.now());
     };
     try {
       const response = await app.fetch(request, env);
@@ -68,6 +75,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     server = await new Promise<Server>((resolve, reject) => {
       const s = serve({ fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
       s.once('error', (error) => reject(listenError(error as NodeJS.ErrnoException, config)));
+      s.on('connection', (socket: Socket) => {
+        lastActive.set(socket, Date.now());
+        socket.once('close', () => lastActive.delete(socket));
+      });
     });
   } catch (error) {
     await gateway.close();
@@ -91,17 +102,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       // request not yet read, which is then answered (with Connection: close) instead of reset.
       const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
       // Requests under way finish (a refund mid-transaction commits or rolls back, never half-run), and those that
-      // arrive meanwhile on open connections too, until none has come for a moment.
+      // arrive meanwhile on open connections too; each connection closes after its answer, or once it has been idle.
       const until = deadline - SERVICES_MS;
-      do {
-        if (underWay.size > 0) {
-          await new Promise<void>((resolve) => {
-            drained = resolve;
-            void pause(until - Date.now()).then(resolve);
-          });
-        }
-        await pause(Math.min(LINGER_MS, until - Date.now()));
-      } while (underWay.size > 0 && Date.now() < until);
+      for (let now = Date.now(); lastActive.size > 0 && now < until; now = Date.now()) {
+        for (const [socket, at] of lastActive) if (now - at >= IDLE_MS) socket.destroy();
+        await pause(Math.min(POLL_MS, until - now));
+      }
       server.closeAllConnections();
       await closed;
       await gateway.close(deadline);

@@ -3,6 +3,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 export interface GatewayProcess {
   url: string;
@@ -30,6 +32,37 @@ export function urlInSchema(databaseUrl: string, schema: string): string {
   const url = new URL(databaseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return url.toString();
+}
+
+export interface ProxiedSchema {
+  /** DATABASE_URL for a gateway process: the schema, through the proxy. */
+  url: string;
+  /** A connection of the test's own, straight to the server. */
+  admin: pg.Client;
+  /** Between the processes and the server, for a test to take the database away. */
+  proxy: TcpProxy;
+  /** Closes the proxy and drops the schema. */
+  drop(): Promise<void>;
+}
+
+/** A schema of its own on the server of `databaseUrl`, which gateway processes reach through a TCP proxy. */
+export async function proxiedSchema(databaseUrl: string, schema: string): Promise<ProxiedSchema> {
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const proxy = await startTcpProxy(databaseUrl.replace(/^postgres:/, 'http:'));
+  const url = new URL(urlInSchema(databaseUrl, schema));
+  url.host = new URL(proxy.url).host;
+  return {
+    url: url.toString(),
+    admin,
+    proxy,
+    async drop() {
+      await proxy.close();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    },
+  };
 }
 
 export async function startGatewayProcess(env: Record<string, string>, options: GatewayProcessOptions = {}): Promise<GatewayProcess> {

@@ -2,9 +2,7 @@
 // through them all, its memory stays flat, and each outage is one log line when it starts and one when it ends.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
-import { startGatewayProcess, urlInSchema, type GatewayProcess } from '../helpers/process.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { proxiedSchema, startGatewayProcess, type GatewayProcess, type ProxiedSchema } from '../helpers/process.js';
 
 const databaseUrl = process.env.TEST_DATABASE_URL!;
 const OUTAGES = 5;
@@ -14,30 +12,23 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('database outages (PostgreSQL)', () => {
   const applicationName = `pay-checkout-outage-${process.pid}`;
   const schema = `outage_${process.pid}`;
-  let admin: pg.Client;
-  let proxy: TcpProxy;
+  let database: ProxiedSchema;
   let gateway: GatewayProcess;
 
   before(async () => {
-    admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    proxy = await startTcpProxy(databaseUrl.replace(/^postgres:/, 'http:'));
-    const url = new URL(urlInSchema(databaseUrl, schema));
-    url.host = new URL(proxy.url).host;
+    database = await proxiedSchema(databaseUrl, schema);
+    const url = new URL(database.url);
     url.searchParams.set('application_name', applicationName);
-    gateway = await startGatewayProcess({ DATABASE_URL: url.toString(), SANDBOX_BLOCK_INTERVAL_MS: '0' }, { captureLogs: true });
+    gateway = await startGatewayProcess({ DATABASE_URL: url.toString(), SANDBOX_BLOCK_INTERVAL_MS: '0', LOG_LEVEL: 'info' }, { captureLogs: true });
   });
   after(async () => {
     await gateway?.kill();
-    await proxy?.close();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
+    await database?.drop();
   });
 
   const listening = async () =>
     Number(
-      (await admin.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE 'LISTEN%'`, [applicationName])).rows[0]!.n,
+      (await database.admin.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE 'LISTEN%'`, [applicationName])).rows[0]!.n,
     );
   /** Waits for the process to be listening again; then a little more, for any second client to show up. */
   async function settled(): Promise<number> {
@@ -51,9 +42,9 @@ describe('database outages (PostgreSQL)', () => {
     const rssBefore = gateway.rssKb();
     const counts: number[] = [];
     for (let i = 0; i < OUTAGES; i++) {
-      proxy.refuse();
+      database.proxy.refuse();
       await pause(OUTAGE_MS);
-      proxy.thaw();
+      database.proxy.thaw();
       counts.push(await settled());
     }
     const rssAfter = gateway.rssKb();

@@ -8,12 +8,10 @@ import { request } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { EventSource } from 'eventsource';
-import pg from 'pg';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { sampleLink } from '../helpers/gateway.js';
 import { signedLinkBody } from '../helpers/merchant-api.js';
-import { startGatewayProcess, urlInSchema, type GatewayProcess } from '../helpers/process.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { proxiedSchema, startGatewayProcess, type GatewayProcess, type ProxiedSchema } from '../helpers/process.js';
 
 const databaseUrl = process.env.TEST_DATABASE_URL!;
 const STREAMS = 200;
@@ -93,26 +91,20 @@ function rawStream(url: string): { opened: Promise<void>; ended: Promise<{ whole
 
 describe('stopping a gateway process (PostgreSQL)', () => {
   const schema = `shutdown_${process.pid}`;
-  let admin: pg.Client;
-  let proxy: TcpProxy;
+  let database: ProxiedSchema;
   let env: Record<string, string>;
   const processes: GatewayProcess[] = [];
+  const sources: EventSource[] = [];
 
   before(async () => {
-    admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
     // The processes reach the database through a proxy, so a test can take it away.
-    proxy = await startTcpProxy(databaseUrl.replace(/^postgres:/, 'http:'));
-    const url = new URL(urlInSchema(databaseUrl, schema));
-    url.host = new URL(proxy.url).host;
-    env = { DATABASE_URL: url.toString(), SANDBOX_BLOCK_INTERVAL_MS: '0', SHUTDOWN_TIMEOUT_MS: String(BOUND_MS), SHUTDOWN_DELAY_MS: '1000', LOG_LEVEL: 'info' };
+    database = await proxiedSchema(databaseUrl, schema);
+    env = { DATABASE_URL: database.url, SANDBOX_BLOCK_INTERVAL_MS: '0', SHUTDOWN_TIMEOUT_MS: String(BOUND_MS), SHUTDOWN_DELAY_MS: '1000', LOG_LEVEL: 'info' };
   });
   after(async () => {
+    for (const source of sources) source.close();
     for (const p of processes) await p.kill();
-    await proxy?.close();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
+    await database?.drop();
   });
 
   const readyz = async (base: string) => {
@@ -125,13 +117,13 @@ describe('stopping a gateway process (PostgreSQL)', () => {
     const gateway = await startGatewayProcess(env, { captureLogs: true });
     processes.push(gateway);
     assert.equal((await readyz(gateway.url)).status, 200);
-    proxy.refuse();
+    database.proxy.refuse();
     await pause(200);
     const down = await readyz(gateway.url);
     assert.equal(down.status, 503);
     assert.equal(down.body.checks.database!.ok, false);
     assert.ok(down.ms < 1_000, `${down.ms} ms`);
-    proxy.thaw();
+    database.proxy.thaw();
     let back = await readyz(gateway.url);
     for (let i = 0; i < 50 && back.status !== 200; i++) back = await readyz(gateway.url);
     assert.equal(back.status, 200);
@@ -160,6 +152,7 @@ describe('stopping a gateway process (PostgreSQL)', () => {
     const eventsPath = `/api/checkout/${ref}/events`;
     const browsers = Array.from({ length: STREAMS - 20 }, () => {
       const source = new EventSource(`${balancer.url}${eventsPath}`);
+      sources.push(source);
       const state = { opens: 0, source };
       source.onopen = () => state.opens++;
       return state;

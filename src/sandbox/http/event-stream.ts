@@ -10,6 +10,8 @@ const HEARTBEAT_MS = 15_000;
 const RECONNECT_MS = 500;
 
 export interface EventStream {
+  /** False when the stream was ended as it opened (the process is stopping): nothing is to be sent on it. */
+  readonly live: boolean;
   /** Writes one event (nothing once the client is gone). */
   send(event: string, id: string, data: string): void;
   /** Calls `listener` once the client is gone or the server ended the stream: at once if it already is. */
@@ -40,7 +42,8 @@ export class EventStreams {
       ...headers,
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-store',
-      Connection: 'keep-alive',
+      // A stopping process's stream ends at once, and its connection with it: the client's next one goes elsewhere.
+      Connection: this.#stopping ? 'close' : 'keep-alive',
       // Proxies that buffer (nginx) would hold events back.
       'X-Accel-Buffering': 'no',
     });
@@ -58,6 +61,7 @@ export class EventStreams {
       }
     });
     return {
+      live: !this.#stopping,
       send: (event, id, data) => {
         if (!response.destroyed) response.write(`event: ${event}\nid: ${id}\ndata: ${data}\n\n`);
       },

@@ -71,6 +71,7 @@ export const checkoutRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'pay
           const lastEventId = c.req.header('Last-Event-ID') ?? c.req.query('lastEventId');
           if (lastEventId !== undefined && !/^\d{1,15}$/.test(lastEventId)) throw badRequest('Last-Event-ID must be an event id this stream sent.');
           const stream = streams.open(c.env.outgoing, { 'Access-Control-Allow-Origin': '*' });
+          if (!stream.live) return RESPONSE_ALREADY_SENT;
           try {
             const unsubscribe = await paymentEvents.subscribe(ref, lastEventId === undefined ? undefined : Number(lastEventId), (events) => {
               for (const event of events) stream.send('payment', String(event.event_id), JSON.stringify(event.payment));
