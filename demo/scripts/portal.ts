@@ -1,5 +1,6 @@
 // The merchant portal (/portal, /portal/orders/{order_id}): the elements of demo/scripts/portal/, registered here.
 import { showSession } from './lib/session.js';
+import { GatewayHealth } from './portal/gateway-health.js';
 import { MerchantPortal } from './portal/merchant-portal.js';
 import { loadNetworks } from './portal/networks.js';
 import { OrderPage } from './portal/order-page.js';
@@ -9,6 +10,7 @@ import { TransactionsPage } from './portal/transactions-page.js';
 declare global {
   interface HTMLElementTagNameMap {
     'merchant-portal': MerchantPortal;
+    'gateway-health': GatewayHealth;
     'portal-transactions': TransactionsPage;
     'portal-order': OrderPage;
     'refund-dialog': RefundDialog;
@@ -23,6 +25,7 @@ void loadNetworks()
     customElements.define('portal-transactions', TransactionsPage);
     customElements.define('portal-order', OrderPage);
     customElements.define('refund-dialog', RefundDialog);
+    customElements.define('gateway-health', GatewayHealth);
     customElements.define('merchant-portal', MerchantPortal);
   });
 void showSession();

@@ -88,6 +88,7 @@ export class MerchantPortal extends LightElement {
   protected override render(): TemplateResult {
     const route = this.route;
     return html`<div @click=${this.#onClick} @refund-request=${this.#onRefundRequest} @refunded=${this.#onRefunded}>
+      <gateway-health ?hidden=${route.page !== 'list'}></gateway-health>
       <portal-transactions ?hidden=${route.page !== 'list'}></portal-transactions>
       ${route.page === 'order' ? html`<portal-order order-id=${route.orderId} .listPath=${this.listPath}></portal-order>` : ''}
       <refund-dialog></refund-dialog>
