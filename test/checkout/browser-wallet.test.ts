@@ -102,6 +102,26 @@ describe('<pay-checkout> browser wallet', () => {
     expect(partOf(el, 'qr')).to.be.instanceOf(HTMLCanvasElement);
   });
 
+  it('has words of its own for a wallet short of funds and for a locked wallet, and the QR stays', async () => {
+    const chainId = await anvilChainId();
+    const poor = installStandInWallet({ name: 'Stand-in Wallet', rdns: 'test.stand-in', chainId, failTransfer: { code: -32000, message: 'insufficient funds for gas * price + value' } });
+    wallets.push(poor);
+    const { el, payment } = await checkout('USDT:ETHEREUM', 'vi');
+    press(el, 'wallet-button');
+    await until(el, 'short of funds', () => walletStatus(el)?.getAttribute('data-error') === 'insufficientFunds');
+    expect(textOf(walletStatus(el))).to.include('không đủ').and.include(payment.amount_crypto.replace('.', ','));
+    poor.remove();
+    wallets = [];
+
+    wallets.push(installStandInWallet({ name: 'Locked Wallet', rdns: 'test.locked', chainId, locked: true }));
+    const locked = await checkout('ETH:ETHEREUM', 'vi');
+    press(locked.el, 'wallet-button');
+    await until(locked.el, 'locked', () => walletStatus(locked.el)?.getAttribute('data-error') === 'closed');
+    expect(textOf(walletStatus(locked.el))).to.include('khoá');
+    expect(partOf(locked.el, 'qr')).to.be.instanceOf(HTMLCanvasElement);
+    await expect(locked.el).to.be.accessible();
+  });
+
   it('offers a choice when two wallets are announced, each button named by its wallet', async () => {
     const chainId = await anvilChainId();
     wallets.push(installStandInWallet({ name: 'First Wallet', rdns: 'test.first', chainId }), installStandInWallet({ name: 'Second Wallet', rdns: 'test.second', chainId }));

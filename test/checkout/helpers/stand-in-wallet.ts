@@ -14,6 +14,10 @@ export interface StandInOptions {
   refuseTransfer?: boolean;
   /** The wallet refuses to switch chains (4001 on wallet_switchEthereumChain). */
   refuseSwitch?: boolean;
+  /** What the wallet answers to the transfer instead of sending it, as wallets do (EIP-1193 / EIP-1474 errors). */
+  failTransfer?: { code: number; message: string };
+  /** The wallet is locked: it gives no account (4100). */
+  locked?: boolean;
 }
 
 export interface StandIn {
@@ -38,6 +42,7 @@ export function installStandInWallet(options: StandInOptions): StandIn {
       switch (method) {
         case 'eth_requestAccounts':
         case 'eth_accounts':
+          if (options.locked) throw rpcError(4100, 'The requested account and/or method has not been authorized by the user.');
           return [await executeServerCommand<string, undefined>('anvil-account')];
         case 'eth_chainId':
           return chainId;
@@ -56,6 +61,7 @@ export function installStandInWallet(options: StandInOptions): StandIn {
         }
         case 'eth_sendTransaction':
           if (options.refuseTransfer) throw rpcError(4001, 'User rejected the request.');
+          if (options.failTransfer) throw rpcError(options.failTransfer.code, options.failTransfer.message);
           break;
       }
       const answer = await executeServerCommand<{ result?: unknown; error?: { code: number; message: string } }, object>('wallet-rpc', { method, params });
