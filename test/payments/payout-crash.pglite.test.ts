@@ -15,8 +15,8 @@ import { MerchantClient } from '../../src/merchant/index.js';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { payUri, startTestChain, type TestChain } from '../helpers/anvil.js';
 import { checkoutApi } from '../helpers/checkout.js';
-import { sampleLink, storageName } from '../helpers/gateway.js';
-import { startGatewayProcess, urlInSchema, type GatewayProcess } from '../helpers/process.js';
+import { sampleLink } from '../helpers/gateway.js';
+import { startGatewayProcess, type GatewayProcess } from '../helpers/process.js';
 
 const { sandboxMerchant } = loadConfig({});
 type Mode = 'pass' | 'hold' | 'kill-after';
@@ -54,7 +54,7 @@ async function rpcProxy(target: string) {
   };
 }
 
-describe(`a gateway SIGKILLed in the middle of a payout (${storageName})`, () => {
+describe('a gateway SIGKILLed in the middle of a payout (PGlite)', () => {
   let chain: TestChain;
   let proxy: Awaited<ReturnType<typeof rpcProxy>>;
   let folder: string;
@@ -63,18 +63,9 @@ describe(`a gateway SIGKILLed in the middle of a payout (${storageName})`, () =>
   before(async () => {
     chain = await startTestChain();
     proxy = await rpcProxy(chain.rpcUrl);
+    // A PGlite folder that outlives each process (the PostgreSQL pass runs test/payments/refund-concurrency.postgres.test.ts).
     folder = await mkdtemp(join(tmpdir(), 'pay-checkout-payout-crash-'));
-    let store: Record<string, string> = { PGLITE_DIR: join(folder, 'pglite') };
-    if (process.env.TEST_DATABASE_URL) {
-      const schema = `payout_crash_${Date.now().toString(36)}`;
-      const { default: pg } = await import('pg');
-      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      await admin.end();
-      store = { DATABASE_URL: urlInSchema(process.env.TEST_DATABASE_URL, schema) };
-    }
-    env = { ...store, ETHEREUM_RPC_URL: proxy.url, ETHEREUM_USDT_CONTRACT: chain.token, ETHEREUM_POLL_MS: '100', SANDBOX_BLOCK_INTERVAL_MS: '0' };
+    env = { PGLITE_DIR: join(folder, 'pglite'), ETHEREUM_RPC_URL: proxy.url, ETHEREUM_USDT_CONTRACT: chain.token, ETHEREUM_POLL_MS: '100', SANDBOX_BLOCK_INTERVAL_MS: '0' };
   });
   after(async () => {
     await gateway?.kill();
