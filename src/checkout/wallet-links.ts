@@ -5,9 +5,10 @@
 //   the scheme opens.
 // - TRON: `tron:<address>?amount=<amount>` (the TIP-17 form that BTCPay's USDt plugin offers; no scheme wallets all
 //   share, so the QR itself stays the bare address).
-// - Trust Wallet: `https://link.trustwallet.com/send?coin=<SLIP-44>&address=…&amount=…[&token_id=<contract>]`.
-// - MetaMask: `https://metamask.app.link/send/<EIP-681 without its scheme>`.
-// - TronLink: `tronlinkoutside://pull.activity?param=<JSON>` with its `transfer` action.
+// - Trust Wallet: `https://link.trustwallet.com/send?asset=<UAI>&address=…&amount=…`, the asset in its Universal Asset
+//   Id form (`c<SLIP-44>`, a token `c<SLIP-44>_t<contract>`).
+// - MetaMask: `https://link.metamask.io/send/<EIP-681 without its scheme>`.
+// TronLink is left out: its transfer deep link works only for DApps on TronLink's whitelist.
 import type { CheckoutAsset, Payment } from '../contract/checkout.js';
 
 export interface WalletLink {
@@ -16,14 +17,14 @@ export interface WalletLink {
   href: string;
 }
 
-/** SLIP-44 coin types Trust Wallet's send link takes, by network. */
+/** SLIP-44 coin types, by network: Trust Wallet's asset ids are built on them. */
 const SLIP44: Partial<Record<string, number>> = { BITCOIN: 0, ETHEREUM: 60, TRON: 195 };
 
 /**
  * The wallet links for `payment` to send `amount` (the decimal string to send: the whole, or what is left).
- * Trust Wallet's and TronLink's links name no network, only a coin: they are offered on a main network only
- * (`main`: not the sandbox, and for Ethereum chain 1), where they cannot send real coins to a test address. A token
- * whose contract the gateway does not name gets neither: without it they would send the chain's own coin. MetaMask's
+ * Trust Wallet's link names no network, only a coin: it is offered on a main network only
+ * (`main`: not the sandbox, and for Ethereum chain 1), where it cannot send real coins to a test address. A token
+ * whose contract the gateway does not name gets none: without it, it would send the chain's own coin. MetaMask's
  * carries the EIP-681 chain id, so it is offered on every EVM network.
  */
 export function walletLinks(
@@ -39,18 +40,12 @@ export function walletLinks(
   // A coin the link can name: the chain's own, or a token by its contract; on Ethereum only chain 1 (EIP-681 `@1`, or none).
   const named = main && (asset.token_standard === null || !!contract) && (!evm || /^ethereum:[^@?/]+(@1)?(\/|\?|$)/i.test(uri));
   if (evm || /^bitcoin:/i.test(uri)) links.push({ name: '', href: uri });
-  if (payment.network === 'TRON') {
-    links.push({ name: '', href: `tron:${payment.address}?amount=${amount}` });
-    if (named) {
-      const param = { protocol: 'TronLink', version: '1.0', action: 'transfer', to: payment.address, amount, ...(contract && { token: contract }) };
-      links.push({ name: 'TronLink', href: `tronlinkoutside://pull.activity?param=${encodeURIComponent(JSON.stringify(param))}` });
-    }
-  }
+  if (payment.network === 'TRON') links.push({ name: '', href: `tron:${payment.address}?amount=${amount}` });
   const coin = SLIP44[payment.network];
   if (coin !== undefined && named) {
-    const query = new URLSearchParams({ coin: String(coin), address: payment.address, amount, ...(contract && { token_id: contract }) });
+    const query = new URLSearchParams({ asset: `c${coin}${contract ? `_t${contract}` : ''}`, address: payment.address, amount });
     links.push({ name: 'Trust Wallet', href: `https://link.trustwallet.com/send?${query}` });
   }
-  if (evm) links.push({ name: 'MetaMask', href: `https://metamask.app.link/send/${uri.replace(/^ethereum:/i, '')}` });
+  if (evm) links.push({ name: 'MetaMask', href: `https://link.metamask.io/send/${uri.replace(/^ethereum:/i, '')}` });
   return links;
 }

@@ -12,17 +12,15 @@ const ADDRESS_EVM = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 const byName = (links: { name: string; href: string }[]) => Object.fromEntries(links.map((l) => [l.name || new URL(l.href).protocol, l.href]));
 
-test('USDT on TRON: the tron: URI with address and amount, on every network; TronLink and Trust Wallet on the main network', () => {
+test('USDT on TRON: the tron: URI with address and amount, on every network; Trust Wallet on the main network', () => {
   const tron = payment({ network: 'TRON', address: 'TXYZaddress', payment_uri: 'TXYZaddress' });
   assert.deepEqual(walletLinks(tron, TRON_USDT, '20.22', false), [{ name: '', href: 'tron:TXYZaddress?amount=20.22' }]);
   const links = byName(walletLinks(tron, TRON_USDT, '20.22', true));
   assert.equal(links['tron:'], 'tron:TXYZaddress?amount=20.22');
   const trust = new URL(links['Trust Wallet']!);
   assert.equal(trust.origin + trust.pathname, 'https://link.trustwallet.com/send');
-  assert.deepEqual(Object.fromEntries(trust.searchParams), { coin: '195', address: 'TXYZaddress', amount: '20.22', token_id: TRON_USDT.token_contract });
-  const tronLink = new URL(links.TronLink!);
-  assert.equal(tronLink.protocol, 'tronlinkoutside:');
-  assert.deepEqual(JSON.parse(tronLink.searchParams.get('param')!), { protocol: 'TronLink', version: '1.0', action: 'transfer', to: 'TXYZaddress', amount: '20.22', token: TRON_USDT.token_contract });
+  assert.deepEqual(Object.fromEntries(trust.searchParams), { asset: `c195_t${TRON_USDT.token_contract}`, address: 'TXYZaddress', amount: '20.22' });
+  assert.deepEqual(Object.keys(links).sort(), ['Trust Wallet', 'tron:'], 'no TronLink: its transfer link is for whitelisted DApps only');
 });
 
 test('a token without a contract gets no link that names only a coin: it would send the chain’s own', () => {
@@ -34,19 +32,19 @@ test('Ethereum: the EIP-681 URI first, MetaMask on any chain (the URI carries it
   const sepolia = payment({ network: 'ETHEREUM', address: ADDRESS_EVM, payment_uri: `ethereum:${ADDRESS_EVM}@11155111?value=1e16` });
   assert.deepEqual(walletLinks(sepolia, NATIVE, '0.01', true), [
     { name: '', href: sepolia.payment_uri },
-    { name: 'MetaMask', href: `https://metamask.app.link/send/${ADDRESS_EVM}@11155111?value=1e16` },
+    { name: 'MetaMask', href: `https://link.metamask.io/send/${ADDRESS_EVM}@11155111?value=1e16` },
   ]);
   const mainToken = payment({ network: 'ETHEREUM', address: ADDRESS_EVM, payment_uri: `ethereum:${ERC20.token_contract}@1/transfer?address=${ADDRESS_EVM}&uint256=20220000` });
   const links = byName(walletLinks(mainToken, ERC20, '20.22', true));
   assert.equal(links['ethereum:'], mainToken.payment_uri);
-  assert.equal(links.MetaMask, `https://metamask.app.link/send/${ERC20.token_contract}@1/transfer?address=${ADDRESS_EVM}&uint256=20220000`);
-  assert.deepEqual(Object.fromEntries(new URL(links['Trust Wallet']!).searchParams), { coin: '60', address: ADDRESS_EVM, amount: '20.22', token_id: ERC20.token_contract });
+  assert.equal(links.MetaMask, `https://link.metamask.io/send/${ERC20.token_contract}@1/transfer?address=${ADDRESS_EVM}&uint256=20220000`);
+  assert.deepEqual(Object.fromEntries(new URL(links['Trust Wallet']!).searchParams), { asset: `c60_t${ERC20.token_contract}`, address: ADDRESS_EVM, amount: '20.22' });
 });
 
 test('Bitcoin: the BIP21 URI; Trust Wallet on the main network', () => {
   const btc = payment({ network: 'BITCOIN', address: 'bc1qxyz', payment_uri: 'bitcoin:bc1qxyz?amount=0.001' });
   assert.deepEqual(walletLinks(btc, NATIVE, '0.001', false), [{ name: '', href: 'bitcoin:bc1qxyz?amount=0.001' }]);
-  assert.deepEqual(Object.fromEntries(new URL(byName(walletLinks(btc, NATIVE, '0.001', true))['Trust Wallet']!).searchParams), { coin: '0', address: 'bc1qxyz', amount: '0.001' });
+  assert.deepEqual(Object.fromEntries(new URL(byName(walletLinks(btc, NATIVE, '0.001', true))['Trust Wallet']!).searchParams), { asset: 'c0', address: 'bc1qxyz', amount: '0.001' });
 });
 
 test('every link carries the address, whatever the asset', () => {
