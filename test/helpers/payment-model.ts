@@ -712,6 +712,9 @@ export async function runModel(system: GatewaySystem, options: { seconds: number
         // Most orders begin with the customer opening a payment.
         const steps: Command[] = [new Open(first), ...commands];
         if (index % 4 === 0) steps.splice(Math.min(restartAt, steps.length), 0, new Restart(which));
+        // Every third order ends with its money confirmed and a refund of it claimed and paid out, so that refunds
+        // meet money as often as they meet an order that holds none.
+        if (index % 3 === 1) steps.push(new Mine(3, 'TRON'), new Mine(3, 'ETHEREUM'), new Mine(2, 'BITCOIN'), new Refund(60, false, undefined), new Claim(0, false), new Payout());
         for (const step of steps) {
           if (!step.check(model)) continue;
           await step.run(model, real);
