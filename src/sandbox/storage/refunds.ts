@@ -173,9 +173,9 @@ export async function payoutsUnderWay(sql: Sql): Promise<string[]> {
  */
 export async function recentNodePayouts(sql: Sql, since: Date): Promise<string[]> {
   const rows = await sql.query<{ refund_id: string }>(
-    `SELECT r.refund_id FROM refunds r WHERE r.refund_status = 'SUCCESS'
+    `SELECT DISTINCT r.refund_id, r.seq FROM refund_events e JOIN refunds r USING (refund_id)
+     WHERE e.event = 'confirmed' AND e.at >= $1 AND r.refund_status = 'SUCCESS'
        AND EXISTS (SELECT 1 FROM payout_transactions t WHERE t.refund_id = r.refund_id)
-       AND EXISTS (SELECT 1 FROM refund_events e WHERE e.refund_id = r.refund_id AND e.event = 'confirmed' AND e.at >= $1)
      ORDER BY r.seq`,
     [since],
   );
