@@ -1,8 +1,9 @@
 // The merchant portal, signed in, in Chromium: 120 orders searched, filtered and paged through; the merchant API's refund
-// flow (row menu by keyboard → refund form checked with the contract's schema → every refund of the order); money
-// held for the merchant flagged on the list and decided on the order's page: a late payment accepted (the link paid,
-// the success webhook delivered), another refunded in full to its sender, an overpayment's excess returned; the
-// refund form saying what goes back in crypto before anything is sent.
+// flow (row menu by keyboard → refund form checked with the contract's schema → a claim link, claimed with the test
+// wallet and paid out → every refund of the order); money held for the merchant flagged on the list and decided on the
+// order's page: a late payment accepted (the link paid, the success webhook delivered), another refunded in full to the
+// address that paid, an overpayment's excess returned; the refund form saying what goes back in crypto before anything
+// is sent.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -99,7 +100,7 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   await dialog.waitFor();
   // The contract's schema speaks before anything is sent; each error goes as its field changes.
   let refundPosts = 0;
-  page.on('request', (request) => void (request.method() === 'POST' && request.url().includes('/refunds') && refundPosts++));
+  page.on('request', (request) => void (request.method() === 'POST' && request.url().endsWith('/refunds') && refundPosts++));
   await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
   assert.match((await page.locator('#f-refund-amount-error').textContent())!, /whole number of VND/);
   assert.match((await page.locator('#f-refund-description-error').textContent())!, /must not be empty/);
@@ -112,7 +113,7 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   // What goes back, before it is sent.
   const crypto = (await dialog.locator('[data-refund-crypto]').textContent())!;
   assert.match(crypto, /^\d+(\.\d+)? USDT$/);
-  assert.equal(await dialog.locator('[data-refund-address]').textContent(), (await get<Wallet>('/sandbox/wallet')).addresses.TRON, 'to the wallet that paid');
+  assert.equal(await dialog.locator('[data-refund-address]').textContent(), 'the address the customer gives on the claim page', 'to the customer’s own address, by default');
   await page.locator('#f-refund-reason_choice').selectOption('Goods damaged in delivery');
   await page.locator('#f-refund-description').fill('Hoàn tiền một gói cà phê bị vỡ');
   await screenshot(page, '11-refund-form');
@@ -123,8 +124,14 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   assert.equal(new URL(page.url()).pathname, `/portal/orders/${orderId}`);
   assert.equal(await dialog.isVisible(), false);
   assert.equal(await page.locator('[data-amount-to-refund]').getAttribute('data-amount-to-refund'), '260000');
-  assert.deepEqual(await page.locator('[data-refund-status]').allTextContents(), ['SUCCESS']);
+  assert.deepEqual(await page.locator('[data-refund-status]').allTextContents(), ['PENDING'], 'waiting for the customer’s claim');
   assert.equal(await page.locator('tr[data-refund] td').nth(6).textContent(), 'Goods damaged in delivery');
+  assert.ok((await page.locator('[data-claim-url]').getAttribute('href'))?.includes('/refunds/'), 'a claim link for the customer');
+  // The tester claims it with the test wallet's address; the payout confirms on chain.
+  await page.locator('[data-refund-claim]').click();
+  await page.getByRole('status').filter({ hasText: 'claimed with the test wallet' }).waitFor();
+  await post('/sandbox/chain/mine', { blocks: 3, network: 'TRON' });
+  await page.locator('[data-refund-status]', { hasText: 'SUCCESS' }).waitFor();
 
   // More than is left: the gateway refuses, its reason is shown by the field, and goes when the field changes.
   await page.getByRole('button', { name: 'Refund…' }).click();
@@ -147,9 +154,9 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   assert.equal(await problem.count(), 0, 'the refusal named only the amount, which changed');
   await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
   await page.locator('[data-amount-to-refund="0"]').waitFor();
-  assert.deepEqual(await page.locator('[data-refund-status]').allTextContents(), ['SUCCESS', 'SUCCESS']);
+  assert.deepEqual(await page.locator('[data-refund-status]').allTextContents(), ['SUCCESS', 'PENDING']);
   await screenshot(page, '13-refunds-listed', { fullPage: true });
-  assert.equal(refundPosts, 3, 'two refunds and the refused one reached the server');
+  assert.equal(refundPosts, 3, 'two refunds and the refused one reached the server (the claim is not a refund)');
 
   // What the gateway holds agrees with what the pages show, after a reload and back on the list.
   await page.reload();
@@ -248,30 +255,32 @@ test('a late payment is flagged on the list and accepted on its order page: the 
   assertClean(tracked);
 });
 
-test('another late payment is refunded in full to its sender; the form shows the crypto that goes back before it is sent', async () => {
+test('another late payment is refunded in full to the address that paid; the form shows the crypto that goes back before it is sent', async () => {
   const { orderId, sent } = await orderWithPayment({ late: true, coin: ['USDT', 'ETHEREUM'] });
   const before = await balance('USDT', 'ETHEREUM');
   const tracked = await openSignedIn(browser(), `/portal/orders/${orderId}`);
   const { page } = tracked;
-  await page.getByRole('button', { name: 'Refund to the sender' }).click();
+  await page.getByRole('button', { name: 'Refund it' }).click();
   const dialog = page.getByRole('dialog', { name: `Refund order ${orderId}` });
   await dialog.waitFor();
   assert.equal(await page.locator('#f-refund-amount').inputValue(), '360000', 'what is held');
   assert.equal(await page.locator('#f-refund-reason_choice').inputValue(), 'Paid after the quote expired');
   await dialog.getByLabel('Full (what is left)').check();
   assert.equal(await dialog.locator('[data-refund-crypto]').textContent(), `${sent} USDT`, 'all that came, before anything is sent');
+  await dialog.getByLabel('The address that paid').check();
   assert.equal(await dialog.locator('[data-refund-address]').textContent(), (await get<Wallet>('/sandbox/wallet')).addresses.ETHEREUM);
-  assert.match((await dialog.textContent())!, /per USDT, locked when the customer paid/);
+  assert.match((await dialog.locator('[data-refund-rate]').textContent())!, new RegExp(`this payment's ${sent} USDT are worth`));
   await page.locator('#f-refund-description').fill('Khách thanh toán sau khi báo giá hết hạn');
   await assertAccessible(page, 'the refund form of a held payment');
   await screenshot(page, '18-refund-held-form');
   await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
   await page.locator('[data-amount-to-refund="0"]').waitFor();
   assert.equal(await page.locator('[data-held-payment]').count(), 0);
-  const hash = (await page.locator('[data-refund-tx]').textContent())!;
-  assert.match(hash, /^0x[0-9a-f]{64}$/, 'a chain transaction');
-  // On chain, to the sender: the wallet gets back all it sent once a block confirms it.
-  await post('/sandbox/chain/mine', { blocks: 1, network: 'ETHEREUM' });
+  await page.locator('[data-refund-tx]').waitFor();
+  assert.equal(await page.locator('[data-refund-tx]').getAttribute('title').then((hash) => /^0x[0-9a-f]{64}$/.test(hash ?? '')), true, 'a chain transaction');
+  // On chain, to the address that paid: the wallet gets back all it sent, and the refund succeeds at its confirmations.
+  await post('/sandbox/chain/mine', { blocks: 3, network: 'ETHEREUM' });
+  await page.locator('[data-refund-status]', { hasText: 'SUCCESS' }).waitFor();
   assert.equal((Number(await balance('USDT', 'ETHEREUM')) - Number(before)).toFixed(2), Number(sent).toFixed(2));
   assertClean(tracked);
 });
@@ -297,11 +306,14 @@ test('an overpaid order shows the excess held and refunds just that', async () =
   const crypto = (await dialog.locator('[data-refund-crypto]').textContent())!;
   assert.match(crypto, /^0\.000\d+ BTC$/);
   await page.locator('#f-refund-description').fill('Trả lại phần chuyển thừa');
+  await dialog.getByLabel('The address that paid').check();
   const before = await balance('BTC', 'BITCOIN');
   await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
   await page.locator('[data-amount-to-refund="360000"]').waitFor();
   assert.equal(await held.count(), 0, 'the excess went back; the order keeps its 360.000 ₫');
-  await post('/sandbox/chain/mine', { blocks: 1, network: 'BITCOIN' });
+  await page.locator('[data-refund-tx]').waitFor();
+  await post('/sandbox/chain/mine', { blocks: 2, network: 'BITCOIN' });
+  await page.locator('[data-refund-status]', { hasText: 'SUCCESS' }).waitFor();
   assert.equal((Number(await balance('BTC', 'BITCOIN')) - Number(before)).toFixed(8), Number(crypto.split(' ')[0]).toFixed(8), 'the chain sent what the form said');
   assertClean(tracked);
 });
