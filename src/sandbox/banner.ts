@@ -3,7 +3,7 @@
 // process holds.
 import { networkInterfaces } from 'node:os';
 import { DEFAULT_SANDBOX_SEED_HEX } from '../codecs/addresses.js';
-import { SANDBOX_DATA_KEY, SANDBOX_DEFAULTS } from './config.js';
+import { SANDBOX_DATA_KEY, SANDBOX_DEFAULTS, SANDBOX_PAYOUT_SEED_HEX } from './config.js';
 import type { RunningGateway } from './server.js';
 import type { Services } from './services.js';
 import { parsePostgresUrl } from './storage/postgres-url.js';
@@ -56,6 +56,7 @@ function keys({ config, networks }: Services): string[] {
     ...(fromXpub.length ? [`  Addresses      ${fromXpub.join(', ')} from extended public keys (HD_XPUB_*): no private key here`] : []),
     ...(fromSeed.length ? [`  Addresses      ${fromSeed.join(', ')} from ${seed}`] : []),
     '  Test wallet    the sandbox wallet\'s private keys (SANDBOX_WALLET_SEED): it signs the sandbox\'s test payments',
+    `  Payouts        the hot wallet's private keys (${config.payments.payoutSeedHex === SANDBOX_PAYOUT_SEED_HEX ? 'the public sandbox seed; PAYOUT_HD_SEED for real funds' : 'PAYOUT_HD_SEED'}): they sign refunds sent on chain`,
   ];
 }
 

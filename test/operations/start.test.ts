@@ -111,13 +111,24 @@ describe('starting the gateway', () => {
     const defaults = await run({});
     assert.match(defaults.stdout, /public defaults/);
     assert.match(defaults.stdout, /Client Secret {2}sandbox_secret_/);
-    const own = await run({ SANDBOX_CLIENT_SECRET: 'operator-secret-123456', SANDBOX_MERCHANT_KEY: 'operator-key-654321', GATEWAY_DATA_KEY: 'operator data key' });
+    const xpub = HDKey.fromMasterSeed(new Uint8Array(32).fill(2)).derive("m/44'/195'/0'").publicExtendedKey;
+    const own = await run({
+      SANDBOX_CLIENT_SECRET: 'operator-secret-123456',
+      SANDBOX_MERCHANT_KEY: 'operator-key-654321',
+      GATEWAY_DATA_KEY: 'operator data key',
+      HD_XPUB_TRON: xpub,
+    });
     assert.equal(own.code, 0, own.stderr);
     for (const secret of ['operator-secret-123456', 'operator-key-654321', 'operator data key']) {
       assert.ok(!own.stdout.includes(secret) && !own.stderr.includes(secret), `${secret} printed`);
     }
     assert.match(own.stdout, /Client Secret {2}\(set by SANDBOX_CLIENT_SECRET; not printed\)/);
     assert.match(own.stdout, /ClientId {7}sandbox_client/);
+    // Which keys it holds, by name: TRON's addresses from the xpub, the rest from the (public) seed, the signing wallets.
+    assert.match(own.stdout, /Data key {7}GATEWAY_DATA_KEY\n/);
+    assert.match(own.stdout, /Addresses {6}TRON from extended public keys \(HD_XPUB_\*\): no private key here/);
+    assert.match(own.stdout, /Addresses {6}ETHEREUM, BITCOIN from the public sandbox HD seed/);
+    assert.match(own.stdout, /Payouts {8}the hot wallet's private keys \(the public sandbox seed/);
   });
 
   it('stops a start whose data key opens nothing the database sealed, and rotates with the previous key listed', async () => {
