@@ -25,7 +25,9 @@ const CLONES = [
   `INSERT INTO refunds OVERRIDING USER VALUE
    SELECT copy.* FROM (SELECT * FROM refunds WHERE payment_link_ref = $1 ORDER BY seq LIMIT 1) r, generate_series($2::int, $3::int) i,
      jsonb_populate_record(NULL::refunds, to_jsonb(r) || jsonb_build_object(
-       'refund_id', 'rf_seed_' || i, 'payment_link_ref', 'pl_seed_' || i, 'payment_id', 'pay_seed_' || i)) copy`,
+       'refund_id', 'rf_seed_' || i, 'payment_link_ref', 'pl_seed_' || i, 'payment_id', 'pay_seed_' || i,
+       -- A claim link's token is its bearer secret, one per refund.
+       'claim_token', CASE WHEN r.claim_token IS NULL THEN NULL ELSE 'seed-claim-' || i END)) copy`,
 ];
 
 /** Copies the order of `templateRef` until payment_links holds `links` rows; answers how many it added. */
