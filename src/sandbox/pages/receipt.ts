@@ -1,12 +1,9 @@
 // The receipt page (GET /receipt?ref=…): what the customer sent for an order and where each transaction can be looked
 // up, in the link's language, to open again, print or save as a PDF. Plain HTML with one inline stylesheet and no
 // script: it prints as it shows, and hono/html escapes every value the merchant or the chain gave.
-import { createHash } from 'node:crypto';
-import { html, raw } from 'hono/html';
-import type { HtmlEscapedString } from 'hono/utils/html';
+import { html } from 'hono/html';
 import { isIn, OPEN_PAYMENT_STATUSES, type CheckoutView, type Payment } from '../../contract/index.js';
-
-export type ReceiptLanguage = 'vi' | 'en';
+import { page, pageCsp, pageFormats, pageLanguage, type PageLanguage } from './page.js';
 
 const CSS = `:root{color-scheme:light dark;font:16px/1.5 system-ui,sans-serif}body{margin:0 auto;max-width:40rem;padding:1.5rem 1rem}
 h1{font-size:1.4rem;margin:0 0 .25rem}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;margin:0}
@@ -14,8 +11,8 @@ dt{color:GrayText}dd{margin:0;text-align:end;white-space:nowrap}section{border-t
 code{font-size:.85rem;overflow-wrap:anywhere}.total{font-size:1.2rem;font-weight:600}.hint{color:GrayText;font-size:.9rem}
 @media print{:root{color-scheme:light}.hint{display:none}a{color:inherit;text-decoration:none}section{break-inside:avoid}}`;
 
-/** What the page may do: show its one inline stylesheet, by its hash, and nothing else (no script, no request). */
-export const RECEIPT_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(CSS).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+/** What the page may do: show its one inline stylesheet, and nothing else (no script, no form, no request). */
+export const RECEIPT_CSP = pageCsp(CSS, "'none'");
 
 const WORDS = {
   vi: {
@@ -74,50 +71,16 @@ const WORDS = {
     print: "Use your browser's Print to print it or save it as a PDF. Open this page again any time at the same address.",
     missing: 'There is no such order.',
   },
-} satisfies Record<ReceiptLanguage, unknown>;
+} satisfies Record<PageLanguage, unknown>;
 
-const LOCALES = { vi: 'vi-VN', en: 'en-US' } as const;
-
-/** The page's language: the one asked for, else the link's billing locale, else the browser's; `vi` or `en`. */
-export function receiptLanguage(asked: string | undefined, view: CheckoutView | undefined, acceptLanguage: string | undefined): ReceiptLanguage {
+/** The page's language: the one asked for, else the link's billing locale, else the browser's. */
+export function receiptLanguage(asked: string | undefined, view: CheckoutView | undefined, acceptLanguage: string | undefined): PageLanguage {
   return pageLanguage(asked, view?.billing_details?.billing_address?.locale, acceptLanguage);
 }
 
-/** The first of the tags that is `vi` or `en` (the Accept-Language header's first), else `en`. */
-export function pageLanguage(asked: string | undefined, linkLocale: string | null | undefined, acceptLanguage: string | undefined): ReceiptLanguage {
-  for (const tag of [asked, linkLocale, acceptLanguage?.split(',')[0]]) {
-    const lang = tag?.trim().slice(0, 2).toLowerCase();
-    if (lang === 'vi' || lang === 'en') return lang;
-  }
-  return 'en';
-}
-
-/** A page of the gateway's own: one inline stylesheet (`css`, allowed by its hash in the page's CSP), no script. */
-export function page(lang: ReceiptLanguage, title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>, css = CSS) {
-  return html`<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${title}</title>
-<style>${raw(css)}</style>
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
-}
-
-export function receiptPage(lang: ReceiptLanguage, view: CheckoutView, payments: readonly Payment[]) {
+export function receiptPage(lang: PageLanguage, view: CheckoutView, payments: readonly Payment[]) {
   const w = WORDS[lang];
-  const locale = LOCALES[lang];
-  // Exact: a decimal string is formatted as written, never through a float.
-  const vnd = (amount: number | string) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'VND', maximumFractionDigits: 20 }).format(amount as `${number}`);
-  const crypto = (amount: string) => new Intl.NumberFormat(locale, { maximumFractionDigits: 20 }).format(amount as `${number}`);
-  const time = (iso: string) =>
-    new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Ho_Chi_Minh', timeZoneName: 'short' }).format(new Date(iso));
+  const { vnd, decimal: crypto, time } = pageFormats(lang);
   const explorerOf = (p: Payment) => view.methods.flatMap((m) => m.assets).find((a) => a.asset === p.asset && a.network === p.network);
   const paid = view.status === 'paid';
   // Seen so far, confirmed or not: what the closed quotes received, and what the open one has of its amount.
@@ -154,10 +117,11 @@ ${p.transactions.map(
 </section>`;
 })}
 <p class="hint">${w.print}</p>`,
+    CSS,
   );
 }
 
 /** An unknown or malformed ref: the page says so, in the browser's language. */
-export function missingReceiptPage(lang: ReceiptLanguage) {
-  return page(lang, WORDS[lang].title, html`<h1>${WORDS[lang].title}</h1><p>${WORDS[lang].missing}</p>`);
+export function missingReceiptPage(lang: PageLanguage) {
+  return page(lang, WORDS[lang].title, html`<h1>${WORDS[lang].title}</h1><p>${WORDS[lang].missing}</p>`, CSS);
 }

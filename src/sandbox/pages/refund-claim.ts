@@ -2,12 +2,11 @@
 // on which network, and one form asking for the customer's address there (with a confirmation box), in the link's
 // language. After the claim it shows where the payout stands. Plain HTML with one inline stylesheet and no script;
 // hono/html escapes every value the merchant, the customer or the chain gave.
-import { createHash } from 'node:crypto';
 import { html } from 'hono/html';
 import type { FieldError } from '../../contract/index.js';
 import type { NetworkFamily } from '../../codecs/addresses.js';
 import { addressProblem, type AddressProblem, type RefundClaim } from '../services/orders/refund-claims.js';
-import { page, type ReceiptLanguage } from './receipt.js';
+import { page, pageCsp, pageFormats, type PageLanguage } from './page.js';
 
 const CSS = `:root{color-scheme:light dark;font:16px/1.5 system-ui,sans-serif}body{margin:0 auto;max-width:36rem;padding:1.5rem 1rem}
 h1{font-size:1.4rem;margin:0 0 .5rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;margin:1rem 0}dt{color:GrayText}
@@ -18,7 +17,7 @@ input[type=text]{font:inherit;font-family:ui-monospace,monospace;padding:.5rem;w
 code{overflow-wrap:anywhere}`;
 
 /** What the page may do: its one stylesheet, and post its form to the gateway itself; no script, no other request. */
-export const CLAIM_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(CSS).digest('base64')}'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+export const CLAIM_CSP = pageCsp(CSS, "'self'");
 
 const WORDS = {
   vi: {
@@ -91,18 +90,13 @@ const WORDS = {
   },
 } as const;
 
-const LOCALES = { vi: 'vi-VN', en: 'en-US' } as const;
-
 /** The claim page: the form while the refund waits for an address (with `errors` and the address given, after a refused try), else its state. */
-export function claimPage(lang: ReceiptLanguage, claim: RefundClaim, token: string, tried?: { address: string; errors: FieldError[] }) {
+export function claimPage(lang: PageLanguage, claim: RefundClaim, token: string, tried?: { address: string; errors: FieldError[] }) {
   const w = WORDS[lang];
-  const locale = LOCALES[lang];
   const { refund, network, label } = claim;
-  // Exact: decimal strings are formatted as written, never through a float.
-  const vnd = (amount: number) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'VND' }).format(amount);
-  const coins = (amount: string) => `${new Intl.NumberFormat(locale, { maximumFractionDigits: 20 }).format(amount as `${number}`)} ${refund.asset}`;
-  const time = (at: Date) =>
-    new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Ho_Chi_Minh', timeZoneName: 'short' }).format(at);
+  const format = pageFormats(lang);
+  const { vnd, time } = format;
+  const coins = (amount: string) => `${format.decimal(amount)} ${refund.asset}`;
   const refused = (path: string) => tried?.errors.some((e) => e.path === path) ?? false;
   const open = refund.refund_status === 'PENDING' && refund.destination === null;
   // Worded here, in the page's language, from what is wrong (the API's messages are English).
@@ -148,6 +142,6 @@ ${confirmError ? html`<span id="confirm-error" class="error">${confirmError}</sp
 }
 
 /** An unknown token: the page says so, in the browser's language. */
-export function missingClaimPage(lang: ReceiptLanguage) {
+export function missingClaimPage(lang: PageLanguage) {
   return page(lang, WORDS[lang].title, html`<h1>${WORDS[lang].title}</h1><p>${WORDS[lang].missing}</p>`, CSS);
 }

@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { builtFile } from '../http/built-file.js';
 import { jsonForScript } from '../http/inline-json.js';
 import { asProblem, ProblemError, problemResponse } from '../http/problem.js';
+import { pageLanguage, type PageLanguage } from '../pages/page.js';
 import { ELEMENT_CHUNKS, ELEMENT_SCRIPT as SCRIPT, ELEMENT_SOURCE_MAP as SOURCE_MAP } from '../paths.js';
 import type { Services } from '../services.js';
 import { media, route, type RouteGroup } from './route.js';
@@ -47,13 +48,7 @@ const PAGE_CSS = 'html{color-scheme:light dark}body{margin:0}';
  */
 export const CHECKOUT_CSP = `default-src 'self'; img-src 'self' data: https:; connect-src 'self'; style-src 'self' 'sha256-${createHash('sha256').update(PAGE_CSS).digest('base64')}'`;
 
-/** The page's language before the element knows the link's: the customer's browser, `vi` or `en`. */
-function pageLanguage(acceptLanguage: string | undefined): 'vi' | 'en' {
-  const first = acceptLanguage?.split(',')[0]?.trim().toLowerCase() ?? '';
-  return first.startsWith('vi') ? 'vi' : 'en';
-}
-
-function checkoutPage(lang: 'vi' | 'en', view: string | undefined): string {
+function checkoutPage(lang: PageLanguage, view: string | undefined): string {
   const title = lang === 'vi' ? 'Thanh toán' : 'Checkout';
   // No inline script: the CSP allows none. <pay-checkout> reads ?ref= from the page URL, and shows the full page
   // layout whatever the link's is_checkout_embed says: this page is the hosted checkout. The link's view goes in
@@ -140,7 +135,8 @@ export const assetRoutes: RouteGroup<Pick<Services, 'customerCheckout'>> = {
       },
       ({ customerCheckout: checkout }) =>
         async (c) =>
-          c.html(checkoutPage(pageLanguage(c.req.header('Accept-Language')), await viewForPage(checkout, c.req.query('ref'))), 200, {
+          // The page's language before the element knows the link's: the customer's browser's.
+          c.html(checkoutPage(pageLanguage(undefined, undefined, c.req.header('Accept-Language')), await viewForPage(checkout, c.req.query('ref'))), 200, {
             'Content-Security-Policy': CHECKOUT_CSP,
             // The ref in the URL is the link's bearer secret: the pages the customer goes on to never see it.
             'Referrer-Policy': 'no-referrer',

@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import { GatewayError } from '../errors.js';
 import { asProblem } from '../http/problem.js';
 import { CLAIM_CSP, claimPage, missingClaimPage } from '../pages/refund-claim.js';
-import { pageLanguage } from '../pages/receipt.js';
+import { pageLanguage } from '../pages/page.js';
 import type { RefundClaim } from '../services/orders/refund-claims.js';
 import type { Services } from '../services.js';
 import { media, route, type RouteGroup } from './route.js';
