@@ -97,7 +97,8 @@ describe('two gateway processes on one PostgreSQL under concurrent load', () => 
       for (const deadline = Date.now() + 20_000; views.some((v) => v.status === 'active') && Date.now() < deadline; views = await readViews()) {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      assert.deepEqual(new Set(views.map((v) => v.status)), new Set(['paid']), 'every order was paid in full in time by one of its payments');
+      const unpaid = views.filter((v) => v.status !== 'paid').map(({ status, payment }) => ({ status, payment }));
+      assert.deepEqual(unpaid, [], 'every order was paid in full in time by one of its payments');
       // Every customer's stream (on the first gateway, whose LISTEN connection was cut too) reaches the final status.
       await Promise.all(orders.map((_, i) => streams[i]!.next((p) => p.payment_id === views[i]!.payment.payment_id && p.status === views[i]!.payment.status, 20_000)));
       assert.ok(second, 'two gateway processes served the run');

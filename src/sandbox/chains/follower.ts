@@ -3,7 +3,7 @@
 // under its cursor is still the chain's (the next block's parent, or the tip's own hash); when it is not, or the tip is
 // below the cursor, it walks back to the last block both agree on, and the facts above it are taken back.
 // docs/payment-lifecycle.md, "Reorganisations and outages", says what follows from each.
-import { blockHashAt, lowestBlock, paymentAddresses, readCursor, type Cursor } from '../storage/chain-facts.js';
+import { blockHashAt, lowestBlock, paymentAddressesSince, readCursor, type Cursor } from '../storage/chain-facts.js';
 import { log } from '../logging.js';
 import type { Database } from '../storage/database.js';
 import type { NetworkFamily } from './networks.js';
@@ -32,7 +32,8 @@ const BATCH = { simulated: 1_000, node: 25 } as const;
 export class ChainFollower {
   /** The gateway's addresses on this network, in the form a chain may write them, to the form the gateway stores. */
   readonly #watched = new Map<string, string>();
-  #watchedUpTo = 0;
+  /** The oldest transaction still running at the last look: addresses it (or a later one) opened are read again. */
+  #watchedSince = '0';
   /** Blocks read at once: halved when reading them failed (a batch a node cannot answer in time), regrown as they come. */
   #batch: number;
 
@@ -104,13 +105,12 @@ export class ChainFollower {
     return ours;
   }
 
-  /** Payment addresses opened since the last look (here or by another process). */
+  /** Payment addresses opened since the last look (here or by another process), in whatever order they committed. */
   async #refreshWatched(): Promise<void> {
     const { network } = this.port;
-    for (const { address, seq } of await paymentAddresses(this.db, network.id, this.#watchedUpTo)) {
-      this.#watched.set(addressKey(network.family, address), address);
-      this.#watchedUpTo = seq;
-    }
+    const { addresses, next } = await paymentAddressesSince(this.db, network.id, this.#watchedSince);
+    for (const address of addresses) this.#watched.set(addressKey(network.family, address), address);
+    this.#watchedSince = next;
   }
 }
 

@@ -178,7 +178,17 @@ export async function linksAtAddresses(sql: Sql, network: Network, addresses: re
   return rows.map((r) => r.payment_link_ref);
 }
 
-/** The payment addresses of a network created after `afterSeq` (all of them from 0), and the last seq. */
-export async function paymentAddresses(sql: Sql, network: Network, afterSeq: number): Promise<{ address: string; seq: number }[]> {
-  return sql.query('SELECT address, seq FROM payments WHERE network = $1 AND seq > $2 ORDER BY seq', [network, afterSeq]);
+/**
+ * The payment addresses of a network opened by transactions from `since` on (a transaction id; '0' for all), and the
+ * oldest transaction still running when they were read: the next read starts there, so a payment committed after a
+ * later one is still read (migrations/016_payment_opened_xid.sql).
+ */
+export async function paymentAddressesSince(sql: Sql, network: Network, since: string): Promise<{ addresses: string[]; next: string }> {
+  // One statement, one snapshot: its xmin bounds what these rows could not yet show.
+  const rows = await sql.query<{ next: string; address: string | null }>(
+    `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS next, p.address
+       FROM (SELECT 1) AS snapshot LEFT JOIN payments p ON p.network = $1 AND p.opened_xid >= $2::xid8`,
+    [network, since],
+  );
+  return { addresses: rows.flatMap((r) => (r.address === null ? [] : [r.address])), next: rows[0]!.next };
 }
