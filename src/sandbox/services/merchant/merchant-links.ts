@@ -7,7 +7,7 @@ import type { Networks } from '../../chains/networks.js';
 import { invalid, notFound } from '../../errors.js';
 import type { Database, Sql } from '../../storage/database.js';
 import { pageOfLinks, type LinkSortKey } from '../../storage/link-list.js';
-import { isMerchantsLink, type LinkRow, type PaymentRow } from '../../storage/payments.js';
+import { isMerchantsLink, rateProvenanceOf, type LinkRow, type PaymentRow } from '../../storage/payments.js';
 import { paymentLinkUrl } from '../orders/payment-links.js';
 import type { RefundLedger } from '../orders/refund-ledger.js';
 import type { LinkReader, LinkSnapshot } from '../payments/link-reader.js';
@@ -55,11 +55,12 @@ export class MerchantLinks {
 
   private async payments(sql: Sql, { link, payments, states, transfers }: LinkSnapshot): Promise<MerchantPayment[]> {
     const rendered: MerchantPayment[] = [];
+    const provenance = payments.length ? await rateProvenanceOf(sql, link.payment_link_ref) : new Map();
     for (const [i, row] of payments.entries()) {
       const seen = transfers.get(row.payment_id) ?? [];
       const payment = await this.view.render(sql, link, row, states[i]!, seen);
       // Refunds go back to the same address (orders/refund-ledger.ts, refundSources).
-      rendered.push({ ...payment, refund_address: seen.find((t) => t.confirmed_at)?.from_address ?? null });
+      rendered.push({ ...payment, refund_address: seen.find((t) => t.confirmed_at)?.from_address ?? null, rate_provenance: provenance.get(row.payment_id) ?? null });
     }
     return rendered;
   }
