@@ -176,7 +176,7 @@ describe('the guards', () => {
       (error: unknown) =>
         error instanceof GatewayError &&
         error.kind === 'unavailable' &&
-        error.detail.startsWith('ETH has no rate the gateway can guarantee right now (ETH/USD has 1 of the 2 sources it needs (2 answered, 1 stale))') &&
+        error.detail.startsWith('ETH has no rate the gateway can guarantee right now (ETH/USD has 1 usable price and needs 2 (2 known: 1 stale))') &&
         error.errors?.[0]?.path === 'asset',
     );
     assert.deepEqual(book.unavailable(start), ['ETH']);

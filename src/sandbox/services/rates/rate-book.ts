@@ -83,9 +83,8 @@ export function evaluateLeg(pair: Pair, guards: PairGuards, prices: readonly Quo
   }));
   const leg = { pair, rate: kept.length >= guards.quorum ? median(kept.map((p) => p.value)) : null, quorum: guards.quorum, max_deviation_bps: guards.max_deviation_bps, sources };
   if (leg.rate !== null) return { ...leg, rate: leg.rate };
-  const stale = prices.length - fresh.length;
-  const outliers = fresh.length - kept.length;
-  const detail = `${pair} has ${kept.length} of the ${guards.quorum} sources it needs (${prices.length} answered${stale ? `, ${stale} stale` : ''}${outliers ? `, ${outliers} left out as outliers` : ''})`;
+  const left = [prices.length - fresh.length && `${prices.length - fresh.length} stale`, fresh.length - kept.length && `${fresh.length - kept.length} too far from the median`].filter(Boolean);
+  const detail = `${pair} has ${kept.length} usable price${kept.length === 1 ? '' : 's'} and needs ${guards.quorum} (${prices.length} known${left.length ? `: ${left.join(', ')}` : ''})`;
   return { ...leg, rate: '0', problem: detail };
 }
 
