@@ -130,7 +130,7 @@ describe(`rates from the market (${storageName})`, () => {
     assert.equal(response.status, 503);
     assert.equal(response.headers.get('content-type'), 'application/problem+json');
     const problem = (await response.json()) as Problem;
-    assert.match(problem.detail, /^ETH has no rate the gateway can guarantee right now \(ETH\/USD has 0 usable prices and needs 2 \(2 known: 2 stale\)\)/);
+    assert.match(problem.detail ?? '', /^ETH has no rate the gateway can guarantee right now \(ETH\/USD has 0 usable prices and needs 2 \(2 known: 2 stale\)\)/);
     assert.deepEqual(problem.errors, [{ path: 'asset', message: 'ETH has no rate right now' }]);
 
     const assets = (await later.view()).body.methods[0]!.assets;

@@ -108,7 +108,7 @@ describe('ExchangeRate-API: GET /v6/latest/USD (open.er-api.com)', () => {
   });
 
   it('says what it said: result "error" with its error-type, 429 rate-limited, an answer for another base', async () => {
-    const spec = (url: string, pairs = { 'USD/VND': 'VND' }): RateSourceSpec => ({ id: 'fx', kind: 'exchangerate-api', url, pairs, poll_ms: 1, timeout_ms: 2_000, stale_after_ms: 1 });
+    const spec = (url: string, pairs: Record<string, string> = { 'USD/VND': 'VND' }): RateSourceSpec => ({ id: 'fx', kind: 'exchangerate-api', url, pairs, poll_ms: 1, timeout_ms: 2_000, stale_after_ms: 1 });
     const unsupported = await startPriceSource('/v6/latest/XYZ', () => ER_API_UNSUPPORTED);
     const limited = await startPriceSource('/v6/latest/USD', () => ER_API_RATE_LIMITED);
     const errorIn200 = await startPriceSource('/v6/latest/USD', () => ({ body: '{"result":"error","error-type":"quota-reached"}' }));

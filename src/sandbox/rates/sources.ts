@@ -156,7 +156,8 @@ function coingecko(spec: RateSourceSpec): RateSource {
 /**
  * ExchangeRate-API's open access, GET https://open.er-api.com/v6/latest/USD: `{"result":"success",
  * "time_last_update_unix":1764115201,"base_code":"USD","rates":{"VND":26345.5,…}}`, updated once a day. Errors:
- * `{"result":"error","error-type":"unsupported-code"}` (and 429 when asked too often).
+ * `{"result":"error","error-type":"unsupported-code"}` (and 429 when asked too often). The keyed API
+ * (v6.exchangerate-api.com/v6/<key>/latest/USD) answers the same with `conversion_rates`.
  */
 function exchangeRateApi(spec: RateSourceSpec): RateSource {
   return {
@@ -170,7 +171,8 @@ function exchangeRateApi(spec: RateSourceSpec): RateSource {
       const base = field(body, 'base_code');
       return Object.entries(spec.pairs).map(([pair, code]) => {
         if (pair.split('/')[0] !== base) throw new RateSourceError(`the answer is for base ${String(base)}, not ${pair}'s`);
-        const rates = field(body, 'rates');
+        // The keyed v6 API names them conversion_rates.
+        const rates = field(body, 'rates') ?? field(body, 'conversion_rates');
         if (!isObject(rates) || !(code in rates)) throw new RateSourceError(`the answer has no ${code} (for ${pair})`);
         return { pair, value: priceText(rates[code], code), at };
       });
