@@ -77,7 +77,8 @@ export class CustomerCheckout {
     const facts = await this.reader.readFacts(this.db, ref, { request: request === undefined });
     // The assets without a rate now are among what the view is derived from.
     const noRate = this.rates.unavailable(this.clock.now());
-    const kept = this.#views.get(ref, `${noRate.join(',')} ${facts}`, this.clock.now().getTime());
+    const derivedFrom = `${noRate.join(',')} ${facts}`;
+    const kept = this.#views.get(ref, derivedFrom, this.clock.now().getTime());
     if (kept && kept.secret === (await this.view.signingSecret(this.db, kept.merchantId))) return kept.json;
     const { snapshot, reconciled } = await this.current(ref, request === undefined ? parseLinkFacts(facts) : withRequest(parseLinkRecordFacts(facts), request));
     const merchantId = snapshot.link.merchant_id;
@@ -85,7 +86,7 @@ export class CustomerCheckout {
     const secret = await this.view.signingSecret(this.db, merchantId);
     const json = JSON.stringify(await this.viewOf(snapshot, noRate));
     const answer = { json, merchantId, secret, request: snapshot.link.request };
-    if (!reconciled) this.#views.set(ref, `${noRate.join(',')} ${facts}`, answer, { from: this.clock.now().getTime(), until: snapshot.derived.stable_until });
+    if (!reconciled) this.#views.set(ref, derivedFrom, answer, { from: this.clock.now().getTime(), until: snapshot.derived.stable_until });
     return json;
   }
 

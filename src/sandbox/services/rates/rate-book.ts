@@ -65,12 +65,14 @@ export interface Quoted extends Price {
 }
 
 type Leg = RateProvenance['legs'][number];
+/** A leg applied: its rate, or (below its quorum) none and why. */
+export type LegResult = Omit<Leg, 'rate'> & ({ rate: string; problem?: undefined } | { rate: null; problem: string });
 
 /** A rule applied: the rate and where it came from, or why there is none. */
-export type Evaluation = { asset: AssetCode; legs: Leg[] } & ({ market_rate: string; rate: string; provenance: RateProvenance } | { market_rate: null; problem: string });
+export type Evaluation = { asset: AssetCode; legs: LegResult[] } & ({ market_rate: string; rate: string; provenance: RateProvenance } | { market_rate: null; problem: string });
 
 /** One leg of a rule: the fresh prices, the outliers left out, and the median of the rest if the quorum is met. */
-export function evaluateLeg(pair: Pair, guards: PairGuards, prices: readonly Quoted[], now: Date): Leg & { problem?: string } {
+export function evaluateLeg(pair: Pair, guards: PairGuards, prices: readonly Quoted[], now: Date): LegResult {
   const fresh = prices.filter((p) => p.stale_after_ms === null || now.getTime() - p.at.getTime() <= p.stale_after_ms);
   const center = fresh.length ? median(fresh.map((p) => p.value)) : undefined;
   const kept = fresh.filter((p) => center !== undefined && !deviates(p.value, center, guards.max_deviation_bps));
@@ -81,23 +83,22 @@ export function evaluateLeg(pair: Pair, guards: PairGuards, prices: readonly Quo
     used: kept.includes(p),
     left_out: !fresh.includes(p) ? ('stale' as const) : !kept.includes(p) ? ('outlier' as const) : null,
   }));
-  const leg = { pair, rate: kept.length >= guards.quorum ? median(kept.map((p) => p.value)) : null, quorum: guards.quorum, max_deviation_bps: guards.max_deviation_bps, sources };
-  if (leg.rate !== null) return { ...leg, rate: leg.rate };
+  const leg = { pair, quorum: guards.quorum, max_deviation_bps: guards.max_deviation_bps, sources };
+  if (kept.length >= guards.quorum) return { ...leg, rate: median(kept.map((p) => p.value)) };
   const left = [prices.length - fresh.length && `${prices.length - fresh.length} stale`, fresh.length - kept.length && `${fresh.length - kept.length} too far from the median`].filter(Boolean);
-  const detail = `${pair} has ${kept.length} usable price${kept.length === 1 ? '' : 's'} and needs ${guards.quorum} (${prices.length} known${left.length ? `: ${left.join(', ')}` : ''})`;
-  return { ...leg, rate: '0', problem: detail };
+  return { ...leg, rate: null, problem: `${pair} has ${kept.length} usable price${kept.length === 1 ? '' : 's'} and needs ${guards.quorum} (${prices.length} known${left.length ? `: ${left.join(', ')}` : ''})` };
 }
 
 /** An asset's rule applied to the prices at `now`. */
 export function evaluateRule(asset: AssetCode, rule: AssetRule, guardsOf: (pair: Pair) => PairGuards, pricesOf: (pair: Pair) => Quoted[], now: Date): Evaluation {
   const legs = rule.legs.map((pair) => evaluateLeg(pair, guardsOf(pair), pricesOf(pair), now));
-  const problem = legs.find((leg) => leg.problem)?.problem;
-  const plain = legs.map(({ problem: _problem, ...leg }) => leg);
-  if (problem) return { asset, legs: plain, market_rate: null, problem };
-  const market_rate = product(legs.map((leg) => leg.rate));
-  if (/^0+(\.0+)?$/.test(market_rate)) return { asset, legs: plain, market_rate: null, problem: `${asset}'s rate rounds to 0 VND` };
+  const missing = legs.find((leg) => leg.rate === null);
+  if (missing?.rate === null) return { asset, legs, market_rate: null, problem: missing.problem };
+  const priced = legs.flatMap(({ problem: _problem, ...leg }) => (leg.rate === null ? [] : [{ ...leg, rate: leg.rate }]));
+  const market_rate = product(priced.map((leg) => leg.rate));
+  if (/^0+(\.0+)?$/.test(market_rate)) return { asset, legs, market_rate: null, problem: `${asset}'s rate rounds to 0 VND` };
   const rate = applySpread(market_rate, rule.spread_bps);
-  return { asset, legs: plain, market_rate, rate, provenance: { market_rate, spread_bps: rule.spread_bps, made_at: now.toISOString(), legs: plain } };
+  return { asset, legs, market_rate, rate, provenance: { market_rate, spread_bps: rule.spread_bps, made_at: now.toISOString(), legs: priced } };
 }
 
 /** A rate a quote locks, and where it came from. */

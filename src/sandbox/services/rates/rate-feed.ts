@@ -108,11 +108,11 @@ export class RateFeed {
     } finally {
       this.#inFlight.delete(asked);
     }
-    this.review();
+    this.#review();
   }
 
   /** Applies every asset's rule now, and logs what changed since the last time. */
-  review(): void {
+  #review(): void {
     const now = this.clock.now();
     const unavailable = new Set<AssetCode>();
     for (const asset of this.book.assets) {
