@@ -72,7 +72,8 @@ describe(`rates from the market (${storageName})`, () => {
     (await gw.client.getPaymentLink(ref)).payments.find((p) => p.payment_id === paymentId)!;
 
   it('locks the rule’s rate to the last digit, and the merchant’s payment resource records the prices it came from', async () => {
-    const link = await gw.client.createPaymentLink(sampleLink());
+    const order = sampleLink();
+    const link = await gw.client.createPaymentLink(order);
     const { status, body: payment } = await checkoutApi(gw.url, link.payment_link_ref).open('ETH', 'ETHEREUM');
     assert.equal(status, 201, JSON.stringify(payment));
     // ETH/USD: the median of 3456.78 and 3457.1 is 3456.94; USD/VND 26345.5; 3456.94 × 26345.5 = 91,074,812.77 VND per
@@ -107,6 +108,9 @@ describe(`rates from the market (${storageName})`, () => {
         },
       ],
     });
+    // The list of links reads it too (for a whole page at once).
+    const [listed] = (await gw.client.listPaymentLinks({ merchant_order_id: order.merchant_order_id })).payment_links;
+    assert.deepEqual(listed!.payments[0]!.rate_provenance, recorded.rate_provenance);
     // The customer's view carries the rate, not its provenance.
     assert.equal('rate_provenance' in (await checkoutApi(gw.url, link.payment_link_ref).payment(payment.payment_id)).body, false);
   });

@@ -144,13 +144,13 @@ export async function insertPayment(sql: Sql, row: PaymentRow, provenance: RateP
 }
 
 /**
- * Where the rates of a link's payments came from, by payment_id: only the merchant's reads show it, so a link's facts
- * (which every checkout read fetches) do not carry it.
+ * Where the rates of the payments of some links came from, by payment_id: only the merchant's reads show it, so a
+ * link's facts (which every checkout read fetches) do not carry it.
  */
-export async function rateProvenanceOf(sql: Sql, ref: string): Promise<Map<string, RateProvenance | null>> {
+export async function rateProvenanceOf(sql: Sql, refs: readonly string[]): Promise<Map<string, RateProvenance | null>> {
   const rows = await sql.query<{ payment_id: string; rate_provenance: RateProvenance | null }>(
-    'SELECT payment_id, rate_provenance FROM payments WHERE payment_link_ref = $1',
-    [ref],
+    'SELECT payment_id, rate_provenance FROM payments WHERE payment_link_ref = ANY($1::text[])',
+    [refs],
   );
   return new Map(rows.map((r) => [r.payment_id, r.rate_provenance]));
 }
