@@ -9,7 +9,6 @@ import { quoteAtomic, quoteStep } from '../../../codecs/amounts.js';
 import { assetFields, type AssetInfo, type NetworkConfig, type Networks } from '../../chains/networks.js';
 import type { Clock } from '../../clock.js';
 import type { PaymentSettings } from '../../config.js';
-import type { RateBook } from '../rates/rate-book.js';
 import { conflict, gone, invalid, notFound, unavailable } from '../../errors.js';
 import { readCursor } from '../../storage/chain-facts.js';
 import { randomToken } from '../../secrets.js';
@@ -21,6 +20,7 @@ import { DerivedAnswers } from '../payments/derived-answers.js';
 import type { PaymentView } from '../payments/payment-view.js';
 import { LinkReader, type LinkSnapshot } from '../payments/link-reader.js';
 import type { Reconciler } from '../payments/reconciler.js';
+import type { RateBook } from '../rates/rate-book.js';
 
 
 /** An asset as the customer chooses it. */
