@@ -4,11 +4,52 @@ import * as z from 'zod/mini';
 import { Customer, LINK_STATUSES, Payment } from './checkout.js';
 import { assetCode, expected, networkId, object, text } from './fields.js';
 import { RefundRecord } from './refund.js';
+import { DECIMAL } from './rules.js';
 
-/** A payment as its merchant reads it: the customer's view, and where its refunds go. */
+const decimal = z.string().check(z.regex(DECIMAL, 'must be a decimal string'));
+
+/**
+ * Where a quote's rate came from (docs/rates.md): the market rate (the product of its legs' rates) and the spread
+ * taken from it give the payment's `rate`; each leg (ETH/USD, USD/VND; or ETH/VND alone) is the median of the prices
+ * used, and lists every source's price with the source's time, used or left out and why.
+ */
+export const RateProvenance = z.object({
+  /** VND per unit before the spread, rounded down to 6 decimal places. */
+  market_rate: decimal,
+  spread_bps: z.int(),
+  /** When the quote was made: each price's freshness is counted to here. */
+  made_at: z.string(),
+  legs: z.array(
+    z.object({
+      pair: z.string(),
+      /** The median of the prices used. */
+      rate: decimal,
+      /** How many fresh prices within the bound the leg needed. */
+      quorum: z.int(),
+      /** How far from the median of the fresh prices one may be, in basis points, and still be used. */
+      max_deviation_bps: z.int(),
+      sources: z.array(
+        z.object({
+          source: z.string(),
+          value: decimal,
+          /** The source's own time for the price (when it answered, where its format has none). */
+          at: z.string(),
+          used: z.boolean(),
+          /** Why a price was not used: older than its source's bound, or too far from the median. */
+          left_out: z.nullable(z.enum(['stale', 'outlier'])),
+        }),
+      ),
+    }),
+  ),
+});
+export type RateProvenance = z.infer<typeof RateProvenance>;
+
+/** A payment as its merchant reads it: the customer's view, where its refunds go, and where its rate came from. */
 export const MerchantPayment = z.extend(Payment, {
   /** Where a refund of this payment goes: the address that sent its first confirmed money; null before any. */
   refund_address: z.nullable(z.string()),
+  /** Where the quote's rate came from; null for a payment quoted before the gateway recorded it. */
+  rate_provenance: z.nullable(RateProvenance),
 });
 export type MerchantPayment = z.infer<typeof MerchantPayment>;
 

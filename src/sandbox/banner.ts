@@ -1,10 +1,11 @@
 // What `npm start` and `npm run gateway` print once listening, as plain text on stdout: where, on what storage, who can
-// reach it, the sandbox credentials while they are the public defaults (never one an operator set), and which keys the
+// reach it, where rates come from, the sandbox credentials while they are the public defaults (never one an operator set), and which keys the
 // process holds.
 import { networkInterfaces } from 'node:os';
 import { DEFAULT_SANDBOX_SEED_HEX } from '../codecs/addresses.js';
 import { SANDBOX_DATA_KEY, SANDBOX_DEFAULTS, SANDBOX_PAYOUT_SEED_HEX } from './config.js';
 import type { RunningGateway } from './server.js';
+import type { RateSettings } from './rates/configuration.js';
 import type { Services } from './services.js';
 import { parsePostgresUrl } from './storage/postgres-url.js';
 
@@ -25,6 +26,7 @@ export function startBanner({ gateway, url }: RunningGateway, title: string, opt
   return [
     `${title} on ${url} (storage: ${gateway.db.engine}${where})`,
     ...reach(gateway.config.host, new URL(url).port, options.phonePath ?? ''),
+    rates(gateway.config.rates),
     '',
     publicDefaults ? 'Sandbox credentials (public defaults, written in the README: anyone can use them):' : 'Sandbox credentials:',
     `  ClientId       ${clientId}`,
@@ -58,6 +60,14 @@ function keys({ config, networks }: Services): string[] {
     '  Test wallet    the sandbox wallet\'s private keys (SANDBOX_WALLET_SEED): it signs the sandbox\'s test payments',
     `  Payouts        the hot wallet's private keys (${config.payments.payoutSeedHex === SANDBOX_PAYOUT_SEED_HEX ? 'the public sandbox seed; PAYOUT_HD_SEED for real funds' : 'PAYOUT_HD_SEED'}): they sign refunds sent on chain`,
   ];
+}
+
+/** Where quotes' rates come from: the sandbox's fixed rates, or the market's sources (docs/rates.md). */
+function rates({ sources }: RateSettings): string {
+  const market = sources.filter((s) => s.kind !== 'fixed').map((s) => s.id);
+  return market.length
+    ? `Rates from the market: ${market.join(', ')} (RATE_SOURCES), fetched on their schedules.`
+    : "Rates: the sandbox's fixed ones (SANDBOX_RATE_*); RATE_SOURCES takes them from the market (docs/rates.md).";
 }
 
 const WILDCARD = new Set(['0.0.0.0', '::', '[::]']);

@@ -2,10 +2,10 @@
 // they are printed at start and written in the README, so a tester can use them at once.
 import { isIP } from 'node:net';
 import * as z from 'zod/mini';
-import type { AssetCode } from '../contract/index.js';
 import { accountKeyFrom, DEFAULT_SANDBOX_SEED_HEX, type NetworkFamily } from '../codecs/addresses.js';
 import { networksFrom, type NetworkSpec } from './chains/configuration.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './logging.js';
+import { ratesFrom, type RateSettings } from './rates/configuration.js';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits } from './storage/database.js';
 import { parsePostgresUrl } from './storage/postgres-url.js';
 
@@ -43,6 +43,8 @@ export interface GatewayConfig {
   payments: PaymentSettings;
   /** The networks payments are taken on, and where each one's facts come from (chains/configuration.ts). */
   networks: NetworkSpec[];
+  /** Where each asset's rate comes from, and the guards on it (rates/configuration.ts). */
+  rates: RateSettings;
   /** `anvil`: the gateway's start runs a development node and puts Ethereum on it (chains/evm/dev-chain.ts). */
   sandboxChain?: 'anvil';
   log?: { level: LogLevel; format?: LogFormat };
@@ -59,9 +61,7 @@ export interface PaymentSettings {
   walletSeedHex: string;
   /** The HD seed (hex) of the hot wallet refunds are paid out from on a node's network: a key of its own. */
   payoutSeedHex: string;
-  /** Market rates in VND per unit, as decimal strings, by asset. */
-  rates: Record<AssetCode, string>;
-  /** The customer's rate is the market rate less this spread, in basis points. */
+  /** The customer's rate is the market rate less this spread, in basis points (a rate rule may set its own). */
   spreadBps: number;
   /** A payment short of what is due by at most this much (basis points) counts as full. */
   toleranceBps: number;
@@ -148,7 +148,7 @@ const accountKey = variable(undefined, (raw) => {
 });
 const previousKeys = variable([] as string[], (raw) => raw.split(',').filter(Boolean));
 
-/** Every variable the gateway reads, with its default; the networks and rates are read by chains/configuration.ts and ratesFrom. */
+/** Every variable the gateway reads, with its default; the networks and rates are read by chains/configuration.ts and rates/configuration.ts. */
 const ENVIRONMENT = z.object({
   PORT: whole(4010, 0, 65535),
   HOST: variable('127.0.0.1', (raw) => (isIP(raw) || /^[a-zA-Z0-9.-]+$/.test(raw) ? raw : { wrong: `must be an IP address or a host name, got ${raw}` })),
@@ -172,7 +172,7 @@ const ENVIRONMENT = z.object({
   HD_XPUB_BITCOIN: accountKey,
   SANDBOX_WALLET_SEED: walletSeed,
   PAYOUT_HD_SEED: seedOr(SANDBOX_PAYOUT_SEED_HEX),
-  SANDBOX_SPREAD_BPS: whole(50),
+  SANDBOX_SPREAD_BPS: whole(50, 0, 9_999),
   SANDBOX_TOLERANCE_BPS: whole(50),
   SANDBOX_QUOTE_TTL_SECONDS: whole(900),
   REFUND_CLAIM_TTL_SECONDS: whole(604_800, 1),
@@ -189,10 +189,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   const parsed = ENVIRONMENT.safeParse(env);
   if (!parsed.success) for (const issue of parsed.error.issues) problems.push(`${String(issue.path[0])} ${issue.message}`);
   let networks: NetworkSpec[] = [];
-  let rates: Record<AssetCode, string> = {};
+  let rates: RateSettings = { sources: [], assets: {}, pairs: {} };
   try {
     networks = networksFrom(env);
-    rates = ratesFrom(env, networks);
+    rates = ratesFrom(env, networks, parsed.success ? parsed.data.SANDBOX_SPREAD_BPS : 0);
   } catch (error) {
     problems.push((error as Error).message);
   }
@@ -219,29 +219,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       accountXpubs: Object.fromEntries(Object.entries(xpubs).filter(([, key]) => key)),
       walletSeedHex: v.SANDBOX_WALLET_SEED,
       payoutSeedHex: v.PAYOUT_HD_SEED,
-      rates,
       spreadBps: v.SANDBOX_SPREAD_BPS,
       toleranceBps: v.SANDBOX_TOLERANCE_BPS,
       quoteTtlSeconds: v.SANDBOX_QUOTE_TTL_SECONDS,
     },
     networks,
+    rates,
     sandboxChain: v.SANDBOX_CHAIN === 'anvil' ? 'anvil' : undefined,
     log: { level: v.LOG_LEVEL, format: v.LOG_FORMAT },
     shutdown: { timeoutMs: v.SHUTDOWN_TIMEOUT_MS, delayMs: v.SHUTDOWN_DELAY_MS },
   };
-}
-
-/** The sandbox's market rates in VND per unit. */
-const DEFAULT_RATES: Record<AssetCode, string> = { USDT: '26350', ETH: '92000000', BTC: '2600000000' };
-
-/** A rate for every configured asset: SANDBOX_RATE_<ASSET>, else the network file's `rate_vnd`, else the sandbox's. */
-function ratesFrom(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[]): Record<AssetCode, string> {
-  const rates: Record<AssetCode, string> = {};
-  for (const asset of networks.flatMap((n) => n.assets)) {
-    const rate = env[`SANDBOX_RATE_${asset.asset}`] || rates[asset.asset] || asset.rate_vnd || DEFAULT_RATES[asset.asset];
-    if (!rate) throw new Error(`${asset.asset} has no rate: set SANDBOX_RATE_${asset.asset} (VND per ${asset.asset}) or its rate_vnd in EVM_NETWORKS`);
-    if (!/^\d+(\.\d+)?$/.test(rate) || /^0+(\.0+)?$/.test(rate)) throw new Error(`SANDBOX_RATE_${asset.asset} must be a positive decimal number of VND, got ${rate}`);
-    rates[asset.asset] = rate;
-  }
-  return rates;
 }

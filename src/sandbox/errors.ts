@@ -30,4 +30,4 @@ export const malformed = (detail: string, errors?: FieldError[]) => new GatewayE
 export const notFound = (detail: string) => new GatewayError('not_found', detail);
 export const conflict = (detail: string) => new GatewayError('conflict', detail);
 export const gone = (detail: string) => new GatewayError('gone', detail);
-export const unavailable = (detail: string) => new GatewayError('unavailable', detail);
+export const unavailable = (detail: string, errors?: FieldError[]) => new GatewayError('unavailable', detail, errors);

@@ -33,6 +33,9 @@ import { WebhookOutbox } from './services/webhooks/outbox.js';
 import { checkDataKeys } from './services/operations/data-keys.js';
 import { Metrics } from './services/operations/metrics.js';
 import { Health } from './services/operations/readiness.js';
+import { RateBook } from './services/rates/rate-book.js';
+import { RateFeed } from './services/rates/rate-feed.js';
+import { rateSource } from './rates/sources.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrationNames } from './storage/migrate.js';
 
@@ -63,6 +66,8 @@ export interface Services {
   eventStreams: EventStreams;
   health: Health;
   metrics: Metrics;
+  rateBook: RateBook;
+  rateFeed: RateFeed;
   /** Stops the timers and the work under way (each part by `deadline`, ms since the epoch, at the latest), then the database. */
   close(deadline?: number): Promise<void>;
 }
@@ -71,7 +76,10 @@ export interface ServiceOptions {
   clock?: Clock;
   /** PostgreSQL schema to work in; tests give each file its own. */
   schema?: string;
-  /** Run the timers (blocks, expiries, webhook deliveries on their own). Tests turn them off and drive each step. */
+  /**
+   * Run the timers (blocks, expiries, webhook deliveries, rate sources asked on their own). Tests turn them off and drive
+   * each step (a fixed rate source is in the book from the start; others wait for rateFeed.refresh()).
+   */
   watch?: boolean;
   /** How webhook hosts resolve (the system's DNS when absent); tests give names of their own. */
   resolve?: Resolve;
@@ -110,9 +118,11 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const refunds = new Refunds(db, clock, networks, orders, refundLedger, payouts, webhookOutbox, config.refundClaimTtlSeconds);
   const wallet = new TestWallet(chains, networks, watcher, config.payments.walletSeedHex);
   const sandboxControls = new SandboxControls(db, clock, networks, chains, reconciler, view, watcher);
+  const rateBook = new RateBook(config.rates);
+  const rateFeed = new RateFeed(rateBook, clock, config.rates.sources.map((spec) => rateSource(spec, clock.now())));
   const eventStreams = new EventStreams();
   const health = new Health(db, clock, sealer, sandboxControls, await migrationNames());
-  metrics.observe({ db, clock, eventStreams, sandboxControls, watcher });
+  metrics.observe({ db, clock, eventStreams, sandboxControls, watcher, rateFeed, rateBook });
   const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);
   if (config.sandboxWebhookUrl) await webhookEndpoints.ensure(sandboxMerchant.merchant_id, config.sandboxWebhookUrl);
   await merchants.start();
@@ -120,6 +130,8 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   await wallet.faucetWhereEmpty();
   await payouts.prepareHotWallets();
   if (options.watch ?? true) {
+    // Bounded by each source's timeout: a gateway that starts with its sources answering quotes at once.
+    await rateFeed.start();
     await watcher.start();
     chains.startMining();
     payouts.start();
@@ -127,6 +139,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   } else {
     // Each network's cursor at its tip, so that what the tests do next is followed from there.
     await watcher.followAll();
+    await rateFeed.start({ remote: false });
   }
   return {
     config,
@@ -140,7 +153,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     refundClaims: new RefundClaims(db, clock, networks, payouts),
     payouts,
     heldPayments: new HeldPayments(db, clock, orders, reconciler, merchantLinks),
-    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, receiving, reader, reconciler, view, new URL('receipt', config.checkoutUrl)),
+    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, rateBook, receiving, reader, reconciler, view, new URL('receipt', config.checkoutUrl)),
     sandboxControls,
     merchantLinks,
     webhookEndpoints,
@@ -155,10 +168,12 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     eventStreams,
     health,
     metrics,
+    rateBook,
+    rateFeed,
     async close(deadline = Date.now() + 10_000) {
       const by = <T>(work: Promise<T>) => Promise.race([work, new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref())]);
       // The watcher ends its round and the dispatcher its sends (releasing what it cannot finish), side by side.
-      await Promise.all([by(watcher.stop()), webhookDispatcher.stop(deadline)]);
+      await Promise.all([by(watcher.stop()), webhookDispatcher.stop(deadline), rateFeed.stop()]);
       await payouts.stop();
       await chains.stop();
       await paymentEvents.stop();

@@ -89,14 +89,14 @@ describe('<pay-checkout> networks from the gateway', () => {
     await until(el, 'English', () => textOf(partOf(el, 'receipt')).includes('BNB Smart Chain Testnet network'));
   });
 
-  it('shows an asset whose network the gateway cannot see as unavailable, and never picks it', async () => {
+  it('shows an asset the gateway cannot take now (its network out of sight, or no rate) as unavailable, and never picks it', async () => {
     const view = await stubbedView((real) => real.methods[0]!.assets.map((a) => (a.network === 'TRON' ? { ...a, available: false } : a)));
     const { el } = await mount(view.payment_link_ref, { locale: 'vi', apiBase: location.origin });
     await untilView(el, 'order');
     const tron = control(el, 'input[type="radio"][value="USDT:TRON"]');
     expect(tron.disabled, 'the TRON asset cannot be picked').to.equal(true);
     expect(tron.checked).to.equal(false);
-    expect(textOf(cardOf(el, 'USDT:TRON'))).to.include('Tạm thời không kết nối được');
+    expect(textOf(cardOf(el, 'USDT:TRON'))).to.include('Tạm thời không dùng được');
     expect(textOf(cardOf(el, 'USDT:ETHEREUM')), 'the others say nothing of the kind').not.to.include('Tạm thời');
     const picked = parts(el, 'asset-option').map((card) => card.querySelector('input')!).find((input) => input.checked);
     expect(picked?.value, 'the first available asset is picked').to.equal('USDT:ETHEREUM');
@@ -106,10 +106,10 @@ describe('<pay-checkout> networks from the gateway', () => {
 
     press(el, 'language-switch');
     await until(el, 'English', () => partOf(el, 'card').getAttribute('lang') === 'en');
-    expect(textOf(cardOf(el, 'USDT:TRON'))).to.include('Cannot be reached right now');
+    expect(textOf(cardOf(el, 'USDT:TRON'))).to.include('Unavailable right now');
   });
 
-  it("says the coin's network cannot be reached when opening a payment is answered 503, and stays usable", async () => {
+  it('says the coin cannot be used right now when opening a payment is answered 503, and stays usable', async () => {
     const { payment_link_ref } = await createLink();
     const fetch = window.fetch;
     let refuse = true;
@@ -127,12 +127,12 @@ describe('<pay-checkout> networks from the gateway', () => {
       await untilView(el, 'order');
       press(el, 'pay-button');
       await until(el, 'the refusal shown', () => !!part(el, 'error'));
-      expect(textOf(partOf(el, 'error'))).to.equal('Tạm thời không kết nối được mạng của loại tiền này: hãy chọn loại khác hoặc thử lại sau.');
+      expect(textOf(partOf(el, 'error'))).to.equal('Tạm thời không dùng được loại tiền này: hãy chọn loại khác hoặc thử lại sau.');
       expect(events.find((e) => e.type === 'pay-checkout-error')?.detail).to.have.property('code', 'unavailable');
       expect(viewOf(el), 'the order stays').to.equal('order');
       expect(partOf<HTMLButtonElement>(el, 'pay-button').disabled, 'the Pay button stays').to.equal(false);
       press(el, 'language-switch');
-      await until(el, 'English', () => textOf(part(el, 'error')).startsWith("This coin's network cannot be reached right now"));
+      await until(el, 'English', () => textOf(part(el, 'error')).startsWith('This coin cannot be used right now'));
       expect(textOf(partOf(el, 'error'))).to.include('choose another coin, or try again shortly');
       await expect(el).to.be.accessible();
 

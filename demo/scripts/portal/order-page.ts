@@ -16,7 +16,7 @@ import { SubmitController } from '../lib/submit-controller.js';
 import { formatDate, formatVnd } from '../lib/ui.js';
 import { RefundRequestEvent } from './events.js';
 import { canAccept, heldReason, holdings, type Holding } from './money.js';
-import { coin, formatRate, paymentPill, short } from './views.js';
+import { coin, formatRate, paymentPill, rateProvenance, short } from './views.js';
 
 /**
  * @summary One order: payments, transactions, refunds, webhooks, and the decisions about money held for the merchant.
@@ -147,7 +147,7 @@ export class OrderPage extends LightElement {
                     <td>${coin(p.asset, p.network)}<br /><code class="mono wrap" title=${p.address}>${short(p.address)}</code></td>
                     <td class="num">${p.amount_crypto} ${p.asset}<br /><span class="muted">${formatVnd(p.amount_vnd)}</span></td>
                     <td class="num" data-received>${p.received_crypto} ${p.asset}</td>
-                    <td>${formatRate(p.rate, p.asset)}</td>
+                    <td>${formatRate(p.rate, p.asset)}${rateProvenance(p)}</td>
                     <td>${paymentPill(p)}</td>
                     <td class="num">${p.held_vnd ? formatVnd(p.held_vnd) : '—'}</td>
                     <td>${this.#transactions(p)}</td>

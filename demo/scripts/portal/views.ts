@@ -1,7 +1,8 @@
 // Small pieces the portal's pages share: status pills, coins, amounts in crypto, hashes. All lit-html: every value
 // is text.
-import { html, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import type { AssetCode, MerchantPayment, Network, PaymentStatus } from '../../../src/contract/index.js';
+import { formatDate } from '../lib/ui.js';
 import { networkName } from './networks.js';
 
 const PAYMENT_LABELS: Record<PaymentStatus, string> = {
@@ -32,8 +33,38 @@ export function cryptoReceived(payment: MerchantPayment): string {
 /** A long hash or address, shortened for a table; the whole of it in the title and for copying. */
 export const short = (value: string) => (value.length > 22 ? `${value.slice(0, 10)}…${value.slice(-8)}` : value);
 
+/** A plain decimal with the thousands grouped as a Vietnamese reader groups them ("3.456,94"). */
+const grouped = (value: string) => {
+  const [whole = '0', fraction] = value.split('.');
+  return `${whole.replace(/\B(?=(\d{3})+$)/g, '.')}${fraction ? `,${fraction}` : ''}`;
+};
+
 /** VND per unit, as a Vietnamese merchant reads a rate ("26.218,25 ₫ per USDT"), from its decimal string. */
 export function formatRate(rate: string, asset: AssetCode): string {
-  const [whole = '0', fraction] = rate.split('.');
-  return `${whole.replace(/\B(?=(\d{3})+$)/g, '.')}${fraction ? `,${fraction}` : ''} ₫ per ${asset}`;
+  return `${grouped(rate)} ₫ per ${asset}`;
+}
+
+/**
+ * Where a quote's rate came from, folded under the rate: the market rate less the spread, then each leg's median and
+ * every source's price with its time, used or left out and why.
+ */
+export function rateProvenance(payment: MerchantPayment): TemplateResult | typeof nothing {
+  const provenance = payment.rate_provenance;
+  if (!provenance) return nothing;
+  return html`<details class="provenance small" data-rate-provenance>
+    <summary>Where this rate came from</summary>
+    <p>Market ${formatRate(provenance.market_rate, payment.asset)}, less a ${provenance.spread_bps / 100}% spread; quoted ${formatDate(provenance.made_at)}.</p>
+    ${provenance.legs.map(
+      (leg) => html`<div data-rate-leg=${leg.pair}>
+        <strong>${leg.pair} ${grouped(leg.rate)}</strong>: the median of ${leg.sources.filter((s) => s.used).length} (at least ${leg.quorum} needed)
+        <ul>
+          ${leg.sources.map(
+            (s) => html`<li data-rate-source=${s.source} data-used=${String(s.used)}>
+              ${s.source}: ${grouped(s.value)} as of ${formatDate(s.at)}${s.left_out === 'stale' ? ' · left out: too old' : s.left_out === 'outlier' ? ` · left out: more than ${leg.max_deviation_bps / 100}% from the median` : ''}
+            </li>`,
+          )}
+        </ul>
+      </div>`,
+    )}
+  </details>`;
 }

@@ -33,7 +33,7 @@ export const en = {
   network: '{name} network',
   /** One of the test networks the sandbox simulates ("Ethereum Sepolia"). */
   testNetwork: '{name} test network',
-  unavailable: 'Cannot be reached right now',
+  unavailable: 'Unavailable right now',
   scanToPay: 'Scan to pay',
   scanAddress: 'Scan the address, then type the amount',
   sendExactly: 'Send exactly',
@@ -80,7 +80,7 @@ export const en = {
   error_link_expired: 'This payment link has expired.',
   error_conflict: 'The payment could not be opened.',
   error_invalid: 'The gateway refused the request.',
-  error_unavailable: "This coin's network cannot be reached right now: choose another coin, or try again shortly.",
+  error_unavailable: 'This coin cannot be used right now: choose another coin, or try again shortly.',
   error_network: 'The payment gateway cannot be reached. Check your connection and try again.',
   error_malformed: 'The payment gateway answered something unexpected. Try again in a moment.',
   help: 'Questions? Contact {merchant}',

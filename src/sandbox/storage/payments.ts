@@ -1,7 +1,7 @@
 // Every statement about payment links and their payments: their rows, and the statuses derived from their facts
 // (link-facts.ts) written back. Locks are taken in one order everywhere: a link, then its payments (by seq); the
 // links of one order by payment_link_ref.
-import type { AssetCode, LinkStatus, Network, PaymentLinkRequest, PaymentStatus } from '../../contract/index.js';
+import type { AssetCode, LinkStatus, Network, PaymentLinkRequest, PaymentStatus, RateProvenance } from '../../contract/index.js';
 import { QUOTE_OPEN_STATUSES } from '../../contract/rules.js';
 import { one, sqlList, type Sql } from './database.js';
 import { answerValues, withKeyedAnswer, type KeyedAnswer } from './idempotency.js';
@@ -117,11 +117,12 @@ export async function nextAddressIndex(sql: Sql): Promise<number> {
   return (await one<{ index: number }>(sql, `SELECT nextval('payment_address_index')::bigint AS index`))!.index;
 }
 
-export async function insertPayment(sql: Sql, row: PaymentRow): Promise<void> {
+/** A new payment, with where its rate came from (read on its own: rateProvenanceOf). */
+export async function insertPayment(sql: Sql, row: PaymentRow, provenance: RateProvenance): Promise<void> {
   await sql.query(
     `INSERT INTO payments (payment_id, payment_link_ref, status, asset, network, address, address_index, amount_atomic, amount_vnd, rate,
-       quote_expires_at, confirmations_required, customer, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+       quote_expires_at, confirmations_required, customer, created_at, rate_provenance)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
       row.payment_id,
       row.payment_link_ref,
@@ -137,8 +138,21 @@ export async function insertPayment(sql: Sql, row: PaymentRow): Promise<void> {
       row.confirmations_required,
       row.customer === undefined || row.customer === null ? null : JSON.stringify(row.customer),
       row.created_at,
+      JSON.stringify(provenance),
     ],
   );
+}
+
+/**
+ * Where the rates of the payments of some links came from, by payment_id: only the merchant's reads show it, so a
+ * link's facts (which every checkout read fetches) do not carry it.
+ */
+export async function rateProvenanceOf(sql: Sql, refs: readonly string[]): Promise<Map<string, RateProvenance | null>> {
+  const rows = await sql.query<{ payment_id: string; rate_provenance: RateProvenance | null }>(
+    'SELECT payment_id, rate_provenance FROM payments WHERE payment_link_ref = ANY($1::text[])',
+    [refs],
+  );
+  return new Map(rows.map((r) => [r.payment_id, r.rate_provenance]));
 }
 
 export type DerivedPayment = Pick<PaymentRow, 'status' | 'overpaid' | 'paid_at' | 'held_vnd' | 'unsettled'>;

@@ -5,7 +5,7 @@
 import type { HDKey } from '@scure/bip32';
 import { isIn, OPEN_PAYMENT_STATUSES, type CheckoutAsset, type CheckoutView, type OpenPaymentRequest, type Payment } from '../../../contract/index.js';
 import { deriveAddress } from '../../../codecs/addresses.js';
-import { applySpread, quoteAtomic, quoteStep } from '../../../codecs/amounts.js';
+import { quoteAtomic, quoteStep } from '../../../codecs/amounts.js';
 import { assetFields, type AssetInfo, type NetworkConfig, type Networks } from '../../chains/networks.js';
 import type { Clock } from '../../clock.js';
 import type { PaymentSettings } from '../../config.js';
@@ -20,6 +20,7 @@ import { DerivedAnswers } from '../payments/derived-answers.js';
 import type { PaymentView } from '../payments/payment-view.js';
 import { LinkReader, type LinkSnapshot } from '../payments/link-reader.js';
 import type { Reconciler } from '../payments/reconciler.js';
+import type { RateBook } from '../rates/rate-book.js';
 
 
 /** An asset as the customer chooses it. */
@@ -57,6 +58,7 @@ export class CustomerCheckout {
     private readonly clock: Clock,
     private readonly networks: Networks,
     private readonly settings: PaymentSettings,
+    private readonly rates: RateBook,
     private readonly root: HDKey,
     private readonly reader: LinkReader,
     private readonly reconciler: Reconciler,
@@ -73,19 +75,22 @@ export class CustomerCheckout {
     // A link's request never changes: while the link's last view is kept, its facts are read without it.
     const request = this.#views.last(ref)?.request;
     const facts = await this.reader.readFacts(this.db, ref, { request: request === undefined });
-    const kept = this.#views.get(ref, facts, this.clock.now().getTime());
+    // The assets without a rate now are among what the view is derived from.
+    const noRate = this.rates.unavailable(this.clock.now());
+    const derivedFrom = `${noRate.join(',')} ${facts}`;
+    const kept = this.#views.get(ref, derivedFrom, this.clock.now().getTime());
     if (kept && kept.secret === (await this.view.signingSecret(this.db, kept.merchantId))) return kept.json;
     const { snapshot, reconciled } = await this.current(ref, request === undefined ? parseLinkFacts(facts) : withRequest(parseLinkRecordFacts(facts), request));
     const merchantId = snapshot.link.merchant_id;
     // Read before rendering: a secret changed in between makes the next request render again, never the reverse.
     const secret = await this.view.signingSecret(this.db, merchantId);
-    const json = JSON.stringify(await this.viewOf(snapshot));
+    const json = JSON.stringify(await this.viewOf(snapshot, noRate));
     const answer = { json, merchantId, secret, request: snapshot.link.request };
-    if (!reconciled) this.#views.set(ref, facts, answer, { from: this.clock.now().getTime(), until: snapshot.derived.stable_until });
+    if (!reconciled) this.#views.set(ref, derivedFrom, answer, { from: this.clock.now().getTime(), until: snapshot.derived.stable_until });
     return json;
   }
 
-  private async viewOf(snapshot: LinkSnapshot): Promise<CheckoutView> {
+  private async viewOf(snapshot: LinkSnapshot, noRate = this.rates.unavailable(this.clock.now())): Promise<CheckoutView> {
     const { link } = snapshot;
     const r = link.request;
     const latest = snapshot.payments.length - 1;
@@ -105,7 +110,7 @@ export class CustomerCheckout {
       show_back_button: r.show_back_button ?? false,
       default_guest_checkout: r.default_guest_checkout ?? false,
       is_checkout_embed: r.is_checkout_embed ?? false,
-      methods: [{ pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', assets: this.#assets(snapshot.available) }],
+      methods: [{ pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', assets: this.#assets(snapshot.available, noRate) }],
       payment: latest >= 0 ? await this.render(this.db, snapshot, latest) : null,
       received_vnd: Number(snapshot.states.reduce((sum, state) => (isIn(OPEN_PAYMENT_STATUSES, state.status) ? sum : sum + state.covered_vnd), 0n)),
       receipt_url: [...snapshot.transfers.values()].some((transfers) => transfers.length) ? this.#receiptUrl(link.payment_link_ref) : null,
@@ -127,11 +132,12 @@ export class CustomerCheckout {
     return { view: await this.viewOf(snapshot), payments: payments.filter((p) => p.transactions.length) };
   }
 
-  /** Every configured asset, each available while its network can be seen. */
-  #assets(available: readonly string[] = []): CheckoutAsset[] {
+  /** Every configured asset, each available while its network can be seen and its rate can be had. */
+  #assets(available: readonly string[] = [], noRate: readonly string[] = []): CheckoutAsset[] {
     return this.networks.assets.map((info) => {
       const network = this.networks.of(info.network);
-      return checkoutAsset(network, info, network.source.kind === 'simulated' || available.includes(network.id));
+      const seen = network.source.kind === 'simulated' || available.includes(network.id);
+      return checkoutAsset(network, info, seen && !noRate.includes(info.asset));
     });
   }
 
@@ -174,9 +180,11 @@ export class CustomerCheckout {
       const rest = link.amount - Number(snapshot.derived.covered_vnd);
       if (rest <= 0) throw conflict('What was sent for this order already covers it; it is waiting for its confirmations.');
       await this.#assertAvailable(tx, this.networks.of(asset.network));
+      // From the prices the rate feed last wrote: a source that hangs never delays this (a 503 naming the asset without a rate).
+      const locked = this.rates.lock(asset.asset, this.clock.now());
       // The new payment closes the last one's quote at once (it is newer); both are written before this commits.
-      const row = await this.quote(tx, link.payment_link_ref, rest, link.expires_at, asset, request.customer);
-      await insertPayment(tx, row);
+      const row = await this.quote(tx, link.payment_link_ref, rest, link.expires_at, asset, locked.rate, request.customer);
+      await insertPayment(tx, row, locked.provenance);
       snapshot = await this.reconciler.reconcile(tx, ref);
       return { payment: await this.render(tx, snapshot, snapshot.payments.length - 1), created: true };
     });
@@ -204,10 +212,9 @@ export class CustomerCheckout {
     throw unavailable(`${network.name} (${network.id}) cannot be reached right now, so no payment opens on it; choose another coin, or try again shortly.`);
   }
 
-  private async quote(tx: Sql, ref: string, amountVnd: number, linkExpiresAt: Date, info: AssetInfo, customer: unknown): Promise<PaymentRow> {
+  private async quote(tx: Sql, ref: string, amountVnd: number, linkExpiresAt: Date, info: AssetInfo, rate: string, customer: unknown): Promise<PaymentRow> {
     const { asset, network, decimals, quote_decimals } = info;
     const index = await nextAddressIndex(tx);
-    const rate = applySpread(this.settings.rates[asset]!, this.settings.spreadBps);
     const now = this.clock.now();
     return {
       payment_id: randomToken('pay', 12),

@@ -2,12 +2,12 @@
 // payments with their transactions, its refunds. Webhook bodies carry the same resource. Read-only: built from the link
 // reader, the refund ledger and the payment view.
 import type * as z from 'zod/mini';
-import type { Customer, MerchantPayment, PaymentLinkList, PaymentLinkListQuery, PaymentLinkResource } from '../../../contract/index.js';
+import type { Customer, MerchantPayment, PaymentLinkList, PaymentLinkListQuery, PaymentLinkResource, RateProvenance } from '../../../contract/index.js';
 import type { Networks } from '../../chains/networks.js';
 import { invalid, notFound } from '../../errors.js';
 import type { Database, Sql } from '../../storage/database.js';
 import { pageOfLinks, type LinkSortKey } from '../../storage/link-list.js';
-import { isMerchantsLink, type LinkRow, type PaymentRow } from '../../storage/payments.js';
+import { isMerchantsLink, rateProvenanceOf, type LinkRow, type PaymentRow } from '../../storage/payments.js';
 import { paymentLinkUrl } from '../orders/payment-links.js';
 import type { RefundLedger } from '../orders/refund-ledger.js';
 import type { LinkReader, LinkSnapshot } from '../payments/link-reader.js';
@@ -49,23 +49,29 @@ export class MerchantLinks {
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     const payment_links: PaymentLinkResource[] = [];
-    for (const row of page) payment_links.push(await this.resourceOf(this.db, await this.reader.read(this.db, row.payment_link_ref)));
+    // The page's rate provenance in one statement.
+    const provenance = await rateProvenanceOf(this.db, page.map((row) => row.payment_link_ref));
+    for (const row of page) payment_links.push(await this.resourceOf(this.db, await this.reader.read(this.db, row.payment_link_ref), provenance));
     return { payment_links, next_cursor: rows.length > limit && last ? encodeCursor(last) : null };
   }
 
-  private async payments(sql: Sql, { link, payments, states, transfers }: LinkSnapshot): Promise<MerchantPayment[]> {
+  private async payments(sql: Sql, { link, payments, states, transfers }: LinkSnapshot, known?: Map<string, RateProvenance | null>): Promise<MerchantPayment[]> {
     const rendered: MerchantPayment[] = [];
+    const provenance = known ?? (payments.length ? await rateProvenanceOf(sql, [link.payment_link_ref]) : new Map<string, RateProvenance | null>());
     for (const [i, row] of payments.entries()) {
       const seen = transfers.get(row.payment_id) ?? [];
       const payment = await this.view.render(sql, link, row, states[i]!, seen);
       // Refunds go back to the same address (orders/refund-ledger.ts, refundSources).
-      rendered.push({ ...payment, refund_address: seen.find((t) => t.confirmed_at)?.from_address ?? null });
+      rendered.push({ ...payment, refund_address: seen.find((t) => t.confirmed_at)?.from_address ?? null, rate_provenance: provenance.get(row.payment_id) ?? null });
     }
     return rendered;
   }
 
-  /** The resource of a link as a snapshot shows it (one just reconciled, in its transaction: a webhook's body). */
-  async resourceOf(sql: Sql, snapshot: LinkSnapshot): Promise<PaymentLinkResource> {
+  /**
+   * The resource of a link as a snapshot shows it (one just reconciled, in its transaction: a webhook's body); with
+   * `provenance`, its payments' rate provenance as read already (a page of links reads them together).
+   */
+  async resourceOf(sql: Sql, snapshot: LinkSnapshot, provenance?: Map<string, RateProvenance | null>): Promise<PaymentLinkResource> {
     const { link } = snapshot;
     const { amountToRefund, refundDetails } = await this.ledger.linkRefunds(sql, snapshot);
     return {
@@ -81,7 +87,7 @@ export class MerchantLinks {
       paid_at: link.paid_at?.toISOString() ?? null,
       superseded_at: link.superseded_at?.toISOString() ?? null,
       customer: customerOf(link, snapshot.payments),
-      payments: await this.payments(sql, snapshot),
+      payments: await this.payments(sql, snapshot, provenance),
       refunds: refundDetails,
       amountToRefund,
     };

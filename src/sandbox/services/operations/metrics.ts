@@ -7,6 +7,8 @@ import type { EventStreams } from '../../http/event-stream.js';
 import type { Database, Timed } from '../../storage/database.js';
 import { outboxBacklog, paymentsByStatus } from '../../storage/operations.js';
 import type { Watcher } from '../chains/watcher.js';
+import type { RateBook } from '../rates/rate-book.js';
+import type { RateFeed } from '../rates/rate-feed.js';
 import type { SandboxControls } from '../sandbox/sandbox-controls.js';
 
 /** What the metrics read when scraped. */
@@ -16,6 +18,8 @@ export interface Observed {
   eventStreams: EventStreams;
   sandboxControls: SandboxControls;
   watcher: Watcher;
+  rateFeed: RateFeed;
+  rateBook: RateBook;
 }
 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -78,6 +82,22 @@ export class Metrics {
     );
     gauge('pay_checkout_watcher_last_round_timestamp_seconds', "Per network, when this process's watcher last finished a round, failed or not", ['network'], (g) => {
       for (const [network, at] of this.#observed?.watcher.lastRounds() ?? []) g.set({ network }, at / 1000);
+    });
+    gauge('pay_checkout_rate_source_last_success_timestamp_seconds', 'Per rate source, when it last answered this process with prices', ['source'], (g) => {
+      for (const s of this.#observed?.rateFeed.status() ?? []) if (s.last_success_at) g.set({ source: s.source }, s.last_success_at.getTime() / 1000);
+    });
+    gauge('pay_checkout_rate_source_age_seconds', "Per rate source, the age of the oldest price of its last answer, by the source's own time", ['source'], (g) => {
+      const now = this.#observed?.clock.now().getTime() ?? Date.now();
+      for (const s of this.#observed?.rateFeed.status() ?? []) if (s.oldest_price_at) g.set({ source: s.source }, Math.max(0, now - s.oldest_price_at.getTime()) / 1000);
+    });
+    gauge('pay_checkout_rate_source_failures', 'Per rate source, its failed requests in a row (0 while it answers)', ['source'], (g) => {
+      for (const s of this.#observed?.rateFeed.status() ?? []) g.set({ source: s.source }, s.failures);
+    });
+    gauge('pay_checkout_rate_available', 'Per asset, 1 while its rule makes a rate (enough fresh sources), else 0: it takes no new quotes', ['asset'], (g) => {
+      const observed = this.#observed;
+      if (!observed) return;
+      const missing = observed.rateBook.unavailable(observed.clock.now());
+      for (const asset of observed.rateBook.assets) g.set({ asset }, missing.includes(asset) ? 0 : 1);
     });
     const backlog = this.#reading((o) => outboxBacklog(o.db, o.clock.now()));
     gauge('pay_checkout_webhook_outbox_pending', 'Webhook deliveries still to be sent (all processes)', [], async (g) => g.set((await backlog())?.pending ?? 0));

@@ -1,0 +1,126 @@
+// Public price sources on loopback, answering in their documented formats (src/sandbox/rates/sources.ts names each):
+// Binance's GET /api/v3/ticker/price, CoinGecko's GET /api/v3/simple/price, ExchangeRate-API's GET /v6/latest/USD.
+// Each source's answer is set by the test (a body in the documented form, a documented error, or no answer at all),
+// and every request is counted, so a test can see a source asked, and one still hanging.
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Answer {
+  status?: number;
+  headers?: Record<string, string>;
+  /** Sent as it is: JSON text written as the source writes it (numbers with the digits it gives). */
+  body: string;
+}
+
+/** What a source does with a request: answer, or never answer (`'hang'`). */
+export type Responder = (url: URL) => Answer | 'hang';
+
+export interface PriceSource {
+  url: string;
+  /** Requests received, and those left unanswered and still open. */
+  readonly requests: number;
+  readonly hanging: number;
+  respond(responder: Responder): void;
+  close(): Promise<void>;
+}
+
+export async function startPriceSource(path: string, responder: Responder): Promise<PriceSource> {
+  let respond = responder;
+  let requests = 0;
+  const open = new Set<ServerResponse>();
+  const server = createServer((request, response) => {
+    requests += 1;
+    const answer = respond(new URL(request.url ?? '/', 'http://127.0.0.1'));
+    if (answer === 'hang') {
+      open.add(response);
+      response.on('close', () => open.delete(response));
+      return;
+    }
+    response.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers }).end(answer.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    get requests() {
+      return requests;
+    },
+    get hanging() {
+      return open.size;
+    },
+    respond(next) {
+      respond = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Binance's ticker: one `{symbol, price}` for `symbol=`, an array for `symbols=` (prices are strings, 8 places). */
+export const binanceTicker =
+  (prices: Record<string, string>): Responder =>
+  (url) => {
+    const one = url.searchParams.get('symbol');
+    const tickers = Object.entries(prices).map(([symbol, price]) => ({ symbol, price }));
+    if (one) {
+      const ticker = tickers.find((t) => t.symbol === one);
+      return ticker ? { body: JSON.stringify(ticker) } : BINANCE_INVALID_SYMBOL;
+    }
+    const wanted = url.searchParams.get('symbols');
+    const symbols = wanted ? (JSON.parse(wanted) as string[]) : undefined;
+    return { body: JSON.stringify(symbols ? tickers.filter((t) => symbols.includes(t.symbol)) : tickers) };
+  };
+
+/** Binance's documented errors. */
+export const BINANCE_INVALID_SYMBOL: Answer = { status: 400, body: '{"code":-1121,"msg":"Invalid symbol."}' };
+export const BINANCE_TOO_MANY: Answer = {
+  status: 429,
+  headers: { 'retry-after': '7' },
+  body: '{"code":-1003,"msg":"Too many requests; current limit of IP(127.0.0.1) is 6000 requests per minute. Please use the websocket for live updates to avoid polling the API."}',
+};
+
+/**
+ * CoinGecko's simple price: `{"<id>":{"<currency>":<number>,"last_updated_at":<unix seconds>}}` for the ids and
+ * currencies asked; an unknown id is left out. `prices` holds each number as the JSON text it is written with.
+ */
+export const coingeckoSimplePrice =
+  (prices: Record<string, Record<string, string>>, updatedAt: () => Date): Responder =>
+  (url) => {
+    const ids = (url.searchParams.get('ids') ?? '').split(',');
+    const currencies = (url.searchParams.get('vs_currencies') ?? '').split(',');
+    const withTime = url.searchParams.get('include_last_updated_at') === 'true';
+    const coins = ids
+      .filter((id) => prices[id])
+      .map((id) => {
+        const fields = currencies.filter((c) => prices[id]![c] !== undefined).map((c) => `"${c}":${prices[id]![c]}`);
+        if (withTime) fields.push(`"last_updated_at":${Math.floor(updatedAt().getTime() / 1000)}`);
+        return `"${id}":{${fields.join(',')}}`;
+      });
+    return { body: `{${coins.join(',')}}` };
+  };
+
+/** CoinGecko's documented errors. */
+export const COINGECKO_RATE_LIMIT: Answer = {
+  status: 429,
+  body: `{"status":{"error_code":429,"error_message":"You've exceeded the Rate Limit. Please visit https://www.coingecko.com/en/api/pricing to subscribe to our API plans for higher rate limits."}}`,
+};
+
+/** ExchangeRate-API's open access latest rates for base USD (`rates` as JSON number text), updated at `updatedAt`. */
+export const exchangeRateLatest =
+  (rates: Record<string, string>, updatedAt: () => Date): Responder =>
+  (url) => {
+    const base = url.pathname.split('/').at(-1);
+    if (base !== 'USD') return ER_API_UNSUPPORTED;
+    const at = Math.floor(updatedAt().getTime() / 1000);
+    const body = `{"result":"success","provider":"https://www.exchangerate-api.com","documentation":"https://www.exchangerate-api.com/docs/free","terms_of_use":"https://www.exchangerate-api.com/terms","time_last_update_unix":${at},"time_last_update_utc":"${new Date(at * 1000).toUTCString()}","time_next_update_unix":${at + 86_400},"time_eol_unix":0,"base_code":"USD","rates":{"USD":1,${Object.entries(rates)
+      .map(([code, rate]) => `"${code}":${rate}`)
+      .join(',')}}}`;
+    return { body };
+  };
+
+/** ExchangeRate-API's documented errors. */
+export const ER_API_UNSUPPORTED: Answer = { status: 404, body: '{"result":"error","error-type":"unsupported-code"}' };
+export const ER_API_RATE_LIMITED: Answer = { status: 429, body: '{"result":"error","error-type":"rate-limited"}' };

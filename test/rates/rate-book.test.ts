@@ -1,0 +1,190 @@
+// The rules that make a VND rate from the sources' prices, to the last digit: the median (of an odd and an even
+// count), the bridge through USD, a stale price left out, an outlier left out and logged, the quorum, and the
+// provenance a quote records (what was used, and why the rest was not).
+import assert from 'node:assert/strict';
+import { describe, it, mock } from 'node:test';
+import { ManualClock } from '../../src/sandbox/clock.js';
+import { GatewayError } from '../../src/sandbox/errors.js';
+import { log } from '../../src/sandbox/logging.js';
+import type { RateSettings } from '../../src/sandbox/rates/configuration.js';
+import type { RateSource, RateSourceSpec } from '../../src/sandbox/rates/sources.js';
+import { deviates, median, product, RateBook } from '../../src/sandbox/services/rates/rate-book.js';
+import { RateFeed } from '../../src/sandbox/services/rates/rate-feed.js';
+
+const spec = (id: string, pairs: string[], stale_after_ms: number | null = 120_000): RateSourceSpec => ({
+  id,
+  kind: 'binance',
+  url: 'http://127.0.0.1:9/',
+  pairs: Object.fromEntries(pairs.map((p) => [p, p])),
+  poll_ms: 30_000,
+  timeout_ms: 1_000,
+  stale_after_ms,
+});
+
+const settings: RateSettings = {
+  sources: [spec('binance', ['ETH/USD']), spec('coingecko', ['ETH/USD', 'USDT/USD']), spec('kraken', ['ETH/USD', 'USDT/USD']), spec('er-api', ['USD/VND'], 172_800_000), spec('sbv', ['USD/VND'], 172_800_000)],
+  assets: { ETH: { legs: ['ETH/USD', 'USD/VND'], spread_bps: 50 }, USDT: { legs: ['USDT/USD', 'USD/VND'], spread_bps: 50 } },
+  pairs: {
+    'ETH/USD': { quorum: 2, max_deviation_bps: 300 },
+    'USDT/USD': { quorum: 1, max_deviation_bps: 100 },
+    'USD/VND': { quorum: 1, max_deviation_bps: 200 },
+  },
+};
+
+const start = new Date('2026-11-26T12:00:00Z');
+const at = (secondsAgo: number) => new Date(start.getTime() - secondsAgo * 1000);
+
+function bookWith(prices: Record<string, [pair: string, value: string, secondsAgo: number][]>): RateBook {
+  const book = new RateBook(settings);
+  for (const [source, list] of Object.entries(prices)) book.record(source, list.map(([pair, value, ago]) => ({ pair, value, at: at(ago) })));
+  return book;
+}
+
+describe('decimal rules, exact', () => {
+  it('the median of an odd count is the middle price; of an even count the mean of the middle two, one place finer when it needs one', () => {
+    assert.equal(median(['3457.10', '3456.78', '3456.90']), '3456.9');
+    assert.equal(median(['26350', '26345.5']), '26347.75');
+    assert.equal(median(['1', '2']), '1.5');
+    assert.equal(median(['0.000001', '0.000002', '0.000004', '9']), '0.000003');
+    assert.equal(median(['99999999999999999999.99999999', '99999999999999999999.99999998']), '99999999999999999999.999999985');
+  });
+
+  it('the product of the legs is rounded down to 6 places; a deviation is measured against the median in basis points', () => {
+    assert.equal(product(['3456.9', '26347.75']), '91081536.975');
+    assert.equal(product(['1.0002', '26347.75']), '26353.01955');
+    assert.equal(product(['0.00001234', '26347.75']), '0.325131');
+    assert.equal(deviates('103', '100', 300), false);
+    assert.equal(deviates('103.0001', '100', 300), true);
+    assert.equal(deviates('97', '100', 300), false);
+    assert.equal(deviates('96.9999', '100', 300), true);
+  });
+});
+
+describe('an asset through USD', () => {
+  const fresh = bookWith({
+    binance: [['ETH/USD', '3456.78000000', 1]],
+    coingecko: [['ETH/USD', '3456.9', 20], ['USDT/USD', '1.0002', 20]],
+    kraken: [['ETH/USD', '3457.10', 3], ['USDT/USD', '1.0001', 3]],
+    'er-api': [['USD/VND', '26345.5', 43_200]],
+    sbv: [['USD/VND', '26350', 3_600]],
+  });
+
+  it('is the median of ETH/USD times the median of USD/VND, less the spread, to the last digit', () => {
+    const evaluation = fresh.evaluate('ETH', start);
+    assert.equal(evaluation.market_rate, '91081536.975');
+    // 91,081,536.975 × (1 − 0.5%) = 90,626,129.290125
+    assert.equal(fresh.lock('ETH', start).rate, '90626129.290125');
+    // USDT/USD 1.00015 × 26,347.75 = 26,351.7021625, rounded down to 26,351.702162, less 0.5%.
+    assert.equal(fresh.lock('USDT', start).rate, '26219.943651');
+  });
+
+  it('records what it used: every price with its source and time, the legs, the market rate and the spread', () => {
+    assert.deepEqual(fresh.lock('ETH', start).provenance, {
+      market_rate: '91081536.975',
+      spread_bps: 50,
+      made_at: start.toISOString(),
+      legs: [
+        {
+          pair: 'ETH/USD',
+          rate: '3456.9',
+          quorum: 2,
+          max_deviation_bps: 300,
+          sources: [
+            { source: 'binance', value: '3456.78000000', at: at(1).toISOString(), used: true, left_out: null },
+            { source: 'coingecko', value: '3456.9', at: at(20).toISOString(), used: true, left_out: null },
+            { source: 'kraken', value: '3457.10', at: at(3).toISOString(), used: true, left_out: null },
+          ],
+        },
+        {
+          pair: 'USD/VND',
+          rate: '26347.75',
+          quorum: 1,
+          max_deviation_bps: 200,
+          sources: [
+            { source: 'er-api', value: '26345.5', at: at(43_200).toISOString(), used: true, left_out: null },
+            { source: 'sbv', value: '26350', at: at(3_600).toISOString(), used: true, left_out: null },
+          ],
+        },
+      ],
+    });
+  });
+});
+
+describe('the guards', () => {
+  it('leave out a price older than its source allows: the median is of the fresh ones', () => {
+    const book = bookWith({
+      binance: [['ETH/USD', '3300', 121]],
+      coingecko: [['ETH/USD', '3456.9', 20]],
+      kraken: [['ETH/USD', '3457.10', 3]],
+      sbv: [['USD/VND', '26350', 3_600]],
+    });
+    const { provenance } = book.lock('ETH', start);
+    assert.equal(provenance.legs[0]!.rate, '3457');
+    assert.deepEqual(
+      provenance.legs[0]!.sources.map((s) => [s.source, s.used, s.left_out]),
+      [['binance', false, 'stale'], ['coingecko', true, null], ['kraken', true, null]],
+    );
+    // 120 s old is still fresh.
+    assert.equal(bookWith({ binance: [['ETH/USD', '3300', 120]], coingecko: [['ETH/USD', '3300', 20]], sbv: [['USD/VND', '26350', 1]] }).lock('ETH', start).provenance.legs[0]!.sources[0]!.used, true);
+  });
+
+  it('leave out a price further from the median than the bound, and the feed logs it once', async () => {
+    const clock = new ManualClock(start);
+    const answers: Record<string, [string, string][]> = {
+      binance: [['ETH/USD', '3600']],
+      coingecko: [['ETH/USD', '3456.9'], ['USDT/USD', '1']],
+      kraken: [['ETH/USD', '3457.10'], ['USDT/USD', '1']],
+      sbv: [['USD/VND', '26350']],
+    };
+    const sources: RateSource[] = settings.sources
+      .filter((s) => answers[s.id])
+      .map((s) => ({ spec: s, fetch: () => Promise.resolve(answers[s.id]!.map(([pair, value]) => ({ pair, value, at: clock.now() }))) }));
+    const book = new RateBook(settings);
+    const feed = new RateFeed(book, clock, sources);
+    const warn = mock.method(log, 'warn', () => undefined);
+    try {
+      await feed.refresh();
+      await feed.refresh();
+    } finally {
+      warn.mock.restore();
+    }
+    const outliers = warn.mock.calls.filter((c) => c.arguments[1] === 'rates: a price too far from the median is left out');
+    // Every source asked twice, the rules applied after each answer: the same price from the same time is one line.
+    assert.equal(outliers.length, 1);
+    assert.deepEqual({ ...(outliers[0]!.arguments[0] as object), fresh: undefined }, {
+      asset: 'ETH',
+      pair: 'ETH/USD',
+      source: 'binance',
+      value: '3600',
+      at: start.toISOString(),
+      max_deviation_bps: 300,
+      fresh: undefined,
+    });
+    const leg = book.lock('ETH', start).provenance.legs[0]!;
+    assert.equal(leg.rate, '3457');
+    assert.deepEqual(leg.sources[0], { source: 'binance', value: '3600', at: start.toISOString(), used: false, left_out: 'outlier' });
+  });
+
+  it('refuse a new quote below the quorum with a 503 naming the asset, and say which assets have no rate', () => {
+    const book = bookWith({
+      binance: [['ETH/USD', '3456.78', 500]],
+      coingecko: [['ETH/USD', '3456.9', 20], ['USDT/USD', '1', 20]],
+      sbv: [['USD/VND', '26350', 1]],
+    });
+    assert.throws(
+      () => book.lock('ETH', start),
+      (error: unknown) =>
+        error instanceof GatewayError &&
+        error.kind === 'unavailable' &&
+        error.detail.startsWith('ETH has no rate the gateway can guarantee right now (ETH/USD has 1 usable price and needs 2 (2 known: 1 stale))') &&
+        error.errors?.[0]?.path === 'asset',
+    );
+    assert.deepEqual(book.unavailable(start), ['ETH']);
+    assert.equal(book.lock('USDT', start).rate, '26218.25');
+  });
+
+  it('refuse every asset whose USD/VND leg has no fresh source', () => {
+    const book = bookWith({ coingecko: [['ETH/USD', '3456.9', 1], ['USDT/USD', '1', 1]], kraken: [['ETH/USD', '3456.9', 1]], sbv: [['USD/VND', '26350', 172_801]] });
+    assert.deepEqual(book.unavailable(start), ['ETH', 'USDT']);
+  });
+});
