@@ -388,8 +388,13 @@ describe(`fuzzed request bodies (${storageName})`, () => {
     const { addresses } = gw.gateway.wallet;
     const transfer = { to: addresses.TRON, asset: 'USDT', network: 'TRON', amount: '1.5' };
     const overdraw = fc.constant<Mutation[]>([{ path: 'amount', value: '1000000000' }]);
+    // Codes shaped like an asset that no network carries, and assets of other networks: each names its own field.
+    const misplaced = fc.constantFrom<Mutation[]>([{ path: 'asset', value: 'A0' }], [{ path: 'asset', value: 'DOGE' }], [{ path: 'network', value: 'ETHEREUM' }, { path: 'asset', value: 'BTC' }]);
     await refusedWithoutTrace(
-      fc.oneof({ weight: 6, arbitrary: bodies(transfer, TRANSFER_FIELDS) }, { weight: 1, arbitrary: overdraw.map((list) => ({ text: toJson(mutate(transfer, list)), list })) }),
+      fc.oneof(
+        { weight: 6, arbitrary: bodies(transfer, TRANSFER_FIELDS) },
+        { weight: 1, arbitrary: fc.oneof(overdraw, misplaced).map((list) => ({ text: toJson(mutate(transfer, list)), list })) },
+      ),
       json('/sandbox/wallet/transfers'),
     );
     // An empty body mines one block: only broken, non-empty ones here.

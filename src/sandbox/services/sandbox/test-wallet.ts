@@ -86,7 +86,13 @@ export class TestWallet {
     const network = this.networks.get(request.network);
     if (!network) throw invalid(`${request.network} is not a network of this gateway.`, [{ path: 'network', message: `must be one of ${this.networks.ids.join(', ')}` }]);
     const info = this.networks.find(request.asset, request.network);
-    if (!info) throw invalid(`${request.asset} is not on ${request.network}.`, [{ path: 'network', message: `must carry ${request.asset}` }]);
+    if (!info) {
+      // An asset no network carries is the asset's fault; a known one on the wrong network, the network's.
+      const carried = this.networks.assets.some((a) => a.asset === request.asset);
+      throw invalid(`${request.asset} is not on ${request.network}.`, [
+        carried ? { path: 'network', message: `must carry ${request.asset}` } : { path: 'asset', message: `must be one of ${network.assets.map((a) => a.asset).join(', ')}` },
+      ]);
+    }
     if (!isValidAddress(network.family, request.to)) {
       throw invalid(`${request.to} is not a ${request.network} address.`, [{ path: 'to', message: `must be a valid ${request.network} address` }]);
     }
