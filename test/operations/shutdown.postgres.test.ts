@@ -108,12 +108,12 @@ describe('stopping a gateway process (PostgreSQL)', () => {
   });
 
   const readyz = async (base: string) => {
-    const started = performance.now();
     const response = await fetch(`${base}/readyz`);
-    return { status: response.status, body: (await response.json()) as { ready: boolean; stopping: boolean; checks: Record<string, { ok: boolean }> }, ms: performance.now() - started };
+    return { status: response.status, body: (await response.json()) as { ready: boolean; stopping: boolean; checks: Record<string, { ok: boolean }> } };
   };
 
-  it('answers /readyz 503 within a second while the database is down, and 200 once it is back', async () => {
+  // Within a second by its own deadline, whatever the database does: test/operations/readiness.test.ts.
+  it('answers /readyz 503 while the database is down, and 200 once it is back', async () => {
     const gateway = await startGatewayProcess(env, { captureLogs: true });
     processes.push(gateway);
     assert.equal((await readyz(gateway.url)).status, 200);
@@ -122,7 +122,6 @@ describe('stopping a gateway process (PostgreSQL)', () => {
     const down = await readyz(gateway.url);
     assert.equal(down.status, 503);
     assert.equal(down.body.checks.database!.ok, false);
-    assert.ok(down.ms < 1_000, `${down.ms} ms`);
     database.proxy.thaw();
     let back = await readyz(gateway.url);
     for (let i = 0; i < 50 && back.status !== 200; i++) back = await readyz(gateway.url);
