@@ -60,12 +60,14 @@ function hostsOf(target: PostgresTarget) {
 /** A connection to a standby when the URL asked for read-write: refused like a host that is down, and the next tried. */
 const READ_ONLY = '08006';
 /** SQLSTATE transaction_resolution_unknown: a COMMIT went unanswered and the server that could tell is gone. */
-export const OUTCOME_UNKNOWN = '08007';
+const OUTCOME_UNKNOWN = '08007';
 /** A write refused by a server that is (now) read-only: a standby, or a primary fenced by making it read-only. */
 const READ_ONLY_TRANSACTION = '25006';
 /** Whether the server takes writes, and its timeline (on a primary; empty on a standby, where it cannot be asked). */
 const SERVER_QUERY = `SELECT current_setting('transaction_read_only') AS read_only,
   CASE WHEN pg_is_in_recovery() THEN '' ELSE substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8) END AS timeline`;
+/** A transaction's outcome, and whether other sessions see it (a commit shows only once the synchronous standby has it). */
+const OUTCOME_QUERY = 'SELECT txid_status($1::bigint) AS status, txid_visible_in_snapshot($1::bigint, txid_current_snapshot()) AS visible';
 /** The timeline of the server each connection reached. */
 const serverOf = new WeakMap<pg.Client, string>();
 const hostIndexOf = (client: pg.Client) => (client as unknown as { connection: { stream: { hostIndex?: number } } }).connection.stream.hostIndex ?? 0;
@@ -246,7 +248,9 @@ export async function openPostgres(url: string, { schema, limits = DEFAULT_DATAB
           if (serverOf.get(client) !== server) {
             throw Object.assign(new Error(`transaction ${xid} may or may not have committed: the server it ran on is no longer the primary`), { code: OUTCOME_UNKNOWN });
           }
-          return (await client.query<{ status: string | null }>(prepared('SELECT txid_status($1::bigint) AS status', [xid]))).rows[0]?.status;
+          const { rows } = await client.query<{ status: string | null; visible: boolean }>(prepared(OUTCOME_QUERY, [xid]));
+          // Committed, but not yet visible: still waiting for the synchronous standby, so not yet durable.
+          return rows[0]?.status === 'committed' && !rows[0].visible ? 'in progress' : rows[0]?.status;
         });
       } catch (error) {
         if ((error as { code?: unknown }).code === OUTCOME_UNKNOWN) throw error;
