@@ -1,14 +1,14 @@
 // A throwaway PostgreSQL cluster on loopback, for the test suite's second pass and for the benchmarks.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { freePort } from './free-port.mjs';
 
-/** initdb and pg_ctl from PATH or Debian's versioned folder. */
+/** initdb, pg_ctl and their siblings (pg_basebackup) from PATH, followed to their folder, or Debian's versioned folder. */
 export function postgresBin() {
   const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
-  if (onPath) return onPath.replace(/\/initdb$/, '');
+  if (onPath) return dirname(realpathSync(onPath));
   const base = '/usr/lib/postgresql';
   if (!existsSync(base)) return undefined;
   const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type * as z from 'zod/mini';
 import { fieldErrors, type FieldError, type Problem } from '../../contract/index.js';
 import { GatewayError, invalid, type FailureKind } from '../errors.js';
+import { isTransient } from '../storage/database.js';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -50,6 +51,13 @@ export function asProblem(error: unknown): ProblemError | undefined {
   if (error instanceof GatewayError) {
     const headers = error.kind === 'unavailable' ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : undefined;
     return new ProblemError(STATUS[error.kind], error.detail, error.errors, headers);
+  }
+  // The database is restarting or failing over (its connections were lost and retried, or a COMMIT went unanswered):
+  // nothing the client sent is wrong, and the same request with the same Idempotency-Key is safe in a moment.
+  if (isTransient(error)) {
+    return new ProblemError(503, 'The database is unavailable for a moment; send the same request again, with the same Idempotency-Key.', undefined, {
+      'Retry-After': '1',
+    });
   }
   return undefined;
 }

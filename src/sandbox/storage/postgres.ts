@@ -59,6 +59,18 @@ function hostsOf(target: PostgresTarget) {
 
 /** A connection to a standby when the URL asked for read-write: refused like a host that is down, and the next tried. */
 const READ_ONLY = '08006';
+/** SQLSTATE transaction_resolution_unknown: a COMMIT went unanswered and the server that could tell is gone. */
+const OUTCOME_UNKNOWN = '08007';
+/** A write refused by a server that is (now) read-only: a standby, or a primary fenced by making it read-only. */
+const READ_ONLY_TRANSACTION = '25006';
+/** Whether the server takes writes, and its timeline (on a primary; empty on a standby, where it cannot be asked). */
+const SERVER_QUERY = `SELECT current_setting('transaction_read_only') AS read_only,
+  CASE WHEN pg_is_in_recovery() THEN '' ELSE substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8) END AS timeline`;
+/** A transaction's outcome, and whether other sessions see it (a commit shows only once the synchronous standby has it). */
+const OUTCOME_QUERY = 'SELECT txid_status($1::bigint) AS status, txid_visible_in_snapshot($1::bigint, txid_current_snapshot()) AS visible';
+/** The timeline of the server each connection reached. */
+const serverOf = new WeakMap<pg.Client, string>();
+const hostIndexOf = (client: pg.Client) => (client as unknown as { connection: { stream: { hostIndex?: number } } }).connection.stream.hostIndex ?? 0;
 export interface PostgresOptions {
   /** PostgreSQL schema to work in (tests give each file its own). */
   schema?: string;
@@ -82,14 +94,20 @@ export async function openPostgres(url: string, { schema, limits = DEFAULT_DATAB
     keepAliveInitialDelayMillis: 10_000,
     stream: hosts?.stream,
   };
-  /** With target_session_attrs=read-write, a standby's connection is refused like a host that is down. */
-  async function primaryOnly(client: pg.Client): Promise<void> {
-    if (!target.readWrite) return;
-    const { rows } = await client.query<{ transaction_read_only: string }>('SHOW transaction_read_only');
-    if (rows[0]?.transaction_read_only !== 'on') return;
-    hosts?.skip((client as unknown as { connection: { stream: { hostIndex: number } } }).connection.stream.hostIndex);
-    await client.end().catch(() => undefined);
-    throw Object.assign(new Error('the server is read-only (a standby) and DATABASE_URL asks for read-write'), { code: READ_ONLY });
+  /**
+   * Every new connection learns which server it reached: a standby or a read-only server is refused like a host that is
+   * down when the URL asks for read-write, and a primary's timeline is kept on the client. A promoted standby starts a
+   * new timeline, so the timeline tells the old primary from the new one (both answer txid_status, differently).
+   */
+  async function checkServer(client: pg.Client): Promise<void> {
+    const { rows } = await client.query<{ read_only: string; timeline: string }>(SERVER_QUERY);
+    const { read_only: readOnly, timeline } = rows[0]!;
+    if (target.readWrite && readOnly === 'on') {
+      hosts?.skip(hostIndexOf(client));
+      await client.end().catch(() => undefined);
+      throw Object.assign(new Error('the server is read-only (a standby) and DATABASE_URL asks for read-write'), { code: READ_ONLY });
+    }
+    serverOf.set(client, timeline);
   }
   class Client extends pg.Client {
     constructor(options?: pg.ClientConfig) {
@@ -97,7 +115,7 @@ export async function openPostgres(url: string, { schema, limits = DEFAULT_DATAB
       const connect = pg.Client.prototype.connect.bind(this) as () => Promise<unknown>;
       // pg-pool connects with a callback, the listener with a promise.
       this.connect = ((callback?: (error?: Error) => void) => {
-        const connected = connect().then(() => primaryOnly(this));
+        const connected = connect().then(() => checkServer(this));
         if (!callback) return connected;
         connected.then(() => callback(), callback);
       }) as pg.Client['connect'];
@@ -144,6 +162,12 @@ export async function openPostgres(url: string, { schema, limits = DEFAULT_DATAB
   }
   function release(held: Held, error?: unknown): void {
     if (error !== undefined && isTransient(error)) held.broken = true;
+    // A server that refuses writes is no longer the primary: its connections go, and the next host is tried first.
+    // The LISTEN connection is likely on that server too (fenced read-only, it still takes LISTEN): it goes as well.
+    if ((error as { code?: unknown } | undefined)?.code === READ_ONLY_TRANSACTION) {
+      hosts?.skip(hostIndexOf(held.client));
+      void listener?.end().catch(() => undefined);
+    }
     if (!held.broken) held.client.off('error', held.onError);
     held.client.release(held.broken || undefined);
   }
@@ -187,39 +211,55 @@ export async function openPostgres(url: string, { schema, limits = DEFAULT_DATAB
 
   async function transactionOnce<T>(fn: (tx: Sql) => Promise<T>): Promise<{ result: T } | { retry: unknown }> {
     return withClient(async (client, state) => {
+      let xid: string;
+      let result: T;
       try {
         // The transaction's id, in the same round trip: if the connection is lost during COMMIT, it tells the outcome.
         const begun = (await client.query('BEGIN; SELECT txid_current()::text AS xid')) as unknown as pg.QueryResult<{ xid: string }>[];
-        const xid = begun[1]!.rows[0]!.xid;
-        const result = await fn(wrap(client));
-        try {
-          await client.query('COMMIT');
-        } catch (error) {
-          // A constraint checked at commit refuses it: the transaction is over, the error is the caller's.
-          if (!isTransient(error)) throw error;
-          state.broken = true;
-          if (await committed(xid)) return { result };
-          return { retry: error };
-        }
-        return { result };
+        xid = begun[1]!.rows[0]!.xid;
+        result = await fn(wrap(client));
       } catch (error) {
         if (!state.broken) await client.query('ROLLBACK').catch(() => (state.broken = true));
         if (isTransient(error)) return { retry: error };
         throw error;
       }
+      try {
+        await client.query('COMMIT');
+        return { result };
+      } catch (error) {
+        // A constraint checked at commit refuses it: the transaction is over, the error is the caller's.
+        if (!isTransient(error)) throw error;
+        state.broken = true;
+        return (await committed(xid, serverOf.get(client))) ? { result } : { retry: error };
+      }
     });
   }
 
-  /** Whether a transaction whose COMMIT got no answer did commit, asked on another connection once one is up. */
-  async function committed(xid: string): Promise<boolean> {
+  /**
+   * Whether a transaction whose COMMIT got no answer did commit, asked on another connection once one is up. Only the
+   * server it ran on (its timeline) can tell: after a failover the new primary reuses transaction ids, so there the
+   * outcome is unknown (08007) and the caller answers that, never runs the work again.
+   */
+  async function committed(xid: string, server: string | undefined): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
-      const status = await statement<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [xid]).then(
-        (rows) => rows[0]?.status,
-        () => undefined,
-      );
+      let status: string | null | undefined;
+      try {
+        status = await withClient(async (client) => {
+          if (serverOf.get(client) !== server) {
+            throw Object.assign(new Error(`transaction ${xid} may or may not have committed: the server it ran on is no longer the primary`), { code: OUTCOME_UNKNOWN });
+          }
+          const { rows } = await client.query<{ status: string | null; visible: boolean }>(prepared(OUTCOME_QUERY, [xid]));
+          // Committed, but not yet visible: still waiting for the synchronous standby, so not yet durable.
+          return rows[0]?.status === 'committed' && !rows[0].visible ? 'in progress' : rows[0]?.status;
+        });
+      } catch (error) {
+        if ((error as { code?: unknown }).code === OUTCOME_UNKNOWN) throw error;
+      }
       if (status === 'committed') return true;
       if (status === 'aborted') return false;
-      if (attempt >= ATTEMPTS * 4) throw new Error(`transaction ${xid} is still ${status ?? 'unknown'}: its outcome could not be learnt`);
+      if (attempt >= ATTEMPTS * 4) {
+        throw Object.assign(new Error(`transaction ${xid} is still ${status ?? 'unknown'}: its outcome could not be learnt`), { code: OUTCOME_UNKNOWN });
+      }
       await backoff(attempt);
     }
   }

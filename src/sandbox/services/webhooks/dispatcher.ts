@@ -9,7 +9,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Clock } from '../../clock.js';
 import type { Sealer } from '../../secrets.js';
 import { log } from '../../logging.js';
-import type { Database } from '../../storage/database.js';
+import { isTransient, type Database } from '../../storage/database.js';
 import { claimDueDeliveries, recordAttempt, releaseLease, WEBHOOKS_QUEUED, type ClaimedDelivery } from '../../storage/webhooks.js';
 import { pinnedLookup, type WebhookTargets } from './targets.js';
 
@@ -161,7 +161,7 @@ export class WebhookDispatcher {
     const attempts = delivery.attempts + 1;
     const gaveUp = now.getTime() - delivery.event_at.getTime() >= GIVE_UP_AFTER_MS;
     const status = delivered ? 'delivered' : gaveUp ? 'failed' : 'pending';
-    await recordAttempt(this.db, delivery.delivery_id, {
+    await this.record(delivery.delivery_id, {
       status,
       attempts,
       status_code: statusCode ?? null,
@@ -169,6 +169,22 @@ export class WebhookDispatcher {
       next_attempt_at: status === 'pending' ? new Date(now.getTime() + retryDelay(attempts)) : null,
       delivered_at: status === 'delivered' ? now : null,
     });
+  }
+
+  /**
+   * Keeps the outcome of a send through a database failover or restart (each try already retries a lost connection):
+   * given up, the delivery would go out again once its lease ends, and the merchant would get it twice.
+   */
+  private async record(deliveryId: number, attempt: Parameters<typeof recordAttempt>[2]): Promise<void> {
+    const giveUpAt = Date.now() + LEASE_MS / 2;
+    for (let tries = 1; ; tries++) {
+      try {
+        return await recordAttempt(this.db, deliveryId, attempt);
+      } catch (error) {
+        if (!isTransient(error) || Date.now() >= giveUpAt) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(250 * tries, 2_000)));
+      }
+    }
   }
 
   /**
