@@ -130,8 +130,8 @@ describe(`the gateway's image, started as its Dockerfile says (${storageName})`,
     const [command, ...args] = stage.healthcheck;
     assert.equal(command, 'node');
     execFileSync(process.execPath, args, { env: { PATH: process.env.PATH, PORT: new URL(gateway.url).port }, stdio: 'inherit' });
-    const { code, ms } = await gateway.stop('SIGTERM');
+    // Exit 0 is a stop finished within SHUTDOWN_TIMEOUT_MS: past it, the process exits 1 (src/sandbox/start.ts).
+    const { code } = await gateway.stop('SIGTERM');
     assert.equal(code, 0, gateway.logs());
-    assert.ok(ms < 10_000, `${ms} ms`);
   });
 });

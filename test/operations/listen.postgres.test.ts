@@ -62,8 +62,8 @@ describe('database outages (PostgreSQL)', () => {
     assert.equal(lost.length, OUTAGES, lost.map((l) => l.msg).join('\n'));
     assert.equal(back.length, OUTAGES);
     assert.ok(lines.every((l) => l.time && l.level));
-    const { code, ms } = await gateway.stop();
+    // Exit 0 is a stop finished within SHUTDOWN_TIMEOUT_MS: past it, the process exits 1 (src/sandbox/start.ts).
+    const { code } = await gateway.stop();
     assert.equal(code, 0);
-    assert.ok(ms < 10_000, `stopped in ${ms} ms`);
   });
 });
