@@ -108,6 +108,52 @@ describe(`GET /api/paymentLink (${storageName})`, () => {
     assert.deepEqual(billed!.customer, { name: 'Nguyễn Văn An', email: 'an@example.com', phone: '+84 912 345 678' });
   });
 
+  it('finds an order by whatever the customer quotes: ids, transactions, addresses, the amount in any spelling, name, e-mail, phone', async () => {
+    // Two paid orders alike but for what is searched: each term finds the one it names and never the other.
+    const { payment_link_ref: ref } = await gw.client.createPaymentLink(
+      sampleLink({ merchant_order_id: 'DH-530', amount: 530_000, order_details: [{ id: 'sku-1', name: 'Cà phê hạt 1 kg', price: 520_000, quantity: 1 }] }),
+    );
+    await gw.client.createPaymentLink(
+      sampleLink({ merchant_order_id: 'DH-999', billing_details: { billing_name: 'Trần Bích', billing_email: 'bich@example.vn', billing_phone: '+84 987 654 321' } }),
+    );
+    const { payment } = await gw.gateway.customerCheckout.open(ref, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' });
+    const { tx_hash } = await gw.gateway.wallet.transfer({ to: payment.address, asset: 'USDT', network: 'TRON', amount: payment.amount_crypto });
+    await gw.gateway.sandboxControls.mine(payment.confirmations_required, 'TRON');
+    const refunds = await gw.client.createRefund('DH-530', { amount: 30_000, channel: 'PROVIDER', description: 'shipping', refund_type: 'partial', refund_reason: 'late', send_to: 'payer' });
+    const refund = refunds.refundDetails[0]!;
+    assert.ok(refund.psp_refund_id, 'sent at once to the payer');
+
+    const found = async (q: string) => orders((await list({ q })).body.payment_links);
+    const terms = {
+      'order id': 'dh-530',
+      'link ref': ref,
+      'payment id': payment.payment_id,
+      'refund id': refund.refund_id,
+      'transaction hash': tx_hash,
+      'its first 8 characters': tx_hash.slice(0, 8),
+      'the refund’s transaction': refund.psp_refund_id,
+      'receiving address': payment.address,
+      'paying address': gw.gateway.wallet.addresses.TRON!,
+      'amount': '530000',
+      'amount, vi': '530.000',
+      'amount, en': '530,000',
+      'amount, spaced': '530 000',
+      'amount, with ₫': '530.000 ₫',
+      'name without diacritics': 'Nguyen',
+      'name in capitals': 'NGUYỄN VĂN',
+      'given name': 'van an',
+      'e-mail': 'AN@example.com',
+      'phone at home': '0912 345 678',
+      'phone abroad': '+84912345678',
+    };
+    for (const [what, q] of Object.entries(terms)) assert.deepEqual(await found(q), ['DH-530'], `${what}: ${q}`);
+    for (const [what, q] of Object.entries({ 'the other name': 'tran bich', 'the other phone': '0987654321', 'the other amount': '360.000' })) {
+      assert.deepEqual(await found(q), ['DH-999'], `${what}: ${q}`);
+    }
+    assert.deepEqual(await found('530.00'), [], 'a broken grouping is not an amount');
+    assert.deepEqual(await found('Nguyen Bich'), []);
+  });
+
   it('filters by status, asset and network, creation dates and held money; filters combine with the search and the cursor', async () => {
     const t0 = gw.clock.now();
     await create(['active-1']);

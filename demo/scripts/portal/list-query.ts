@@ -3,7 +3,7 @@
 import { ASSET_CODE, LINK_STATUSES, NETWORK_ID, type ChainNetwork, type LinkStatus } from '../../../src/contract/index.js';
 
 export interface Filters {
-  /** Part of an order id, a whole payment_link_ref, or part of the customer's e-mail. */
+  /** What the customer quotes: see `q=` in docs/api.md, "Listing links". */
   q: string;
   /** A link status, or `held`: links holding money not yet returned. */
   status: '' | LinkStatus | 'held';

@@ -79,7 +79,7 @@ export class TransactionsPage extends LightElement {
           label: 'Search',
           type: 'search',
           value: d.q,
-          hint: 'Part of an order id, a payment link ref, or part of the customer’s e-mail.',
+          hint: 'What the customer quotes: an order, link, payment or refund id, a transaction (its first 8 characters do), an address, the amount (530.000), a name, e-mail or phone.',
           onInput: (v) => this.#setDraft('q', v, false),
         })}
         <button type="submit" class="primary">Search</button>

@@ -9,23 +9,35 @@ export interface LinkSortKey {
   payment_link_ref: string;
 }
 
-export type LinkFilters = Omit<z.output<typeof PaymentLinkListQuery>, 'cursor' | 'limit'>;
+export type LinkFilters = Omit<z.output<typeof PaymentLinkListQuery>, 'cursor' | 'limit' | 'q'>;
+
+/** What a search looks for: the words as typed, and what they may also spell (services/merchant/merchant-links.ts). */
+export interface LinkSearch {
+  text: string;
+  /** The digits of a phone number or of an amount typed with separators. */
+  digits?: string;
+  /** An amount in VND. */
+  amount?: number;
+}
 
 /** Money held on a payment and not yet returned: its held_vnd beyond the refunds (not failed) taken from it. */
 const HOLDS_MONEY = `EXISTS (SELECT 1 FROM payments p WHERE p.payment_link_ref = l.payment_link_ref
   AND p.held_vnd > (SELECT coalesce(sum(r.amount), 0) FROM refunds r WHERE r.payment_id = p.payment_id AND r.refund_status <> 'FAILED'))`;
 
 /** Up to `limit` of the merchant's links after `after`, newest first, with their sort keys. */
-export async function pageOfLinks(sql: Sql, merchantId: string, filters: LinkFilters, after: LinkSortKey | undefined, limit: number): Promise<LinkSortKey[]> {
+export async function pageOfLinks(
+  sql: Sql,
+  merchantId: string,
+  filters: LinkFilters,
+  search: LinkSearch | undefined,
+  after: LinkSortKey | undefined,
+  limit: number,
+): Promise<LinkSortKey[]> {
   const params: unknown[] = [merchantId];
   const param = (value: unknown) => `$${params.push(value)}`;
   const where = ['l.merchant_id = $1'];
   if (filters.merchant_order_id !== undefined) where.push(`l.merchant_order_id = ${param(filters.merchant_order_id)}`);
-  if (filters.q !== undefined) {
-    const like = param(`%${filters.q.replace(/[\\%_]/g, '\\$&')}%`);
-    where.push(`(l.payment_link_ref = ${param(filters.q)} OR l.merchant_order_id ILIKE ${like} OR l.request #>> '{billing_details,billing_email}' ILIKE ${like}
-      OR EXISTS (SELECT 1 FROM payments p WHERE p.payment_link_ref = l.payment_link_ref AND p.customer ->> 'email' ILIKE ${like}))`);
-  }
+  if (search !== undefined) where.push(`l.payment_link_ref IN (${linksFound(search, param)})`);
   if (filters.status !== undefined) where.push(`l.status = ${param(filters.status)}`);
   if (filters.asset !== undefined || filters.network !== undefined) {
     const asset = filters.asset === undefined ? '' : ` AND p.asset = ${param(filters.asset)}`;
@@ -43,4 +55,27 @@ export async function pageOfLinks(sql: Sql, merchantId: string, filters: LinkFil
      ORDER BY l.created_at DESC, l.payment_link_ref DESC LIMIT ${param(limit)}`,
     params,
   );
+}
+
+/**
+ * The refs of the links a search finds, each branch through an index of migrations/014_search.sql (the expressions
+ * here are those of the indexes, word for word): a whole ref; a substring of the folded text of a link (order id,
+ * billing contact), of a payment (id, address paid to, the contact given at checkout), of a transfer (transaction,
+ * paying address) or of a refund (id, payout transaction, destination); an amount. A substring of fewer than three
+ * characters has no trigram to look up: it is still found, by reading the indexes whole.
+ */
+function linksFound({ text, digits, amount }: LinkSearch, param: (value: unknown) => string): string {
+  const pattern = (s: string) => param(`%${s.replace(/[\\%_]/g, '\\$&')}%`);
+  const [typed, phone] = [pattern(text), digits === undefined ? undefined : pattern(digits)];
+  // The digits of a phone are looked for among contacts alone: a hash or an address holds runs of digits too.
+  const matches = (folded: string, contact = false) =>
+    `(${folded} LIKE search_fold(${typed})${contact && phone ? ` OR ${folded} LIKE ${phone}` : ''})`;
+  const byAmount = amount === undefined ? '' : ` OR (merchant_id = $1 AND amount = ${param(amount)})`;
+  return `SELECT payment_link_ref FROM payment_links
+      WHERE payment_link_ref = ${param(text)} OR ${matches('link_search_text(merchant_order_id, request)', true)}${byAmount}
+    UNION ALL SELECT payment_link_ref FROM payments WHERE ${matches('payment_search_text(payment_id, address, customer)', true)}
+    UNION ALL SELECT p.payment_link_ref FROM chain_transfers t JOIN payments p ON p.address = t.to_address
+      WHERE ${matches("search_fold(t.tx_hash || E'\\n' || t.from_address)")}
+    UNION ALL SELECT payment_link_ref FROM refunds
+      WHERE ${matches("search_fold(refund_id || E'\\n' || coalesce(psp_refund_id, '') || E'\\n' || coalesce(destination, ''))")}`;
 }

@@ -6,7 +6,7 @@ import type { Customer, MerchantPayment, PaymentLinkList, PaymentLinkListQuery, 
 import type { Networks } from '../../chains/networks.js';
 import { invalid, notFound } from '../../errors.js';
 import type { Database, Sql } from '../../storage/database.js';
-import { pageOfLinks, type LinkSortKey } from '../../storage/link-list.js';
+import { pageOfLinks, type LinkSearch, type LinkSortKey } from '../../storage/link-list.js';
 import { isMerchantsLink, type LinkRow, type PaymentRow } from '../../storage/payments.js';
 import { paymentLinkUrl } from '../orders/payment-links.js';
 import type { RefundLedger } from '../orders/refund-ledger.js';
@@ -39,13 +39,14 @@ export class MerchantLinks {
    * the page's last link (created_at to the microsecond, then payment_link_ref), so links created meanwhile (newer)
    * never shift the pages after it: every link of the list is on exactly one page.
    */
-  async list(merchantId: string, { cursor, limit, ...filters }: LinkListQuery): Promise<PaymentLinkList> {
+  async list(merchantId: string, { cursor, limit, q, ...filters }: LinkListQuery): Promise<PaymentLinkList> {
     const assets = [...new Set(this.networks.assets.map((a) => a.asset))];
     if (filters.asset !== undefined && !assets.includes(filters.asset)) throw invalid('asset is not one this gateway takes.', [{ path: 'asset', message: `must be one of ${assets.join(', ')}` }]);
     if (filters.network !== undefined && !this.networks.get(filters.network)) {
       throw invalid('network is not one of this gateway.', [{ path: 'network', message: `must be one of ${this.networks.ids.join(', ')}` }]);
     }
-    const rows = await pageOfLinks(this.db, merchantId, filters, cursor === undefined ? undefined : decodeCursor(cursor), limit + 1);
+    const search = q === undefined ? undefined : linkSearch(q);
+    const rows = await pageOfLinks(this.db, merchantId, filters, search, cursor === undefined ? undefined : decodeCursor(cursor), limit + 1);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     const payment_links: PaymentLinkResource[] = [];
@@ -96,6 +97,28 @@ function customerOf(link: LinkRow, payments: readonly PaymentRow[]): Customer | 
   const contact = { name: billing?.billing_name, email: billing?.billing_email, phone: billing?.billing_phone };
   const known = Object.fromEntries(Object.entries(contact).filter(([, value]) => value));
   return Object.keys(known).length ? (known as Customer) : null;
+}
+
+/** An amount in VND as people write it: `530000`, `530.000`, `530,000`, `530 000` (one separator throughout), `530.000 ₫`. */
+const VND_SPELLED = /^(\d{1,3}(?:([.,\s])\d{3})?(?:\2\d{3})*|\d+)\s*(?:₫|đ|vnd)?$/iu;
+/** A phone number as people write it: digits with spaces, dots, dashes, brackets, a leading +. */
+const PHONE_SPELLED = /^\+?[\d\s.()-]{6,}$/;
+
+/**
+ * What a search term may stand for besides its text: an amount in VND, in whichever grouping the customer or the
+ * portal's language wrote it, and the digits of a phone number (how the indexes keep phones).
+ */
+export function linkSearch(q: string): LinkSearch {
+  const text = q.trim().replace(/\s+/g, ' ');
+  const search: LinkSearch = { text };
+  const digits = text.replace(/\D/g, '');
+  if (PHONE_SPELLED.test(text) && digits !== text) search.digits = digits;
+  const amount = VND_SPELLED.exec(text)?.[1];
+  if (amount !== undefined) {
+    const vnd = Number(amount.replace(/\D/g, ''));
+    if (vnd > 0 && Number.isSafeInteger(vnd)) search.amount = vnd;
+  }
+  return search;
 }
 
 const SORT_KEY = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
