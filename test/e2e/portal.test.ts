@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import type { PaymentLinkInput } from '../../src/contract/index.js';
+import type { PaymentLinkInput, PaymentLinkResource } from '../../src/contract/index.js';
 import { sampleLink } from '../helpers/gateway.js';
 import {
   assertAccessible,
@@ -223,6 +223,43 @@ test('search and filters find one order among 120, and paging walks all 120 once
   await page.getByRole('button', { name: 'Previous page' }).click();
   await page.locator('[data-page="4"]').waitFor();
   assert.deepEqual(await listed(page, { q: RUN }), pages[3]);
+  assertClean(tracked);
+});
+
+test('the search finds an order by whatever its customer quotes: ids, transaction, addresses, amount in any grouping, name, e-mail, phone', async () => {
+  // An amount and a customer of this run alone: 1,2xx,xxx VND.
+  const price = 1_200_000 + (Date.now() % 90_000);
+  const amount = price + 10_000;
+  const phone = `+84 90${String(Date.now() % 10_000_000).padStart(7, '0')}`;
+  const { orderId, ref, payment } = await orderWithPayment({
+    link: {
+      amount,
+      order_details: [{ id: 'sku-1', name: 'Cà phê hạt 2 kg', price, quantity: 1 }],
+      billing_details: { billing_name: `Đặng Quỳnh Như ${RUN}`, billing_email: `nhu.${RUN.toLowerCase()}@example.vn`, billing_phone: phone },
+    },
+  });
+  const [link] = (await get<{ payment_links: PaymentLinkResource[] }>(`/demo/api/transactions?q=${orderId}`)).payment_links;
+  const txHash = link!.payments[0]!.transactions[0]!.tx_hash;
+  const tracked = await openSignedIn(browser(), '/portal');
+  const { page } = tracked;
+  const grouped = (separator: string) => String(amount).replace(/\B(?=(\d{3})+$)/g, separator);
+  const digits = phone.replace(/\D/g, '');
+  const terms: Record<string, string> = {
+    'order id': orderId,
+    'link ref': ref,
+    'payment id': payment.payment_id,
+    'transaction hash': txHash,
+    'its first 8 characters': txHash.slice(0, 8),
+    'receiving address': payment.address,
+    'amount': String(amount),
+    'amount, vi': grouped('.'),
+    'amount, en': grouped(','),
+    'amount, spaced': grouped(' '),
+    'name without diacritics': `dang quynh nhu ${RUN}`,
+    'e-mail': `NHU.${RUN}@example.vn`,
+    'phone at home': `0${digits.slice(2, 5)} ${digits.slice(5, 8)} ${digits.slice(8)}`,
+  };
+  for (const [what, q] of Object.entries(terms)) assert.deepEqual(await search(page, q), [orderId], `${what}: ${q}`);
   assertClean(tracked);
 });
 
