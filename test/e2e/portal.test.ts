@@ -106,7 +106,8 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   assert.match((await page.locator('#f-refund-description-error').textContent())!, /must not be empty/);
   assert.match((await page.locator('#f-refund-reason_choice-error').textContent())!, /must not be empty/);
   assert.equal(refundPosts, 0);
-  await page.locator('#f-refund-amount').fill('100000');
+  // Grouped as a Vietnamese merchant writes it: VND has no decimals, so it can only be a hundred thousand.
+  await page.locator('#f-refund-amount').fill('100.000');
   assert.equal(await page.locator('#f-refund-amount-error').count(), 0, 'the amount’s error went as it changed');
   assert.equal(await page.locator('#f-refund-description-error').count(), 1, 'the others stay');
 
@@ -117,7 +118,7 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   await page.locator('#f-refund-reason_choice').selectOption('Goods damaged in delivery');
   await page.locator('#f-refund-description').fill('Hoàn tiền một gói cà phê bị vỡ');
   await screenshot(page, '11-refund-form');
-  await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Refund ₫100,000', exact: true }).click();
 
   // The refunds of the order, on its page.
   await page.getByRole('heading', { name: `Refunds of order ${orderId}` }).waitFor();
@@ -139,24 +140,24 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   await page.locator('#f-refund-reason_choice').selectOption({ label: 'Other (in your words)' });
   await page.locator('#f-refund-refund_reason').fill('Khách đổi ý');
   await page.locator('#f-refund-description').fill('Hoàn thêm');
-  await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  // More than is left is stopped in the page, named in the page's format, and nothing is sent.
+  await dialog.getByRole('button', { name: 'Refund ₫300,000', exact: true }).click();
+  assert.equal(await page.locator('#f-refund-amount-error').textContent(), 'must be at most ₫260,000: what is left to refund from this payment');
+  assert.match((await dialog.locator('[data-refund-preview="none"]').textContent())!, /At most ₫260,000 is left/);
   const problem = dialog.getByRole('alert');
-  await problem.waitFor();
-  assert.match((await problem.textContent())!, /422.*more than the 260000 VND left/s);
-  assert.match((await page.locator('#f-refund-amount-error').textContent())!, /at most 260000 VND/);
   await assertAccessible(page, 'the refund form refusing an over-refund');
   await screenshot(page, '12-over-refund-refused');
 
   // Full: exactly what is left.
   await dialog.getByLabel('Full (what is left)').check();
-  assert.equal(await page.locator('#f-refund-amount').inputValue(), '260000');
+  assert.equal(await page.locator('#f-refund-amount').inputValue(), '260,000');
   assert.equal(await page.locator('#f-refund-amount-error').count(), 0);
   assert.equal(await problem.count(), 0, 'the refusal named only the amount, which changed');
-  await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Refund ₫260,000', exact: true }).click();
   await page.locator('[data-amount-to-refund="0"]').waitFor();
   assert.deepEqual(await page.locator('[data-refund-status]').allTextContents(), ['SUCCESS', 'PENDING']);
   await screenshot(page, '13-refunds-listed', { fullPage: true });
-  assert.equal(refundPosts, 3, 'two refunds and the refused one reached the server (the claim is not a refund)');
+  assert.equal(refundPosts, 2, 'two refunds reached the server, the over-refund did not (nor is the claim a refund)');
 
   // What the gateway holds agrees with what the pages show, after a reload and back on the list.
   await page.reload();
@@ -280,7 +281,15 @@ test('a late payment is flagged on the list and accepted on its order page: the 
   assert.match((await held.textContent())!, /after its quote had run out/);
   await assertAccessible(page, 'an order holding a late payment');
   await screenshot(page, '17-order-held', { fullPage: true });
+  // An accept cannot be undone: the page asks first, naming the money.
   await held.getByRole('button', { name: 'Accept as the order’s payment' }).click();
+  const confirm = held.getByRole('group', { name: /^Accept ₫360,000/ });
+  assert.match((await confirm.textContent())!, new RegExp(`Accept ₫360,000 \\(.+ USDT\\) as the payment of order ${orderId}\\?`));
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent?.trim()), 'Accept ₫360,000', 'the confirmation has the focus');
+  await confirm.getByRole('button', { name: 'Keep it held' }).click();
+  assert.equal(await confirm.count(), 0, 'nothing accepted');
+  await held.getByRole('button', { name: 'Accept as the order’s payment' }).click();
+  await confirm.getByRole('button', { name: 'Accept ₫360,000' }).click();
   await page.getByRole('status').filter({ hasText: `as the payment of order ${orderId}: the order is paid.` }).waitFor();
   assert.equal(await page.locator('[data-order-status]').textContent(), 'paid');
   assert.equal(await held.count(), 0, 'nothing is held any more');
@@ -300,7 +309,7 @@ test('another late payment is refunded in full to the address that paid; the for
   await page.getByRole('button', { name: 'Refund it' }).click();
   const dialog = page.getByRole('dialog', { name: `Refund order ${orderId}` });
   await dialog.waitFor();
-  assert.equal(await page.locator('#f-refund-amount').inputValue(), '360000', 'what is held');
+  assert.equal(await page.locator('#f-refund-amount').inputValue(), '360,000', 'what is held');
   assert.equal(await page.locator('#f-refund-reason_choice').inputValue(), 'Paid after the quote expired');
   await dialog.getByLabel('Full (what is left)').check();
   assert.equal(await dialog.locator('[data-refund-crypto]').textContent(), `${sent} USDT`, 'all that came, before anything is sent');
@@ -310,7 +319,7 @@ test('another late payment is refunded in full to the address that paid; the for
   await page.locator('#f-refund-description').fill('Khách thanh toán sau khi báo giá hết hạn');
   await assertAccessible(page, 'the refund form of a held payment');
   await screenshot(page, '18-refund-held-form');
-  await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Refund ₫360,000', exact: true }).click();
   await page.locator('[data-amount-to-refund="0"]').waitFor();
   assert.equal(await page.locator('[data-held-payment]').count(), 0);
   await page.locator('[data-refund-tx]').waitFor();
@@ -339,13 +348,13 @@ test('an overpaid order shows the excess held and refunds just that', async () =
   await held.getByRole('button', { name: 'Refund the excess' }).click();
   const dialog = page.getByRole('dialog', { name: `Refund order ${orderId}` });
   await dialog.waitFor();
-  assert.equal(await page.locator('#f-refund-amount').inputValue(), String(excess));
+  assert.equal(await page.locator('#f-refund-amount').inputValue(), excess.toLocaleString('en-US'));
   const crypto = (await dialog.locator('[data-refund-crypto]').textContent())!;
   assert.match(crypto, /^0\.000\d+ BTC$/);
   await page.locator('#f-refund-description').fill('Trả lại phần chuyển thừa');
   await dialog.getByLabel('The address that paid').check();
   const before = await balance('BTC', 'BITCOIN');
-  await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await dialog.getByRole('button', { name: `Refund ₫${excess.toLocaleString('en-US')}`, exact: true }).click();
   await page.locator('[data-amount-to-refund="360000"]').waitFor();
   assert.equal(await held.count(), 0, 'the excess went back; the order keeps its 360.000 ₫');
   await page.locator('[data-refund-tx]').waitFor();
