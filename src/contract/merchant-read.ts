@@ -64,6 +64,9 @@ const instant = z.string(expected('a date-time')).check(
  * `status`, links with a payment in an `asset` (and `network`), created in [`created_from`, `created_before`), and
  * `held=true` for links holding money not yet returned (a payment's `held_vnd` beyond what was refunded from it).
  */
+export const REFUNDED_STATES = ['none', 'partly', 'fully'] as const;
+export type RefundedState = (typeof REFUNDED_STATES)[number];
+
 export const PaymentLinkListQuery = z.object({
   merchant_order_id: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
   q: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'))),
@@ -73,6 +76,8 @@ export const PaymentLinkListQuery = z.object({
   created_from: z.optional(instant),
   created_before: z.optional(instant),
   held: z.optional(z.enum(['true', 'false'], expected('true or false'))),
+  /** How much of a link's money went back: `none` (no refund that did not fail), `partly`, `fully` (paid links only). */
+  refunded: z.optional(z.enum(REFUNDED_STATES, expected(`one of ${REFUNDED_STATES.join(', ')}`))),
   limit: z._default(
     z.coerce.number(expected('a whole number')).check(z.int('must be a whole number'), z.gte(1, 'must be at least 1'), z.lte(200, 'must be at most 200')),
     50,

@@ -66,6 +66,8 @@ export interface PaymentLinkQuery {
   /** What the customer or an accountant quotes (case-insensitive, diacritics ignored): part of an order id, a whole payment_link_ref, a payment or refund id, a transaction hash or its start, an address, the amount in VND (`530000`, `530.000`, `530,000`, `530 000`), part of a name, e-mail or phone. */
   q?: string;
   status?: LinkStatus;
+  /** How much went back: `none`, `partly` or `fully` (paid links). */
+  refunded?: 'none' | 'partly' | 'fully';
   /** Links with a payment in this asset (and network). */
   asset?: AssetCode;
   network?: Network;

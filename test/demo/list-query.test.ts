@@ -7,8 +7,10 @@ import type { ChainNetwork } from '../../src/contract/index.js';
 
 describe('the transactions filters', () => {
   it('round-trips through the address, dropping what is not a filter value', () => {
-    const filters = { q: 'DH-2026', status: 'held' as const, asset: 'USDT:TRON', from: '2026-11-01', to: '2026-11-22' };
+    const filters = { q: 'DH-2026', status: 'partly_refunded' as const, held: 'true' as const, asset: 'USDT:TRON', from: '2026-11-01', to: '2026-11-22' };
     assert.deepEqual(filtersFrom(searchOf(filters)), filters);
+    assert.deepEqual(filtersFrom(new URLSearchParams('status=held')), { ...NO_FILTERS, held: 'true' }, 'an address from before held combined');
+    assert.equal(filtersFrom(new URLSearchParams('status=constructor')).status, '');
     assert.equal(searchOf(NO_FILTERS).toString(), '');
     assert.deepEqual(filtersFrom(new URLSearchParams('status=paid_late&asset=usdt:tron&from=yesterday&q=%20x%20')), { ...NO_FILTERS, q: 'x' });
     for (const asset of ['USDT', 'USDT:TRON:X', ':TRON', 'USDT TRON']) assert.equal(filtersFrom(new URLSearchParams({ asset })).asset, '', asset);
@@ -32,7 +34,7 @@ describe('the transactions filters', () => {
   });
 
   it('asks the read API for held money, an asset and its network, and whole days where the browser is', () => {
-    const query = apiQuery({ q: 'lan@', status: 'held', asset: 'USDT:ETHEREUM', from: '2026-11-01', to: '2026-11-22' }, { limit: 25, cursor: 'abc' });
+    const query = apiQuery({ q: 'lan@', status: '', held: 'true', asset: 'USDT:ETHEREUM', from: '2026-11-01', to: '2026-11-22' }, { limit: 25, cursor: 'abc' });
     assert.equal(query.get('held'), 'true');
     assert.equal(query.get('status'), null);
     assert.deepEqual([query.get('asset'), query.get('network'), query.get('q'), query.get('limit'), query.get('cursor')], ['USDT', 'ETHEREUM', 'lan@', '25', 'abc']);
@@ -40,5 +42,11 @@ describe('the transactions filters', () => {
     assert.equal(query.get('created_from'), new Date(2026, 10, 1).toISOString());
     assert.equal(query.get('created_before'), new Date(2026, 10, 23).toISOString());
     assert.deepEqual([...apiQuery({ ...NO_FILTERS, status: 'expired' }, { limit: 10 }).keys()].sort(), ['limit', 'status']);
+    // A paid order by how much of it went back, and held money beside any status.
+    const statusOf = (status: typeof NO_FILTERS.status, held: typeof NO_FILTERS.held = '') =>
+      Object.fromEntries([...apiQuery({ ...NO_FILTERS, status, held }, { limit: 10 })].filter(([name]) => name !== 'limit'));
+    assert.deepEqual(statusOf('paid'), { status: 'paid', refunded: 'none' });
+    assert.deepEqual(statusOf('partly_refunded'), { status: 'paid', refunded: 'partly' });
+    assert.deepEqual(statusOf('refunded', 'true'), { status: 'paid', refunded: 'fully', held: 'true' });
   });
 });

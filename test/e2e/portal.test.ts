@@ -5,6 +5,7 @@
 // address that paid, an overpayment's excess returned; the refund form saying what goes back in crypto before anything
 // is sent.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { PaymentLinkInput, PaymentLinkResource } from '../../src/contract/index.js';
@@ -125,6 +126,7 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   assert.equal(new URL(page.url()).pathname, `/portal/orders/${orderId}`);
   assert.equal(await dialog.isVisible(), false);
   assert.equal(await page.locator('[data-amount-to-refund]').getAttribute('data-amount-to-refund'), '260000');
+  assert.equal(await page.locator('[data-order-status]').textContent(), 'partly refunded');
   assert.deepEqual(await page.locator('[data-refund-status]').allTextContents(), ['PENDING'], 'waiting for the customer’s claim');
   assert.equal(await page.locator('tr[data-refund] td').nth(6).textContent(), 'Goods damaged in delivery');
   assert.ok((await page.locator('[data-claim-url]').getAttribute('href'))?.includes('/refunds/'), 'a claim link for the customer');
@@ -165,6 +167,18 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   await page.getByRole('link', { name: '← All transactions' }).click();
   await row.waitFor();
   assert.equal(await row.locator('[data-left]').getAttribute('data-left'), '0');
+  assert.equal(await row.locator('[data-left]').textContent(), '₫0', 'nothing left, not the dash of an order never paid');
+  assert.equal(await row.locator('[data-status]').textContent(), 'refunded', 'no longer read as paid');
+  // Each status finds it or not: refunded, and neither paid nor partly refunded; combined with held money, nothing.
+  await search(page, orderId);
+  // A paid order's status is asked of the read API as `status=paid` and how much went back (`refunded=`).
+  for (const [status, refunded, found] of [['refunded', 'fully', [orderId]], ['paid', 'none', []], ['partly_refunded', 'partly', []]] as const) {
+    await page.getByLabel('Status').selectOption(status);
+    assert.deepEqual(await listed(page, { q: orderId, status: 'paid', refunded }), found, status);
+  }
+  await page.getByLabel('Status').selectOption('refunded');
+  await page.getByLabel('Holding money for you').check();
+  assert.deepEqual(await listed(page, { q: orderId, status: 'paid', refunded: 'fully', held: 'true' }), []);
   assertClean(tracked);
 });
 
@@ -221,6 +235,14 @@ test('search and filters find one order among 120, and paging walks all 120 once
   assert.equal(new Set(seen).size, SEEDED, 'each of the 120 once');
   assert.ok(seen.every((id) => id.startsWith(RUN)));
   assert.equal(seen[0], `${RUN}-BTC`, 'the newest first');
+  // The export holds the same list, in the same order, every page of it, with amounts as plain numbers.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export]').click()]);
+  const csv = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\r\n').map((line) => line.split(','));
+  const header = csv[0]!;
+  const column = (name: string) => csv.slice(1).map((cells) => cells[header.indexOf(name)]!);
+  assert.deepEqual(column('merchant_order_id'), seen, 'the rows are the filtered list');
+  assert.ok(column('amount_vnd').every((amount) => /^\d+$/.test(amount)));
+  assert.equal(column('status')[0], 'paid');
   await page.getByRole('button', { name: 'Previous page' }).click();
   await page.locator('[data-page="4"]').waitFor();
   assert.deepEqual(await listed(page, { q: RUN }), pages[3]);
@@ -272,8 +294,10 @@ test('a late payment is flagged on the list and accepted on its order page: the 
   const row = page.locator(`tr[data-order="${orderId}"]`);
   assert.equal(await row.locator('[data-held]').getAttribute('data-held'), '360000', 'held money flagged');
   assert.equal(await row.locator('[data-payment-status]').getAttribute('data-payment-status'), 'paid_late');
-  await page.getByLabel('Status').selectOption('held');
+  await page.getByLabel('Holding money for you').check();
   assert.ok((await listed(page, { q: orderId, held: 'true' })).includes(orderId), 'and found by the "holding money" filter');
+  await page.getByLabel('Status').selectOption('active');
+  assert.deepEqual(await listed(page, { q: orderId, held: 'true', status: 'active' }), [orderId], 'which combines with a status');
 
   await row.getByRole('link', { name: orderId }).click();
   const held = page.locator(`[data-held-payment]`);

@@ -206,6 +206,33 @@ describe(`GET /api/paymentLink (${storageName})`, () => {
     assert.equal(paid!.payments[0]!.refund_address, gw.gateway.wallet.addresses.TRON);
   });
 
+  it('tells paid orders kept, partly refunded and refunded apart, and combines that with held money and the status', async () => {
+    const refund = (amount: number, type: 'partial' | 'full' = 'partial') =>
+      ({ amount, channel: 'PROVIDER', description: 'back', refund_type: type, refund_reason: 'asked', send_to: 'payer' }) as const;
+    for (const id of ['kept-1', 'partly-2', 'fully-3', 'failed-4']) {
+      gw.clock.advance(1);
+      const { payment_link_ref } = await gw.client.createPaymentLink(sampleLink({ merchant_order_id: id }));
+      await gw.markPaid(payment_link_ref);
+    }
+    await create(['active-5']);
+    await gw.client.createRefund('partly-2', refund(100_000));
+    await gw.client.createRefund('fully-3', refund(100_000));
+    await gw.client.createRefund('fully-3', refund(260_000, 'full'));
+    // A refund taken back (FAILED) returned nothing: the order is as if it had none.
+    const claimed = await gw.client.createRefund('failed-4', { ...refund(360_000, 'full'), send_to: 'claim' });
+    await gw.client.cancelRefund(claimed.refundDetails[0]!.refund_id);
+    const found = async (query: Record<string, string>) => orders((await list(query)).body.payment_links);
+    assert.deepEqual(await found({ refunded: 'fully' }), ['fully-3']);
+    assert.deepEqual(await found({ refunded: 'partly' }), ['partly-2']);
+    assert.deepEqual(await found({ refunded: 'none', status: 'paid' }), ['failed-4', 'kept-1']);
+    assert.deepEqual(await found({ refunded: 'none' }), ['active-5', 'failed-4', 'kept-1']);
+    assert.deepEqual(await found({ refunded: 'partly', held: 'true' }), [], 'nothing held on them');
+    assert.deepEqual(await found({ refunded: 'partly', q: 'partly' }), ['partly-2']);
+    const { status, body } = await list({ refunded: 'all' });
+    assert.equal(status, 422);
+    assert.deepEqual(body.errors, [{ path: 'refunded', message: 'must be one of none, partly, fully' }]);
+  });
+
   it('names the bad parameter and the rule, and lists nothing of another merchant', async () => {
     const errors = async (query: Record<string, string>) => {
       const { status, body } = await list(query);

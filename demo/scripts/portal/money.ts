@@ -108,5 +108,18 @@ export function mainPayment(link: PaymentLinkResource): MerchantPayment | undefi
   return link.payments.find((p) => p.status === 'paid') ?? link.payments.at(-1);
 }
 
+/** VND of a link gone back or going: its refunds that did not fail. */
+export const refundedOf = (link: PaymentLinkResource): number =>
+  link.refunds.filter((r) => r.refund_status !== 'FAILED').reduce((sum, r) => sum + r.amount, 0);
+
+/**
+ * What became of an order's link, as the merchant reads it: paid orders told apart by how much went back (the read
+ * API's `refunded=`, storage/link-list.ts), `refunded` once nothing is left to refund.
+ */
+export function orderStatus(link: PaymentLinkResource): 'active' | 'paid' | 'partly_refunded' | 'refunded' | 'expired' {
+  if (link.status !== 'paid' || refundedOf(link) === 0) return link.status;
+  return link.amountToRefund > 0 ? 'partly_refunded' : 'refunded';
+}
+
 /** Held VND of a link not yet returned. */
 export const heldOf = (link: PaymentLinkResource): number => holdings([link]).reduce((sum, h) => sum + h.held, 0);

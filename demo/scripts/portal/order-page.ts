@@ -15,7 +15,7 @@ import { PollController } from '../lib/poll-controller.js';
 import { SubmitController } from '../lib/submit-controller.js';
 import { formatDate, formatVnd } from '../lib/ui.js';
 import { RefundRequestEvent } from './events.js';
-import { canAccept, heldReason, holdings, type Holding } from './money.js';
+import { canAccept, heldReason, holdings, orderStatus, type Holding } from './money.js';
 import { coin, formatRate, paymentPill, short } from './views.js';
 
 /**
@@ -295,7 +295,7 @@ export class OrderPage extends LightElement {
       <p class="status" id="order-notice" tabindex="-1" role="status">${this.notice}</p>
       <dl class="summary">
         <dt>Status</dt>
-        <dd><span class="pill ${latest?.status}" data-order-status>${latest?.status ?? '—'}</span></dd>
+        <dd><span class="pill ${latest?.status}" data-order-status>${latest ? orderStatus(latest).replace('_', ' ') : '—'}</span></dd>
         <dt>Amount</dt>
         <dd>${latest ? formatVnd(latest.amount) : '—'}</dd>
         <dt>Customer</dt>

@@ -8,10 +8,10 @@ import { state } from 'lit/decorators.js';
 import type { PaymentLinkList, PaymentLinkResource } from '../../../src/contract/index.js';
 import { api } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
-import { fieldId, formatDate, formatVnd, input, select } from '../lib/ui.js';
+import { checkbox, fieldId, formatDate, formatVnd, input, select } from '../lib/ui.js';
 import { RefundRequestEvent } from './events.js';
 import { apiQuery, assetChoices, filtersFrom, NO_FILTERS, searchOf, STATUS_CHOICES, type Filters } from './list-query.js';
-import { heldOf, mainPayment } from './money.js';
+import { heldOf, mainPayment, orderStatus, refundedOf } from './money.js';
 import { networks } from './networks.js';
 import { coin, cryptoReceived, paymentPill } from './views.js';
 
@@ -85,6 +85,7 @@ export class TransactionsPage extends LightElement {
         <button type="submit" class="primary">Search</button>
       </div>
       ${select({ path: 'filter.status', label: 'Status', value: d.status, options: STATUS_CHOICES, onChange: (v) => this.#setDraft('status', v as Filters['status'], true) })}
+      ${checkbox({ path: 'filter.held', label: 'Holding money for you', checked: d.held === 'true', onChange: (on) => this.#setDraft('held', on ? 'true' : '', true) })}
       ${select({ path: 'filter.asset', label: 'Coin', value: d.asset, options: assetChoices(networks()), onChange: (v) => this.#setDraft('asset', v, true) })}
       ${input({ path: 'filter.from', label: 'Created from', type: 'date', value: d.from, onInput: (v) => this.#setDraft('from', v, true) })}
       ${input({ path: 'filter.to', label: 'Created to (included)', type: 'date', value: d.to, onInput: (v) => this.#setDraft('to', v, true) })}
@@ -183,9 +184,9 @@ export class TransactionsPage extends LightElement {
       <td class="num">${formatVnd(link.amount)}</td>
       <td>${payment ? coin(payment.asset, payment.network) : '—'}</td>
       <td class="num" data-crypto>${payment ? cryptoReceived(payment) : '—'}</td>
-      <td><span class="pill ${link.status}" data-status>${link.status}</span></td>
+      <td><span class="pill ${link.status}" data-status=${orderStatus(link)}>${orderStatus(link).replace('_', ' ')}</span></td>
       <td>${payment ? paymentPill(payment) : html`<span class="muted">no payment yet</span>`}</td>
-      <td class="num" data-left=${link.amountToRefund}>${link.amountToRefund > 0 ? formatVnd(link.amountToRefund) : '—'}</td>
+      <td class="num" data-left=${link.amountToRefund}>${link.amountToRefund > 0 || refundedOf(link) > 0 ? formatVnd(link.amountToRefund) : '—'}</td>
       <td>${this.#rowMenu(link)}</td>
     </tr>`;
   }
@@ -238,10 +239,18 @@ export class TransactionsPage extends LightElement {
     </nav>`;
   }
 
+  /** The export of the list as filtered: the same query, every page (demo/transactions-csv.ts). */
+  #exportHref(): string {
+    const query = apiQuery(this.filters, { limit: this.limit });
+    query.delete('limit');
+    return `/demo/api/transactions.csv?${query}`;
+  }
+
   protected override render(): TemplateResult {
     return html`<h1>Payment transactions</h1>
       <p class="lede">Your payment links, newest first. Open an order for its payments, refunds and webhooks; money held for you is flagged, to accept or refund there.</p>
       ${this.#filtersForm()}
+      <p class="export"><a href=${this.#exportHref()} download data-export>Export these links (CSV)</a> <span class="muted small">every page of the list as filtered, amounts as plain numbers</span></p>
       ${this.#list.render({
         initial: () => html`<p role="status">Loading transactions…</p>`,
         // The page on screen stays while the next one loads.

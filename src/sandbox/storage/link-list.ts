@@ -24,6 +24,16 @@ export interface LinkSearch {
 const HOLDS_MONEY = `EXISTS (SELECT 1 FROM payments p WHERE p.payment_link_ref = l.payment_link_ref
   AND p.held_vnd > (SELECT coalesce(sum(r.amount), 0) FROM refunds r WHERE r.payment_id = p.payment_id AND r.refund_status <> 'FAILED'))`;
 
+/** VND of a link gone back or going (refunds that did not fail), and all it ever held: its price once paid, and what its payments hold beside. */
+const REFUNDED_VND = `(SELECT coalesce(sum(r.amount), 0) FROM refunds r WHERE r.payment_link_ref = l.payment_link_ref AND r.refund_status <> 'FAILED')`;
+const PAID_VALUE = `(l.amount + (SELECT coalesce(sum(p.held_vnd), 0) FROM payments p WHERE p.payment_link_ref = l.payment_link_ref))`;
+/** A paid link refunded in part, or in full: what amountToRefund reads 0 for (services/orders/refund-ledger.ts). */
+const REFUNDED: Record<NonNullable<LinkFilters['refunded']>, string> = {
+  none: `${REFUNDED_VND} = 0`,
+  partly: `l.status = 'paid' AND ${REFUNDED_VND} > 0 AND ${REFUNDED_VND} < ${PAID_VALUE}`,
+  fully: `l.status = 'paid' AND ${REFUNDED_VND} >= ${PAID_VALUE}`,
+};
+
 /** Up to `limit` of the merchant's links after `after`, newest first, with their sort keys. */
 export async function pageOfLinks(
   sql: Sql,
@@ -48,6 +58,7 @@ export async function pageOfLinks(
   if (filters.created_from !== undefined) where.push(`l.created_at >= ${param(new Date(filters.created_from))}`);
   if (filters.created_before !== undefined) where.push(`l.created_at < ${param(new Date(filters.created_before))}`);
   if (filters.held !== undefined) where.push(filters.held === 'true' ? HOLDS_MONEY : `NOT ${HOLDS_MONEY}`);
+  if (filters.refunded !== undefined) where.push(REFUNDED[filters.refunded]);
   if (after !== undefined) where.push(`(l.created_at, l.payment_link_ref) < (${param(after.created_at)}::timestamptz, ${param(after.payment_link_ref)})`);
   return sql.query<LinkSortKey>(
     `SELECT l.payment_link_ref, to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at
