@@ -55,7 +55,7 @@ const RECEIVER_PATH = '/demo/webhook-receiver';
 const RECEIPTS_KEPT = 50;
 
 /** What the read API's list takes, as the portal's transactions page passes it on (the gateway checks each). */
-const LIST_PARAMETERS = ['q', 'status', 'asset', 'network', 'created_from', 'created_before', 'held', 'refunded', 'limit', 'cursor'] as const;
+const LIST_PARAMETERS = ['q', 'status', 'asset', 'network', 'created_from', 'created_before', 'held', 'refunded', 'include_total', 'limit', 'cursor'] as const;
 
 /** An order as the portal's order page shows it (GET /demo/api/orders/{order_id}). */
 export interface OrderView {
@@ -142,7 +142,7 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
 
   // The same filters as the list, every page of it, streamed: an export of 100,000 links holds one page in memory.
   app.get('/demo/api/transactions.csv', (c) => {
-    const query = Object.fromEntries(LIST_PARAMETERS.flatMap((name) => (name === 'limit' || name === 'cursor' || c.req.query(name) === undefined ? [] : [[name, c.req.query(name)]])));
+    const query = Object.fromEntries(LIST_PARAMETERS.flatMap((name) => (name === 'limit' || name === 'cursor' || name === 'include_total' || c.req.query(name) === undefined ? [] : [[name, c.req.query(name)]])));
     const lines = transactionsCsv(c.get('session').client.eachPaymentLink({ ...(query as PaymentLinkQuery), limit: 200 }));
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({

@@ -40,7 +40,12 @@ export const PaymentLinkResource = z.object({
 export type PaymentLinkResource = z.infer<typeof PaymentLinkResource>;
 
 /** One page of links, newest first; `next_cursor` asks for the next page, null on the last. */
-export const PaymentLinkList = z.object({ payment_links: z.array(PaymentLinkResource), next_cursor: z.nullable(z.string()) });
+export const PaymentLinkList = z.object({
+  payment_links: z.array(PaymentLinkResource),
+  next_cursor: z.nullable(z.string()),
+  /** How many links the filters find in all, with `include_total=true`. */
+  total: z.optional(z.int()),
+});
 export type PaymentLinkList = z.infer<typeof PaymentLinkList>;
 
 const INSTANT = /^(\d{4})-(\d\d)-(\d\d)(T\d\d:\d\d(:\d\d(\.\d{1,6})?)?(Z|[+-]\d\d:\d\d))?$/;
@@ -78,6 +83,8 @@ export const PaymentLinkListQuery = z.object({
   held: z.optional(z.enum(['true', 'false'], expected('true or false'))),
   /** How much of a link's money went back: `none` (no refund that did not fail), `partly`, `fully` (paid links only). */
   refunded: z.optional(z.enum(REFUNDED_STATES, expected(`one of ${REFUNDED_STATES.join(', ')}`))),
+  /** `true`: the answer says how many links the filters find in all (a count more per page, so asked for). */
+  include_total: z.optional(z.enum(['true', 'false'], expected('true or false'))),
   limit: z._default(
     z.coerce.number(expected('a whole number')).check(z.int('must be a whole number'), z.gte(1, 'must be at least 1'), z.lte(200, 'must be at most 200')),
     50,

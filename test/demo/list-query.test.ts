@@ -2,7 +2,7 @@
 // API's query for them; days are the merchant's own, both included.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { apiQuery, assetChoices, filtersFrom, NO_FILTERS, searchOf } from '../../demo/scripts/portal/list-query.js';
+import { addressOf, apiQuery, assetChoices, filtersFrom, NO_FILTERS, pageFrom, searchOf } from '../../demo/scripts/portal/list-query.js';
 import type { ChainNetwork } from '../../src/contract/index.js';
 
 describe('the transactions filters', () => {
@@ -48,5 +48,18 @@ describe('the transactions filters', () => {
     assert.deepEqual(statusOf('paid'), { status: 'paid', refunded: 'none' });
     assert.deepEqual(statusOf('partly_refunded'), { status: 'paid', refunded: 'partly' });
     assert.deepEqual(statusOf('refunded', 'true'), { status: 'paid', refunded: 'fully', held: 'true' });
+  });
+
+  it('keeps the page and its size in the address, and opens the first page for anything else', () => {
+    const page = { limit: 50, cursors: [undefined, 'WyIyMDI2', 'eyJh-_9'] };
+    const filters = { ...NO_FILTERS, q: 'DH' };
+    const address = addressOf(filters, page);
+    assert.equal(address.toString(), 'q=DH&per=50&pages=WyIyMDI2.eyJh-_9');
+    assert.deepEqual(pageFrom(address), page);
+    assert.deepEqual(filtersFrom(address), filters);
+    assert.equal(addressOf(NO_FILTERS, { limit: 25, cursors: [undefined] }).toString(), '', 'the first page at the default size says nothing');
+    for (const bad of ['per=7', 'per=abc', 'pages=a%20b', 'pages=..', `pages=${'a.'.repeat(101)}`]) {
+      assert.deepEqual(pageFrom(new URLSearchParams(bad)), { limit: 25, cursors: [undefined] }, bad);
+    }
   });
 });

@@ -232,6 +232,7 @@ test('search and filters find one order among 120, and paging walks all 120 once
     await next.click();
   }
   assert.deepEqual(pages.map((p) => p.length), [25, 25, 25, 25, 20]);
+  assert.equal(await page.getByRole('status').filter({ hasText: /^Page 5/ }).textContent(), 'Page 5 of 5: links 101–120 of 120', 'the count of the whole list');
   assert.equal(new Set(seen).size, SEEDED, 'each of the 120 once');
   assert.ok(seen.every((id) => id.startsWith(RUN)));
   assert.equal(seen[0], `${RUN}-BTC`, 'the newest first');
@@ -246,6 +247,14 @@ test('search and filters find one order among 120, and paging walks all 120 once
   await page.getByRole('button', { name: 'Previous page' }).click();
   await page.locator('[data-page="4"]').waitFor();
   assert.deepEqual(await listed(page, { q: RUN }), pages[3]);
+  // The page is in the address: a reload opens the same one, and Previous still goes back.
+  assert.match(page.url(), /[?&]pages=[\w-]+\.[\w-]+\.[\w-]+(&|$)/);
+  await page.reload();
+  await page.locator('[data-page="4"]').waitFor();
+  assert.deepEqual(await listed(page, { q: RUN }), pages[3]);
+  await page.getByRole('button', { name: 'Previous page' }).click();
+  await page.locator('[data-page="3"]').waitFor();
+  assert.deepEqual(await listed(page, { q: RUN }), pages[2]);
   assertClean(tracked);
 });
 

@@ -228,6 +228,13 @@ describe(`GET /api/paymentLink (${storageName})`, () => {
     assert.deepEqual(await found({ refunded: 'none' }), ['active-5', 'failed-4', 'kept-1']);
     assert.deepEqual(await found({ refunded: 'partly', held: 'true' }), [], 'nothing held on them');
     assert.deepEqual(await found({ refunded: 'partly', q: 'partly' }), ['partly-2']);
+    // The count of what the filters find, on a page of any size, and only when asked.
+    const counted = async (query: Record<string, string | number>) => (await list({ ...query, include_total: 'true' })).body.total;
+    assert.equal(await counted({ limit: 1 }), 5);
+    assert.equal(await counted({ status: 'paid', refunded: 'none', limit: 1 }), 2);
+    assert.equal(await counted({ q: 'fully' }), 1);
+    assert.equal(await counted({ q: 'nobody' }), 0);
+    assert.equal((await list({ limit: 1 })).body.total, undefined);
     const { status, body } = await list({ refunded: 'all' });
     assert.equal(status, 422);
     assert.deepEqual(body.errors, [{ path: 'refunded', message: 'must be one of none, partly, fully' }]);

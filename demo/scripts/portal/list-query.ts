@@ -94,3 +94,32 @@ export function apiQuery(filters: Filters, page: { limit: number; cursor?: strin
   if (page.cursor) query.set('cursor', page.cursor);
   return query;
 }
+
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+const DEFAULT_PAGE_SIZE = 25;
+/** A cursor as the read API writes them (base64url); the address keeps those of the pages before, `.`-separated. */
+const CURSOR = /^[A-Za-z0-9_-]{1,200}$/;
+
+/** Where the list is: its page size and the cursors of the pages before this one (none on the first). */
+export interface ListPage {
+  limit: number;
+  /** `[undefined, c2, c3]` on page 3: each page's cursor, the first page's none. */
+  cursors: (string | undefined)[];
+}
+
+/** The page the address names (`per=50&pages=c2.c3`), or the first at the default size for anything else. */
+export function pageFrom(search: URLSearchParams): ListPage {
+  const per = Number(search.get('per'));
+  const limit = (PAGE_SIZES as readonly number[]).includes(per) ? per : DEFAULT_PAGE_SIZE;
+  const pages = (search.get('pages') ?? '').split('.').filter(Boolean);
+  return { limit, cursors: pages.length <= 100 && pages.every((c) => CURSOR.test(c)) ? [undefined, ...pages] : [undefined] };
+}
+
+/** The page's address for these filters and this page: only what differs from the first page at the default size. */
+export function addressOf(filters: Filters, page: ListPage): URLSearchParams {
+  const search = searchOf(filters);
+  if (page.limit !== DEFAULT_PAGE_SIZE) search.set('per', String(page.limit));
+  const pages = page.cursors.filter((c): c is string => c !== undefined);
+  if (pages.length) search.set('pages', pages.join('.'));
+  return search;
+}

@@ -10,12 +10,18 @@ import { api } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
 import { checkbox, fieldId, formatDate, formatVnd, input, select } from '../lib/ui.js';
 import { RefundRequestEvent } from './events.js';
-import { apiQuery, assetChoices, filtersFrom, NO_FILTERS, searchOf, STATUS_CHOICES, type Filters } from './list-query.js';
+import { addressOf, apiQuery, assetChoices, filtersFrom, NO_FILTERS, PAGE_SIZES, pageFrom, searchOf, STATUS_CHOICES, type Filters } from './list-query.js';
 import { heldOf, mainPayment, orderStatus, refundedOf } from './money.js';
 import { networks } from './networks.js';
 import { coin, cryptoReceived, paymentPill } from './views.js';
 
-export const PAGE_SIZES = [10, 25, 50, 100] as const;
+
+/** "Page 2 of 5: links 26–50 of 120", as much of it as is known. */
+function pageSummary(number: number, first: number, shown: number, total: number | undefined, limit: number): string {
+  if (total === undefined) return shown ? `Page ${number}: links ${first}–${first + shown - 1}` : `Page ${number}`;
+  const pages = Math.max(1, Math.ceil(total / limit));
+  return shown ? `Page ${number} of ${pages}: links ${first}–${first + shown - 1} of ${total}` : `Page ${number} of ${pages}: no links`;
+}
 
 /** The order page's address. */
 export const orderPath = (orderId: string) => `/portal/orders/${encodeURIComponent(orderId)}`;
@@ -26,14 +32,18 @@ export const orderPath = (orderId: string) => `/portal/orders/${encodeURICompone
 export class TransactionsPage extends LightElement {
   @state() private filters: Filters = filtersFrom(new URLSearchParams(location.search));
   @state() private draft: Filters = this.filters;
-  @state() private limit = 25;
-  /** The cursors of the pages before this one (the first page has none), so "Previous" goes back without a request of its own kind. */
-  @state() private cursors: (string | undefined)[] = [undefined];
+  /** The page size, and the cursors of the pages so far (the first page has none), so "Previous" goes back without a request of its own kind; kept in the address too. */
+  @state() private limit = pageFrom(new URLSearchParams(location.search)).limit;
+  @state() private cursors: (string | undefined)[] = pageFrom(new URLSearchParams(location.search)).cursors;
   /** The order whose row menu is open. */
   @state() private menuFor: string | undefined;
 
   readonly #list = new Task(this, {
-    task: ([filters, limit, cursor]) => api<PaymentLinkList>(`/demo/api/transactions?${apiQuery(filters, { limit, cursor })}`),
+    task: ([filters, limit, cursor]) => {
+      const query = apiQuery(filters, { limit, cursor });
+      query.set('include_total', 'true');
+      return api<PaymentLinkList>(`/demo/api/transactions?${query}`);
+    },
     args: () => [this.filters, this.limit, this.cursors.at(-1)] as const,
   });
 
@@ -59,8 +69,14 @@ export class TransactionsPage extends LightElement {
   #apply(filters: Filters): void {
     this.filters = filters;
     this.draft = filters;
-    this.cursors = [undefined];
-    const search = searchOf(filters).toString();
+    this.#goTo(this.limit, [undefined]);
+  }
+
+  /** Shows this page, and says so in the address: a reload or a shared link opens the same page of the same list. */
+  #goTo(limit: number, cursors: (string | undefined)[]): void {
+    this.limit = limit;
+    this.cursors = cursors;
+    const search = addressOf(this.filters, { limit, cursors }).toString();
     history.replaceState(history.state, '', `${location.pathname}${search ? `?${search}` : ''}`);
   }
 
@@ -226,15 +242,15 @@ export class TransactionsPage extends LightElement {
     const first = (number - 1) * this.limit + 1;
     const shown = page?.payment_links.length ?? 0;
     return html`<nav class="pager" aria-label="Pages">
-      <button type="button" class="secondary" ?disabled=${number === 1} @click=${() => (this.cursors = this.cursors.slice(0, -1))}>Previous page</button>
-      <span role="status" data-page=${number}>${shown ? `Page ${number}: links ${first}–${first + shown - 1}` : `Page ${number}`}</span>
-      <button type="button" class="secondary" ?disabled=${!page?.next_cursor} @click=${() => page?.next_cursor && (this.cursors = [...this.cursors, page.next_cursor])}>Next page</button>
+      <button type="button" class="secondary" ?disabled=${number === 1} @click=${() => this.#goTo(this.limit, this.cursors.slice(0, -1))}>Previous page</button>
+      <span role="status" data-page=${number} data-total=${page?.total ?? ''}>${pageSummary(number, first, shown, page?.total, this.limit)}</span>
+      <button type="button" class="secondary" ?disabled=${!page?.next_cursor} @click=${() => page?.next_cursor && this.#goTo(this.limit, [...this.cursors, page.next_cursor])}>Next page</button>
       ${select({
         path: 'filter.limit',
         label: 'Per page',
         value: String(this.limit),
         options: PAGE_SIZES.map((n) => ({ value: String(n), label: String(n) })),
-        onChange: (v) => ((this.limit = Number(v)), (this.cursors = [undefined])),
+        onChange: (v) => this.#goTo(Number(v), [undefined]),
       })}
     </nav>`;
   }

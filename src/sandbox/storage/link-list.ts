@@ -9,7 +9,7 @@ export interface LinkSortKey {
   payment_link_ref: string;
 }
 
-export type LinkFilters = Omit<z.output<typeof PaymentLinkListQuery>, 'cursor' | 'limit' | 'q'>;
+export type LinkFilters = Omit<z.output<typeof PaymentLinkListQuery>, 'cursor' | 'limit' | 'q' | 'include_total'>;
 
 /** What a search looks for: the words as typed, and what they may also spell (services/merchant/merchant-links.ts). */
 export interface LinkSearch {
@@ -34,15 +34,8 @@ const REFUNDED: Record<NonNullable<LinkFilters['refunded']>, string> = {
   fully: `l.status = 'paid' AND ${REFUNDED_VND} >= ${PAID_VALUE}`,
 };
 
-/** Up to `limit` of the merchant's links after `after`, newest first, with their sort keys. */
-export async function pageOfLinks(
-  sql: Sql,
-  merchantId: string,
-  filters: LinkFilters,
-  search: LinkSearch | undefined,
-  after: LinkSortKey | undefined,
-  limit: number,
-): Promise<LinkSortKey[]> {
+/** The WHERE of the merchant's links that the filters and the search find, with its parameters ($1 the merchant). */
+function linksWhere(merchantId: string, filters: LinkFilters, search: LinkSearch | undefined) {
   const params: unknown[] = [merchantId];
   const param = (value: unknown) => `$${params.push(value)}`;
   const where = ['l.merchant_id = $1'];
@@ -59,6 +52,19 @@ export async function pageOfLinks(
   if (filters.created_before !== undefined) where.push(`l.created_at < ${param(new Date(filters.created_before))}`);
   if (filters.held !== undefined) where.push(filters.held === 'true' ? HOLDS_MONEY : `NOT ${HOLDS_MONEY}`);
   if (filters.refunded !== undefined) where.push(REFUNDED[filters.refunded]);
+  return { where, params, param };
+}
+
+/** Up to `limit` of the merchant's links after `after`, newest first, with their sort keys. */
+export async function pageOfLinks(
+  sql: Sql,
+  merchantId: string,
+  filters: LinkFilters,
+  search: LinkSearch | undefined,
+  after: LinkSortKey | undefined,
+  limit: number,
+): Promise<LinkSortKey[]> {
+  const { where, params, param } = linksWhere(merchantId, filters, search);
   if (after !== undefined) where.push(`(l.created_at, l.payment_link_ref) < (${param(after.created_at)}::timestamptz, ${param(after.payment_link_ref)})`);
   return sql.query<LinkSortKey>(
     `SELECT l.payment_link_ref, to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at
@@ -66,6 +72,13 @@ export async function pageOfLinks(
      ORDER BY l.created_at DESC, l.payment_link_ref DESC LIMIT ${param(limit)}`,
     params,
   );
+}
+
+/** How many of the merchant's links the filters and the search find, on every page. */
+export async function countOfLinks(sql: Sql, merchantId: string, filters: LinkFilters, search: LinkSearch | undefined): Promise<number> {
+  const { where, params } = linksWhere(merchantId, filters, search);
+  const [row] = await sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM payment_links l WHERE ${where.join(' AND ')}`, params);
+  return row!.total;
 }
 
 /**

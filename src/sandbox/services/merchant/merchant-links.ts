@@ -6,7 +6,7 @@ import type { Customer, MerchantPayment, PaymentLinkList, PaymentLinkListQuery, 
 import type { Networks } from '../../chains/networks.js';
 import { invalid, notFound } from '../../errors.js';
 import type { Database, Sql } from '../../storage/database.js';
-import { pageOfLinks, type LinkSearch, type LinkSortKey } from '../../storage/link-list.js';
+import { countOfLinks, pageOfLinks, type LinkSearch, type LinkSortKey } from '../../storage/link-list.js';
 import { isMerchantsLink, type LinkRow, type PaymentRow } from '../../storage/payments.js';
 import { paymentLinkUrl } from '../orders/payment-links.js';
 import type { RefundLedger } from '../orders/refund-ledger.js';
@@ -39,7 +39,7 @@ export class MerchantLinks {
    * the page's last link (created_at to the microsecond, then payment_link_ref), so links created meanwhile (newer)
    * never shift the pages after it: every link of the list is on exactly one page.
    */
-  async list(merchantId: string, { cursor, limit, q, ...filters }: LinkListQuery): Promise<PaymentLinkList> {
+  async list(merchantId: string, { cursor, limit, q, include_total, ...filters }: LinkListQuery): Promise<PaymentLinkList> {
     const assets = [...new Set(this.networks.assets.map((a) => a.asset))];
     if (filters.asset !== undefined && !assets.includes(filters.asset)) throw invalid('asset is not one this gateway takes.', [{ path: 'asset', message: `must be one of ${assets.join(', ')}` }]);
     if (filters.network !== undefined && !this.networks.get(filters.network)) {
@@ -51,7 +51,9 @@ export class MerchantLinks {
     const last = page.at(-1);
     const payment_links: PaymentLinkResource[] = [];
     for (const row of page) payment_links.push(await this.resourceOf(this.db, await this.reader.read(this.db, row.payment_link_ref)));
-    return { payment_links, next_cursor: rows.length > limit && last ? encodeCursor(last) : null };
+    const next_cursor = rows.length > limit && last ? encodeCursor(last) : null;
+    if (include_total !== 'true') return { payment_links, next_cursor };
+    return { payment_links, next_cursor, total: await countOfLinks(this.db, merchantId, filters, search) };
   }
 
   private async payments(sql: Sql, { link, payments, states, transfers }: LinkSnapshot): Promise<MerchantPayment[]> {
