@@ -55,7 +55,7 @@ const RECEIVER_PATH = '/demo/webhook-receiver';
 const RECEIPTS_KEPT = 50;
 
 /** What the read API's list takes, as the portal's transactions page passes it on (the gateway checks each). */
-const LIST_PARAMETERS = ['q', 'status', 'asset', 'network', 'created_from', 'created_before', 'held', 'refunded', 'include_total', 'limit', 'cursor'] as const;
+const LIST_PARAMETERS = ['q', 'status', 'asset', 'network', 'created_from', 'created_before', 'held', 'refunded', 'sort', 'include_total', 'limit', 'cursor'] as const;
 
 /** An order as the portal's order page shows it (GET /demo/api/orders/{order_id}). */
 export interface OrderView {

@@ -72,6 +72,9 @@ const instant = z.string(expected('a date-time')).check(
 export const REFUNDED_STATES = ['none', 'partly', 'fully'] as const;
 export type RefundedState = (typeof REFUNDED_STATES)[number];
 
+export const LINK_SORTS = ['-created_at', 'created_at', '-amount', 'amount'] as const;
+export type LinkSort = (typeof LINK_SORTS)[number];
+
 export const PaymentLinkListQuery = z.object({
   merchant_order_id: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
   q: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'))),
@@ -83,6 +86,8 @@ export const PaymentLinkListQuery = z.object({
   held: z.optional(z.enum(['true', 'false'], expected('true or false'))),
   /** How much of a link's money went back: `none` (no refund that did not fail), `partly`, `fully` (paid links only). */
   refunded: z.optional(z.enum(REFUNDED_STATES, expected(`one of ${REFUNDED_STATES.join(', ')}`))),
+  /** The order of the list: newest first (`-created_at`, the default), oldest first, or by amount, `-` for largest first. */
+  sort: z._default(z.enum(LINK_SORTS, expected(`one of ${LINK_SORTS.join(', ')}`)), '-created_at'),
   /** `true`: the answer says how many links the filters find in all (a count more per page, so asked for). */
   include_total: z.optional(z.enum(['true', 'false'], expected('true or false'))),
   limit: z._default(

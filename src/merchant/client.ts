@@ -68,6 +68,8 @@ export interface PaymentLinkQuery {
   status?: LinkStatus;
   /** How much went back: `none`, `partly` or `fully` (paid links). */
   refunded?: 'none' | 'partly' | 'fully';
+  /** `-created_at` (newest first, the default), `created_at`, `-amount` (largest first) or `amount`. */
+  sort?: '-created_at' | 'created_at' | '-amount' | 'amount';
   /** The answer's `total`: how many links the filters find in all. */
   include_total?: boolean;
   /** Links with a payment in this asset (and network). */

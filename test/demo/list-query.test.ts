@@ -7,10 +7,13 @@ import type { ChainNetwork } from '../../src/contract/index.js';
 
 describe('the transactions filters', () => {
   it('round-trips through the address, dropping what is not a filter value', () => {
-    const filters = { q: 'DH-2026', status: 'partly_refunded' as const, held: 'true' as const, asset: 'USDT:TRON', from: '2026-11-01', to: '2026-11-22' };
+    const filters = { q: 'DH-2026', status: 'partly_refunded' as const, held: 'true' as const, asset: 'USDT:TRON', from: '2026-11-01', to: '2026-11-22', sort: '-amount' as const };
     assert.deepEqual(filtersFrom(searchOf(filters)), filters);
     assert.deepEqual(filtersFrom(new URLSearchParams('status=held')), { ...NO_FILTERS, held: 'true' }, 'an address from before held combined');
     assert.equal(filtersFrom(new URLSearchParams('status=constructor')).status, '');
+    assert.equal(filtersFrom(new URLSearchParams('sort=-created_at')).sort, '', 'the default order says nothing');
+    assert.equal(filtersFrom(new URLSearchParams('sort=name')).sort, '');
+    assert.equal(apiQuery({ ...NO_FILTERS, sort: 'amount' }, { limit: 10 }).get('sort'), 'amount');
     assert.equal(searchOf(NO_FILTERS).toString(), '');
     assert.deepEqual(filtersFrom(new URLSearchParams('status=paid_late&asset=usdt:tron&from=yesterday&q=%20x%20')), { ...NO_FILTERS, q: 'x' });
     for (const asset of ['USDT', 'USDT:TRON:X', ':TRON', 'USDT TRON']) assert.equal(filtersFrom(new URLSearchParams({ asset })).asset, '', asset);
@@ -34,7 +37,7 @@ describe('the transactions filters', () => {
   });
 
   it('asks the read API for held money, an asset and its network, and whole days where the browser is', () => {
-    const query = apiQuery({ q: 'lan@', status: '', held: 'true', asset: 'USDT:ETHEREUM', from: '2026-11-01', to: '2026-11-22' }, { limit: 25, cursor: 'abc' });
+    const query = apiQuery({ q: 'lan@', status: '', held: 'true', asset: 'USDT:ETHEREUM', from: '2026-11-01', to: '2026-11-22', sort: '' }, { limit: 25, cursor: 'abc' });
     assert.equal(query.get('held'), 'true');
     assert.equal(query.get('status'), null);
     assert.deepEqual([query.get('asset'), query.get('network'), query.get('q'), query.get('limit'), query.get('cursor')], ['USDT', 'ETHEREUM', 'lan@', '25', 'abc']);

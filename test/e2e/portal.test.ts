@@ -255,6 +255,14 @@ test('search and filters find one order among 120, and paging walks all 120 once
   await page.getByRole('button', { name: 'Previous page' }).click();
   await page.locator('[data-page="3"]').waitFor();
   assert.deepEqual(await listed(page, { q: RUN }), pages[2]);
+  // Sorted by a column's header: oldest first, the exact reverse of the walk; the order is in the address too.
+  await page.locator('[data-sort="created_at"]').click();
+  assert.deepEqual(await listed(page, { q: RUN, sort: 'created_at' }), [...seen].reverse().slice(0, 25), 'oldest first, from the first page');
+  assert.equal(await page.locator('th:has([data-sort="created_at"])').getAttribute('aria-sort'), 'ascending');
+  assert.match(page.url(), /[?&]sort=created_at(&|$)/);
+  await page.locator('[data-sort="amount"]').click();
+  assert.equal((await listed(page, { q: RUN, sort: '-amount' })).length, 25);
+  assert.equal(await page.locator('th:has([data-sort="amount"])').getAttribute('aria-sort'), 'descending');
   assertClean(tracked);
 });
 

@@ -240,6 +240,32 @@ describe(`GET /api/paymentLink (${storageName})`, () => {
     assert.deepEqual(body.errors, [{ path: 'refunded', message: 'must be one of none, partly, fully' }]);
   });
 
+  it('sorts by creation or amount, either way, every link once across pages, ties by ref; a cursor keeps to its order', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(100_000, 360_000, 360_000, 1_250_000), { minLength: 1, maxLength: 9 }), fc.integer({ min: 1, max: 4 }), async (amounts, limit) => {
+        await gw.reset();
+        token = await accessToken(gw.url, gw.credentials);
+        for (const [i, amount] of amounts.entries()) {
+          gw.clock.advance(1);
+          await gw.client.createPaymentLink(sampleLink({ merchant_order_id: `sort-${i}`, amount, order_details: [{ id: 'x', name: 'x', price: amount - 10_000, quantity: 1 }] }));
+        }
+        const byAmount = amounts.map((amount, i) => ({ amount, id: `sort-${i}` }));
+        const walkedBy = async (sort: string) => (await walk({ sort, limit })).map((id) => byAmount.find((l) => l.id === id)!.amount);
+        const ascending = [...amounts].sort((a, b) => a - b);
+        assert.deepEqual(await walkedBy('amount'), ascending);
+        assert.deepEqual(await walkedBy('-amount'), [...ascending].reverse());
+        assert.deepEqual(await walk({ sort: 'created_at', limit }), byAmount.map((l) => l.id));
+        assert.deepEqual(await walk({ sort: '-created_at', limit }), byAmount.map((l) => l.id).reverse());
+      }),
+      { numRuns: 6 },
+    );
+    await create(['tie-1', 'tie-2']);
+    const { next_cursor } = (await list({ sort: 'amount', limit: 1 })).body;
+    const { status, body } = await list({ sort: '-created_at', cursor: next_cursor! });
+    assert.equal(status, 422);
+    assert.deepEqual(body.errors, [{ path: 'cursor', message: 'must be the next_cursor of an earlier page' }]);
+  });
+
   it('names the bad parameter and the rule, and lists nothing of another merchant', async () => {
     const errors = async (query: Record<string, string>) => {
       const { status, body } = await list(query);

@@ -1,6 +1,6 @@
 // The transactions page's filters: what the merchant chose (kept in the page's address, so a reload or a shared
 // link shows the same list), and the query the read API takes for them (GET /api/paymentLink).
-import { ASSET_CODE, NETWORK_ID, type ChainNetwork } from '../../../src/contract/index.js';
+import { ASSET_CODE, LINK_SORTS, NETWORK_ID, type ChainNetwork, type LinkSort } from '../../../src/contract/index.js';
 
 export interface Filters {
   /** What the customer quotes: see `q=` in docs/api.md, "Listing links". */
@@ -14,11 +14,13 @@ export interface Filters {
   /** Days in the merchant's own time zone, both included: `2026-11-22`. */
   from: string;
   to: string;
+  /** The list's order; '' is the read API's default, newest first. */
+  sort: '' | LinkSort;
 }
 
 export type OrderStatus = 'active' | 'paid' | 'partly_refunded' | 'refunded' | 'expired';
 
-export const NO_FILTERS: Filters = { q: '', status: '', held: '', asset: '', from: '', to: '' };
+export const NO_FILTERS: Filters = { q: '', status: '', held: '', asset: '', from: '', to: '', sort: '' };
 
 export const STATUS_CHOICES: readonly { value: '' | OrderStatus; label: string }[] = [
   { value: '', label: 'Any status' },
@@ -64,6 +66,7 @@ export function filtersFrom(search: URLSearchParams): Filters {
     asset: isAssetOnNetwork(asset) ? asset : '',
     from: day('from'),
     to: day('to'),
+    sort: (LINK_SORTS as readonly string[]).includes(search.get('sort') ?? '') && search.get('sort') !== '-created_at' ? (search.get('sort') as LinkSort) : '',
   };
 }
 
@@ -91,6 +94,7 @@ export function apiQuery(filters: Filters, page: { limit: number; cursor?: strin
   }
   if (filters.from) query.set('created_from', midnight(filters.from));
   if (filters.to) query.set('created_before', midnight(filters.to, true));
+  if (filters.sort) query.set('sort', filters.sort);
   if (page.cursor) query.set('cursor', page.cursor);
   return query;
 }

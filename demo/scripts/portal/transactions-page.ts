@@ -219,9 +219,9 @@ export class TransactionsPage extends LightElement {
         <thead>
           <tr>
             <th scope="col">Order</th>
-            <th scope="col">Created</th>
+            ${this.#sortable('created_at', 'Created')}
             <th scope="col">Customer</th>
-            <th scope="col" class="num">Amount</th>
+            ${this.#sortable('amount', 'Amount', 'num')}
             <th scope="col">Coin</th>
             <th scope="col" class="num">Crypto</th>
             <th scope="col">Link</th>
@@ -253,6 +253,18 @@ export class TransactionsPage extends LightElement {
         onChange: (v) => this.#goTo(Number(v), [undefined]),
       })}
     </nav>`;
+  }
+
+  /** A column header that sorts the list by it: newest or largest first on the first press, then the other way. */
+  #sortable(by: 'created_at' | 'amount', label: string, className = ''): TemplateResult {
+    const sort = this.filters.sort || '-created_at';
+    const current = sort.replace('-', '') === by ? (sort.startsWith('-') ? 'descending' : 'ascending') : undefined;
+    const next: Filters['sort'] = current === 'descending' ? by : `-${by}`;
+    return html`<th scope="col" class=${className} aria-sort=${current ?? 'none'}>
+      <button type="button" class="sort" data-sort=${by} @click=${() => this.#apply({ ...this.filters, sort: next === '-created_at' ? '' : next })}>
+        ${label}<span aria-hidden="true">${current === 'descending' ? ' ↓' : current === 'ascending' ? ' ↑' : ''}</span>
+      </button>
+    </th>`;
   }
 
   /** The export of the list as filtered: the same query, every page (demo/transactions-csv.ts). */

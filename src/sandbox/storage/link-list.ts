@@ -1,15 +1,19 @@
 // The merchant's list of links (GET /api/paymentLink): a page at a time, newest first, searched and filtered.
 import type * as z from 'zod/mini';
-import type { PaymentLinkListQuery } from '../../contract/index.js';
+import type { LinkSort, PaymentLinkListQuery } from '../../contract/index.js';
 import type { Sql } from './database.js';
 
-/** Where a page of links starts: after this sort key (created_at to the microsecond, then payment_link_ref). */
+/** Where a page of links starts: after this sort key (created_at to the microsecond, or the amount; then payment_link_ref). */
 export interface LinkSortKey {
   created_at: string;
+  amount: string;
   payment_link_ref: string;
 }
 
-export type LinkFilters = Omit<z.output<typeof PaymentLinkListQuery>, 'cursor' | 'limit' | 'q' | 'include_total'>;
+/** The column a sort reads and its SQL type; ties go by payment_link_ref, the same way. */
+const SORTED_BY = { created_at: ['l.created_at', 'timestamptz'], amount: ['l.amount', 'bigint'] } as const;
+
+export type LinkFilters = Omit<z.output<typeof PaymentLinkListQuery>, 'cursor' | 'limit' | 'q' | 'include_total' | 'sort'>;
 
 /** What a search looks for: the words as typed, and what they may also spell (services/merchant/merchant-links.ts). */
 export interface LinkSearch {
@@ -55,7 +59,7 @@ function linksWhere(merchantId: string, filters: LinkFilters, search: LinkSearch
   return { where, params, param };
 }
 
-/** Up to `limit` of the merchant's links after `after`, newest first, with their sort keys. */
+/** Up to `limit` of the merchant's links after `after`, in the order `sort` names (newest first by default), with their sort keys. */
 export async function pageOfLinks(
   sql: Sql,
   merchantId: string,
@@ -63,13 +67,20 @@ export async function pageOfLinks(
   search: LinkSearch | undefined,
   after: LinkSortKey | undefined,
   limit: number,
+  sort: LinkSort = '-created_at',
 ): Promise<LinkSortKey[]> {
   const { where, params, param } = linksWhere(merchantId, filters, search);
-  if (after !== undefined) where.push(`(l.created_at, l.payment_link_ref) < (${param(after.created_at)}::timestamptz, ${param(after.payment_link_ref)})`);
+  const descending = sort.startsWith('-');
+  const by = sort.replace('-', '') as keyof typeof SORTED_BY;
+  const [column, type] = SORTED_BY[by];
+  if (after !== undefined) {
+    where.push(`(${column}, l.payment_link_ref) ${descending ? '<' : '>'} (${param(after[by])}::${type}, ${param(after.payment_link_ref)})`);
+  }
+  const direction = descending ? 'DESC' : 'ASC';
   return sql.query<LinkSortKey>(
-    `SELECT l.payment_link_ref, to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at
+    `SELECT l.payment_link_ref, to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at, l.amount::text AS amount
      FROM payment_links l WHERE ${where.join(' AND ')}
-     ORDER BY l.created_at DESC, l.payment_link_ref DESC LIMIT ${param(limit)}`,
+     ORDER BY ${column} ${direction}, l.payment_link_ref ${direction} LIMIT ${param(limit)}`,
     params,
   );
 }
