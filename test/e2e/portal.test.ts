@@ -77,6 +77,9 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   assert.match((await row.locator('[data-status]').textContent())!, /paid/);
   assert.match((await row.locator('[data-crypto]').textContent())!, /^\d+(\.\d+)? USDT$/, 'the crypto that paid it');
   assert.match((await row.textContent())!, /Nguyễn Văn An.*an@example\.com/s, 'the customer');
+  // An e-mail may break after its @, never mid-name: a break opportunity there, and none anywhere else by default.
+  const email = row.locator('.email');
+  assert.deepEqual(await email.evaluate((el) => [el.innerHTML.replace(/<!--[^>]*-->/g, ''), getComputedStyle(el).overflowWrap]), ['an@<wbr>example.com', 'break-word']);
   await assertAccessible(page, '/portal');
 
   // The row menu, by keyboard only.
@@ -213,6 +216,7 @@ test('search and filters find one order among 120, and paging walks all 120 once
   await page.getByLabel('Created to (included)').fill(dayBefore);
   assert.deepEqual(await listed(page, { q: RUN, created_before: new Date(today.getFullYear(), today.getMonth(), today.getDate()).toISOString() }), []);
   await page.locator('[data-empty]', { hasText: 'No payment links match these filters' }).waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Clear filters' }).count(), 1, 'one way to clear them, not two');
   await page.getByLabel('Created to (included)').fill(day);
   await page.getByLabel('Created from').fill(day);
   assert.equal((await listed(page, { q: RUN, created_from: new Date(today.getFullYear(), today.getMonth(), today.getDate()).toISOString() })).length, 25);

@@ -16,6 +16,12 @@ import { networks } from './networks.js';
 import { coin, cryptoReceived, paymentPill } from './views.js';
 
 
+/** An e-mail that may break only after its @ (or whole words of a long part): never in the middle of a name. */
+function emailParts(email: string): TemplateResult {
+  const at = email.lastIndexOf('@');
+  return at < 0 ? html`${email}` : html`${email.slice(0, at)}@<wbr />${email.slice(at + 1)}`;
+}
+
 /** "Page 2 of 5: links 26–50 of 120", as much of it as is known. */
 function pageSummary(number: number, first: number, shown: number, total: number | undefined, limit: number): string {
   if (total === undefined) return shown ? `Page ${number}: links ${first}–${first + shown - 1}` : `Page ${number}`;
@@ -195,7 +201,7 @@ export class TransactionsPage extends LightElement {
       </th>
       <td>${formatDate(link.created_at)}</td>
       <td class="customer">
-        ${customer ? html`${customer.name ?? ''}${customer.email ? html`<span class="muted wrap">${customer.email}</span>` : nothing}` : html`<span class="muted">—</span>`}
+        ${customer ? html`${customer.name ?? ''}${customer.email ? html`<span class="muted email">${emailParts(customer.email)}</span>` : nothing}` : html`<span class="muted">—</span>`}
       </td>
       <td class="num">${formatVnd(link.amount)}</td>
       <td>${payment ? coin(payment.asset, payment.network) : '—'}</td>
@@ -210,7 +216,7 @@ export class TransactionsPage extends LightElement {
   #table(page: PaymentLinkList): TemplateResult {
     if (!page.payment_links.length) {
       return searchOf(this.filters).size
-        ? html`<p data-empty>No payment links match these filters. <button type="button" class="link-button" @click=${() => this.#apply(NO_FILTERS)}>Clear filters</button></p>`
+        ? html`<p data-empty>No payment links match these filters: change one, or clear them (above).</p>`
         : html`<p data-empty>No payment links yet. <a href="/">Build one</a>, pay it with the test wallet, and it shows here.</p>`;
     }
     return html`<div class="table-wrap">
