@@ -13,12 +13,13 @@ import { bundleSuite } from './suites/bundle.js';
 import { chainSuite } from './suites/chain.js';
 import { elementSuite } from './suites/element.js';
 import { httpSuite } from './suites/http.js';
+import { searchSuite } from './suites/search.js';
 import { sseCapacitySuite } from './suites/sse-capacity.js';
 import { sseLatencySuite } from './suites/sse-latency.js';
 import { watcherSuite } from './suites/watcher.js';
 import { webhookSuite } from './suites/webhooks.js';
 
-const suites: Suite[] = [httpSuite, sseLatencySuite, sseCapacitySuite, watcherSuite, chainSuite, webhookSuite, bundleSuite, elementSuite];
+const suites: Suite[] = [httpSuite, searchSuite, sseLatencySuite, sseCapacitySuite, watcherSuite, chainSuite, webhookSuite, bundleSuite, elementSuite];
 
 const args = process.argv.slice(2);
 const chosen = args.filter((a) => !a.startsWith('--'));

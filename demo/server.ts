@@ -16,6 +16,7 @@ import { object, text } from '../src/contract/index.js';
 import type { MerchantCredentials } from '../src/sandbox/config.js';
 import { readJsonObject } from '../src/sandbox/http/body.js';
 import { badRequest, parseWith, ProblemError, unauthorized } from '../src/sandbox/http/problem.js';
+import { transactionsCsv } from './transactions-csv.js';
 import { fromThisMachine, ownPagesOnly, requireSession, sessionView, Sessions, type SessionEnv } from './session.js';
 
 export interface DemoOptions {
@@ -54,7 +55,7 @@ const RECEIVER_PATH = '/demo/webhook-receiver';
 const RECEIPTS_KEPT = 50;
 
 /** What the read API's list takes, as the portal's transactions page passes it on (the gateway checks each). */
-const LIST_PARAMETERS = ['q', 'status', 'asset', 'network', 'created_from', 'created_before', 'held', 'limit', 'cursor'] as const;
+const LIST_PARAMETERS = ['q', 'status', 'asset', 'network', 'created_from', 'created_before', 'held', 'refunded', 'sort', 'include_total', 'limit', 'cursor'] as const;
 
 /** An order as the portal's order page shows it (GET /demo/api/orders/{order_id}). */
 export interface OrderView {
@@ -137,6 +138,24 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
   app.get('/demo/api/transactions', async (c) => {
     const query = Object.fromEntries(LIST_PARAMETERS.flatMap((name) => (c.req.query(name) === undefined ? [] : [[name, c.req.query(name)]])));
     return c.json(await c.get('session').client.listPaymentLinks(query as PaymentLinkQuery));
+  });
+
+  // The same filters as the list, every page of it, streamed: an export of 100,000 links holds one page in memory.
+  app.get('/demo/api/transactions.csv', (c) => {
+    const query = Object.fromEntries(LIST_PARAMETERS.flatMap((name) => (name === 'limit' || name === 'cursor' || name === 'include_total' || c.req.query(name) === undefined ? [] : [[name, c.req.query(name)]])));
+    const lines = transactionsCsv(c.get('session').client.eachPaymentLink({ ...(query as PaymentLinkQuery), limit: 200 }));
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { value, done } = await lines.next();
+        if (done) controller.close();
+        else controller.enqueue(encoder.encode(value));
+      },
+      async cancel() {
+        await lines.return(undefined);
+      },
+    });
+    return c.body(body, 200, { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="transactions.csv"' });
   });
 
   app.get('/demo/api/orders/:order_id', async (c) => {

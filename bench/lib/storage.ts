@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { PGLITE_EXTENSIONS } from '../../src/sandbox/storage/pglite.js';
 
 /** scripts/postgres.mjs is plain JavaScript without declarations: this is its shape. */
 interface PostgresScript {
@@ -44,7 +45,7 @@ function pgliteDatabase(dir: string | undefined): Database {
     env: dir ? { PGLITE_DIR: dir } : ({} as Record<string, string>),
     connections: async () => undefined,
     async open() {
-      const db = await PGlite.create(folder('seeding'));
+      const db = await PGlite.create({ dataDir: folder('seeding'), extensions: PGLITE_EXTENSIONS });
       return { query: async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params)).rows, close: () => db.close() };
     },
     async copy() {

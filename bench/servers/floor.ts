@@ -121,8 +121,13 @@ async function openDatabase(): Promise<{ run: Run; close(): Promise<void> } | un
   }
   if (process.env.PGLITE_DIR) {
     // PGlite's query() parses, describes and plans every time; named statements through its wire protocol do not.
-    const [{ PGlite }, { serialize }] = await Promise.all([import('@electric-sql/pglite'), import('pg-protocol')]);
-    const db = await PGlite.create(process.env.PGLITE_DIR);
+    const [{ PGlite }, { pg_trgm }, { serialize }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('pg-protocol'),
+    ]);
+    // The gateway's migrations index with pg_trgm (storage/pglite.ts).
+    const db = await PGlite.create({ dataDir: process.env.PGLITE_DIR, extensions: { pg_trgm } });
     for (const { name, text } of routes.map((r) => r.statement)) await db.execProtocol(Buffer.concat([serialize.parse({ name, text, types: [] }), serialize.sync()]));
     return {
       async run({ name }, values) {

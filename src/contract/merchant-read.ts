@@ -81,7 +81,12 @@ export const PaymentLinkResource = z.object({
 export type PaymentLinkResource = z.infer<typeof PaymentLinkResource>;
 
 /** One page of links, newest first; `next_cursor` asks for the next page, null on the last. */
-export const PaymentLinkList = z.object({ payment_links: z.array(PaymentLinkResource), next_cursor: z.nullable(z.string()) });
+export const PaymentLinkList = z.object({
+  payment_links: z.array(PaymentLinkResource),
+  next_cursor: z.nullable(z.string()),
+  /** How many links the filters find in all, with `include_total=true`. */
+  total: z.optional(z.int()),
+});
 export type PaymentLinkList = z.infer<typeof PaymentLinkList>;
 
 const INSTANT = /^(\d{4})-(\d\d)-(\d\d)(T\d\d:\d\d(:\d\d(\.\d{1,6})?)?(Z|[+-]\d\d:\d\d))?$/;
@@ -105,6 +110,12 @@ const instant = z.string(expected('a date-time')).check(
  * `status`, links with a payment in an `asset` (and `network`), created in [`created_from`, `created_before`), and
  * `held=true` for links holding money not yet returned (a payment's `held_vnd` beyond what was refunded from it).
  */
+export const REFUNDED_STATES = ['none', 'partly', 'fully'] as const;
+export type RefundedState = (typeof REFUNDED_STATES)[number];
+
+export const LINK_SORTS = ['-created_at', 'created_at', '-amount', 'amount'] as const;
+export type LinkSort = (typeof LINK_SORTS)[number];
+
 export const PaymentLinkListQuery = z.object({
   merchant_order_id: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
   q: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'))),
@@ -114,6 +125,12 @@ export const PaymentLinkListQuery = z.object({
   created_from: z.optional(instant),
   created_before: z.optional(instant),
   held: z.optional(z.enum(['true', 'false'], expected('true or false'))),
+  /** How much of a link's money went back: `none` (no refund that did not fail), `partly`, `fully` (paid links only). */
+  refunded: z.optional(z.enum(REFUNDED_STATES, expected(`one of ${REFUNDED_STATES.join(', ')}`))),
+  /** The order of the list: newest first (`-created_at`, the default), oldest first, or by amount, `-` for largest first. */
+  sort: z._default(z.enum(LINK_SORTS, expected(`one of ${LINK_SORTS.join(', ')}`)), '-created_at'),
+  /** `true`: the answer says how many links the filters find in all (a count more per page, so asked for). */
+  include_total: z.optional(z.enum(['true', 'false'], expected('true or false'))),
   limit: z._default(
     z.coerce.number(expected('a whole number')).check(z.int('must be a whole number'), z.gte(1, 'must be at least 1'), z.lte(200, 'must be at most 200')),
     50,

@@ -63,9 +63,15 @@ export type ReadOptions = Pick<RequestOptions, 'signal' | 'timeoutMs'>;
 export interface PaymentLinkQuery {
   /** One order's links. */
   merchant_order_id?: string;
-  /** Part of an order id, a whole payment_link_ref, or part of the customer's e-mail (case-insensitive). */
+  /** What the customer or an accountant quotes (case-insensitive, diacritics ignored): part of an order id, a whole payment_link_ref, a payment or refund id, a transaction hash or its start, an address, the amount in VND (`530000`, `530.000`, `530,000`, `530 000`), part of a name, e-mail or phone. */
   q?: string;
   status?: LinkStatus;
+  /** How much went back: `none`, `partly` or `fully` (paid links). */
+  refunded?: 'none' | 'partly' | 'fully';
+  /** `-created_at` (newest first, the default), `created_at`, `-amount` (largest first) or `amount`. */
+  sort?: '-created_at' | 'created_at' | '-amount' | 'amount';
+  /** The answer's `total`: how many links the filters find in all. */
+  include_total?: boolean;
   /** Links with a payment in this asset (and network). */
   asset?: AssetCode;
   network?: Network;

@@ -11,10 +11,19 @@ test('the amount follows the lines; a wrong amount and a foreign currency come b
   const { page } = tracked;
   const amount = page.locator('#f-amount');
   assert.equal(await amount.inputValue(), '530000', 'the sample order adds up');
+  const total = page.locator('.submit-bar [data-total]');
   await page.getByRole('button', { name: 'Add a line' }).click();
+  assert.equal(await amount.inputValue(), '530000', 'a line with no price yet adds nothing');
+  assert.equal(await total.textContent(), '₫530,000', 'and the bar’s total follows, in the page’s language');
+  // The new line's fields come into view above the bar that rides along the bottom, label and all.
+  const price = page.locator('#f-order_details-3-price');
+  await price.focus();
+  const [field, bar] = [(await price.boundingBox())!, (await page.locator('.submit-bar').boundingBox())!];
+  assert.ok(field.y + field.height <= bar.y, `the price (${field.y}–${field.y + field.height}) is above the bar (from ${bar.y})`);
   await page.locator('#f-order_details-3-name').fill('Bánh pía Sóc Trăng');
   await page.locator('#f-order_details-3-price').fill('60000');
   assert.equal(await amount.inputValue(), '590000');
+  assert.equal(await total.textContent(), '₫590,000');
   await page.getByRole('button', { name: 'Remove line 4' }).click();
   assert.equal(await amount.inputValue(), '530000');
 

@@ -5,9 +5,10 @@
 // address that paid, an overpayment's excess returned; the refund form saying what goes back in crypto before anything
 // is sent.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import type { PaymentLinkInput } from '../../src/contract/index.js';
+import type { PaymentLinkInput, PaymentLinkResource } from '../../src/contract/index.js';
 import { sampleLink } from '../helpers/gateway.js';
 import {
   assertAccessible,
@@ -76,6 +77,9 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   assert.match((await row.locator('[data-status]').textContent())!, /paid/);
   assert.match((await row.locator('[data-crypto]').textContent())!, /^\d+(\.\d+)? USDT$/, 'the crypto that paid it');
   assert.match((await row.textContent())!, /Nguyễn Văn An.*an@example\.com/s, 'the customer');
+  // An e-mail may break after its @, never mid-name: a break opportunity there, and none anywhere else by default.
+  const email = row.locator('.email');
+  assert.deepEqual(await email.evaluate((el) => [el.innerHTML.replace(/<!--[^>]*-->/g, ''), getComputedStyle(el).overflowWrap]), ['an@<wbr>example.com', 'break-word']);
   await assertAccessible(page, '/portal');
 
   // The row menu, by keyboard only.
@@ -106,7 +110,8 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   assert.match((await page.locator('#f-refund-description-error').textContent())!, /must not be empty/);
   assert.match((await page.locator('#f-refund-reason_choice-error').textContent())!, /must not be empty/);
   assert.equal(refundPosts, 0);
-  await page.locator('#f-refund-amount').fill('100000');
+  // Grouped as a Vietnamese merchant writes it: VND has no decimals, so it can only be a hundred thousand.
+  await page.locator('#f-refund-amount').fill('100.000');
   assert.equal(await page.locator('#f-refund-amount-error').count(), 0, 'the amount’s error went as it changed');
   assert.equal(await page.locator('#f-refund-description-error').count(), 1, 'the others stay');
 
@@ -117,13 +122,14 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   await page.locator('#f-refund-reason_choice').selectOption('Goods damaged in delivery');
   await page.locator('#f-refund-description').fill('Hoàn tiền một gói cà phê bị vỡ');
   await screenshot(page, '11-refund-form');
-  await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Refund ₫100,000', exact: true }).click();
 
   // The refunds of the order, on its page.
   await page.getByRole('heading', { name: `Refunds of order ${orderId}` }).waitFor();
   assert.equal(new URL(page.url()).pathname, `/portal/orders/${orderId}`);
   assert.equal(await dialog.isVisible(), false);
   assert.equal(await page.locator('[data-amount-to-refund]').getAttribute('data-amount-to-refund'), '260000');
+  assert.equal(await page.locator('[data-order-status]').textContent(), 'partly refunded');
   assert.deepEqual(await page.locator('[data-refund-status]').allTextContents(), ['PENDING'], 'waiting for the customer’s claim');
   assert.equal(await page.locator('tr[data-refund] td').nth(6).textContent(), 'Goods damaged in delivery');
   assert.ok((await page.locator('[data-claim-url]').getAttribute('href'))?.includes('/refunds/'), 'a claim link for the customer');
@@ -139,24 +145,24 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   await page.locator('#f-refund-reason_choice').selectOption({ label: 'Other (in your words)' });
   await page.locator('#f-refund-refund_reason').fill('Khách đổi ý');
   await page.locator('#f-refund-description').fill('Hoàn thêm');
-  await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  // More than is left is stopped in the page, named in the page's format, and nothing is sent.
+  await dialog.getByRole('button', { name: 'Refund ₫300,000', exact: true }).click();
+  assert.equal(await page.locator('#f-refund-amount-error').textContent(), 'must be at most ₫260,000: what is left to refund from this payment');
+  assert.match((await dialog.locator('[data-refund-preview="none"]').textContent())!, /At most ₫260,000 is left/);
   const problem = dialog.getByRole('alert');
-  await problem.waitFor();
-  assert.match((await problem.textContent())!, /422.*more than the 260000 VND left/s);
-  assert.match((await page.locator('#f-refund-amount-error').textContent())!, /at most 260000 VND/);
   await assertAccessible(page, 'the refund form refusing an over-refund');
   await screenshot(page, '12-over-refund-refused');
 
   // Full: exactly what is left.
   await dialog.getByLabel('Full (what is left)').check();
-  assert.equal(await page.locator('#f-refund-amount').inputValue(), '260000');
+  assert.equal(await page.locator('#f-refund-amount').inputValue(), '260,000');
   assert.equal(await page.locator('#f-refund-amount-error').count(), 0);
   assert.equal(await problem.count(), 0, 'the refusal named only the amount, which changed');
-  await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Refund ₫260,000', exact: true }).click();
   await page.locator('[data-amount-to-refund="0"]').waitFor();
   assert.deepEqual(await page.locator('[data-refund-status]').allTextContents(), ['SUCCESS', 'PENDING']);
   await screenshot(page, '13-refunds-listed', { fullPage: true });
-  assert.equal(refundPosts, 3, 'two refunds and the refused one reached the server (the claim is not a refund)');
+  assert.equal(refundPosts, 2, 'two refunds reached the server, the over-refund did not (nor is the claim a refund)');
 
   // What the gateway holds agrees with what the pages show, after a reload and back on the list.
   await page.reload();
@@ -164,6 +170,18 @@ test('a merchant refunds part of a paid order from the row menu, is refused an o
   await page.getByRole('link', { name: '← All transactions' }).click();
   await row.waitFor();
   assert.equal(await row.locator('[data-left]').getAttribute('data-left'), '0');
+  assert.equal(await row.locator('[data-left]').textContent(), '₫0', 'nothing left, not the dash of an order never paid');
+  assert.equal(await row.locator('[data-status]').textContent(), 'refunded', 'no longer read as paid');
+  // Each status finds it or not: refunded, and neither paid nor partly refunded; combined with held money, nothing.
+  await search(page, orderId);
+  // A paid order's status is asked of the read API as `status=paid` and how much went back (`refunded=`).
+  for (const [status, refunded, found] of [['refunded', 'fully', [orderId]], ['paid', 'none', []], ['partly_refunded', 'partly', []]] as const) {
+    await page.getByLabel('Status').selectOption(status);
+    assert.deepEqual(await listed(page, { q: orderId, status: 'paid', refunded }), found, status);
+  }
+  await page.getByLabel('Status').selectOption('refunded');
+  await page.getByLabel('Holding money for you').check();
+  assert.deepEqual(await listed(page, { q: orderId, status: 'paid', refunded: 'fully', held: 'true' }), []);
   assertClean(tracked);
 });
 
@@ -198,6 +216,7 @@ test('search and filters find one order among 120, and paging walks all 120 once
   await page.getByLabel('Created to (included)').fill(dayBefore);
   assert.deepEqual(await listed(page, { q: RUN, created_before: new Date(today.getFullYear(), today.getMonth(), today.getDate()).toISOString() }), []);
   await page.locator('[data-empty]', { hasText: 'No payment links match these filters' }).waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Clear filters' }).count(), 1, 'one way to clear them, not two');
   await page.getByLabel('Created to (included)').fill(day);
   await page.getByLabel('Created from').fill(day);
   assert.equal((await listed(page, { q: RUN, created_from: new Date(today.getFullYear(), today.getMonth(), today.getDate()).toISOString() })).length, 25);
@@ -217,12 +236,74 @@ test('search and filters find one order among 120, and paging walks all 120 once
     await next.click();
   }
   assert.deepEqual(pages.map((p) => p.length), [25, 25, 25, 25, 20]);
+  assert.equal(await page.getByRole('status').filter({ hasText: /^Page 5/ }).textContent(), 'Page 5 of 5: links 101–120 of 120', 'the count of the whole list');
   assert.equal(new Set(seen).size, SEEDED, 'each of the 120 once');
   assert.ok(seen.every((id) => id.startsWith(RUN)));
   assert.equal(seen[0], `${RUN}-BTC`, 'the newest first');
+  // The export holds the same list, in the same order, every page of it, with amounts as plain numbers.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export]').click()]);
+  const csv = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\r\n').map((line) => line.split(','));
+  const header = csv[0]!;
+  const column = (name: string) => csv.slice(1).map((cells) => cells[header.indexOf(name)]!);
+  assert.deepEqual(column('merchant_order_id'), seen, 'the rows are the filtered list');
+  assert.ok(column('amount_vnd').every((amount) => /^\d+$/.test(amount)));
+  assert.equal(column('status')[0], 'paid');
   await page.getByRole('button', { name: 'Previous page' }).click();
   await page.locator('[data-page="4"]').waitFor();
   assert.deepEqual(await listed(page, { q: RUN }), pages[3]);
+  // The page is in the address: a reload opens the same one, and Previous still goes back.
+  assert.match(page.url(), /[?&]pages=[\w-]+\.[\w-]+\.[\w-]+(&|$)/);
+  await page.reload();
+  await page.locator('[data-page="4"]').waitFor();
+  assert.deepEqual(await listed(page, { q: RUN }), pages[3]);
+  await page.getByRole('button', { name: 'Previous page' }).click();
+  await page.locator('[data-page="3"]').waitFor();
+  assert.deepEqual(await listed(page, { q: RUN }), pages[2]);
+  // Sorted by a column's header: oldest first, the exact reverse of the walk; the order is in the address too.
+  await page.locator('[data-sort="created_at"]').click();
+  assert.deepEqual(await listed(page, { q: RUN, sort: 'created_at' }), [...seen].reverse().slice(0, 25), 'oldest first, from the first page');
+  assert.equal(await page.locator('th:has([data-sort="created_at"])').getAttribute('aria-sort'), 'ascending');
+  assert.match(page.url(), /[?&]sort=created_at(&|$)/);
+  await page.locator('[data-sort="amount"]').click();
+  assert.equal((await listed(page, { q: RUN, sort: '-amount' })).length, 25);
+  assert.equal(await page.locator('th:has([data-sort="amount"])').getAttribute('aria-sort'), 'descending');
+  assertClean(tracked);
+});
+
+test('the search finds an order by whatever its customer quotes: ids, transaction, addresses, amount in any grouping, name, e-mail, phone', async () => {
+  // An amount and a customer of this run alone: 1,2xx,xxx VND.
+  const price = 1_200_000 + (Date.now() % 90_000);
+  const amount = price + 10_000;
+  const phone = `+84 90${String(Date.now() % 10_000_000).padStart(7, '0')}`;
+  const { orderId, ref, payment } = await orderWithPayment({
+    link: {
+      amount,
+      order_details: [{ id: 'sku-1', name: 'Cà phê hạt 2 kg', price, quantity: 1 }],
+      billing_details: { billing_name: `Đặng Quỳnh Như ${RUN}`, billing_email: `nhu.${RUN.toLowerCase()}@example.vn`, billing_phone: phone },
+    },
+  });
+  const [link] = (await get<{ payment_links: PaymentLinkResource[] }>(`/demo/api/transactions?q=${orderId}`)).payment_links;
+  const txHash = link!.payments[0]!.transactions[0]!.tx_hash;
+  const tracked = await openSignedIn(browser(), '/portal');
+  const { page } = tracked;
+  const grouped = (separator: string) => String(amount).replace(/\B(?=(\d{3})+$)/g, separator);
+  const digits = phone.replace(/\D/g, '');
+  const terms: Record<string, string> = {
+    'order id': orderId,
+    'link ref': ref,
+    'payment id': payment.payment_id,
+    'transaction hash': txHash,
+    'its first 8 characters': txHash.slice(0, 8),
+    'receiving address': payment.address,
+    'amount': String(amount),
+    'amount, vi': grouped('.'),
+    'amount, en': grouped(','),
+    'amount, spaced': grouped(' '),
+    'name without diacritics': `dang quynh nhu ${RUN}`,
+    'e-mail': `NHU.${RUN}@example.vn`,
+    'phone at home': `0${digits.slice(2, 5)} ${digits.slice(5, 8)} ${digits.slice(8)}`,
+  };
+  for (const [what, q] of Object.entries(terms)) assert.deepEqual(await search(page, q), [orderId], `${what}: ${q}`);
   assertClean(tracked);
 });
 
@@ -234,8 +315,10 @@ test('a late payment is flagged on the list and accepted on its order page: the 
   const row = page.locator(`tr[data-order="${orderId}"]`);
   assert.equal(await row.locator('[data-held]').getAttribute('data-held'), '360000', 'held money flagged');
   assert.equal(await row.locator('[data-payment-status]').getAttribute('data-payment-status'), 'paid_late');
-  await page.getByLabel('Status').selectOption('held');
+  await page.getByLabel('Holding money for you').check();
   assert.ok((await listed(page, { q: orderId, held: 'true' })).includes(orderId), 'and found by the "holding money" filter');
+  await page.getByLabel('Status').selectOption('active');
+  assert.deepEqual(await listed(page, { q: orderId, held: 'true', status: 'active' }), [orderId], 'which combines with a status');
 
   await row.getByRole('link', { name: orderId }).click();
   const held = page.locator(`[data-held-payment]`);
@@ -248,7 +331,15 @@ test('a late payment is flagged on the list and accepted on its order page: the 
   assert.match((await provenance.locator('[data-rate-source="fixed"]').textContent())!, /fixed: 26\.350 as of/);
   await assertAccessible(page, 'an order holding a late payment');
   await screenshot(page, '17-order-held', { fullPage: true });
+  // An accept cannot be undone: the page asks first, naming the money.
   await held.getByRole('button', { name: 'Accept as the order’s payment' }).click();
+  const confirm = held.getByRole('group', { name: /^Accept ₫360,000/ });
+  assert.match((await confirm.textContent())!, new RegExp(`Accept ₫360,000 \\(.+ USDT\\) as the payment of order ${orderId}\\?`));
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent?.trim()), 'Accept ₫360,000', 'the confirmation has the focus');
+  await confirm.getByRole('button', { name: 'Keep it held' }).click();
+  assert.equal(await confirm.count(), 0, 'nothing accepted');
+  await held.getByRole('button', { name: 'Accept as the order’s payment' }).click();
+  await confirm.getByRole('button', { name: 'Accept ₫360,000' }).click();
   await page.getByRole('status').filter({ hasText: `as the payment of order ${orderId}: the order is paid.` }).waitFor();
   assert.equal(await page.locator('[data-order-status]').textContent(), 'paid');
   assert.equal(await held.count(), 0, 'nothing is held any more');
@@ -268,7 +359,7 @@ test('another late payment is refunded in full to the address that paid; the for
   await page.getByRole('button', { name: 'Refund it' }).click();
   const dialog = page.getByRole('dialog', { name: `Refund order ${orderId}` });
   await dialog.waitFor();
-  assert.equal(await page.locator('#f-refund-amount').inputValue(), '360000', 'what is held');
+  assert.equal(await page.locator('#f-refund-amount').inputValue(), '360,000', 'what is held');
   assert.equal(await page.locator('#f-refund-reason_choice').inputValue(), 'Paid after the quote expired');
   await dialog.getByLabel('Full (what is left)').check();
   assert.equal(await dialog.locator('[data-refund-crypto]').textContent(), `${sent} USDT`, 'all that came, before anything is sent');
@@ -278,7 +369,7 @@ test('another late payment is refunded in full to the address that paid; the for
   await page.locator('#f-refund-description').fill('Khách thanh toán sau khi báo giá hết hạn');
   await assertAccessible(page, 'the refund form of a held payment');
   await screenshot(page, '18-refund-held-form');
-  await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Refund ₫360,000', exact: true }).click();
   await page.locator('[data-amount-to-refund="0"]').waitFor();
   assert.equal(await page.locator('[data-held-payment]').count(), 0);
   await page.locator('[data-refund-tx]').waitFor();
@@ -307,13 +398,13 @@ test('an overpaid order shows the excess held and refunds just that', async () =
   await held.getByRole('button', { name: 'Refund the excess' }).click();
   const dialog = page.getByRole('dialog', { name: `Refund order ${orderId}` });
   await dialog.waitFor();
-  assert.equal(await page.locator('#f-refund-amount').inputValue(), String(excess));
+  assert.equal(await page.locator('#f-refund-amount').inputValue(), excess.toLocaleString('en-US'));
   const crypto = (await dialog.locator('[data-refund-crypto]').textContent())!;
   assert.match(crypto, /^0\.000\d+ BTC$/);
   await page.locator('#f-refund-description').fill('Trả lại phần chuyển thừa');
   await dialog.getByLabel('The address that paid').check();
   const before = await balance('BTC', 'BITCOIN');
-  await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await dialog.getByRole('button', { name: `Refund ₫${excess.toLocaleString('en-US')}`, exact: true }).click();
   await page.locator('[data-amount-to-refund="360000"]').waitFor();
   assert.equal(await held.count(), 0, 'the excess went back; the order keeps its 360.000 ₫');
   await page.locator('[data-refund-tx]').waitFor();

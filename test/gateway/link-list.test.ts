@@ -108,6 +108,52 @@ describe(`GET /api/paymentLink (${storageName})`, () => {
     assert.deepEqual(billed!.customer, { name: 'Nguyễn Văn An', email: 'an@example.com', phone: '+84 912 345 678' });
   });
 
+  it('finds an order by whatever the customer quotes: ids, transactions, addresses, the amount in any spelling, name, e-mail, phone', async () => {
+    // Two paid orders alike but for what is searched: each term finds the one it names and never the other.
+    const { payment_link_ref: ref } = await gw.client.createPaymentLink(
+      sampleLink({ merchant_order_id: 'DH-530', amount: 530_000, order_details: [{ id: 'sku-1', name: 'Cà phê hạt 1 kg', price: 520_000, quantity: 1 }] }),
+    );
+    await gw.client.createPaymentLink(
+      sampleLink({ merchant_order_id: 'DH-999', billing_details: { billing_name: 'Trần Bích', billing_email: 'bich@example.vn', billing_phone: '+84 987 654 321' } }),
+    );
+    const { payment } = await gw.gateway.customerCheckout.open(ref, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' });
+    const { tx_hash } = await gw.gateway.wallet.transfer({ to: payment.address, asset: 'USDT', network: 'TRON', amount: payment.amount_crypto });
+    await gw.gateway.sandboxControls.mine(payment.confirmations_required, 'TRON');
+    const refunds = await gw.client.createRefund('DH-530', { amount: 30_000, channel: 'PROVIDER', description: 'shipping', refund_type: 'partial', refund_reason: 'late', send_to: 'payer' });
+    const refund = refunds.refundDetails[0]!;
+    assert.ok(refund.psp_refund_id, 'sent at once to the payer');
+
+    const found = async (q: string) => orders((await list({ q })).body.payment_links);
+    const terms = {
+      'order id': 'dh-530',
+      'link ref': ref,
+      'payment id': payment.payment_id,
+      'refund id': refund.refund_id,
+      'transaction hash': tx_hash,
+      'its first 8 characters': tx_hash.slice(0, 8),
+      'the refund’s transaction': refund.psp_refund_id,
+      'receiving address': payment.address,
+      'paying address': gw.gateway.wallet.addresses.TRON!,
+      'amount': '530000',
+      'amount, vi': '530.000',
+      'amount, en': '530,000',
+      'amount, spaced': '530 000',
+      'amount, with ₫': '530.000 ₫',
+      'name without diacritics': 'Nguyen',
+      'name in capitals': 'NGUYỄN VĂN',
+      'given name': 'van an',
+      'e-mail': 'AN@example.com',
+      'phone at home': '0912 345 678',
+      'phone abroad': '+84912345678',
+    };
+    for (const [what, q] of Object.entries(terms)) assert.deepEqual(await found(q), ['DH-530'], `${what}: ${q}`);
+    for (const [what, q] of Object.entries({ 'the other name': 'tran bich', 'the other phone': '0987654321', 'the other amount': '360.000' })) {
+      assert.deepEqual(await found(q), ['DH-999'], `${what}: ${q}`);
+    }
+    assert.deepEqual(await found('530.00'), [], 'a broken grouping is not an amount');
+    assert.deepEqual(await found('Nguyen Bich'), []);
+  });
+
   it('filters by status, asset and network, creation dates and held money; filters combine with the search and the cursor', async () => {
     const t0 = gw.clock.now();
     await create(['active-1']);
@@ -158,6 +204,66 @@ describe(`GET /api/paymentLink (${storageName})`, () => {
     assert.equal(late!.payments[0]!.refund_address, gw.gateway.wallet.addresses.ETHEREUM, 'refunds go to the sender');
     const [paid] = (await list({ q: paidRef })).body.payment_links;
     assert.equal(paid!.payments[0]!.refund_address, gw.gateway.wallet.addresses.TRON);
+  });
+
+  it('tells paid orders kept, partly refunded and refunded apart, and combines that with held money and the status', async () => {
+    const refund = (amount: number, type: 'partial' | 'full' = 'partial') =>
+      ({ amount, channel: 'PROVIDER', description: 'back', refund_type: type, refund_reason: 'asked', send_to: 'payer' }) as const;
+    for (const id of ['kept-1', 'partly-2', 'fully-3', 'failed-4']) {
+      gw.clock.advance(1);
+      const { payment_link_ref } = await gw.client.createPaymentLink(sampleLink({ merchant_order_id: id }));
+      await gw.markPaid(payment_link_ref);
+    }
+    await create(['active-5']);
+    await gw.client.createRefund('partly-2', refund(100_000));
+    await gw.client.createRefund('fully-3', refund(100_000));
+    await gw.client.createRefund('fully-3', refund(260_000, 'full'));
+    // A refund taken back (FAILED) returned nothing: the order is as if it had none.
+    const claimed = await gw.client.createRefund('failed-4', { ...refund(360_000, 'full'), send_to: 'claim' });
+    await gw.client.cancelRefund(claimed.refundDetails[0]!.refund_id);
+    const found = async (query: Record<string, string>) => orders((await list(query)).body.payment_links);
+    assert.deepEqual(await found({ refunded: 'fully' }), ['fully-3']);
+    assert.deepEqual(await found({ refunded: 'partly' }), ['partly-2']);
+    assert.deepEqual(await found({ refunded: 'none', status: 'paid' }), ['failed-4', 'kept-1']);
+    assert.deepEqual(await found({ refunded: 'none' }), ['active-5', 'failed-4', 'kept-1']);
+    assert.deepEqual(await found({ refunded: 'partly', held: 'true' }), [], 'nothing held on them');
+    assert.deepEqual(await found({ refunded: 'partly', q: 'partly' }), ['partly-2']);
+    // The count of what the filters find, on a page of any size, and only when asked.
+    const counted = async (query: Record<string, string | number>) => (await list({ ...query, include_total: 'true' })).body.total;
+    assert.equal(await counted({ limit: 1 }), 5);
+    assert.equal(await counted({ status: 'paid', refunded: 'none', limit: 1 }), 2);
+    assert.equal(await counted({ q: 'fully' }), 1);
+    assert.equal(await counted({ q: 'nobody' }), 0);
+    assert.equal((await list({ limit: 1 })).body.total, undefined);
+    const { status, body } = await list({ refunded: 'all' });
+    assert.equal(status, 422);
+    assert.deepEqual(body.errors, [{ path: 'refunded', message: 'must be one of none, partly, fully' }]);
+  });
+
+  it('sorts by creation or amount, either way, every link once across pages, ties by ref; a cursor keeps to its order', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(100_000, 360_000, 360_000, 1_250_000), { minLength: 1, maxLength: 9 }), fc.integer({ min: 1, max: 4 }), async (amounts, limit) => {
+        await gw.reset();
+        token = await accessToken(gw.url, gw.credentials);
+        for (const [i, amount] of amounts.entries()) {
+          gw.clock.advance(1);
+          await gw.client.createPaymentLink(sampleLink({ merchant_order_id: `sort-${i}`, amount, order_details: [{ id: 'x', name: 'x', price: amount - 10_000, quantity: 1 }] }));
+        }
+        const byAmount = amounts.map((amount, i) => ({ amount, id: `sort-${i}` }));
+        const walkedBy = async (sort: string) => (await walk({ sort, limit })).map((id) => byAmount.find((l) => l.id === id)!.amount);
+        const ascending = [...amounts].sort((a, b) => a - b);
+        assert.deepEqual(await walkedBy('amount'), ascending);
+        assert.deepEqual(await walkedBy('-amount'), [...ascending].reverse());
+        assert.deepEqual(await walk({ sort: 'created_at', limit }), byAmount.map((l) => l.id));
+        assert.deepEqual(await walk({ sort: '-created_at', limit }), byAmount.map((l) => l.id).reverse());
+      }),
+      { numRuns: 6 },
+    );
+    await create(['tie-1', 'tie-2']);
+    const { next_cursor } = (await list({ sort: 'amount', limit: 1 })).body;
+    const { status, body } = await list({ sort: '-created_at', cursor: next_cursor! });
+    assert.equal(status, 422);
+    assert.deepEqual(body.errors, [{ path: 'cursor', message: 'must be the next_cursor of an earlier page' }]);
   });
 
   it('names the bad parameter and the rule, and lists nothing of another merchant', async () => {

@@ -156,7 +156,7 @@ export class LinkBuilder extends LightElement {
       </fieldset>
 
       <div class="submit-bar">
-        <span>Total <strong>${formatVnd(Number(this.#amountText()) || 0)}</strong> · order <span class="mono">${this.values.merchant_order_id}</span></span>
+        <span>Total <strong data-total>${/^\d+$/.test(this.#amountText()) ? formatVnd(Number(this.#amountText())) : '—'}</strong> · order <span class="mono">${this.values.merchant_order_id}</span></span>
         <button type="submit" class="primary" ?disabled=${this.#form.pending}>${this.#form.pending ? 'Creating…' : 'Create payment link'}</button>
       </div>
     </form>`;

@@ -84,6 +84,8 @@ const whole = (text: string) => (/^\d+$/.test(text.trim()) ? Number(text.trim())
 export function orderTotal(lines: readonly LineDraft[], values: Readonly<Record<string, string>>): number | undefined {
   let total = 0;
   for (const line of lines) {
+    // A line just added, its price not typed yet, adds nothing: the total (and the amount) keep following the rest.
+    if (!line.price.trim()) continue;
     const price = whole(line.price);
     const quantity = whole(line.quantity);
     if (price === undefined || quantity === undefined) return undefined;

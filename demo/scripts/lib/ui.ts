@@ -97,8 +97,7 @@ export function checkbox(o: { path: string; label: string; checked: boolean; hin
   </div>`;
 }
 
-const VND = new Intl.NumberFormat('vi-VN', { style: 'currency', currency: 'VND' });
-export const formatVnd = (amount: number) => VND.format(amount);
+export { formatVnd } from './vnd.js';
 
 const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 export const formatDate = (iso: string | null) => (iso ? DATE.format(new Date(iso)) : '—');

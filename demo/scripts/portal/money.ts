@@ -4,6 +4,7 @@
 // sends with (src/codecs/amounts.ts, refundAtomic), so the form shows exactly what goes back.
 import type { MerchantPayment, PaymentLinkResource, RefundDestination, RefundResource } from '../../../src/contract/index.js';
 import { formatAtomic, leastRefundVnd, parseDecimal, refundAtomic } from '../../../src/codecs/amounts.js';
+import { formatVnd } from '../lib/vnd.js';
 
 /** One payment's money, as a refund sees it. */
 export interface Holding {
@@ -85,8 +86,8 @@ export function refundPreview(
 ): RefundPreview | { problem: string } {
   const { payment } = holding;
   if (decimals === undefined) return { problem: `The gateway does not list ${payment.asset} on ${payment.network}: what goes back cannot be counted here.` };
-  if (!Number.isInteger(amountVnd) || amountVnd < 1) return { problem: 'Type a whole number of VND to see what goes back.' };
-  if (amountVnd > holding.left) return { problem: `At most ${holding.left} VND is left to refund from this payment.` };
+  if (!Number.isInteger(amountVnd) || amountVnd < 1) return { problem: 'Type an amount of VND to see what goes back.' };
+  if (amountVnd > holding.left) return { problem: `At most ${formatVnd(holding.left)} is left to refund from this payment.` };
   const confirmed = payment.transactions.filter((t) => t.confirmed_at).reduce((sum, t) => sum + parseDecimal(t.amount_crypto, decimals), 0n);
   const [value, refunded] = [BigInt(holding.value), BigInt(holding.refunded)];
   const sent = refunds
@@ -96,7 +97,7 @@ export function refundPreview(
   const left = confirmed - (sent ?? 0n);
   const atomic = sent !== undefined && share > left ? left : share;
   if (atomic <= 0n) {
-    return { problem: `Less than one unit of ${payment.asset} would go back: refund at least ${leastRefundVnd(confirmed, value, refunded, sent)} VND.` };
+    return { problem: `Less than one unit of ${payment.asset} would go back: refund at least ${formatVnd(Number(leastRefundVnd(confirmed, value, refunded, sent)))}.` };
   }
   const address = sendTo === 'payer' ? payment.refund_address : null;
   return { crypto: formatAtomic(atomic, decimals), asset: payment.asset, network: payment.network, address, received: formatAtomic(confirmed, decimals), value: holding.value };
@@ -105,6 +106,19 @@ export function refundPreview(
 /** The payment a row of the list speaks for: the one that paid the link, else the latest. */
 export function mainPayment(link: PaymentLinkResource): MerchantPayment | undefined {
   return link.payments.find((p) => p.status === 'paid') ?? link.payments.at(-1);
+}
+
+/** VND of a link gone back or going: its refunds that did not fail. */
+export const refundedOf = (link: PaymentLinkResource): number =>
+  link.refunds.filter((r) => r.refund_status !== 'FAILED').reduce((sum, r) => sum + r.amount, 0);
+
+/**
+ * What became of an order's link, as the merchant reads it: paid orders told apart by how much went back (the read
+ * API's `refunded=`, storage/link-list.ts), `refunded` once nothing is left to refund.
+ */
+export function orderStatus(link: PaymentLinkResource): 'active' | 'paid' | 'partly_refunded' | 'refunded' | 'expired' {
+  if (link.status !== 'paid' || refundedOf(link) === 0) return link.status;
+  return link.amountToRefund > 0 ? 'partly_refunded' : 'refunded';
 }
 
 /** Held VND of a link not yet returned. */

@@ -15,7 +15,7 @@ import { PollController } from '../lib/poll-controller.js';
 import { SubmitController } from '../lib/submit-controller.js';
 import { formatDate, formatVnd } from '../lib/ui.js';
 import { RefundRequestEvent } from './events.js';
-import { canAccept, heldReason, holdings, type Holding } from './money.js';
+import { canAccept, heldReason, holdings, orderStatus, type Holding } from './money.js';
 import { coin, formatRate, paymentPill, rateProvenance, short } from './views.js';
 
 /**
@@ -26,6 +26,8 @@ export class OrderPage extends LightElement {
   /** Where "All transactions" goes back to (the list with its filters). */
   @property({ attribute: false }) listPath = '/portal';
   @state() private notice = '';
+  /** The held payment whose accept waits for the merchant to confirm it: an accept cannot be undone. */
+  @state() private confirmingAccept = '';
   readonly #accept = new SubmitController(this, { problemId: 'accept-problem', subject: 'the accept' });
   readonly #refundAction = new SubmitController(this, { problemId: 'refund-action-problem', subject: 'the refund' });
 
@@ -50,8 +52,15 @@ export class OrderPage extends LightElement {
     this.querySelector<HTMLElement>(notice ? '#order-notice' : 'h1')?.focus();
   }
 
+  async #askToAccept(holding: Holding): Promise<void> {
+    this.confirmingAccept = holding.payment.payment_id;
+    await this.updateComplete;
+    this.querySelector<HTMLElement>('[data-accept-confirm] button.primary')?.focus();
+  }
+
   async #acceptPayment(holding: Holding): Promise<void> {
     const { payment } = holding;
+    this.confirmingAccept = '';
     const accepted = await this.#accept.submit(() => api<PaymentLinkResource>(`/demo/api/payments/${encodeURIComponent(payment.payment_id)}/accept`, { method: 'POST' }));
     if (accepted) await this.reload(`Accepted ${payment.received_crypto} ${payment.asset} as the payment of order ${this.orderId}: the order is ${accepted.status}.`);
   }
@@ -87,8 +96,8 @@ export class OrderPage extends LightElement {
           <p><strong data-held-vnd=${h.held}>${formatVnd(h.held)}</strong> on ${coin(payment.asset, payment.network)} · ${paymentPill(payment)}</p>
           <p>${heldReason(h)} Received ${payment.received_crypto} ${payment.asset} for a quote of ${payment.amount_crypto} ${payment.asset}.</p>
           <div class="buttons">
-            ${canAccept(h, order.payment_links)
-              ? html`<button type="button" class="primary" ?disabled=${this.#accept.pending} @click=${() => this.#acceptPayment(h)}>Accept as the order’s payment</button>`
+            ${canAccept(h, order.payment_links) && this.confirmingAccept !== payment.payment_id
+              ? html`<button type="button" class="primary" ?disabled=${this.#accept.pending} @click=${() => this.#askToAccept(h)}>Accept as the order’s payment</button>`
               : nothing}
             <button
               type="button"
@@ -99,6 +108,18 @@ export class OrderPage extends LightElement {
               ${excess ? 'Refund the excess' : 'Refund it'}
             </button>
           </div>
+          ${this.confirmingAccept === payment.payment_id
+            ? html`<div class="confirm" role="group" aria-labelledby="accept-confirm-${payment.payment_id}" data-accept-confirm>
+                <p id="accept-confirm-${payment.payment_id}">
+                  Accept <strong>${formatVnd(h.held)}</strong> (${payment.received_crypto} ${payment.asset}) as the payment of order ${order.merchant_order_id}? The
+                  order becomes paid and the customer is sent on to your success page; an accept cannot be undone (a refund can still return it).
+                </p>
+                <div class="buttons">
+                  <button type="button" class="primary" ?disabled=${this.#accept.pending} @click=${() => this.#acceptPayment(h)}>Accept ${formatVnd(h.held)}</button>
+                  <button type="button" class="secondary" @click=${() => (this.confirmingAccept = '')}>Keep it held</button>
+                </div>
+              </div>`
+            : nothing}
         </div>`;
       })}
     </section>`;
@@ -274,7 +295,7 @@ export class OrderPage extends LightElement {
       <p class="status" id="order-notice" tabindex="-1" role="status">${this.notice}</p>
       <dl class="summary">
         <dt>Status</dt>
-        <dd><span class="pill ${latest?.status}" data-order-status>${latest?.status ?? '—'}</span></dd>
+        <dd><span class="pill ${latest?.status}" data-order-status>${latest ? orderStatus(latest).replace('_', ' ') : '—'}</span></dd>
         <dt>Amount</dt>
         <dd>${latest ? formatVnd(latest.amount) : '—'}</dd>
         <dt>Customer</dt>

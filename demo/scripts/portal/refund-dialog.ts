@@ -10,6 +10,7 @@ import { api } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
 import { SubmitController } from '../lib/submit-controller.js';
 import { fieldId, formatVnd, input, select } from '../lib/ui.js';
+import { groupVnd, parseVnd, vndRule } from '../lib/vnd.js';
 import { RefundedEvent, type RefundRequest } from './events.js';
 import { holdings, refundPreview, type Holding } from './money.js';
 import { decimalsOf } from './networks.js';
@@ -55,7 +56,7 @@ export class RefundDialog extends LightElement {
     this.draft = {
       ...blankDraft(),
       payment_id: source?.payment.payment_id ?? '',
-      amount: request.amount === undefined ? '' : String(request.amount),
+      amount: request.amount === undefined ? '' : groupVnd(request.amount),
       reason_choice: reason === '' || (REFUND_REASONS as readonly string[]).includes(reason) ? reason : OTHER,
       reason_text: (REFUND_REASONS as readonly string[]).includes(reason) ? '' : reason,
     };
@@ -81,17 +82,21 @@ export class RefundDialog extends LightElement {
     this.#form.changed(path);
     // Full is exactly what is left of the chosen payment: the amount follows it.
     const source = this.#source();
-    if (this.draft.refund_type === 'full' && source && this.draft.amount !== String(source.left)) {
-      this.draft = { ...this.draft, amount: String(source.left) };
+    if (this.draft.refund_type === 'full' && source && this.#amount() !== source.left) {
+      this.draft = { ...this.draft, amount: groupVnd(source.left) };
       this.#form.changed('amount');
     }
   }
 
+  /** The amount typed, read as the page's language writes VND (`100.000` in Vietnamese, `100,000` in English). */
+  #amount(): number | undefined {
+    return parseVnd(this.draft.amount);
+  }
+
   /** The request the gateway takes; numbers only where the text is one, so the schema names the rest. */
   #refundRequest(): Record<string, unknown> {
-    const amount = this.draft.amount.trim();
     return {
-      amount: /^\d+$/.test(amount) ? Number(amount) : amount,
+      amount: this.#amount() ?? this.draft.amount.trim(),
       channel: 'PROVIDER',
       description: this.draft.description.trim(),
       refund_type: this.draft.refund_type,
@@ -106,18 +111,34 @@ export class RefundDialog extends LightElement {
     const request = this.request;
     if (!request) return;
     const checked = CreateRefundRequest.safeParse(this.#refundRequest());
-    if (!checked.success) return this.#form.refuse(fieldErrors(checked.error));
+    // The amount's own rules, in the page's format: what it reads, and how much is left (the gateway would say so too).
+    const [amount, source] = [this.#amount(), this.#source()];
+    const amountError =
+      this.draft.amount.trim() && amount === undefined
+        ? vndRule()
+        : amount !== undefined && source && amount > source.left
+          ? `must be at most ${formatVnd(source.left)}: what is left to refund from this payment`
+          : undefined;
+    if (!checked.success || amountError) {
+      const errors = checked.success ? [] : fieldErrors(checked.error).filter((e) => !(amountError && e.path === 'amount'));
+      return this.#form.refuse(amountError ? [{ path: 'amount', message: amountError }, ...errors] : errors);
+    }
     const list = await this.#form.submit(() => api<RefundList>(`/demo/api/orders/${encodeURIComponent(request.orderId)}/refunds`, { body: checked.data }));
     if (!list) return;
     this.#dialog().close();
     this.dispatchEvent(new RefundedEvent(request.orderId, list));
   }
 
+  /** The button that sends the refund names what it sends, once the amount reads as one. */
+  #submitLabel(): string {
+    const amount = this.#amount();
+    return amount !== undefined && amount > 0 ? `Refund ${formatVnd(amount)}` : 'Refund';
+  }
+
   #preview(): TemplateResult {
     const source = this.#source();
     if (!source) return html`<p class="muted">This order holds no money to refund.</p>`;
-    const amount = this.draft.amount.trim();
-    const preview = refundPreview(source, /^\d+$/.test(amount) ? Number(amount) : Number.NaN, decimalsOf(source.payment.asset, source.payment.network), this.draft.send_to, this.request?.refunds);
+    const preview = refundPreview(source, this.#amount() ?? Number.NaN, decimalsOf(source.payment.asset, source.payment.network), this.draft.send_to, this.request?.refunds);
     return html`<div class="refund-preview" aria-live="polite">
       <p class="small-heading">What goes back</p>
       ${'problem' in preview
@@ -217,7 +238,7 @@ export class RefundDialog extends LightElement {
               claim link runs out after a week.
             </p>
             <div class="buttons">
-              <button type="submit" class="primary" ?disabled=${this.#form.pending || !source}>${this.#form.pending ? 'Refunding…' : 'Refund'}</button>
+              <button type="submit" class="primary" ?disabled=${this.#form.pending || !source}>${this.#form.pending ? 'Refunding…' : this.#submitLabel()}</button>
               <button type="button" class="secondary" @click=${() => this.#dialog().close()}>Cancel</button>
             </div>
           </form>`

@@ -8,14 +8,26 @@ import { state } from 'lit/decorators.js';
 import type { PaymentLinkList, PaymentLinkResource } from '../../../src/contract/index.js';
 import { api } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
-import { fieldId, formatDate, formatVnd, input, select } from '../lib/ui.js';
+import { checkbox, fieldId, formatDate, formatVnd, input, select } from '../lib/ui.js';
 import { RefundRequestEvent } from './events.js';
-import { apiQuery, assetChoices, filtersFrom, NO_FILTERS, searchOf, STATUS_CHOICES, type Filters } from './list-query.js';
-import { heldOf, mainPayment } from './money.js';
+import { addressOf, apiQuery, assetChoices, filtersFrom, NO_FILTERS, PAGE_SIZES, pageFrom, searchOf, STATUS_CHOICES, type Filters } from './list-query.js';
+import { heldOf, mainPayment, orderStatus, refundedOf } from './money.js';
 import { networks } from './networks.js';
 import { coin, cryptoReceived, paymentPill } from './views.js';
 
-export const PAGE_SIZES = [10, 25, 50, 100] as const;
+
+/** An e-mail that may break only after its @ (or whole words of a long part): never in the middle of a name. */
+function emailParts(email: string): TemplateResult {
+  const at = email.lastIndexOf('@');
+  return at < 0 ? html`${email}` : html`${email.slice(0, at)}@<wbr />${email.slice(at + 1)}`;
+}
+
+/** "Page 2 of 5: links 26–50 of 120", as much of it as is known. */
+function pageSummary(number: number, first: number, shown: number, total: number | undefined, limit: number): string {
+  if (total === undefined) return shown ? `Page ${number}: links ${first}–${first + shown - 1}` : `Page ${number}`;
+  const pages = Math.max(1, Math.ceil(total / limit));
+  return shown ? `Page ${number} of ${pages}: links ${first}–${first + shown - 1} of ${total}` : `Page ${number} of ${pages}: no links`;
+}
 
 /** The order page's address. */
 export const orderPath = (orderId: string) => `/portal/orders/${encodeURIComponent(orderId)}`;
@@ -26,14 +38,18 @@ export const orderPath = (orderId: string) => `/portal/orders/${encodeURICompone
 export class TransactionsPage extends LightElement {
   @state() private filters: Filters = filtersFrom(new URLSearchParams(location.search));
   @state() private draft: Filters = this.filters;
-  @state() private limit = 25;
-  /** The cursors of the pages before this one (the first page has none), so "Previous" goes back without a request of its own kind. */
-  @state() private cursors: (string | undefined)[] = [undefined];
+  /** The page size, and the cursors of the pages so far (the first page has none), so "Previous" goes back without a request of its own kind; kept in the address too. */
+  @state() private limit = pageFrom(new URLSearchParams(location.search)).limit;
+  @state() private cursors: (string | undefined)[] = pageFrom(new URLSearchParams(location.search)).cursors;
   /** The order whose row menu is open. */
   @state() private menuFor: string | undefined;
 
   readonly #list = new Task(this, {
-    task: ([filters, limit, cursor]) => api<PaymentLinkList>(`/demo/api/transactions?${apiQuery(filters, { limit, cursor })}`),
+    task: ([filters, limit, cursor]) => {
+      const query = apiQuery(filters, { limit, cursor });
+      query.set('include_total', 'true');
+      return api<PaymentLinkList>(`/demo/api/transactions?${query}`);
+    },
     args: () => [this.filters, this.limit, this.cursors.at(-1)] as const,
   });
 
@@ -59,8 +75,14 @@ export class TransactionsPage extends LightElement {
   #apply(filters: Filters): void {
     this.filters = filters;
     this.draft = filters;
-    this.cursors = [undefined];
-    const search = searchOf(filters).toString();
+    this.#goTo(this.limit, [undefined]);
+  }
+
+  /** Shows this page, and says so in the address: a reload or a shared link opens the same page of the same list. */
+  #goTo(limit: number, cursors: (string | undefined)[]): void {
+    this.limit = limit;
+    this.cursors = cursors;
+    const search = addressOf(this.filters, { limit, cursors }).toString();
     history.replaceState(history.state, '', `${location.pathname}${search ? `?${search}` : ''}`);
   }
 
@@ -79,12 +101,13 @@ export class TransactionsPage extends LightElement {
           label: 'Search',
           type: 'search',
           value: d.q,
-          hint: 'Part of an order id, a payment link ref, or part of the customer’s e-mail.',
+          hint: 'What the customer quotes: an order, link, payment or refund id, a transaction (its first 8 characters do), an address, the amount (530.000), a name, e-mail or phone.',
           onInput: (v) => this.#setDraft('q', v, false),
         })}
         <button type="submit" class="primary">Search</button>
       </div>
       ${select({ path: 'filter.status', label: 'Status', value: d.status, options: STATUS_CHOICES, onChange: (v) => this.#setDraft('status', v as Filters['status'], true) })}
+      ${checkbox({ path: 'filter.held', label: 'Holding money for you', checked: d.held === 'true', onChange: (on) => this.#setDraft('held', on ? 'true' : '', true) })}
       ${select({ path: 'filter.asset', label: 'Coin', value: d.asset, options: assetChoices(networks()), onChange: (v) => this.#setDraft('asset', v, true) })}
       ${input({ path: 'filter.from', label: 'Created from', type: 'date', value: d.from, onInput: (v) => this.#setDraft('from', v, true) })}
       ${input({ path: 'filter.to', label: 'Created to (included)', type: 'date', value: d.to, onInput: (v) => this.#setDraft('to', v, true) })}
@@ -178,14 +201,14 @@ export class TransactionsPage extends LightElement {
       </th>
       <td>${formatDate(link.created_at)}</td>
       <td class="customer">
-        ${customer ? html`${customer.name ?? ''}${customer.email ? html`<span class="muted wrap">${customer.email}</span>` : nothing}` : html`<span class="muted">—</span>`}
+        ${customer ? html`${customer.name ?? ''}${customer.email ? html`<span class="muted email">${emailParts(customer.email)}</span>` : nothing}` : html`<span class="muted">—</span>`}
       </td>
       <td class="num">${formatVnd(link.amount)}</td>
       <td>${payment ? coin(payment.asset, payment.network) : '—'}</td>
       <td class="num" data-crypto>${payment ? cryptoReceived(payment) : '—'}</td>
-      <td><span class="pill ${link.status}" data-status>${link.status}</span></td>
+      <td><span class="pill ${link.status}" data-status=${orderStatus(link)}>${orderStatus(link).replace('_', ' ')}</span></td>
       <td>${payment ? paymentPill(payment) : html`<span class="muted">no payment yet</span>`}</td>
-      <td class="num" data-left=${link.amountToRefund}>${link.amountToRefund > 0 ? formatVnd(link.amountToRefund) : '—'}</td>
+      <td class="num" data-left=${link.amountToRefund}>${link.amountToRefund > 0 || refundedOf(link) > 0 ? formatVnd(link.amountToRefund) : '—'}</td>
       <td>${this.#rowMenu(link)}</td>
     </tr>`;
   }
@@ -193,7 +216,7 @@ export class TransactionsPage extends LightElement {
   #table(page: PaymentLinkList): TemplateResult {
     if (!page.payment_links.length) {
       return searchOf(this.filters).size
-        ? html`<p data-empty>No payment links match these filters. <button type="button" class="link-button" @click=${() => this.#apply(NO_FILTERS)}>Clear filters</button></p>`
+        ? html`<p data-empty>No payment links match these filters: change one, or clear them (above).</p>`
         : html`<p data-empty>No payment links yet. <a href="/">Build one</a>, pay it with the test wallet, and it shows here.</p>`;
     }
     return html`<div class="table-wrap">
@@ -202,9 +225,9 @@ export class TransactionsPage extends LightElement {
         <thead>
           <tr>
             <th scope="col">Order</th>
-            <th scope="col">Created</th>
+            ${this.#sortable('created_at', 'Created')}
             <th scope="col">Customer</th>
-            <th scope="col" class="num">Amount</th>
+            ${this.#sortable('amount', 'Amount', 'num')}
             <th scope="col">Coin</th>
             <th scope="col" class="num">Crypto</th>
             <th scope="col">Link</th>
@@ -225,23 +248,43 @@ export class TransactionsPage extends LightElement {
     const first = (number - 1) * this.limit + 1;
     const shown = page?.payment_links.length ?? 0;
     return html`<nav class="pager" aria-label="Pages">
-      <button type="button" class="secondary" ?disabled=${number === 1} @click=${() => (this.cursors = this.cursors.slice(0, -1))}>Previous page</button>
-      <span role="status" data-page=${number}>${shown ? `Page ${number}: links ${first}–${first + shown - 1}` : `Page ${number}`}</span>
-      <button type="button" class="secondary" ?disabled=${!page?.next_cursor} @click=${() => page?.next_cursor && (this.cursors = [...this.cursors, page.next_cursor])}>Next page</button>
+      <button type="button" class="secondary" ?disabled=${number === 1} @click=${() => this.#goTo(this.limit, this.cursors.slice(0, -1))}>Previous page</button>
+      <span role="status" data-page=${number} data-total=${page?.total ?? ''}>${pageSummary(number, first, shown, page?.total, this.limit)}</span>
+      <button type="button" class="secondary" ?disabled=${!page?.next_cursor} @click=${() => page?.next_cursor && this.#goTo(this.limit, [...this.cursors, page.next_cursor])}>Next page</button>
       ${select({
         path: 'filter.limit',
         label: 'Per page',
         value: String(this.limit),
         options: PAGE_SIZES.map((n) => ({ value: String(n), label: String(n) })),
-        onChange: (v) => ((this.limit = Number(v)), (this.cursors = [undefined])),
+        onChange: (v) => this.#goTo(Number(v), [undefined]),
       })}
     </nav>`;
+  }
+
+  /** A column header that sorts the list by it: newest or largest first on the first press, then the other way. */
+  #sortable(by: 'created_at' | 'amount', label: string, className = ''): TemplateResult {
+    const sort = this.filters.sort || '-created_at';
+    const current = sort.replace('-', '') === by ? (sort.startsWith('-') ? 'descending' : 'ascending') : undefined;
+    const next: Filters['sort'] = current === 'descending' ? by : `-${by}`;
+    return html`<th scope="col" class=${className} aria-sort=${current ?? 'none'}>
+      <button type="button" class="sort" data-sort=${by} @click=${() => this.#apply({ ...this.filters, sort: next === '-created_at' ? '' : next })}>
+        ${label}<span aria-hidden="true">${current === 'descending' ? ' ↓' : current === 'ascending' ? ' ↑' : ''}</span>
+      </button>
+    </th>`;
+  }
+
+  /** The export of the list as filtered: the same query, every page (demo/transactions-csv.ts). */
+  #exportHref(): string {
+    const query = apiQuery(this.filters, { limit: this.limit });
+    query.delete('limit');
+    return `/demo/api/transactions.csv?${query}`;
   }
 
   protected override render(): TemplateResult {
     return html`<h1>Payment transactions</h1>
       <p class="lede">Your payment links, newest first. Open an order for its payments, refunds and webhooks; money held for you is flagged, to accept or refund there.</p>
       ${this.#filtersForm()}
+      <p class="export"><a href=${this.#exportHref()} download data-export>Export these links (CSV)</a> <span class="muted small">every page of the list as filtered, amounts as plain numbers</span></p>
       ${this.#list.render({
         initial: () => html`<p role="status">Loading transactions…</p>`,
         // The page on screen stays while the next one loads.

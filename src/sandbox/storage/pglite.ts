@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Database, Row, Sql, Timed } from './database.js';
 import { lockFolder } from './folder-lock.js';
 import { log } from '../logging.js';
@@ -11,13 +12,16 @@ import { log } from '../logging.js';
  */
 const ANALYZE_EVERY_MS = 5 * 60_000;
 
+/** The extensions the migrations create (the search's trigram indexes): whoever opens the gateway's folder loads them. */
+export const PGLITE_EXTENSIONS: PGliteOptions['extensions'] = { pg_trgm };
+
 export async function openPglite(dataDir?: string, { analyzeEveryMs = ANALYZE_EVERY_MS, timed }: { analyzeEveryMs?: number; timed?: Timed } = {}): Promise<Database> {
   // PGlite makes its own folder but not the ones above it (`.data/` on a fresh clone).
   if (dataDir) await mkdir(dirname(dataDir), { recursive: true });
   const unlock = dataDir ? await lockFolder(dataDir) : async () => undefined;
   let pg: PGlite;
   try {
-    pg = await PGlite.create(dataDir);
+    pg = await PGlite.create({ dataDir, extensions: PGLITE_EXTENSIONS });
   } catch (error) {
     await unlock();
     throw error;

@@ -2,11 +2,11 @@
 // payments with their transactions, its refunds. Webhook bodies carry the same resource. Read-only: built from the link
 // reader, the refund ledger and the payment view.
 import type * as z from 'zod/mini';
-import type { Customer, MerchantPayment, PaymentLinkList, PaymentLinkListQuery, PaymentLinkResource, RateProvenance } from '../../../contract/index.js';
+import type { Customer, LinkSort, MerchantPayment, PaymentLinkList, PaymentLinkListQuery, PaymentLinkResource, RateProvenance } from '../../../contract/index.js';
 import type { Networks } from '../../chains/networks.js';
 import { invalid, notFound } from '../../errors.js';
 import type { Database, Sql } from '../../storage/database.js';
-import { pageOfLinks, type LinkSortKey } from '../../storage/link-list.js';
+import { countOfLinks, pageOfLinks, type LinkSearch, type LinkSortKey } from '../../storage/link-list.js';
 import { isMerchantsLink, rateProvenanceOf, type LinkRow, type PaymentRow } from '../../storage/payments.js';
 import { paymentLinkUrl } from '../orders/payment-links.js';
 import type { RefundLedger } from '../orders/refund-ledger.js';
@@ -39,20 +39,23 @@ export class MerchantLinks {
    * the page's last link (created_at to the microsecond, then payment_link_ref), so links created meanwhile (newer)
    * never shift the pages after it: every link of the list is on exactly one page.
    */
-  async list(merchantId: string, { cursor, limit, ...filters }: LinkListQuery): Promise<PaymentLinkList> {
+  async list(merchantId: string, { cursor, limit, q, include_total, sort, ...filters }: LinkListQuery): Promise<PaymentLinkList> {
     const assets = [...new Set(this.networks.assets.map((a) => a.asset))];
     if (filters.asset !== undefined && !assets.includes(filters.asset)) throw invalid('asset is not one this gateway takes.', [{ path: 'asset', message: `must be one of ${assets.join(', ')}` }]);
     if (filters.network !== undefined && !this.networks.get(filters.network)) {
       throw invalid('network is not one of this gateway.', [{ path: 'network', message: `must be one of ${this.networks.ids.join(', ')}` }]);
     }
-    const rows = await pageOfLinks(this.db, merchantId, filters, cursor === undefined ? undefined : decodeCursor(cursor), limit + 1);
+    const search = q === undefined ? undefined : linkSearch(q);
+    const rows = await pageOfLinks(this.db, merchantId, filters, search, cursor === undefined ? undefined : decodeCursor(cursor, sort), limit + 1, sort);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     const payment_links: PaymentLinkResource[] = [];
     // The page's rate provenance in one statement.
     const provenance = await rateProvenanceOf(this.db, page.map((row) => row.payment_link_ref));
     for (const row of page) payment_links.push(await this.resourceOf(this.db, await this.reader.read(this.db, row.payment_link_ref), provenance));
-    return { payment_links, next_cursor: rows.length > limit && last ? encodeCursor(last) : null };
+    const next_cursor = rows.length > limit && last ? encodeCursor(last, sort) : null;
+    if (include_total !== 'true') return { payment_links, next_cursor };
+    return { payment_links, next_cursor, total: await countOfLinks(this.db, merchantId, filters, search) };
   }
 
   private async payments(sql: Sql, { link, payments, states, transfers }: LinkSnapshot, known?: Map<string, RateProvenance | null>): Promise<MerchantPayment[]> {
@@ -104,21 +107,52 @@ function customerOf(link: LinkRow, payments: readonly PaymentRow[]): Customer | 
   return Object.keys(known).length ? (known as Customer) : null;
 }
 
-const SORT_KEY = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+/** An amount in VND as people write it: `530000`, `530.000`, `530,000`, `530 000` (one separator throughout), `530.000 ₫`. */
+const VND_SPELLED = /^(\d{1,3}(?:([.,\s])\d{3})?(?:\2\d{3})*|\d+)\s*(?:₫|đ|vnd)?$/iu;
+/** A phone number as people write it: digits with spaces, dots, dashes, brackets, a leading +. */
+const PHONE_SPELLED = /^\+?[\d\s.()-]{6,}$/;
 
-function encodeCursor(key: LinkSortKey): string {
-  return Buffer.from(JSON.stringify([key.created_at, key.payment_link_ref])).toString('base64url');
+/**
+ * What a search term may stand for besides its text: an amount in VND, in whichever grouping the customer or the
+ * portal's language wrote it, and the digits of a phone number (how the indexes keep phones).
+ */
+export function linkSearch(q: string): LinkSearch {
+  const text = q.trim().replace(/\s+/g, ' ');
+  const search: LinkSearch = { text };
+  const digits = text.replace(/\D/g, '');
+  if (PHONE_SPELLED.test(text) && digits !== text) search.digits = digits;
+  const amount = VND_SPELLED.exec(text)?.[1];
+  if (amount !== undefined) {
+    const vnd = Number(amount.replace(/\D/g, ''));
+    if (vnd > 0 && Number.isSafeInteger(vnd)) search.amount = vnd;
+  }
+  return search;
 }
 
-function decodeCursor(cursor: string): LinkSortKey {
+const SORT_KEY = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+const AMOUNT = /^\d{1,19}$/;
+
+/**
+ * The position after `key` in a list sorted by `sort`: newest first as `[created_at, ref]` (the form cursors always had),
+ * any other order as `[sort, value, ref]`, so a cursor is only taken by a list in the order that gave it.
+ */
+function encodeCursor(key: LinkSortKey, sort: LinkSort): string {
+  const position = sort === '-created_at' ? [key.created_at, key.payment_link_ref] : [sort, sort.endsWith('amount') ? key.amount : key.created_at, key.payment_link_ref];
+  return Buffer.from(JSON.stringify(position)).toString('base64url');
+}
+
+function decodeCursor(cursor: string, sort: LinkSort): LinkSortKey {
   let key: unknown;
   try {
     key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     key = undefined;
   }
-  if (Array.isArray(key) && key.length === 2 && typeof key[0] === 'string' && SORT_KEY.test(key[0]) && !Number.isNaN(Date.parse(key[0])) && typeof key[1] === 'string') {
-    return { created_at: key[0], payment_link_ref: key[1] };
+  const position = Array.isArray(key) && key.length === 2 && sort === '-created_at' ? ['-created_at', ...key] : key;
+  if (Array.isArray(position) && position.length === 3 && position[0] === sort && typeof position[1] === 'string' && typeof position[2] === 'string') {
+    const [, value, ref] = position as [string, string, string];
+    if (sort.endsWith('amount') && AMOUNT.test(value)) return { created_at: '', amount: value, payment_link_ref: ref };
+    if (sort.endsWith('created_at') && SORT_KEY.test(value) && !Number.isNaN(Date.parse(value))) return { created_at: value, amount: '', payment_link_ref: ref };
   }
   throw invalid('cursor is not one this list gave: pass the next_cursor of the page before, unchanged.', [
     { path: 'cursor', message: 'must be the next_cursor of an earlier page' },

@@ -1,0 +1,37 @@
+// VND as the page's language writes it: `100.000 ₫` in Vietnamese, `₫100,000` in English. Typed, either grouping reads
+// on any page: VND has no minor unit, so `100.000` and `100,000` can only be a hundred thousand (as the search reads
+// them, src/sandbox/services/merchant/merchant-links.ts); a decimal part (`100.5`) or a broken group is refused.
+export type PageLanguage = 'vi' | 'en';
+
+/** The language of the page (`<html lang>`), English unless it says Vietnamese. */
+export const pageLanguage = (): PageLanguage => (globalThis.document?.documentElement.lang.toLowerCase().startsWith('vi') ? 'vi' : 'en');
+
+const FORMATS: Record<PageLanguage, Intl.NumberFormat> = {
+  vi: new Intl.NumberFormat('vi-VN', { style: 'currency', currency: 'VND' }),
+  en: new Intl.NumberFormat('en-US', { style: 'currency', currency: 'VND' }),
+};
+const SEPARATOR: Record<PageLanguage, string> = { vi: '.', en: ',' };
+
+export const formatVnd = (amount: number, language: PageLanguage = pageLanguage()): string => FORMATS[language].format(amount);
+
+/** A whole amount as the language groups it, without the sign: `100.000`, `100,000`. */
+export const groupVnd = (amount: number, language: PageLanguage = pageLanguage()): string =>
+  String(amount).replace(/\B(?=(\d{3})+$)/g, SEPARATOR[language]);
+
+/** Digits in groups of three after the first, one separator throughout: a dot, a comma or a space. */
+const GROUPED = /^\d{1,3}(?:([.,\s])\d{3})(?:\1\d{3})*$/u;
+
+/**
+ * The VND a merchant typed: digits, plain or grouped in threes (`.`, `,` or spaces, one of them throughout), with ₫, đ
+ * or VND beside them or not. Undefined for anything else (a decimal part, mixed separators, letters).
+ */
+export function parseVnd(text: string): number | undefined {
+  const bare = text.trim().replace(/\s*(?:₫|đ|vnd)$/iu, '').replace(/^₫\s*/u, '');
+  if (!/^\d+$/.test(bare) && !GROUPED.test(bare)) return undefined;
+  const amount = Number(bare.replace(/\D/g, ''));
+  return Number.isSafeInteger(amount) ? amount : undefined;
+}
+
+/** The rule an amount field states when what was typed is not one. */
+export const vndRule = (language: PageLanguage = pageLanguage()): string =>
+  `must be a whole number of VND, such as ${groupVnd(100_000, language)} or 100000`;
