@@ -48,7 +48,44 @@ export interface GatewayConfig {
   log?: { level: LogLevel; format?: LogFormat };
   /** How long a stop may take in all (SIGTERM to exit), and how long it answers /readyz 503 before it stops accepting. */
   shutdown?: { timeoutMs: number; delayMs: number };
+  /** What one client, link or merchant may ask of the gateway (docs/security.md, "Limits"). */
+  limits: LimitSettings;
 }
+
+/** Each bound on what one client, link or merchant may ask; its variable and default in LIMIT_VARIABLES. */
+export interface LimitSettings {
+  /** Payments one link may have in all: each new coin or new quote is one. */
+  paymentsPerLink: number;
+  /** Payment opens a minute on one link, and from one client address over every link. */
+  opensPerLinkPerMinute: number;
+  opensPerClientPerMinute: number;
+  /** Event streams open at once from one client address, on one link, and in one process. */
+  streamsPerClient: number;
+  streamsPerLink: number;
+  streams: number;
+  /** Webhook endpoints one merchant may have. */
+  webhookEndpointsPerMerchant: number;
+  /** Wrong client secrets in `failedSecretWindowSeconds`, per client id and per client address, before a 429 until the window ends. */
+  failedSecretsPerClientId: number;
+  failedSecretsPerAddress: number;
+  failedSecretWindowSeconds: number;
+}
+
+/** The variable of each limit and its default (docs/security.md, "Limits", lists them). */
+export const LIMIT_VARIABLES = {
+  paymentsPerLink: ['LIMIT_PAYMENTS_PER_LINK', 20],
+  opensPerLinkPerMinute: ['LIMIT_OPENS_PER_LINK_PER_MINUTE', 30],
+  opensPerClientPerMinute: ['LIMIT_OPENS_PER_CLIENT_PER_MINUTE', 120],
+  streamsPerClient: ['LIMIT_STREAMS_PER_CLIENT', 100],
+  streamsPerLink: ['LIMIT_STREAMS_PER_LINK', 20],
+  streams: ['LIMIT_STREAMS', 20_000],
+  webhookEndpointsPerMerchant: ['LIMIT_WEBHOOK_ENDPOINTS_PER_MERCHANT', 16],
+  failedSecretsPerClientId: ['LIMIT_FAILED_SECRETS_PER_CLIENT_ID', 10],
+  failedSecretsPerAddress: ['LIMIT_FAILED_SECRETS_PER_ADDRESS', 30],
+  failedSecretWindowSeconds: ['LIMIT_FAILED_SECRET_WINDOW_SECONDS', 300],
+} as const satisfies Record<keyof LimitSettings, readonly [string, number]>;
+
+export const DEFAULT_LIMITS = Object.fromEntries(Object.entries(LIMIT_VARIABLES).map(([key, [, value]]) => [key, value])) as unknown as LimitSettings;
 
 export interface PaymentSettings {
   /** The HD seed (hex) or xprv of the key one-time addresses derive from. Public default: sandbox only. */
@@ -181,6 +218,7 @@ const ENVIRONMENT = z.object({
   LOG_FORMAT: oneOf(['json', 'pretty'], undefined),
   SHUTDOWN_TIMEOUT_MS: whole(10_000),
   SHUTDOWN_DELAY_MS: whole(1_000),
+  ...Object.fromEntries(Object.values(LIMIT_VARIABLES).map(([name, fallback]) => [name, whole(fallback, 1)])),
 });
 
 /** The configuration of `env`, or a ConfigError naming every variable that is wrong. */
@@ -228,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     sandboxChain: v.SANDBOX_CHAIN === 'anvil' ? 'anvil' : undefined,
     log: { level: v.LOG_LEVEL, format: v.LOG_FORMAT },
     shutdown: { timeoutMs: v.SHUTDOWN_TIMEOUT_MS, delayMs: v.SHUTDOWN_DELAY_MS },
+    limits: Object.fromEntries(Object.entries(LIMIT_VARIABLES).map(([key, [name]]) => [key, (v as Record<string, unknown>)[name]])) as unknown as LimitSettings,
   };
 }
 

@@ -33,6 +33,7 @@ import { WebhookOutbox } from './services/webhooks/outbox.js';
 import { checkDataKeys } from './services/operations/data-keys.js';
 import { Metrics } from './services/operations/metrics.js';
 import { Health } from './services/operations/readiness.js';
+import { RateLimits } from './services/operations/rate-limits.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrationNames } from './storage/migrate.js';
 
@@ -63,6 +64,7 @@ export interface Services {
   eventStreams: EventStreams;
   health: Health;
   metrics: Metrics;
+  rateLimits: RateLimits;
   /** Stops the timers and the work under way (each part by `deadline`, ms since the epoch, at the latest), then the database. */
   close(deadline?: number): Promise<void>;
 }
@@ -92,6 +94,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     throw error;
   }
   const merchants = new Merchants(db, sealer);
+  const rateLimits = new RateLimits(db, clock);
   const chains = await Chains.open(db, clock, networks);
   // Built in one order, each from those before it: readers first, then what writes, then what follows chains.
   const view = new PaymentView(networks, merchants);
@@ -140,7 +143,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     refundClaims: new RefundClaims(db, clock, networks, payouts),
     payouts,
     heldPayments: new HeldPayments(db, clock, orders, reconciler, merchantLinks),
-    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, receiving, reader, reconciler, view, new URL('receipt', config.checkoutUrl)),
+    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, receiving, reader, reconciler, view, new URL('receipt', config.checkoutUrl), config.limits, rateLimits),
     sandboxControls,
     merchantLinks,
     webhookEndpoints,
@@ -155,6 +158,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     eventStreams,
     health,
     metrics,
+    rateLimits,
     async close(deadline = Date.now() + 10_000) {
       const by = <T>(work: Promise<T>) => Promise.race([work, new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref())]);
       // The watcher ends its round and the dispatcher its sends (releasing what it cannot finish), side by side.

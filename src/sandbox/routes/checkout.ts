@@ -3,6 +3,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { CheckoutView, OpenPaymentRequest, Payment } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
+import { clientAddress } from '../http/client-address.js';
 import { openCors } from '../http/cors.js';
 import { jsonText } from '../http/json-text.js';
 import { badRequest, parseWith } from '../http/problem.js';
@@ -31,13 +32,13 @@ export const checkoutRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'pay
         summary: 'Open a payment (or return the one still open in that asset)',
         body: OpenPaymentRequest,
         ok: { 201: Payment, 200: Payment },
-        errors: [404, 409, 410, 422],
+        errors: [404, 409, 410, 422, 429],
       },
       ({ customerCheckout: checkout }) =>
         async (c) => {
           // Untyped: the element sends no Content-Type, so another origin's page opens a payment without a CORS preflight.
           const request = parseWith(OpenPaymentRequest, await readJsonObject(c, { untyped: true }));
-          const { payment, created } = await checkout.open(c.req.param('ref'), request);
+          const { payment, created } = await checkout.open(c.req.param('ref'), request, clientAddress(c));
           return c.json(payment, created ? 201 : 200);
         },
     ),
