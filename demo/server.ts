@@ -23,6 +23,8 @@ export interface DemoOptions {
   sandbox: MerchantCredentials;
   /** The SDK for a merchant's credentials (for `npm start`, the gateway in the same process). */
   clientFor(credentials: Omit<MerchantCredentials, 'name'>): MerchantClient;
+  /** Whether the sandbox merchant may sign in without its secret (from this machine only): SANDBOX_SECRETLESS_SIGN_IN. */
+  secretlessSignIn?: boolean;
   /** The built pages (`vite build --config demo/vite.config.ts`). */
   distDir: string;
   sessions?: Sessions;
@@ -96,12 +98,18 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
   });
 
   // Signing in: the form's credentials, or (from this machine only) the sandbox merchant's in one click.
-  app.get('/demo/sign-in', (c) => c.json({ sandbox_sign_in: fromThisMachine(c), signed_in: sessions.of(c) !== undefined }));
+  const secretless = (c: Context<SessionEnv>) => options.secretlessSignIn === true && fromThisMachine(c);
+  app.get('/demo/sign-in', (c) => c.json({ sandbox_sign_in: secretless(c), signed_in: sessions.of(c) !== undefined }));
   app.post('/demo/sign-in', ownPagesOnly(), async (c) => {
     const body = await readJsonObject(c);
     let credentials: Omit<MerchantCredentials, 'name'>;
     if (body.sandbox === true) {
-      if (!fromThisMachine(c)) throw new ProblemError(403, 'Signing in as the sandbox merchant without its secret works on this machine only, at a loopback address.');
+      if (!secretless(c)) {
+        throw new ProblemError(
+          403,
+          'Signing in as the sandbox merchant without its secret is on only when SANDBOX_SECRETLESS_SIGN_IN=1, and then for this machine only, at a loopback address, not through a proxy.',
+        );
+      }
       credentials = options.sandbox;
     } else {
       const { client_id, client_secret } = parseWith(SignIn, body);

@@ -32,6 +32,8 @@ export interface GatewayConfig {
   sandboxWebhookUrl?: string;
   /** Webhook endpoints on the loopback host (`http:` included) are taken: set for the demo's own receiver. */
   allowLocalWebhooks: boolean;
+  /** The portal's one-click "Sign in as the sandbox merchant", without its secret (still from this machine only). */
+  secretlessSignIn: boolean;
   webhookTimeoutMs: number;
   /** Key that seals stored client secrets and webhook secrets. */
   dataKey: string;
@@ -200,6 +202,7 @@ const ENVIRONMENT = z.object({
   SANDBOX_MERCHANT_KEY: text(SANDBOX_DEFAULTS.merchantKey),
   SANDBOX_WEBHOOK_URL: webUrl,
   SANDBOX_ALLOW_LOCAL_WEBHOOKS: oneOf(['1', '0'], '0'),
+  SANDBOX_SECRETLESS_SIGN_IN: oneOf(['1', '0'], '0'),
   WEBHOOK_TIMEOUT_MS: whole(10_000),
   GATEWAY_DATA_KEY: text(SANDBOX_DATA_KEY),
   GATEWAY_DATA_KEYS_PREVIOUS: previousKeys,
@@ -247,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     sandboxMerchant: { name: 'Sandbox Merchant', clientId: v.SANDBOX_CLIENT_ID, clientSecret: v.SANDBOX_CLIENT_SECRET, merchantKey: v.SANDBOX_MERCHANT_KEY },
     sandboxWebhookUrl: v.SANDBOX_WEBHOOK_URL,
     allowLocalWebhooks: v.SANDBOX_ALLOW_LOCAL_WEBHOOKS === '1',
+    secretlessSignIn: v.SANDBOX_SECRETLESS_SIGN_IN === '1',
     webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,
     dataKey: v.GATEWAY_DATA_KEY,
     previousDataKeys: v.GATEWAY_DATA_KEYS_PREVIOUS,
