@@ -113,7 +113,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const refunds = new Refunds(db, clock, networks, orders, refundLedger, payouts, webhookOutbox, config.refundClaimTtlSeconds);
   const wallet = new TestWallet(chains, networks, watcher, config.payments.walletSeedHex);
   const sandboxControls = new SandboxControls(db, clock, networks, chains, reconciler, view, watcher);
-  const eventStreams = new EventStreams();
+  const eventStreams = new EventStreams(config.limits);
   const health = new Health(db, clock, sealer, sandboxControls, await migrationNames());
   metrics.observe({ db, clock, eventStreams, sandboxControls, watcher });
   const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);

@@ -63,7 +63,7 @@ export const checkoutRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'pay
             '`event: payment`, `id: <event id>`, `data: <the Payment as JSON>` on every change; `retry: 2000` first, a comment every 15 s.',
           ),
         },
-        errors: [400, 404],
+        errors: [400, 404, 429],
       },
       ({ customerCheckout: checkout, paymentEvents, eventStreams: streams }) => {
         return async (c) => {
@@ -71,7 +71,7 @@ export const checkoutRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'pay
           await checkout.assertLink(ref); // 404 before the stream opens
           const lastEventId = c.req.header('Last-Event-ID') ?? c.req.query('lastEventId');
           if (lastEventId !== undefined && !/^\d{1,15}$/.test(lastEventId)) throw badRequest('Last-Event-ID must be an event id this stream sent.');
-          const stream = streams.open(c.env.outgoing, { 'Access-Control-Allow-Origin': '*' });
+          const stream = streams.open(c.env.outgoing, { client: clientAddress(c), link: ref }, { 'Access-Control-Allow-Origin': '*' });
           if (!stream.live) return RESPONSE_ALREADY_SENT;
           try {
             const unsubscribe = await paymentEvents.subscribe(ref, lastEventId === undefined ? undefined : Number(lastEventId), (events) => {
