@@ -24,6 +24,7 @@ import { Reconciler } from './services/payments/reconciler.js';
 import { Refunds } from './services/orders/refunds.js';
 import { SandboxControls } from './services/sandbox/sandbox-controls.js';
 import { Tokens } from './services/merchant/tokens.js';
+import { ClientSignIn } from './services/merchant/client-sign-in.js';
 import { TestWallet } from './services/sandbox/test-wallet.js';
 import { Watcher } from './services/chains/watcher.js';
 import { WebhookTargets, type Resolve } from './services/webhooks/targets.js';
@@ -43,6 +44,7 @@ export interface Services {
   clock: Clock;
   merchants: Merchants;
   tokens: Tokens;
+  clientSignIn: ClientSignIn;
   paymentLinks: PaymentLinks;
   refunds: Refunds;
   refundLedger: RefundLedger;
@@ -106,7 +108,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const reconciler = new Reconciler(clock, reader, [paymentEvents, webhookOutbox]);
   const orders = new Orders(clock, reconciler);
   const targets = new WebhookTargets(config.allowLocalWebhooks, options.resolve);
-  const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets);
+  const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets, config.limits.webhookEndpointsPerMerchant);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
   const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);
   const payouts = new Payouts(db, clock, chains, networks, webhookOutbox, config.payments.payoutSeedHex);
@@ -137,6 +139,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     clock,
     merchants,
     tokens: new Tokens(db, clock, config.tokenTtlSeconds),
+    clientSignIn: new ClientSignIn(merchants, rateLimits, config.limits),
     paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl, orders),
     refunds,
     refundLedger,

@@ -32,7 +32,7 @@ export const webhookRoutes: RouteGroup<Pick<Services, 'webhookEndpoints'>> = {
         auth: 'bearer',
         body: WebhookEndpointRequest,
         ok: { 201: WebhookEndpoint },
-        errors: [422],
+        errors: [409, 422],
       },
       ({ webhookEndpoints: endpoints }) =>
         async (c) => {
