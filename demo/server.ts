@@ -94,7 +94,8 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
   app.onError((error, c) => {
     if (!(error instanceof PayCheckoutApiError)) throw error;
     const problem: Problem = error.problem ?? { title: 'Error', status: error.status, detail: error.message };
-    return c.body(JSON.stringify(problem), error.status as 400, { 'Content-Type': 'application/problem+json' });
+    const retryAfter = error.retryAfterMs === undefined ? undefined : { 'Retry-After': String(Math.ceil(error.retryAfterMs / 1000)) };
+    return c.body(JSON.stringify(problem), error.status as 400, { ...retryAfter, 'Content-Type': 'application/problem+json' });
   });
 
   // Signing in: the form's credentials, or (from this machine only) the sandbox merchant's in one click.
@@ -120,7 +121,8 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
     try {
       await client.issueToken();
     } catch (error) {
-      if (error instanceof PayCheckoutApiError && error.status < 500) throw unauthorized('The client id and client secret do not match a merchant.');
+      // A 429 (too many wrong secrets) goes to the page as the gateway said it, with when to try again.
+      if (error instanceof PayCheckoutApiError && error.status < 500 && error.status !== 429) throw unauthorized('The client id and client secret do not match a merchant.');
       throw error;
     }
     return c.json(sessionView(sessions.start(c, { clientId: credentials.clientId, sandbox: credentials.clientId === options.sandbox.clientId, client })));
