@@ -3,11 +3,12 @@
 // are one folder), held by a descriptor this process keeps open and released by the kernel when the process ends,
 // however it ends. Node has no flock of its own: flock(1) takes it on the descriptor it inherits, which shares the lock
 // with this process's, and exits (util-linux and busybox ship it; docs/operations.md says so). The file also holds the
-// holder's pid, only to name it in the refusal: the lock never trusts it. Where flock(1) is missing (macOS), the
+// holder's pid, only to name it in the refusal: the lock never trusts it. A release removes the file, so a taker checks
+// that the file it locked is still the one at the path. Where flock(1) is missing (macOS), the
 // file created exclusively, holding a live pid, is the lock, as a fallback that cannot tell a reused pid.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { link, mkdir, open, readFile, realpath, unlink, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, readFile, realpath, stat, unlink, type FileHandle } from 'node:fs/promises';
 
 export class FolderLockedError extends Error {}
 
@@ -15,27 +16,36 @@ export class FolderLockedError extends Error {}
 export async function lockFolder(folder: string): Promise<() => Promise<void>> {
   await mkdir(folder, { recursive: true });
   const path = `${await realpath(folder)}.lock`;
-  const file = await open(path, 'a+');
-  let locked: boolean | undefined;
-  try {
-    locked = await flock(file);
-    if (locked === false) throw lockedError(folder, await holderOf(path));
-  } catch (error) {
-    await file.close();
-    throw error;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const file = await open(path, 'a+');
+    let locked: boolean | undefined;
+    try {
+      locked = await flock(file);
+      if (locked === false) throw lockedError(folder, await holderOf(path));
+    } catch (error) {
+      await file.close();
+      throw error;
+    }
+    if (locked === undefined) {
+      await file.close();
+      return pidFileLock(folder, path);
+    }
+    // A holder's release removes the file before it lets go: a lock taken on a file no longer at `path` is no lock.
+    if ((await file.stat()).ino !== (await stat(path).catch(() => undefined))?.ino) {
+      await file.close();
+      continue;
+    }
+    await file.truncate(0);
+    await file.write(`${process.pid}\n`, 0);
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      await unlink(path).catch(() => undefined);
+      await file.close();
+    };
   }
-  if (locked === undefined) {
-    await file.close();
-    return pidFileLock(folder, path);
-  }
-  await file.truncate(0);
-  await file.write(`${process.pid}\n`, 0);
-  let released = false;
-  return async () => {
-    if (released) return;
-    released = true;
-    await file.close();
-  };
+  throw new FolderLockedError(`Could not take the lock ${path}: other processes keep taking and releasing it.`);
 }
 
 /** Whether flock(1) took the lock on `file`'s descriptor; undefined when there is no flock(1) to ask. */
