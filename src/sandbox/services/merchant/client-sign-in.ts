@@ -2,6 +2,7 @@
 // per client id and per client address (docs/security.md, "Limits"): past either limit, a 429 until the window ends,
 // right secret or not, so guessing is slow; the window ends on its own, so the real merchant is never locked out for good.
 import type { LimitSettings } from '../../config.js';
+import { sha256 } from '../../secrets.js';
 import type { Merchant, Merchants } from './merchants.js';
 import type { Rate, RateLimits } from '../operations/rate-limits.js';
 
@@ -25,7 +26,8 @@ export class ClientSignIn {
     const windowSeconds = this.limits.failedSecretWindowSeconds;
     const refusal = 'Too many wrong client secrets';
     return [
-      [`secret:client:${clientId}`, { limit: this.limits.failedSecretsPerClientId, windowSeconds, refusal: `${refusal} for this client id.` }],
+      // Hashed: a client id is whatever the request sent (any length, even a NUL, which PostgreSQL text refuses).
+      [`secret:client:${sha256(clientId)}`, { limit: this.limits.failedSecretsPerClientId, windowSeconds, refusal: `${refusal} for this client id.` }],
       ...(address === undefined ? [] : [[`secret:address:${address}`, { limit: this.limits.failedSecretsPerAddress, windowSeconds, refusal: `${refusal} from this address.` }] as [string, Rate]]),
     ];
   }
