@@ -32,7 +32,9 @@ export const checkoutRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'pay
         summary: 'Open a payment (or return the one still open in that asset)',
         body: OpenPaymentRequest,
         ok: { 201: Payment, 200: Payment },
-        errors: [404, 409, 410, 422, 429],
+        // The coin, and the customer's few fields: no customer needs more.
+        maxBodyBytes: 16 * 1024,
+        errors: [404, 409, 410, 413, 422, 429],
       },
       ({ customerCheckout: checkout }) =>
         async (c) => {
