@@ -11,19 +11,13 @@ describe(`bodies held to what a route needs (${storageName})`, () => {
   });
   after(() => gw?.close());
 
-  it('answers 413 past 16 KiB for a payment open, 4 KiB for a token and 8 KiB for a webhook endpoint, and 400 for a deep body', async () => {
+  it('answers 413 past 16 KiB for a payment open and 8 KiB for a webhook endpoint, and 400 for a deep body', async () => {
     const { payment_link_ref: ref } = await gw.client.createPaymentLink(sampleLink());
     const open = (body: string) => fetch(`${gw.url}/api/checkout/${ref}/payments`, { method: 'POST', body: new Blob([body]) });
     const coin = { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' };
     const large = await open(JSON.stringify({ ...coin, customer: { note: 'x'.repeat(20 * 1024) } }));
     assert.deepEqual([large.status, large.headers.get('content-type')], [413, 'application/problem+json']);
     assert.equal((await open(`{"customer":${'['.repeat(5_000)}${']'.repeat(5_000)}}`)).status, 400);
-    const token = await fetch(`${gw.url}/api/v2/oauth/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: `grant_type=client_credentials&client_id=x&client_secret=${'x'.repeat(5 * 1024)}`,
-    });
-    assert.equal(token.status, 413);
     const { access_token } = await gw.client.issueToken();
     const endpoint = await fetch(`${gw.url}/api/webhooks/endpoints`, {
       method: 'POST',

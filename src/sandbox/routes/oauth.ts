@@ -82,7 +82,7 @@ export const oauthRoutes: RouteGroup<Uses> = {
     route(
       'post',
       '/api/v2/oauth/token',
-      { tag: 'Merchant', summary: 'Issue an access token (client credentials)', auth: 'client', body: { form: TokenRequest }, ok: { 200: TokenResponse }, maxBodyBytes: 4 * 1024, errors: [413, 429] },
+      { tag: 'Merchant', summary: 'Issue an access token (client credentials)', auth: 'client', body: { form: TokenRequest }, ok: { 200: TokenResponse }, errors: [429] },
       issueToken,
     ),
   ],
