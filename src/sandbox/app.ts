@@ -68,6 +68,11 @@ export function createApp(services: Services): Hono {
   app.onError((error, c) => {
     const problem = asProblem(error) ?? (error instanceof HTTPException && error.status < 500 ? new ProblemError(error.status, error.message) : undefined);
     if (problem) return problemResponse(c, problem);
+    // The client left (or its body timed out) while its body was read: no one to answer, nothing wrong here.
+    if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' && error.message === 'aborted') {
+      log.info({ method: c.req.method, route: c.req.routePath }, 'client aborted the request body');
+      return problemResponse(c, new ProblemError(400, 'The request body was cut off.'));
+    }
     log.error({ err: error, method: c.req.method, route: c.req.routePath }, 'request failed');
     return problemResponse(c, new ProblemError(500, 'The gateway failed to handle this request.'));
   });
