@@ -1,6 +1,8 @@
 // `npm start`: the sandbox gateway with the demo mounted, on one port (README, "Configuration").
 // Unlike `npm run gateway`, data persists in .data/pglite unless PGLITE_DIR or DATABASE_URL say otherwise, and
-// webhook endpoints on the loopback host are taken (the demo's own receiver) unless SANDBOX_ALLOW_LOCAL_WEBHOOKS=0.
+// webhook endpoints on the loopback host are taken (the demo's own receiver) unless SANDBOX_ALLOW_LOCAL_WEBHOOKS=0, and
+// the portal offers "Sign in as the sandbox merchant" without its secret unless a secret of one's own is set
+// (SANDBOX_CLIENT_SECRET) or SANDBOX_SECRETLESS_SIGN_IN=0.
 import { MerchantClient } from '../src/merchant/client.js';
 import { DEMO_DIST } from '../src/sandbox/paths.js';
 import { runGateway } from '../src/sandbox/start.js';
@@ -10,6 +12,7 @@ await runGateway({
   title: 'pay-checkout demo and sandbox gateway',
   env: {
     SANDBOX_ALLOW_LOCAL_WEBHOOKS: '1',
+    SANDBOX_SECRETLESS_SIGN_IN: process.env.SANDBOX_CLIENT_SECRET ? '0' : '1',
     ...process.env,
     PGLITE_DIR: process.env.PGLITE_DIR ?? (process.env.DATABASE_URL ? '' : '.data/pglite'),
   },
@@ -21,6 +24,7 @@ await runGateway({
       '/',
       demoRoutes({
         sandbox: config.sandboxMerchant,
+        secretlessSignIn: config.secretlessSignIn,
         clientFor: (credentials) => new MerchantClient({ baseUrl, ...credentials, fetch: inProcess }),
         distDir: DEMO_DIST,
       }),

@@ -24,6 +24,8 @@ export interface DemoOptions {
   sandbox: MerchantCredentials;
   /** The SDK for a merchant's credentials (for `npm start`, the gateway in the same process). */
   clientFor(credentials: Omit<MerchantCredentials, 'name'>): MerchantClient;
+  /** Whether the sandbox merchant may sign in without its secret (from this machine only): SANDBOX_SECRETLESS_SIGN_IN. */
+  secretlessSignIn?: boolean;
   /** The built pages (`vite build --config demo/vite.config.ts`). */
   distDir: string;
   sessions?: Sessions;
@@ -93,16 +95,23 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
   app.onError((error, c) => {
     if (!(error instanceof PayCheckoutApiError)) throw error;
     const problem: Problem = error.problem ?? { title: 'Error', status: error.status, detail: error.message };
-    return c.body(JSON.stringify(problem), error.status as 400, { 'Content-Type': 'application/problem+json' });
+    const retryAfter = error.retryAfterMs === undefined ? undefined : { 'Retry-After': String(Math.ceil(error.retryAfterMs / 1000)) };
+    return c.body(JSON.stringify(problem), error.status as 400, { ...retryAfter, 'Content-Type': 'application/problem+json' });
   });
 
   // Signing in: the form's credentials, or (from this machine only) the sandbox merchant's in one click.
-  app.get('/demo/sign-in', (c) => c.json({ sandbox_sign_in: fromThisMachine(c), signed_in: sessions.of(c) !== undefined }));
+  const secretless = (c: Context<SessionEnv>) => options.secretlessSignIn === true && fromThisMachine(c);
+  app.get('/demo/sign-in', (c) => c.json({ sandbox_sign_in: secretless(c), signed_in: sessions.of(c) !== undefined }));
   app.post('/demo/sign-in', ownPagesOnly(), async (c) => {
     const body = await readJsonObject(c);
     let credentials: Omit<MerchantCredentials, 'name'>;
     if (body.sandbox === true) {
-      if (!fromThisMachine(c)) throw new ProblemError(403, 'Signing in as the sandbox merchant without its secret works on this machine only, at a loopback address.');
+      if (!secretless(c)) {
+        throw new ProblemError(
+          403,
+          'Signing in as the sandbox merchant without its secret is on only when SANDBOX_SECRETLESS_SIGN_IN=1, and then for this machine only, at a loopback address, not through a proxy.',
+        );
+      }
       credentials = options.sandbox;
     } else {
       const { client_id, client_secret } = parseWith(SignIn, body);
@@ -113,7 +122,8 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
     try {
       await client.issueToken();
     } catch (error) {
-      if (error instanceof PayCheckoutApiError && error.status < 500) throw unauthorized('The client id and client secret do not match a merchant.');
+      // A 429 (too many wrong secrets) goes to the page as the gateway said it, with when to try again.
+      if (error instanceof PayCheckoutApiError && error.status < 500 && error.status !== 429) throw unauthorized('The client id and client secret do not match a merchant.');
       throw error;
     }
     return c.json(sessionView(sessions.start(c, { clientId: credentials.clientId, sandbox: credentials.clientId === options.sandbox.clientId, client })));

@@ -13,8 +13,11 @@ import { ProblemError, unauthorized } from '../src/sandbox/http/problem.js';
 export const SESSION_COOKIE = 'pay_checkout_session';
 export const CSRF_HEADER = 'X-CSRF-Token';
 const SESSION_TTL_MS = 8 * 3_600_000;
-/** Sign-ins beyond this push out the oldest sessions, so repeated sign-ins cannot grow memory without bound. */
-const MAX_SESSIONS = 1000;
+/**
+ * A merchant's sign-ins beyond this push out its own oldest sessions, so repeated sign-ins cannot grow memory without
+ * bound, and no merchant signs another out (only a merchant's credentials start its sessions).
+ */
+export const SESSIONS_PER_MERCHANT = 20;
 
 export interface Session {
   id: string;
@@ -46,7 +49,11 @@ export class Sessions {
   ) {}
 
   start(c: Context, fields: Pick<Session, 'clientId' | 'sandbox' | 'client'>): Session {
-    for (const [id, session] of this.#byId) if (session.expiresAt <= this.now() || this.#byId.size >= MAX_SESSIONS) this.#byId.delete(id);
+    let own = [...this.#byId.values()].filter((s) => s.clientId === fields.clientId);
+    for (const session of this.#byId.values()) if (session.expiresAt <= this.now()) this.#byId.delete(session.id);
+    own = own.filter((s) => this.#byId.has(s.id));
+    // Oldest first (a Map keeps the order of insertion).
+    for (const session of own.slice(0, Math.max(0, own.length - SESSIONS_PER_MERCHANT + 1))) this.#byId.delete(session.id);
     const session = { ...fields, id: randomBytes(32).toString('base64url'), csrfToken: randomBytes(32).toString('base64url'), expiresAt: this.now() + this.ttlMs };
     this.#byId.set(session.id, session);
     setCookie(c, SESSION_COOKIE, session.id, {
@@ -121,11 +128,16 @@ function sameToken(given: string | undefined, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** Headers a reverse proxy adds: behind one, every client's request arrives from the loopback. */
+const PROXY_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip', 'via'];
+
 /**
- * Whether the request comes from this machine to a loopback name: the socket's peer is a loopback address and the
- * Host header names the loopback (so neither the network, with HOST opened, nor a DNS-rebound name passes).
+ * Whether the request comes from this machine to a loopback name: the socket's peer is a loopback address, the
+ * Host header names the loopback (so neither the network, with HOST opened, nor a DNS-rebound name passes), and no
+ * proxy header says it came through a proxy on this machine (which may rewrite Host to the loopback, as nginx does).
  */
 export function fromThisMachine(c: Context<SessionEnv>): boolean {
+  if (PROXY_HEADERS.some((name) => c.req.header(name) !== undefined)) return false;
   const peer = c.env?.incoming?.socket.remoteAddress ?? '';
   const host = new URL(c.req.url).hostname;
   const loopbackPeer = /^(127\.|::1$|::ffff:127\.)/.test(peer);

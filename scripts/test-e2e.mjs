@@ -29,7 +29,17 @@ const dataDir = mkdtempSync(join(tmpdir(), 'pay-checkout-e2e-'));
 // Blocks only when a test mines them: a block timer would add confirmations between a test's steps.
 // Its request lines would drown the report: warnings and errors only, unless LOG_LEVEL says otherwise.
 const server = spawn(process.execPath, compiled ? ['dist/gateway/demo.js'] : ['--import', 'tsx', 'demo/main.ts'], {
-  env: { LOG_LEVEL: 'warn', ...process.env, PORT: String(port), PGLITE_DIR: dataDir, DATABASE_URL: '', SANDBOX_BLOCK_INTERVAL_MS: '0' },
+  // One browser plays every customer of the run: one client address (docs/security.md, "Limits").
+  env: {
+    LOG_LEVEL: 'warn',
+    ...process.env,
+    PORT: String(port),
+    PGLITE_DIR: dataDir,
+    DATABASE_URL: '',
+    SANDBOX_BLOCK_INTERVAL_MS: '0',
+    LIMIT_OPENS_PER_CLIENT_PER_MINUTE: '100000',
+    LIMIT_STREAMS_PER_CLIENT: '100000',
+  },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 let log = '';

@@ -4,7 +4,7 @@ import { expireQuote, inBatches, openPayment, payInFull, poll, sandboxMerchant, 
 import { startTimedReceiver } from '../lib/receiver.js';
 import { startServer } from '../lib/server-process.js';
 import type { Storage } from '../lib/storage.js';
-import { forEachStorage, withGateway, type Suite } from '../lib/suite.js';
+import { FLOOD_LIMITS, forEachStorage, withGateway, type Suite } from '../lib/suite.js';
 
 /** Payments timed from paid to webhook. */
 const PAID_PAYMENTS = 100;
@@ -63,7 +63,7 @@ async function measureThroughput(storage: Storage): Promise<Cell[]> {
   const receiver = await startTimedReceiver();
   const database = await storage.fresh({ reopenable: true });
   try {
-    const env = { ...database.env, SANDBOX_WEBHOOK_URL: receiver.url, SANDBOX_ALLOW_LOCAL_WEBHOOKS: '1' };
+    const env = { ...database.env, ...FLOOD_LIMITS, SANDBOX_WEBHOOK_URL: receiver.url, SANDBOX_ALLOW_LOCAL_WEBHOOKS: '1' };
     // The producer: no timers, so nothing is delivered (and no block is mined) while the queue fills.
     const producer = await startServer('gateway', { ...env, BENCH_TIMERS: 'off' });
     let queuedPerSecond: number;

@@ -19,7 +19,7 @@ export const text = (max: number, min = 0) =>
   z.string(expected('text')).check(
     z.minLength(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`),
     z.maxLength(max, `must be at most ${max} characters`),
-    z.refine((value) => !BIDI_CONTROL.test(value), 'must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069)'),
+    z.refine((value) => !BIDI_CONTROL.test(value), 'must not contain bidirectional control or tag characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069, U+E0000–U+E007F)'),
     z.refine((value) => min === 0 || !INVISIBLE.test(value), 'must contain a visible character, not only spaces or invisible ones'),
   );
 

@@ -22,13 +22,14 @@ export const LIVE_LINK_STATUSES = ['active', 'paid'] as const satisfies readonly
 export const isIn = <T extends string>(group: readonly T[], status: string): status is T => (group as readonly string[]).includes(status);
 
 /**
- * Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): they reorder the text around
- * them, so a name or description could show the customer something other than what it says. Refused, not
- * stripped: the merchant learns which field held one, and a signed body is never changed behind its signature.
+ * Every Unicode bidirectional control (the Bidi_Control property: U+061C, U+200E, U+200F, U+202A–U+202E,
+ * U+2066–U+2069) and the tag characters (U+E0000–U+E007F): they reorder or hide text around them, so a name or
+ * description could show the customer something other than what it says. Refused, not stripped: the merchant learns
+ * which field held one, and a signed body is never changed behind its signature.
  */
-export const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
-/** Nothing a reader can see: white space, controls, format characters, zero-width and filler characters. */
-export const INVISIBLE = /^[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]+$/u;
+export const BIDI_CONTROL = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]|\uDB40[\uDC00-\uDC7F]/;
+/** Nothing a reader can see: white space, controls, format characters, zero-width and filler characters, marks with no base. */
+export const INVISIBLE = /^[\s\p{Cc}\p{Cf}\p{M}\p{Default_Ignorable_Code_Point}\u2800]+$/u;
 
 export const COUNTRY_CODE = /^[A-Za-z]{2}$/;
 export const PHONE = /^\+?[0-9 ()./-]{3,32}$/;

@@ -19,6 +19,21 @@ const MAX_BODY_BYTES = 256 * 1024;
 /** A caller's X-Request-Id is kept when it is a plain token (a load balancer's, a client's); otherwise one is made. */
 const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
 
+/**
+ * A 413 for a body over `maxBytes`. A declared length is checked as declared (Node's parser holds the body to it), which
+ * leaves the body to @hono/node-server's direct read; Hono's middleware would first turn it into a web stream. Chunked
+ * bodies are counted as they come.
+ */
+function limitBody(maxBytes: number): MiddlewareHandler {
+  const tooLarge = (c: Context) => problemResponse(c, new ProblemError(413, `The body must be at most ${maxBytes >= 1024 ? `${maxBytes / 1024} KiB` : `${maxBytes} bytes`}.`));
+  const chunked = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  return async (c, next) => {
+    const declared = c.req.header('Content-Length');
+    if (declared === undefined || c.req.header('Transfer-Encoding') !== undefined) return chunked(c, next);
+    return Number(declared) > maxBytes ? tooLarge(c) : next();
+  };
+}
+
 export function createApp(services: Services): Hono {
   const app = new Hono();
   const { metrics } = services;
@@ -34,17 +49,7 @@ export function createApp(services: Services): Hono {
     metrics.request(c.req.method, route, c.res.status, seconds);
     log.info({ req_id: id, method: c.req.method, route, status: c.res.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
   });
-  const tooLarge = (c: Context) => problemResponse(c, new ProblemError(413, 'The body must be at most 256 KiB.'));
-  const limit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
-  app.use(async (c, next) => {
-    if (!WITH_BODY.has(c.req.method)) return next();
-    // A declared length is checked as declared (Node's parser holds the body to it), which leaves the body to
-    // @hono/node-server's direct read; Hono's middleware would first turn it into a web stream. Chunked bodies are
-    // counted as they come.
-    const declared = c.req.header('Content-Length');
-    if (declared === undefined || c.req.header('Transfer-Encoding') !== undefined) return limit(c, next);
-    return Number(declared) > MAX_BODY_BYTES ? tooLarge(c) : next();
-  });
+  app.use(async (c, next) => (WITH_BODY.has(c.req.method) ? limitBody(MAX_BODY_BYTES)(c, next) : next()));
   // A NUL in the path or query can match no resource, and PostgreSQL refuses it in text: say so before any SQL.
   app.use(async (c, next) => {
     if (c.req.url.includes('%00')) throw new ProblemError(400, 'The URL must not contain NUL characters (%00).');
@@ -55,13 +60,19 @@ export function createApp(services: Services): Hono {
   for (const { use, routes } of ROUTE_GROUPS) {
     if (use) app.use(...use);
     for (const { method, path, spec, handler } of routes) {
-      app.on(method.toUpperCase(), [honoPath(path)], ...(spec.auth ? guards[spec.auth] : []), handler(services));
+      const sized = spec.maxBodyBytes === undefined ? [] : [limitBody(spec.maxBodyBytes)];
+      app.on(method.toUpperCase(), [honoPath(path)], ...sized, ...(spec.auth ? guards[spec.auth] : []), handler(services));
     }
   }
   app.notFound((c) => problemResponse(c, new ProblemError(404, `No route for ${c.req.method} ${c.req.path}.`)));
   app.onError((error, c) => {
     const problem = asProblem(error) ?? (error instanceof HTTPException && error.status < 500 ? new ProblemError(error.status, error.message) : undefined);
     if (problem) return problemResponse(c, problem);
+    // The client left (or its body timed out) while its body was read: no one to answer, nothing wrong here.
+    if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' && error.message === 'aborted') {
+      log.info({ method: c.req.method, route: c.req.routePath }, 'client aborted the request body');
+      return problemResponse(c, new ProblemError(400, 'The request body was cut off.'));
+    }
     log.error({ err: error, method: c.req.method, route: c.req.routePath }, 'request failed');
     return problemResponse(c, new ProblemError(500, 'The gateway failed to handle this request.'));
   });

@@ -32,6 +32,8 @@ export interface GatewayConfig {
   sandboxWebhookUrl?: string;
   /** Webhook endpoints on the loopback host (`http:` included) are taken: set for the demo's own receiver. */
   allowLocalWebhooks: boolean;
+  /** The portal's one-click "Sign in as the sandbox merchant", without its secret (still from this machine only). */
+  secretlessSignIn: boolean;
   webhookTimeoutMs: number;
   /** Key that seals stored client secrets and webhook secrets. */
   dataKey: string;
@@ -50,7 +52,44 @@ export interface GatewayConfig {
   log?: { level: LogLevel; format?: LogFormat };
   /** How long a stop may take in all (SIGTERM to exit), and how long it answers /readyz 503 before it stops accepting. */
   shutdown?: { timeoutMs: number; delayMs: number };
+  /** What one client, link or merchant may ask of the gateway (docs/security.md, "Limits"). */
+  limits: LimitSettings;
 }
+
+/** Each bound on what one client, link or merchant may ask; its variable and default in LIMIT_VARIABLES. */
+export interface LimitSettings {
+  /** Payments one link may have in all: each new coin or new quote is one. */
+  paymentsPerLink: number;
+  /** Payment opens a minute on one link, and from one client address over every link. */
+  opensPerLinkPerMinute: number;
+  opensPerClientPerMinute: number;
+  /** Event streams open at once from one client address, on one link, and in one process. */
+  streamsPerClient: number;
+  streamsPerLink: number;
+  streams: number;
+  /** Webhook endpoints one merchant may have. */
+  webhookEndpointsPerMerchant: number;
+  /** Wrong client secrets in `failedSecretWindowSeconds`, per client id and per client address, before a 429 until the window ends. */
+  failedSecretsPerClientId: number;
+  failedSecretsPerAddress: number;
+  failedSecretWindowSeconds: number;
+}
+
+/** The variable of each limit and its default (docs/security.md, "Limits", lists them). */
+export const LIMIT_VARIABLES = {
+  paymentsPerLink: ['LIMIT_PAYMENTS_PER_LINK', 20],
+  opensPerLinkPerMinute: ['LIMIT_OPENS_PER_LINK_PER_MINUTE', 30],
+  opensPerClientPerMinute: ['LIMIT_OPENS_PER_CLIENT_PER_MINUTE', 120],
+  streamsPerClient: ['LIMIT_STREAMS_PER_CLIENT', 100],
+  streamsPerLink: ['LIMIT_STREAMS_PER_LINK', 20],
+  streams: ['LIMIT_STREAMS', 20_000],
+  webhookEndpointsPerMerchant: ['LIMIT_WEBHOOK_ENDPOINTS_PER_MERCHANT', 16],
+  failedSecretsPerClientId: ['LIMIT_FAILED_SECRETS_PER_CLIENT_ID', 10],
+  failedSecretsPerAddress: ['LIMIT_FAILED_SECRETS_PER_ADDRESS', 30],
+  failedSecretWindowSeconds: ['LIMIT_FAILED_SECRET_WINDOW_SECONDS', 300],
+} as const satisfies Record<keyof LimitSettings, readonly [string, number]>;
+
+export const DEFAULT_LIMITS = Object.fromEntries(Object.entries(LIMIT_VARIABLES).map(([key, [, value]]) => [key, value])) as unknown as LimitSettings;
 
 export interface PaymentSettings {
   /** The HD seed (hex) or xprv of the key one-time addresses derive from. Public default: sandbox only. */
@@ -163,6 +202,7 @@ const ENVIRONMENT = z.object({
   SANDBOX_MERCHANT_KEY: text(SANDBOX_DEFAULTS.merchantKey),
   SANDBOX_WEBHOOK_URL: webUrl,
   SANDBOX_ALLOW_LOCAL_WEBHOOKS: oneOf(['1', '0'], '0'),
+  SANDBOX_SECRETLESS_SIGN_IN: oneOf(['1', '0'], '0'),
   WEBHOOK_TIMEOUT_MS: whole(10_000),
   GATEWAY_DATA_KEY: text(SANDBOX_DATA_KEY),
   GATEWAY_DATA_KEYS_PREVIOUS: previousKeys,
@@ -181,6 +221,7 @@ const ENVIRONMENT = z.object({
   LOG_FORMAT: oneOf(['json', 'pretty'], undefined),
   SHUTDOWN_TIMEOUT_MS: whole(10_000),
   SHUTDOWN_DELAY_MS: whole(1_000),
+  ...Object.fromEntries(Object.values(LIMIT_VARIABLES).map(([name, fallback]) => [name, whole(fallback, 1)])),
 });
 
 /** The configuration of `env`, or a ConfigError naming every variable that is wrong. */
@@ -209,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     sandboxMerchant: { name: 'Sandbox Merchant', clientId: v.SANDBOX_CLIENT_ID, clientSecret: v.SANDBOX_CLIENT_SECRET, merchantKey: v.SANDBOX_MERCHANT_KEY },
     sandboxWebhookUrl: v.SANDBOX_WEBHOOK_URL,
     allowLocalWebhooks: v.SANDBOX_ALLOW_LOCAL_WEBHOOKS === '1',
+    secretlessSignIn: v.SANDBOX_SECRETLESS_SIGN_IN === '1',
     webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,
     dataKey: v.GATEWAY_DATA_KEY,
     previousDataKeys: v.GATEWAY_DATA_KEYS_PREVIOUS,
@@ -228,5 +270,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     sandboxChain: v.SANDBOX_CHAIN === 'anvil' ? 'anvil' : undefined,
     log: { level: v.LOG_LEVEL, format: v.LOG_FORMAT },
     shutdown: { timeoutMs: v.SHUTDOWN_TIMEOUT_MS, delayMs: v.SHUTDOWN_DELAY_MS },
+    limits: Object.fromEntries(Object.entries(LIMIT_VARIABLES).map(([key, [name]]) => [key, (v as Record<string, unknown>)[name]])) as unknown as LimitSettings,
   };
 }

@@ -13,13 +13,17 @@ export type FailureKind =
   /** What the request asks for is over for good (an expired link). */
   | 'gone'
   /** What the request needs cannot be had right now (a network whose node cannot be seen): try again shortly. */
-  | 'unavailable';
+  | 'unavailable'
+  /** A limit on what one client, link or merchant may ask (docs/security.md, "Limits"): try again after `retryAfterSeconds`. */
+  | 'too_many';
 
 export class GatewayError extends Error {
   constructor(
     readonly kind: FailureKind,
     readonly detail: string,
     readonly errors?: FieldError[],
+    /** When to ask again, for `unavailable` and `too_many`. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(detail);
   }
@@ -31,3 +35,4 @@ export const notFound = (detail: string) => new GatewayError('not_found', detail
 export const conflict = (detail: string) => new GatewayError('conflict', detail);
 export const gone = (detail: string) => new GatewayError('gone', detail);
 export const unavailable = (detail: string, errors?: FieldError[]) => new GatewayError('unavailable', detail, errors);
+export const tooMany = (detail: string, retryAfterSeconds: number) => new GatewayError('too_many', detail, undefined, Math.max(1, Math.ceil(retryAfterSeconds)));

@@ -36,6 +36,9 @@ const DEFAULT_SHUTDOWN_MS = 10_000;
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
 
 /** Starts the gateway on `config.port` (0: any free port) and resolves once it listens. */
+/** How long a request's headers and body may take to arrive. */
+const REQUEST_TIMEOUT_MS = 10_000;
+
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   const gateway = await createServices(config, options);
   const app = createApp(gateway);
@@ -73,7 +76,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
-      const s = serve({ fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
+      // A request (headers and body) must arrive within REQUEST_TIMEOUT_MS, checked every second: a client that trickles
+      // a body holds its socket seconds, not Node's default 300 s (docs/security.md, "Limits"). Event streams are answers,
+      // so no limit of this kind ends them.
+      const serverOptions = { requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 };
+      const s = serve({ fetch, port: config.port, hostname: config.host, serverOptions }, () => resolve(s as Server));
       s.once('error', (error) => reject(listenError(error as NodeJS.ErrnoException, config)));
       s.on('connection', (socket: Socket) => {
         lastActive.set(socket, Date.now());

@@ -24,6 +24,7 @@ import { Reconciler } from './services/payments/reconciler.js';
 import { Refunds } from './services/orders/refunds.js';
 import { SandboxControls } from './services/sandbox/sandbox-controls.js';
 import { Tokens } from './services/merchant/tokens.js';
+import { ClientSignIn } from './services/merchant/client-sign-in.js';
 import { TestWallet } from './services/sandbox/test-wallet.js';
 import { Watcher } from './services/chains/watcher.js';
 import { WebhookTargets, type Resolve } from './services/webhooks/targets.js';
@@ -36,6 +37,7 @@ import { Health } from './services/operations/readiness.js';
 import { RateBook } from './services/rates/rate-book.js';
 import { RateFeed } from './services/rates/rate-feed.js';
 import { rateSource } from './rates/sources.js';
+import { RateLimits } from './services/operations/rate-limits.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrationNames } from './storage/migrate.js';
 
@@ -45,6 +47,7 @@ export interface Services {
   clock: Clock;
   merchants: Merchants;
   tokens: Tokens;
+  clientSignIn: ClientSignIn;
   paymentLinks: PaymentLinks;
   refunds: Refunds;
   refundLedger: RefundLedger;
@@ -68,6 +71,7 @@ export interface Services {
   metrics: Metrics;
   rateBook: RateBook;
   rateFeed: RateFeed;
+  rateLimits: RateLimits;
   /** Stops the timers and the work under way (each part by `deadline`, ms since the epoch, at the latest), then the database. */
   close(deadline?: number): Promise<void>;
 }
@@ -100,6 +104,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     throw error;
   }
   const merchants = new Merchants(db, sealer);
+  const rateLimits = new RateLimits(db, clock);
   const chains = await Chains.open(db, clock, networks);
   // Built in one order, each from those before it: readers first, then what writes, then what follows chains.
   const view = new PaymentView(networks, merchants);
@@ -111,7 +116,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const reconciler = new Reconciler(clock, reader, [paymentEvents, webhookOutbox]);
   const orders = new Orders(clock, reconciler);
   const targets = new WebhookTargets(config.allowLocalWebhooks, options.resolve);
-  const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets);
+  const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets, config.limits.webhookEndpointsPerMerchant);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
   const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);
   const payouts = new Payouts(db, clock, chains, networks, webhookOutbox, config.payments.payoutSeedHex);
@@ -120,7 +125,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const sandboxControls = new SandboxControls(db, clock, networks, chains, reconciler, view, watcher);
   const rateBook = new RateBook(config.rates);
   const rateFeed = new RateFeed(rateBook, clock, config.rates.sources.map((spec) => rateSource(spec, clock.now())));
-  const eventStreams = new EventStreams();
+  const eventStreams = new EventStreams(config.limits);
   const health = new Health(db, clock, sealer, sandboxControls, await migrationNames());
   metrics.observe({ db, clock, eventStreams, sandboxControls, watcher, rateFeed, rateBook });
   const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);
@@ -147,13 +152,14 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     clock,
     merchants,
     tokens: new Tokens(db, clock, config.tokenTtlSeconds),
+    clientSignIn: new ClientSignIn(merchants, rateLimits, config.limits),
     paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl, orders),
     refunds,
     refundLedger,
     refundClaims: new RefundClaims(db, clock, networks, payouts),
     payouts,
     heldPayments: new HeldPayments(db, clock, orders, reconciler, merchantLinks),
-    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, rateBook, receiving, reader, reconciler, view, new URL('receipt', config.checkoutUrl)),
+    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, rateBook, receiving, reader, reconciler, view, new URL('receipt', config.checkoutUrl), config.limits, rateLimits),
     sandboxControls,
     merchantLinks,
     webhookEndpoints,
@@ -170,6 +176,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     metrics,
     rateBook,
     rateFeed,
+    rateLimits,
     async close(deadline = Date.now() + 10_000) {
       const by = <T>(work: Promise<T>) => Promise.race([work, new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref())]);
       // The watcher ends its round and the dispatcher its sends (releasing what it cannot finish), side by side.

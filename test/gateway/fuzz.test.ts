@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Hono } from 'hono';
 import { Problem, TokenError, type PaymentLinkInput } from '../../src/contract/index.js';
+import { DEFAULT_LIMITS } from '../../src/sandbox/config.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { accessToken, FORM, inProcess, JSON_TYPE, rowCounts, send, sign, signedLinkBody } from '../helpers/merchant-api.js';
 
@@ -220,7 +221,8 @@ describe(`fuzzed request bodies (${storageName})`, () => {
   let app: Hono;
   let token: string;
   before(async () => {
-    gw = await startTestGateway();
+    // Hundreds of wrong secrets are the point here: the limit on them is test/limits/secrets.test.ts's.
+    gw = await startTestGateway({ config: { limits: { ...DEFAULT_LIMITS, failedSecretsPerClientId: 1_000_000, failedSecretsPerAddress: 1_000_000 } } });
     app = inProcess(gw);
     token = await accessToken(app, gw.credentials);
   });

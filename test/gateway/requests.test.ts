@@ -139,6 +139,11 @@ describe(`text fields (${storageName})`, () => {
     ['an isolate in a line name', { order_details: [{ ...line, name: 'Cà phê \u2066x\u2069' }] }, 'order_details.0.name', /U\+2066/],
     ['an embedding in the merchant name', { merchant_details: { name: '\u202BShop' } }, 'merchant_details.name', /bidirectional control/],
     ['a pop in the billing name', { billing_details: { billing_name: 'An\u202C' } }, 'billing_details.billing_name', /bidirectional control/],
+    ['a left-to-right mark in the description', { description: 'Shop\u200E' }, 'description', /bidirectional control/],
+    ['a right-to-left mark in a line name', { order_details: [{ ...line, name: '\u200FCà phê' }] }, 'order_details.0.name', /U\+200F/],
+    ['an Arabic letter mark in the description', { description: 'Shop \u061C' }, 'description', /U\+061C/],
+    ['tag characters in the billing name', { billing_details: { billing_name: 'An\u{E0041}\u{E007F}' } }, 'billing_details.billing_name', /tag characters/],
+    ['a lone combining mark as the description', { description: '\u0301' }, 'description', /visible character/],
   ];
   for (const [what, overrides, path, rule] of refusals) {
     it(`refuses ${what}, naming ${path} and the rule`, async () => {
@@ -152,8 +157,8 @@ describe(`text fields (${storageName})`, () => {
     });
   }
 
-  it('keeps text in any script, with marks and joiners inside visible text', async () => {
-    const link = await gw.client.createPaymentLink(linkWith({ description: 'Đơn hàng ‏עברית‎ 👩\u200d💻 cà phê' }));
+  it('keeps text in any script, with combining marks and joiners inside visible text', async () => {
+    const link = await gw.client.createPaymentLink(linkWith({ description: 'Đơn hàng עברית العربية 👩\u200d💻 cà phe\u0302' }));
     assert.match(link.payment_link_ref, /^pl_/);
   });
 

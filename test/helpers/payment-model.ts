@@ -30,6 +30,15 @@ import { startGatewayProcess, urlInSchema, type GatewayProcess } from './process
 
 const { sandboxMerchant: credentials, payments: settings } = loadConfig({});
 
+/** Limits raised for a test that floods the gateway from one address on purpose (docs/security.md, "Limits"). */
+export const FLOOD_LIMITS: Record<string, string> = {
+  LIMIT_PAYMENTS_PER_LINK: '1000',
+  LIMIT_OPENS_PER_LINK_PER_MINUTE: '100000',
+  LIMIT_OPENS_PER_CLIENT_PER_MINUTE: '100000',
+  LIMIT_STREAMS_PER_CLIENT: '100000',
+  LIMIT_STREAMS_PER_LINK: '100000',
+};
+
 /** Gateway processes on one store: one on a PGlite folder, or two on one PostgreSQL schema. */
 export class GatewaySystem {
   private processes: (GatewayProcess | undefined)[] = [];
@@ -45,8 +54,9 @@ export class GatewaySystem {
    * gateways further (Ethereum on a node: ModelNode.env).
    */
   static async start(databaseUrl: string | undefined, options: { applicationName?: string; env?: Record<string, string> } = {}): Promise<GatewaySystem> {
-    // Blocks come on their own, fast: the watcher must keep mining whatever the steps do.
-    const common = { SANDBOX_BLOCK_INTERVAL_MS: '300', ...options.env };
+    // Blocks come on their own, fast: the watcher must keep mining whatever the steps do. Every customer of the model
+    // (hundreds of opens and streams, many coin switches on one link) comes from this machine's one address.
+    const common = { SANDBOX_BLOCK_INTERVAL_MS: '300', ...FLOOD_LIMITS, ...options.env };
     if (databaseUrl) {
       const schema = `model_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
       const admin = new pg.Client({ connectionString: databaseUrl });

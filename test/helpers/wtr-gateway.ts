@@ -72,7 +72,9 @@ class BrowserGateway {
   /** `networks`: the gateway's networks when not the sandbox's simulated ones (Ethereum on an anvil node). */
   constructor(port: number, networks?: GatewayConfig['networks']) {
     const config = loadConfig({});
-    this.#config = { ...config, networks: networks ?? config.networks, port, dataDir: this.#dataDir, checkoutUrl: `http://localhost:${port}/checkout` };
+    // Every component test's browser is one client address, opening payments and streams for the whole run.
+    const limits = { ...config.limits, opensPerClientPerMinute: 1_000_000, opensPerLinkPerMinute: 1_000_000, streamsPerClient: 1_000_000, streamsPerLink: 1_000_000 };
+    this.#config = { ...config, limits, networks: networks ?? config.networks, port, dataDir: this.#dataDir, checkoutUrl: `http://localhost:${port}/checkout` };
   }
 
   get url(): string {

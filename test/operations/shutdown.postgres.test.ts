@@ -99,7 +99,8 @@ describe('stopping a gateway process (PostgreSQL)', () => {
   before(async () => {
     // The processes reach the database through a proxy, so a test can take it away.
     database = await proxiedSchema(databaseUrl, schema);
-    env = { DATABASE_URL: database.url, SANDBOX_BLOCK_INTERVAL_MS: '0', SHUTDOWN_TIMEOUT_MS: String(BOUND_MS), SHUTDOWN_DELAY_MS: '1000', LOG_LEVEL: 'info' };
+    // 200 streams on one link from this machine: more than one address or link may hold by default.
+    env = { DATABASE_URL: database.url, LIMIT_STREAMS_PER_CLIENT: '1000', LIMIT_STREAMS_PER_LINK: '1000', SANDBOX_BLOCK_INTERVAL_MS: '0', SHUTDOWN_TIMEOUT_MS: String(BOUND_MS), SHUTDOWN_DELAY_MS: '1000', LOG_LEVEL: 'info' };
   });
   after(async () => {
     for (const source of sources) source.close();

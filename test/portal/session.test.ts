@@ -48,6 +48,33 @@ function raw(base: string, method: string, path: string, headers: Record<string,
   });
 }
 
+describe(`secretless sign-in off unless enabled (${storageName})`, () => {
+  it('refuses the one-click sign-in of a portal started without SANDBOX_SECRETLESS_SIGN_IN=1, even from this machine', async () => {
+    const gw = await startTestGateway({
+      mount(app, gateway) {
+        const inProcess: typeof fetch = async (input, init) => app.fetch(new Request(input, init));
+        app.route(
+          '/',
+          demoRoutes({
+            sandbox: gateway.config.sandboxMerchant,
+            clientFor: (credentials) => new MerchantClient({ baseUrl: 'http://gateway.test', ...credentials, fetch: inProcess }),
+            distDir: '/nonexistent',
+          }),
+        );
+      },
+    });
+    try {
+      const origin = new URL(gw.url).origin;
+      const offered = (await (await fetch(new URL('/demo/sign-in', gw.url))).json()) as { sandbox_sign_in: boolean };
+      assert.equal(offered.sandbox_sign_in, false);
+      const refused = await fetch(new URL('/demo/sign-in', gw.url), { method: 'POST', headers: { Origin: origin, 'Content-Type': 'application/json' }, body: JSON.stringify({ sandbox: true }) });
+      assert.deepEqual([refused.status, refused.headers.get('set-cookie')], [403, null]);
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
 describe(`merchant portal sessions (${storageName})`, () => {
   let gw: TestGateway;
   let origin: string;
@@ -60,6 +87,7 @@ describe(`merchant portal sessions (${storageName})`, () => {
           '/',
           demoRoutes({
             sandbox: gateway.config.sandboxMerchant,
+            secretlessSignIn: true,
             clientFor: (credentials) => new MerchantClient({ baseUrl: 'http://gateway.test', ...credentials, fetch: inProcess }),
             distDir: '/nonexistent',
             sessions: new Sessions(3_600_000, () => clock),
@@ -205,6 +233,24 @@ describe(`merchant portal sessions (${storageName})`, () => {
     assert.deepEqual(blank.body.errors?.map((e) => e.path), ['client_id', 'client_secret']);
     const crossSite = await call('POST', '/demo/sign-in', { headers: { Origin: 'http://localhost:1' }, body: { sandbox: true } });
     assert.equal(crossSite.status, 403, 'no sign-in forced on the merchant by another page');
+  });
+
+  it('never signs in without the secret through a reverse proxy on this machine (which rewrites Host to the loopback)', async () => {
+    const proxyHeaders: Record<string, string>[] = [{ 'X-Forwarded-For': '203.0.113.7' }, { 'X-Real-IP': '203.0.113.7' }, { Forwarded: 'for=203.0.113.7' }, { Via: '1.1 nginx' }];
+    for (const header of proxyHeaders) {
+      const proxied = await call('POST', '/demo/sign-in', { headers: { Origin: origin, ...header }, body: { sandbox: true } });
+      assert.deepEqual([proxied.status, proxied.headers.get('set-cookie')], [403, null], JSON.stringify(header));
+      assert.equal((await call<{ sandbox_sign_in: boolean }>('GET', '/demo/sign-in', { headers: header })).body.sandbox_sign_in, false);
+    }
+  });
+
+  it('keeps each merchant\'s sessions apart: a thousand sign-ins of one push out only its own oldest', async () => {
+    const other = await gw.addMerchant();
+    const theirs = await signIn(other.credentials);
+    const first = await signIn(gw.credentials);
+    for (let i = 0; i < 1_000; i++) await signIn(gw.credentials);
+    assert.equal((await call('GET', '/demo/api/session', { headers: theirs })).status, 200, "another merchant's session lives on");
+    assert.equal((await call('GET', '/demo/api/session', { headers: first })).status, 401, 'the oldest of the one signing in is gone');
   });
 
   it('ends a session on sign-out and after its time', async () => {

@@ -12,8 +12,11 @@ const MALFORMED = new ProblemError(400, 'The request is not valid HTTP/1.1.');
 
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // A connection the client already dropped, or one with an answer under way, has no room for another.
-    if (error.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+    // A connection the client already dropped, or one with an answer under way, has no room for another. A request
+    // whose body is still arriving when its time is up has a route waiting on it, but no answer begun: it gets the 408.
+    const answering = (socket as Duplex & { _httpMessage?: { headersSent: boolean } })._httpMessage;
+    const bodyTooSlow = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && answering?.headersSent === false;
+    if (error.code === 'ECONNRESET' || !socket.writable || (answering && !bodyTooSlow)) {
       socket.destroy();
       return;
     }

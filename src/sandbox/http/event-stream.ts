@@ -3,6 +3,8 @@
 // every stream's keep-alive comment. A stopping process ends its streams with a retry hint, as a whole stream: the
 // browser's EventSource reconnects (with Last-Event-ID) and the load balancer sends it to another process.
 import type { ServerResponse } from 'node:http';
+import type { LimitSettings } from '../config.js';
+import { tooMany } from '../errors.js';
 
 /** A comment line this often keeps proxies and load balancers from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
@@ -20,10 +22,18 @@ export interface EventStream {
   end(): void;
 }
 
+/** A stream refused for a limit is told to come back after this long (docs/security.md, "Limits"). */
+const REFUSED_RETRY_SECONDS = 30;
+
 export class EventStreams {
   readonly #open = new Set<ServerResponse>();
+  /** Streams open now, by client address and by link: each is a socket and a descriptor until the client leaves. */
+  readonly #byClient = new Map<string, number>();
+  readonly #byLink = new Map<string, number>();
   #heartbeat: NodeJS.Timeout | undefined;
   #stopping = false;
+
+  constructor(private readonly limits: Pick<LimitSettings, 'streamsPerClient' | 'streamsPerLink' | 'streams'>) {}
 
   /** Streams open now. */
   get size(): number {
@@ -36,8 +46,24 @@ export class EventStreams {
     for (const response of this.#open) endWithRetry(response);
   }
 
-  /** Starts an event stream on `response`, with `headers` beside the stream's own. */
-  open(response: ServerResponse, headers: Record<string, string> = {}, retryMs = 2000): EventStream {
+  /**
+   * Starts an event stream on `response`, with `headers` beside the stream's own, counted against the limits of its
+   * client address and its link: a 429 (thrown before anything is written) past any of them.
+   */
+  open(response: ServerResponse, counted: { client: string; link: string }, headers: Record<string, string> = {}, retryMs = 2000): EventStream {
+    const [client, link] = [this.#byClient.get(counted.client) ?? 0, this.#byLink.get(counted.link) ?? 0];
+    const refusal =
+      client >= this.limits.streamsPerClient ? `${client} event streams are open from this address, the most one address may hold.`
+      : link >= this.limits.streamsPerLink ? `${link} event streams are open on this link, the most one link may have.`
+      : this.#open.size >= this.limits.streams ? 'This process holds as many event streams as it takes.'
+      : undefined;
+    if (refusal) throw tooMany(`${refusal} Close one, or try again later.`, REFUSED_RETRY_SECONDS);
+    count(this.#byClient, counted.client, 1);
+    count(this.#byLink, counted.link, 1);
+    response.once('close', () => {
+      count(this.#byClient, counted.client, -1);
+      count(this.#byLink, counted.link, -1);
+    });
     response.writeHead(200, {
       ...headers,
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -69,6 +95,12 @@ export class EventStreams {
       end: () => response.end(),
     };
   }
+}
+
+function count(counts: Map<string, number>, key: string, by: 1 | -1): void {
+  const next = (counts.get(key) ?? 0) + by;
+  if (next > 0) counts.set(key, next);
+  else counts.delete(key);
 }
 
 function endWithRetry(response: ServerResponse): void {

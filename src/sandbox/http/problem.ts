@@ -41,7 +41,7 @@ export const badRequest = (detail: string) => new ProblemError(400, detail);
 export const unauthorized = (detail: string, headers?: Record<string, string>) => new ProblemError(401, detail, undefined, headers);
 
 /** The HTTP status of each kind of failure the services report (errors.ts). */
-const STATUS: Record<FailureKind, number> = { invalid: 422, malformed: 400, not_found: 404, conflict: 409, gone: 410, unavailable: 503 };
+const STATUS: Record<FailureKind, number> = { invalid: 422, malformed: 400, not_found: 404, conflict: 409, gone: 410, unavailable: 503, too_many: 429 };
 /** A 503 says when to ask again: a node's network is followed every second or so. */
 const RETRY_AFTER_SECONDS = 5;
 
@@ -49,7 +49,8 @@ const RETRY_AFTER_SECONDS = 5;
 export function asProblem(error: unknown): ProblemError | undefined {
   if (error instanceof ProblemError) return error;
   if (error instanceof GatewayError) {
-    const headers = error.kind === 'unavailable' ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : undefined;
+    const retryAfter = error.retryAfterSeconds ?? (error.kind === 'unavailable' ? RETRY_AFTER_SECONDS : undefined);
+    const headers = retryAfter === undefined ? undefined : { 'Retry-After': String(retryAfter) };
     return new ProblemError(STATUS[error.kind], error.detail, error.errors, headers);
   }
   // The database is restarting or failing over (its connections were lost and retried, or a COMMIT went unanswered):

@@ -3,6 +3,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { CheckoutView, OpenPaymentRequest, Payment } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
+import { clientAddress } from '../http/client-address.js';
 import { openCors } from '../http/cors.js';
 import { jsonText } from '../http/json-text.js';
 import { badRequest, parseWith } from '../http/problem.js';
@@ -31,13 +32,15 @@ export const checkoutRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'pay
         summary: 'Open a payment (or return the one still open in that asset)',
         body: OpenPaymentRequest,
         ok: { 201: Payment, 200: Payment },
-        errors: [404, 409, 410, 422],
+        // The coin, and the customer's few fields: no customer needs more.
+        maxBodyBytes: 16 * 1024,
+        errors: [404, 409, 410, 413, 422, 429],
       },
       ({ customerCheckout: checkout }) =>
         async (c) => {
           // Untyped: the element sends no Content-Type, so another origin's page opens a payment without a CORS preflight.
           const request = parseWith(OpenPaymentRequest, await readJsonObject(c, { untyped: true }));
-          const { payment, created } = await checkout.open(c.req.param('ref'), request);
+          const { payment, created } = await checkout.open(c.req.param('ref'), request, clientAddress(c));
           return c.json(payment, created ? 201 : 200);
         },
     ),
@@ -62,7 +65,7 @@ export const checkoutRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'pay
             '`event: payment`, `id: <event id>`, `data: <the Payment as JSON>` on every change; `retry: 2000` first, a comment every 15 s.',
           ),
         },
-        errors: [400, 404],
+        errors: [400, 404, 429],
       },
       ({ customerCheckout: checkout, paymentEvents, eventStreams: streams }) => {
         return async (c) => {
@@ -70,7 +73,7 @@ export const checkoutRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'pay
           await checkout.assertLink(ref); // 404 before the stream opens
           const lastEventId = c.req.header('Last-Event-ID') ?? c.req.query('lastEventId');
           if (lastEventId !== undefined && !/^\d{1,15}$/.test(lastEventId)) throw badRequest('Last-Event-ID must be an event id this stream sent.');
-          const stream = streams.open(c.env.outgoing, { 'Access-Control-Allow-Origin': '*' });
+          const stream = streams.open(c.env.outgoing, { client: clientAddress(c), link: ref }, { 'Access-Control-Allow-Origin': '*' });
           if (!stream.live) return RESPONSE_ALREADY_SENT;
           try {
             const unsubscribe = await paymentEvents.subscribe(ref, lastEventId === undefined ? undefined : Number(lastEventId), (events) => {

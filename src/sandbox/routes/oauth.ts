@@ -1,6 +1,7 @@
 // POST {auth_url}/api/v2/oauth/token: the client-credentials grant (RFC 6749 4.4), errors as RFC 6749 5.2.
 import type { Context } from 'hono';
 import { TokenRequest, TokenResponse, type TokenError } from '../../contract/index.js';
+import { clientAddress } from '../http/client-address.js';
 import type { Services } from '../services.js';
 import { route, type RouteGroup } from './route.js';
 
@@ -31,9 +32,9 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   }
 }
 
-type Uses = Pick<Services, 'merchants' | 'tokens'>;
+type Uses = Pick<Services, 'clientSignIn' | 'tokens'>;
 
-function issueToken({ merchants, tokens }: Uses) {
+function issueToken({ clientSignIn, tokens }: Uses) {
   return async (c: Context) => {
     try {
       const type = c.req.header('Content-Type') ?? '';
@@ -63,7 +64,9 @@ function issueToken({ merchants, tokens }: Uses) {
       if (!id || !secret) {
         throw new OAuthError(401, { error: 'invalid_client', error_description: 'client_id and client_secret are required.' }, Boolean(basic));
       }
-      const merchant = await merchants.authenticateClient(id, secret);
+      // The portal's sign-in asks in process: it has no address of its own here, and is counted per client id only.
+      const address = clientAddress(c);
+      const merchant = await clientSignIn.authenticate(id, secret, address === 'in-process' ? undefined : address);
       if (!merchant) throw new OAuthError(401, { error: 'invalid_client', error_description: 'Unknown client or wrong secret.' }, Boolean(basic));
       return c.json(await tokens.issue(merchant), 200, NO_STORE);
     } catch (error) {
@@ -79,7 +82,7 @@ export const oauthRoutes: RouteGroup<Uses> = {
     route(
       'post',
       '/api/v2/oauth/token',
-      { tag: 'Merchant', summary: 'Issue an access token (client credentials)', auth: 'client', body: { form: TokenRequest }, ok: { 200: TokenResponse } },
+      { tag: 'Merchant', summary: 'Issue an access token (client credentials)', auth: 'client', body: { form: TokenRequest }, ok: { 200: TokenResponse }, errors: [429] },
       issueToken,
     ),
   ],

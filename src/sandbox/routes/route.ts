@@ -40,6 +40,8 @@ export interface RouteSpec {
   lastEventId?: boolean;
   /** Successful answers by status; `null` for an answer without a body. */
   ok: Record<number, Body | null>;
+  /** A body limit below the gateway's 256 KiB, for a route that needs little (413 past it; docs/security.md, "Limits"). */
+  maxBodyBytes?: number;
   /** Error statuses this route answers with problem+json, besides the ones its kind implies. */
   errors?: number[];
 }

@@ -77,12 +77,15 @@ export const sandboxRoutes: RouteGroup<Pick<Services, 'wallet' | 'sandboxControl
       {
         tag: 'Sandbox',
         summary: 'End the quote of the latest payment to an address now (what the wallet knows from a QR)',
-        ok: { 200: Payment },
+        ok: { 204: null },
         errors: [404],
       },
+      // No body: an on-chain address is public, and the payment would name its link's ref, the customer's bearer secret.
       ({ sandboxControls }) =>
-        async (c) =>
-          c.json(await sandboxControls.expireQuote({ address: c.req.param('address') })),
+        async (c) => {
+          await sandboxControls.expireQuote({ address: c.req.param('address') });
+          return c.body(null, 204);
+        },
     ),
     route(
       'post',

@@ -32,7 +32,8 @@ export const webhookRoutes: RouteGroup<Pick<Services, 'webhookEndpoints'>> = {
         auth: 'bearer',
         body: WebhookEndpointRequest,
         ok: { 201: WebhookEndpoint },
-        errors: [422],
+        maxBodyBytes: 8 * 1024,
+        errors: [409, 413, 422],
       },
       ({ webhookEndpoints: endpoints }) =>
         async (c) => {

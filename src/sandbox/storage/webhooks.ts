@@ -49,6 +49,18 @@ export async function insertEndpoint(sql: Sql, merchantId: string, endpoint: End
   ]);
 }
 
+/** Stores an endpoint unless the merchant already has `most` live ones (the merchant's row locked meanwhile); whether it did. */
+export async function insertEndpointWithin(sql: Sql, merchantId: string, endpoint: EndpointRow, most: number): Promise<boolean> {
+  await sql.query('SELECT 1 FROM merchants WHERE merchant_id = $1 FOR UPDATE', [merchantId]);
+  const rows = await sql.query(
+    `INSERT INTO webhook_endpoints (endpoint_id, merchant_id, url, secret_sealed, created_at)
+     SELECT $1, $2, $3, $4, $5 WHERE (SELECT count(*) FROM webhook_endpoints WHERE merchant_id = $2 AND deleted_at IS NULL) < $6
+     RETURNING 1`,
+    [endpoint.endpoint_id, merchantId, endpoint.url, endpoint.secret_sealed, endpoint.created_at, most],
+  );
+  return rows.length > 0;
+}
+
 export async function hasLiveEndpoint(sql: Sql, merchantId: string, url: string): Promise<boolean> {
   return (await one(sql, 'SELECT 1 FROM webhook_endpoints WHERE merchant_id = $1 AND url = $2 AND deleted_at IS NULL', [merchantId, url])) !== undefined;
 }

@@ -8,8 +8,8 @@ import { deriveAddress } from '../../../codecs/addresses.js';
 import { quoteAtomic, quoteStep } from '../../../codecs/amounts.js';
 import { assetFields, type AssetInfo, type NetworkConfig, type Networks } from '../../chains/networks.js';
 import type { Clock } from '../../clock.js';
-import type { PaymentSettings } from '../../config.js';
-import { conflict, gone, invalid, notFound, unavailable } from '../../errors.js';
+import type { LimitSettings, PaymentSettings } from '../../config.js';
+import { conflict, gone, invalid, notFound, tooMany, unavailable } from '../../errors.js';
 import { readCursor } from '../../storage/chain-facts.js';
 import { randomToken } from '../../secrets.js';
 import type { Database, Sql } from '../../storage/database.js';
@@ -20,6 +20,7 @@ import { DerivedAnswers } from '../payments/derived-answers.js';
 import type { PaymentView } from '../payments/payment-view.js';
 import { LinkReader, type LinkSnapshot } from '../payments/link-reader.js';
 import type { Reconciler } from '../payments/reconciler.js';
+import type { RateLimits } from '../operations/rate-limits.js';
 import type { RateBook } from '../rates/rate-book.js';
 
 
@@ -65,6 +66,8 @@ export class CustomerCheckout {
     private readonly view: PaymentView,
     /** The receipt page beside the hosted checkout page (routes/receipt.ts): `{checkout_url}` with `receipt` for its last segment. */
     private readonly receiptPage: URL,
+    private readonly limits: Pick<LimitSettings, 'paymentsPerLink' | 'opensPerLinkPerMinute' | 'opensPerClientPerMinute'>,
+    private readonly rateLimits: RateLimits,
   ) {}
 
   /**
@@ -157,9 +160,15 @@ export class CustomerCheckout {
   /**
    * POST /api/checkout/{ref}/payments: the open payment in this asset, or a new payment. Opening one in another
    * asset, or after a quote ran out, supersedes the last: its quote closes at once, and what reaches it later is held.
+   * A request from a `client` address counts against the opens a minute of that address and of the link.
    */
-  async open(ref: string, request: OpenPaymentRequest): Promise<{ payment: Payment; created: boolean }> {
+  async open(ref: string, request: OpenPaymentRequest, client?: string): Promise<{ payment: Payment; created: boolean }> {
     const asset = this.#offered(request);
+    if (client !== undefined) {
+      const refusal = 'Too many payments opened';
+      await this.rateLimits.take(`open:client:${client}`, { limit: this.limits.opensPerClientPerMinute, windowSeconds: 60, refusal: `${refusal} from this address.` });
+      await this.rateLimits.take(`open:link:${ref}`, { limit: this.limits.opensPerLinkPerMinute, windowSeconds: 60, refusal: `${refusal} on this link.` });
+    }
     return this.db.transaction(async (tx) => {
       let snapshot = await this.reconciler.reconcile(tx, ref);
       const { link, payments, states } = snapshot;
@@ -179,6 +188,13 @@ export class CustomerCheckout {
       // What reached the link's quotes in time keeps its VND: the new quote asks only for the rest.
       const rest = link.amount - Number(snapshot.derived.covered_vnd);
       if (rest <= 0) throw conflict('What was sent for this order already covers it; it is waiting for its confirmations.');
+      // Each payment is an address to watch and a row every reconcile of the link reads: a link has a bounded number.
+      if (payments.length >= this.limits.paymentsPerLink) {
+        throw tooMany(
+          `This link has had ${payments.length} payments, the most one link takes: pay the one still open, or ask the merchant for a new link.`,
+          (link.expires_at.getTime() - this.clock.now().getTime()) / 1000,
+        );
+      }
       await this.#assertAvailable(tx, this.networks.of(asset.network));
       // From the prices the rate feed last wrote: a source that hangs never delays this (a 503 naming the asset without a rate).
       const locked = this.rates.lock(asset.asset, this.clock.now());

@@ -2,14 +2,14 @@
 // listing, removing (what waited for it fails, never sent), and sending a delivery again.
 import type { WebhookDelivery, WebhookEndpoint } from '../../../contract/index.js';
 import type { Clock } from '../../clock.js';
-import { invalid, notFound } from '../../errors.js';
+import { conflict, invalid, notFound } from '../../errors.js';
 import { randomToken, type Sealer } from '../../secrets.js';
 import type { Database } from '../../storage/database.js';
 import {
   deliveriesOfEndpoint,
   failPendingDeliveries,
   hasLiveEndpoint,
-  insertEndpoint,
+  insertEndpointWithin,
   liveEndpoints,
   ownsEndpoint,
   redeliverNow,
@@ -28,6 +28,8 @@ export class WebhookEndpoints {
     private readonly sealer: Sealer,
     /** Which URLs may be sent to (public https:, loopback when the sandbox allows it). */
     private readonly targets: WebhookTargets,
+    /** Live endpoints a merchant may have: each event is one delivery to each (docs/security.md, "Limits"). */
+    private readonly perMerchant: number,
   ) {}
 
   async add(merchantId: string, url: string): Promise<WebhookEndpoint> {
@@ -38,7 +40,11 @@ export class WebhookEndpoints {
       if (error instanceof RefusedTarget) throw refuse(error.message);
     });
     const endpoint = { endpoint_id: randomToken('we', 12), url, secret: randomToken('whsec', 24), created_at: this.clock.now() };
-    await insertEndpoint(this.db, merchantId, { ...endpoint, secret_sealed: this.sealer.seal(endpoint.secret) });
+    const row = { ...endpoint, secret_sealed: this.sealer.seal(endpoint.secret) };
+    if (!(await this.db.transaction((tx) => insertEndpointWithin(tx, merchantId, row, this.perMerchant)))) {
+      // A count, not a rate: no wait frees one, so a 409 that says what does.
+      throw conflict(`A merchant has at most ${this.perMerchant} webhook endpoints: remove one before adding another.`);
+    }
     return { ...endpoint, created_at: endpoint.created_at.toISOString() };
   }
 

@@ -23,6 +23,12 @@ type Reach = 'public' | 'loopback' | 'internal';
 export function reachOf(address: string): Reach {
   let ip = ipaddr.parse(address);
   if (ip instanceof ipaddr.IPv6 && ip.isIPv4MappedAddress()) ip = ip.toIPv4Address();
+  // IPv4-compatible (::/96, deprecated but still routed by some stacks to the IPv4 address): judged by that address.
+  // Other forms that embed an IPv4 address (NAT64, 6to4, Teredo) have ranges of their own, none of them `unicast`.
+  else if (ip instanceof ipaddr.IPv6 && ip.parts.slice(0, 6).every((part) => part === 0) && ip.range() === 'unicast') {
+    const [high, low] = ip.parts.slice(6) as [number, number];
+    ip = new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  }
   const range = ip.range();
   return range === 'unicast' ? 'public' : range === 'loopback' ? 'loopback' : 'internal';
 }

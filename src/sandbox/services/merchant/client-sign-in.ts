@@ -1,0 +1,34 @@
+// Checking a client id and secret (the token endpoint, and through it the portal's sign-in), with wrong secrets counted
+// per client id and per client address (docs/security.md, "Limits"): past either limit, a 429 until the window ends,
+// right secret or not, so guessing is slow; the window ends on its own, so the real merchant is never locked out for good.
+import type { LimitSettings } from '../../config.js';
+import { sha256 } from '../../secrets.js';
+import type { Merchant, Merchants } from './merchants.js';
+import type { Rate, RateLimits } from '../operations/rate-limits.js';
+
+export class ClientSignIn {
+  constructor(
+    private readonly merchants: Merchants,
+    private readonly rateLimits: RateLimits,
+    private readonly limits: Pick<LimitSettings, 'failedSecretsPerClientId' | 'failedSecretsPerAddress' | 'failedSecretWindowSeconds'>,
+  ) {}
+
+  /** The merchant of these credentials, or undefined; `address` is the client's (none for a request made in process). */
+  async authenticate(clientId: string, clientSecret: string, address: string | undefined): Promise<Merchant | undefined> {
+    const counted = this.#counted(clientId, address);
+    for (const [key, rate] of counted) await this.rateLimits.check(key, rate);
+    const merchant = await this.merchants.authenticateClient(clientId, clientSecret);
+    if (!merchant) for (const [key, rate] of counted) await this.rateLimits.take(key, { ...rate, limit: Number.MAX_SAFE_INTEGER });
+    return merchant;
+  }
+
+  #counted(clientId: string, address: string | undefined): [string, Rate][] {
+    const windowSeconds = this.limits.failedSecretWindowSeconds;
+    const refusal = 'Too many wrong client secrets';
+    return [
+      // Hashed: a client id is whatever the request sent (any length, even a NUL, which PostgreSQL text refuses).
+      [`secret:client:${sha256(clientId)}`, { limit: this.limits.failedSecretsPerClientId, windowSeconds, refusal: `${refusal} for this client id.` }],
+      ...(address === undefined ? [] : [[`secret:address:${address}`, { limit: this.limits.failedSecretsPerAddress, windowSeconds, refusal: `${refusal} from this address.` }] as [string, Rate]]),
+    ];
+  }
+}
