@@ -34,6 +34,24 @@ const PORTAL_API: [string, string, unknown?][] = [
   ['GET', '/demo/api/webhooks/receiver'],
 ];
 
+/** A test gateway with the portal's routes, its merchant client calling the gateway in process. */
+function startPortal(options: Pick<Parameters<typeof demoRoutes>[0], 'secretlessSignIn' | 'sessions'>): Promise<TestGateway> {
+  return startTestGateway({
+    mount(app, gateway) {
+      const inProcess: typeof fetch = async (input, init) => app.fetch(new Request(input, init));
+      app.route(
+        '/',
+        demoRoutes({
+          sandbox: gateway.config.sandboxMerchant,
+          clientFor: (credentials) => new MerchantClient({ baseUrl: 'http://gateway.test', ...credentials, fetch: inProcess }),
+          distDir: '/nonexistent',
+          ...options,
+        }),
+      );
+    },
+  });
+}
+
 /** A request with exactly these headers (fetch would not send a Host of its own). */
 function raw(base: string, method: string, path: string, headers: Record<string, string>, body?: string) {
   return new Promise<{ status: number; body: string; cookie: string[] | undefined }>((resolve, reject) => {
@@ -50,19 +68,7 @@ function raw(base: string, method: string, path: string, headers: Record<string,
 
 describe(`secretless sign-in off unless enabled (${storageName})`, () => {
   it('refuses the one-click sign-in of a portal started without SANDBOX_SECRETLESS_SIGN_IN=1, even from this machine', async () => {
-    const gw = await startTestGateway({
-      mount(app, gateway) {
-        const inProcess: typeof fetch = async (input, init) => app.fetch(new Request(input, init));
-        app.route(
-          '/',
-          demoRoutes({
-            sandbox: gateway.config.sandboxMerchant,
-            clientFor: (credentials) => new MerchantClient({ baseUrl: 'http://gateway.test', ...credentials, fetch: inProcess }),
-            distDir: '/nonexistent',
-          }),
-        );
-      },
-    });
+    const gw = await startPortal({});
     try {
       const origin = new URL(gw.url).origin;
       const offered = (await (await fetch(new URL('/demo/sign-in', gw.url))).json()) as { sandbox_sign_in: boolean };
@@ -80,21 +86,7 @@ describe(`merchant portal sessions (${storageName})`, () => {
   let origin: string;
   let clock = Date.now();
   before(async () => {
-    gw = await startTestGateway({
-      mount(app, gateway) {
-        const inProcess: typeof fetch = async (input, init) => app.fetch(new Request(input, init));
-        app.route(
-          '/',
-          demoRoutes({
-            sandbox: gateway.config.sandboxMerchant,
-            secretlessSignIn: true,
-            clientFor: (credentials) => new MerchantClient({ baseUrl: 'http://gateway.test', ...credentials, fetch: inProcess }),
-            distDir: '/nonexistent',
-            sessions: new Sessions(3_600_000, () => clock),
-          }),
-        );
-      },
-    });
+    gw = await startPortal({ secretlessSignIn: true, sessions: new Sessions(3_600_000, () => clock) });
     origin = new URL(gw.url).origin;
   });
   after(() => gw.close());
