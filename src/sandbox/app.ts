@@ -66,13 +66,14 @@ export function createApp(services: Services): Hono {
   }
   app.notFound((c) => problemResponse(c, new ProblemError(404, `No route for ${c.req.method} ${c.req.path}.`)));
   app.onError((error, c) => {
-    const problem = asProblem(error) ?? (error instanceof HTTPException && error.status < 500 ? new ProblemError(error.status, error.message) : undefined);
-    if (problem) return problemResponse(c, problem);
-    // The client left (or its body timed out) while its body was read: no one to answer, nothing wrong here.
+    // The client left (or its body timed out) while its body was read: no one to answer, nothing wrong here. First:
+    // its ECONNRESET is the client's socket, not a database connection lost (which asProblem answers with a 503).
     if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' && error.message === 'aborted') {
       log.info({ method: c.req.method, route: c.req.routePath }, 'client aborted the request body');
       return problemResponse(c, new ProblemError(400, 'The request body was cut off.'));
     }
+    const problem = asProblem(error) ?? (error instanceof HTTPException && error.status < 500 ? new ProblemError(error.status, error.message) : undefined);
+    if (problem) return problemResponse(c, problem);
     log.error({ err: error, method: c.req.method, route: c.req.routePath }, 'request failed');
     return problemResponse(c, new ProblemError(500, 'The gateway failed to handle this request.'));
   });
