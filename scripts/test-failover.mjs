@@ -285,6 +285,9 @@ async function run(bin, order) {
     SANDBOX_WEBHOOK_URL: receiver.url,
     SANDBOX_ALLOW_LOCAL_WEBHOOKS: '1',
     DATABASE_CONNECT_TIMEOUT_MS: '2000',
+    // Every customer of the load is this one client address, with 80 streams (docs/security.md, "Limits").
+    LIMIT_OPENS_PER_CLIENT_PER_MINUTE: '100000',
+    LIMIT_STREAMS_PER_CLIENT: '100000',
   };
   // One at a time: the first migrates, the second finds it done.
   const gateways = [];
