@@ -11,12 +11,21 @@ export interface GatewayProcess {
   pid: number;
   /** What it wrote to stderr so far (its logs), when started with `captureLogs`. */
   logs(): string;
+  /** The JSON log lines written whole so far (a line still being written, and text that is not JSON, left out). */
+  logEntries(): LogEntry[];
   /** Resident set size now, in KiB. */
   rssKb(): number;
   /** Sends a signal; resolves with the exit code and how long the process took to exit. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
   /** SIGKILL: no shutdown hook runs, as when a machine dies. */
   kill(): Promise<void>;
+}
+
+export interface LogEntry {
+  level: number | string;
+  msg: string;
+  time: string;
+  err?: unknown;
 }
 
 export interface GatewayProcessOptions {
@@ -89,6 +98,12 @@ export async function startGatewayProcess(env: Record<string, string>, options: 
     url: /on (http:\/\/\S+)/.exec(out)![1]!,
     pid: child.pid!,
     logs: () => logs,
+    logEntries: () =>
+      logs
+        .slice(0, logs.lastIndexOf('\n') + 1)
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as LogEntry),
     rssKb: () => Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]),
     async stop(signal = 'SIGTERM') {
       const started = performance.now();

@@ -12,13 +12,13 @@ describe('slow and aborted bodies', () => {
   });
   after(() => gateway?.kill());
 
-  /** Sends headers and part of a body, then waits for the server to close (or closes first when `abort`). */
-  const partly = (abort: boolean) =>
+  /** Sends headers and part of a body, then waits for the server to close (or closes first, `abortAfterMs` later). */
+  const partly = (abortAfterMs?: number) =>
     new Promise<string>((resolve, reject) => {
       const url = new URL(gateway.url);
       const socket = connect(Number(url.port), url.hostname, () => {
         socket.write('POST /api/checkout/pl_x/payments HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"asset":');
-        if (abort) setTimeout(() => socket.destroy(), 200);
+        if (abortAfterMs !== undefined) setTimeout(() => socket.destroy(), abortAfterMs);
       });
       let answer = '';
       socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
@@ -26,19 +26,22 @@ describe('slow and aborted bodies', () => {
       socket.on('error', reject);
     });
 
-  it('answers a body still arriving after the request time with a 408 problem', async () => {
-    const answer = await partly(false);
-    assert.match(answer, /^HTTP\/1\.1 408 /);
-    assert.match(answer, /application\/problem\+json/);
+  // First: the 408 below also leaves a line when its route gives up on the body.
+  it('logs a client that drops mid-upload as one info line, with no error and no stack', async () => {
+    // At once, before the route reads the body, and later, while it waits for the rest: each is its own error in Node.
+    const delays = [0, 1, 10, 50, 200, 0, 1, 10, 50, 200];
+    for (const ms of delays) await partly(ms);
+    const lines = () => gateway.logEntries();
+    const aborted = () => lines().filter((l) => l.msg === 'client aborted the request body').length;
+    // The process writes its logs on its own time: read until they are all there (a loaded machine is slow to write).
+    for (const deadline = Date.now() + 20_000; aborted() < delays.length && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(aborted(), delays.length);
+    assert.deepEqual(lines().filter((l) => l.err !== undefined || l.msg === 'request failed'), []);
   });
 
-  it('logs a client that drops mid-upload as one info line, with no error and no stack', async () => {
-    for (let i = 0; i < 5; i++) await partly(true);
-    const lines = () => gateway.logs().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: number | string; msg: string; err?: unknown });
-    const aborted = () => lines().filter((l) => l.msg === 'client aborted the request body').length;
-    // The process writes its logs on its own time: read until the five are there (a loaded machine is slow to write).
-    for (const deadline = Date.now() + 20_000; aborted() < 5 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(aborted(), 5);
-    assert.deepEqual(lines().filter((l) => l.err !== undefined || l.msg === 'request failed'), []);
+  it('answers a body still arriving after the request time with a 408 problem', async () => {
+    const answer = await partly();
+    assert.match(answer, /^HTTP\/1\.1 408 /);
+    assert.match(answer, /application\/problem\+json/);
   });
 });

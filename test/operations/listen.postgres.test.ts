@@ -52,11 +52,7 @@ describe('database outages (PostgreSQL)', () => {
     assert.deepEqual(counts, Array(OUTAGES).fill(1), 'LISTEN connections after each outage');
     assert.ok(rssAfter < rssBefore * 1.1, `RSS ${rssBefore} → ${rssAfter} KiB`);
 
-    const lines = gateway
-      .logs()
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { level: string; msg: string; time: string });
+    const lines = gateway.logEntries();
     const lost = lines.filter((l) => /connection lost/.test(l.msg));
     const back = lines.filter((l) => /connection back/.test(l.msg));
     assert.equal(lost.length, OUTAGES, lost.map((l) => l.msg).join('\n'));
