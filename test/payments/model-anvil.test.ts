@@ -17,7 +17,7 @@ describe(`payment truth on a node, model-based (${storageName})`, () => {
     const stats = newStats();
     try {
       const minimum = Number(process.env.MODEL_ANVIL_MINIMUM ?? 8);
-      await runModel(system, { seconds: Number(process.env.MODEL_ANVIL_SECONDS ?? 40), minimum, stats, node });
+      await runModel(system, { seconds: Number(process.env.MODEL_ANVIL_SECONDS ?? 30), minimum, stats, node });
     } finally {
       console.log(describeStats(stats, `${storageName} with Ethereum on anvil`));
       await system.close();
