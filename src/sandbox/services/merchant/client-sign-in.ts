@@ -18,7 +18,7 @@ export class ClientSignIn {
     const counted = this.#counted(clientId, address);
     for (const [key, rate] of counted) await this.rateLimits.check(key, rate);
     const merchant = await this.merchants.authenticateClient(clientId, clientSecret);
-    if (!merchant) for (const [key, rate] of counted) await this.rateLimits.take(key, { ...rate, limit: Number.MAX_SAFE_INTEGER });
+    if (!merchant) for (const [key, rate] of counted) await this.rateLimits.count(key, rate);
     return merchant;
   }
 

@@ -35,9 +35,13 @@ export class RateLimits {
   async take(key: string, rate: Rate): Promise<void> {
     const now = this.clock.now();
     this.#refuseKnown(key, now, rate);
-    if (++this.#counted % SWEEP_EVERY === 0) await deleteEndedWindows(this.db, now);
-    const window = await countHit(this.db, key, now, new Date(now.getTime() + rate.windowSeconds * 1000));
+    const window = await this.#hit(key, now, rate);
     if (window.hits > rate.limit) throw this.#refuse(key, window.ends_at, now, rate);
+  }
+
+  /** Counts a hit of `key` and refuses nothing: for work counted only once done, with `check` before it. */
+  async count(key: string, rate: Pick<Rate, 'windowSeconds'>): Promise<void> {
+    await this.#hit(key, this.clock.now(), rate);
   }
 
   /** A 429 if `key` has already had `rate.limit` hits in its window; counts nothing (see `take`). */
@@ -46,6 +50,11 @@ export class RateLimits {
     this.#refuseKnown(key, now, rate);
     const window = await liveWindow(this.db, key, now);
     if (window && window.hits >= rate.limit) throw this.#refuse(key, window.ends_at, now, rate);
+  }
+
+  async #hit(key: string, now: Date, rate: Pick<Rate, 'windowSeconds'>) {
+    if (++this.#counted % SWEEP_EVERY === 0) await deleteEndedWindows(this.db, now);
+    return countHit(this.db, key, now, new Date(now.getTime() + rate.windowSeconds * 1000));
   }
 
   #refuseKnown(key: string, now: Date, rate: Rate): void {
