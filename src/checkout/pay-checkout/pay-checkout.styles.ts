@@ -360,6 +360,7 @@ const base = css`
   }
   .asset-text {
     min-width: 0;
+    overflow-wrap: anywhere;
   }
   .asset-name {
     display: block;
