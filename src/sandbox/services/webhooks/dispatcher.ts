@@ -234,17 +234,17 @@ export class WebhookDispatcher {
       const request = send(url, { method: 'POST', headers, agent: false, lookup: pinnedLookup(addresses), signal: AbortSignal.any([timeout, stopping]) }, (response) => {
         answered = true;
         const chunks: Buffer[] = [];
-        let kept = 0;
+        let received = 0;
         let truncated = false;
         const done = () => {
           response.destroy();
           const text = asText(Buffer.concat(chunks).subarray(0, WEBHOOK_RESPONSE_BODY_BYTES));
-          resolve({ status_code: response.statusCode ?? null, response_body: kept ? text : null, response_truncated: truncated, error: null });
+          resolve({ status_code: response.statusCode ?? null, response_body: received ? text : null, response_truncated: truncated, error: null });
         };
         response.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
-          kept += chunk.length;
-          if (kept > WEBHOOK_RESPONSE_BODY_BYTES) {
+          received += chunk.length;
+          if (received > WEBHOOK_RESPONSE_BODY_BYTES) {
             truncated = true;
             done();
           }
