@@ -360,7 +360,6 @@ const base = css`
   }
   .asset-text {
     min-width: 0;
-    overflow-wrap: anywhere;
   }
   .asset-name {
     display: block;
