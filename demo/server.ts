@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { except } from 'hono/combine';
-import type { CreateRefundRequest, PaymentLinkInput, PaymentLinkResource, Problem, RefundResource, WebhookDelivery, WebhookEvent } from '../src/contract/index.js';
+import type { CreateRefundRequest, PaymentLinkInput, PaymentLinkResource, Problem, RefundResource, WebhookDelivery, WebhookEvent, WebhookTestEvent } from '../src/contract/index.js';
 import type { MerchantClient, PaymentLinkQuery } from '../src/merchant/client.js';
 import { PayCheckoutApiError } from '../src/merchant/errors.js';
 import { verifyRedirect } from '../src/merchant/redirect.js';
@@ -281,11 +281,9 @@ function webhookRoutes(app: Hono<SessionEnv>, sandboxClient: MerchantClient): vo
   app.get('/demo/api/webhooks/endpoints/:endpoint_id/deliveries', async (c) =>
     c.json({ deliveries: await client(c).getWebhookDeliveries(c.req.param('endpoint_id')) }),
   );
-  app.post('/demo/api/webhooks/deliveries/:delivery_id/redeliver', async (c) => {
-    const id = c.req.param('delivery_id');
-    if (!/^[0-9]{1,15}$/.test(id)) throw badRequest('delivery_id must be a whole number.');
-    return c.json(await client(c).redeliverWebhook(Number(id)));
-  });
+  app.post('/demo/api/webhooks/endpoints/:endpoint_id/test', async (c) => c.json(await client(c).sendTestWebhook(c.req.param('endpoint_id')), 201));
+  app.get('/demo/api/webhooks/deliveries/:delivery_id', async (c) => c.json(await client(c).getWebhookDelivery(deliveryIdOf(c))));
+  app.post('/demo/api/webhooks/deliveries/:delivery_id/redeliver', async (c) => c.json(await client(c).redeliverWebhook(deliveryIdOf(c))));
   // The receiver checks deliveries with the sandbox merchant's secrets: what it got is that merchant's to see.
   app.get('/demo/api/webhooks/receiver', (c) => c.json({ receipts: c.get('session').sandbox ? receipts : [] }));
 
@@ -293,7 +291,7 @@ function webhookRoutes(app: Hono<SessionEnv>, sandboxClient: MerchantClient): vo
     // The raw body, before any parsing: the signature covers its exact bytes.
     const body = await c.req.text();
     const header = c.req.header(WEBHOOK_SIGNATURE_HEADER);
-    let event: WebhookEvent | undefined;
+    let event: WebhookEvent | WebhookTestEvent | undefined;
     let endpointId: string | null = null;
     let reason = 'the merchant has no webhook endpoint, so no secret to check it with';
     for (const endpoint of await sandboxClient.listWebhookEndpoints()) {
@@ -320,6 +318,12 @@ function webhookRoutes(app: Hono<SessionEnv>, sandboxClient: MerchantClient): vo
     if (!event) throw badRequest(`The delivery does not verify: ${reason}.`);
     return c.json({ received: event.id });
   });
+}
+
+function deliveryIdOf(c: Context): number {
+  const id = c.req.param('delivery_id') ?? '';
+  if (!/^[0-9]{1,15}$/.test(id)) throw badRequest('delivery_id must be a whole number.');
+  return Number(id);
 }
 
 /** What a body says it is, kept short: shown as text, and trusted only once its signature verifies. */

@@ -6,6 +6,7 @@ import { loadNetworks } from './portal/networks.js';
 import { OrderPage } from './portal/order-page.js';
 import { RefundDialog } from './portal/refund-dialog.js';
 import { TransactionsPage } from './portal/transactions-page.js';
+import { defineDeliveryDetail } from './webhooks/delivery-views.js';
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -26,6 +27,7 @@ void loadNetworks()
     customElements.define('portal-order', OrderPage);
     customElements.define('refund-dialog', RefundDialog);
     customElements.define('gateway-health', GatewayHealth);
+    defineDeliveryDetail();
     customElements.define('merchant-portal', MerchantPortal);
   });
 void showSession();

@@ -1,8 +1,11 @@
-// The merchant portal's webhooks page: the merchant's endpoints with their signing secrets, an endpoint's delivery
-// log with manual redelivery, and the demo's own receiver, which verifies each delivery as a merchant's server would.
+// The merchant portal's webhooks page: the merchant's endpoints with their signing secrets and a test event for each,
+// an endpoint's delivery log (each delivery's last HTTP status; opened, its payload and every attempt with the
+// receiver's answer) with manual redelivery, and the demo's own receiver, which verifies each delivery as a merchant's
+// server would.
 // The demo's server calls the gateway; this page never holds credentials.
 import { html, nothing, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
+import { ifDefined } from 'lit/directives/if-defined.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { isWebUrl, type WebhookDelivery, type WebhookEndpoint } from '../../src/contract/index.js';
 import type { WebhookReceipt } from '../server.js';
@@ -12,6 +15,7 @@ import { PollController } from './lib/poll-controller.js';
 import { showSession } from './lib/session.js';
 import { SubmitController } from './lib/submit-controller.js';
 import { copyText, formatDate, input } from './lib/ui.js';
+import { defineDeliveryDetail, deliveryMoment, formatMoment, lastResponse } from './webhooks/delivery-views.js';
 
 /** demo/server.ts's RECEIVER_PATH (not imported: that module is the server's). */
 const RECEIVER_URL = new URL('/demo/webhook-receiver', location.origin).href;
@@ -21,10 +25,6 @@ const AUTO_REFRESH_MS = 2000;
 
 const errorText = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
 
-// Retries are seconds apart, so the log shows seconds.
-const MOMENT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
-const formatMoment = (iso: string | null) => (iso ? MOMENT.format(new Date(iso)) : '—');
-
 /** The form of the URL; whether the gateway takes it (a public https: address, or the loopback) is the gateway's to say. */
 function urlProblem(url: string): string | undefined {
   if (!url) return 'must not be empty';
@@ -33,9 +33,6 @@ function urlProblem(url: string): string | undefined {
   if (protocol !== 'https:' && protocol !== 'http:') return `must be an https: (or http:) URL, not ${protocol}`;
   return undefined;
 }
-
-/** The last attempt, as the gateway tells it: "delivered", "HTTP <status>" or "unreachable" ("—" before the first). */
-const lastResponse = (d: WebhookDelivery) => d.last_error ?? (d.last_status_code === null ? '—' : 'delivered');
 
 /**
  * @summary The webhooks page: endpoints, an endpoint's delivery log, and the demo receiver.
@@ -54,6 +51,10 @@ export class WebhooksPage extends LightElement {
   @state() private deliveriesError = '';
   @state() private refreshedAt: Date | undefined;
   @state() private redelivering = new Set<number>();
+  /** The deliveries opened to show their payload and attempts. */
+  @state() private opened = new Set<number>();
+  /** The endpoints a test event is being queued for. */
+  @state() private testing = new Set<string>();
   @state() private receipts: WebhookReceipt[] = [];
   /** The last thing done, for the live region. */
   @state() private notice = '';
@@ -67,6 +68,13 @@ export class WebhooksPage extends LightElement {
   }
 
   #selectedEndpoint = () => this.endpoints.find((e) => e.endpoint_id === this.selected);
+
+  async #retryLoad(): Promise<void> {
+    this.loading = true;
+    this.loadError = '';
+    await this.#loadEndpoints();
+    await this.refresh();
+  }
 
   async #loadEndpoints(): Promise<void> {
     try {
@@ -85,6 +93,7 @@ export class WebhooksPage extends LightElement {
     this.selected = endpointId;
     this.deliveries = [];
     this.deliveriesError = '';
+    this.opened = new Set();
   }
 
   #select(endpointId: string): void {
@@ -114,6 +123,9 @@ export class WebhooksPage extends LightElement {
   async #addEndpoint(form: SubmitController, url: string): Promise<WebhookEndpoint | undefined> {
     const endpoint = await form.submit(() => api<WebhookEndpoint>('/demo/api/webhooks/endpoints', { body: { url } }));
     if (endpoint) {
+      // What was refused before no longer stands, whichever form it came from.
+      this.#add.reset();
+      this.#addReceiver.reset();
       this.endpoints = [...this.endpoints, endpoint];
       this.notice = `Added the endpoint ${endpoint.url}.`;
       this.#select(endpoint.endpoint_id);
@@ -146,6 +158,31 @@ export class WebhooksPage extends LightElement {
     this.notice = (await copyText(endpoint.secret))
       ? `Copied the signing secret of ${endpoint.url}.`
       : 'The browser did not allow copying here: reveal the secret and copy it by hand.';
+  }
+
+  /** Queues a test event for the endpoint and shows its log, where the delivery appears with its answer. */
+  async #sendTest(endpoint: WebhookEndpoint): Promise<void> {
+    if (this.testing.has(endpoint.endpoint_id)) return;
+    this.testing = new Set(this.testing).add(endpoint.endpoint_id);
+    try {
+      const queued = await api<WebhookDelivery>(`/demo/api/webhooks/endpoints/${encodeURIComponent(endpoint.endpoint_id)}/test`, { method: 'POST' });
+      this.notice = `Test event ${queued.event_id} (${queued.type}) queued for ${endpoint.url}: the gateway sends it within a few seconds.`;
+      if (this.selected !== endpoint.endpoint_id) this.#choose(endpoint.endpoint_id);
+      this.opened = new Set(this.opened).add(queued.delivery_id);
+      await this.refresh();
+    } catch (error) {
+      this.notice = `Could not send a test event to ${endpoint.url}: ${errorText(error)}`;
+    } finally {
+      const testing = new Set(this.testing);
+      testing.delete(endpoint.endpoint_id);
+      this.testing = testing;
+    }
+  }
+
+  #toggleOpened(deliveryId: number): void {
+    const opened = new Set(this.opened);
+    if (!opened.delete(deliveryId)) opened.add(deliveryId);
+    this.opened = opened;
   }
 
   #removeDialog = () => this.querySelector<HTMLDialogElement>('#remove-dialog')!;
@@ -190,7 +227,9 @@ export class WebhooksPage extends LightElement {
     return html`<section class="card" aria-labelledby="endpoints-title">
       <h2 id="endpoints-title" tabindex="-1">Endpoints</h2>
       ${this.loadError
-        ? html`<p class="error-box" role="alert">${this.loadError}</p>`
+        ? html`<p class="error-box" role="alert">
+            ${this.loadError} <button type="button" class="secondary small" @click=${() => this.#retryLoad()}>Retry</button>
+          </p>`
         : this.loading
           ? html`<p>Loading endpoints…</p>`
           : this.endpoints.length
@@ -217,6 +256,15 @@ export class WebhooksPage extends LightElement {
                           <div class="buttons tight">
                             <button type="button" class="secondary small" aria-pressed=${e.endpoint_id === this.selected ? 'true' : 'false'} aria-label="Deliveries to ${e.url}" @click=${() => this.#select(e.endpoint_id)}>
                               Deliveries
+                            </button>
+                            <button
+                              type="button"
+                              class="secondary small"
+                              aria-label="Send test event to ${e.url}"
+                              ?disabled=${this.testing.has(e.endpoint_id)}
+                              @click=${() => this.#sendTest(e)}
+                            >
+                              Send test event
                             </button>
                             <button type="button" class="secondary small" aria-label="Remove ${e.url}" @click=${() => this.#askRemove(e)}>Remove</button>
                           </div>
@@ -288,9 +336,13 @@ export class WebhooksPage extends LightElement {
           <input id="auto-refresh" type="checkbox" .checked=${this.#poll.enabled} @change=${(e: Event) => ((this.#poll.enabled = (e.target as HTMLInputElement).checked), this.requestUpdate())} />
           <label for="auto-refresh">Refresh every ${AUTO_REFRESH_MS / 1000} s while this page is visible</label>
         </div>
-        <span class="muted">${this.refreshedAt ? `Updated ${MOMENT.format(this.refreshedAt)}` : ''}</span>
+        <span class="muted">${this.refreshedAt ? `Updated ${formatMoment(this.refreshedAt.toISOString())}` : ''}</span>
       </div>
-      ${this.deliveriesError ? html`<p class="error-box" role="alert">${this.deliveriesError}</p>` : nothing}
+      ${this.deliveriesError
+        ? html`<p class="error-box" role="alert">
+            ${this.deliveriesError} <button type="button" class="secondary small" @click=${() => this.refresh()}>Retry</button>
+          </p>`
+        : nothing}
       ${this.deliveries.length
         ? html`<div class="table-wrap">
             <table class="deliveries">
@@ -312,24 +364,36 @@ export class WebhooksPage extends LightElement {
                   this.deliveries,
                   (d) => d.delivery_id,
                   (d) => html`<tr data-delivery=${d.delivery_id} data-event-id=${d.event_id} data-type=${d.type}>
-                    <th scope="row"><code>${d.type}</code></th>
-                    <td class="mono wrap">${d.event_id}</td>
-                    <td><span class="pill ${d.status}" data-delivery-status>${d.status}</span></td>
-                    <td class="num" data-attempts>${d.attempts}</td>
-                    <td class="wrap">${lastResponse(d)}</td>
-                    <td>${d.status === 'pending' ? formatMoment(d.next_attempt_at) : '—'}</td>
-                    <td>${formatMoment(d.delivered_at)}</td>
-                    <td>
-                      <button
-                        type="button"
-                        class="secondary small"
-                        aria-label="Redeliver ${d.type} ${d.event_id}"
-                        @click=${() => this.#redeliver(d)}
-                      >
-                        Redeliver
-                      </button>
-                    </td>
-                  </tr>`,
+                      <th scope="row"><code>${d.type}</code></th>
+                      <td class="mono wrap">${d.event_id}</td>
+                      <td><span class="pill ${d.status}" data-delivery-status>${d.status}</span></td>
+                      <td class="num" data-attempts>${d.attempts}</td>
+                      <td data-last-response>${lastResponse(d)}</td>
+                      <td>${d.status === 'pending' ? formatMoment(d.next_attempt_at) : '—'}</td>
+                      <td>${formatMoment(d.delivered_at)}</td>
+                      <td>
+                        <div class="buttons tight">
+                          <button
+                            type="button"
+                            class="secondary small"
+                            aria-expanded=${this.opened.has(d.delivery_id) ? 'true' : 'false'}
+                            aria-controls=${ifDefined(this.opened.has(d.delivery_id) ? `delivery-${d.delivery_id}` : undefined)}
+                            aria-label="Details of ${d.type} ${d.event_id}"
+                            @click=${() => this.#toggleOpened(d.delivery_id)}
+                          >
+                            Details
+                          </button>
+                          <button type="button" class="secondary small" aria-label="Redeliver ${d.type} ${d.event_id}" @click=${() => this.#redeliver(d)}>
+                            Redeliver
+                          </button>
+                        </div>
+                      </td>
+                    </tr>
+                    ${this.opened.has(d.delivery_id)
+                      ? html`<tr class="detail-row" id="delivery-${d.delivery_id}">
+                          <td colspan="8"><delivery-detail delivery-id=${d.delivery_id} .seen=${deliveryMoment(d)}></delivery-detail></td>
+                        </tr>`
+                      : nothing}`,
                 )}
               </tbody>
             </table>
@@ -401,5 +465,6 @@ declare global {
   }
 }
 
+defineDeliveryDetail();
 customElements.define('webhooks-page', WebhooksPage);
 void showSession();

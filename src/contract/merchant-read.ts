@@ -153,6 +153,15 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/**
+ * The event "Send a test event" sends to one endpoint (as GitHub's `ping`, Stripe's and BTCPay's test webhooks): the
+ * same envelope, signing and delivery as the others, about no payment link (`data.payment_link` is null).
+ */
+export const WEBHOOK_TEST_EVENT = 'test.ping';
+/** What a delivery can be of: an event about a link, or the test event. */
+export const WEBHOOK_DELIVERY_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
+export type WebhookDeliveryType = (typeof WEBHOOK_DELIVERY_TYPES)[number];
+
 /** The body of a webhook: `id` is stable across retries, for de-duplication. */
 export const WebhookEvent = z.object({
   id: z.string(),
@@ -164,6 +173,18 @@ export const WebhookEvent = z.object({
   data: z.object({ payment_link: PaymentLinkResource }),
 });
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
+
+/** The body of a test event: the envelope of the others, about no payment, refund or link. */
+export const WebhookTestEvent = z.object({
+  id: z.string(),
+  type: z.literal(WEBHOOK_TEST_EVENT),
+  created_at: z.string(),
+  payment_id: z.null(),
+  refund_id: z.null(),
+  /** The endpoint it was sent to. */
+  data: z.object({ payment_link: z.null(), endpoint_id: z.string() }),
+});
+export type WebhookTestEvent = z.infer<typeof WebhookTestEvent>;
 
 export const WebhookEndpoint = z.object({
   endpoint_id: z.string(),
@@ -185,9 +206,9 @@ export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as c
 export const WebhookDelivery = z.object({
   delivery_id: z.int(),
   event_id: z.string(),
-  type: z.enum(WEBHOOK_EVENT_TYPES),
-  /** The payment link the event is about. */
-  payment_link_ref: z.string(),
+  type: z.enum(WEBHOOK_DELIVERY_TYPES),
+  /** The payment link the event is about; null for a test event. */
+  payment_link_ref: z.nullable(z.string()),
   status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   attempts: z.int(),
   last_status_code: z.nullable(z.int()),
@@ -197,6 +218,38 @@ export const WebhookDelivery = z.object({
   created_at: z.string(),
 });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+/** How much of a receiver's answer is kept, as text: Stripe's dashboard keeps a few KiB too. */
+export const WEBHOOK_RESPONSE_BODY_BYTES = 4096;
+
+/** Why an attempt got no answer: nothing the gateway's own network said beyond these words. */
+export const WEBHOOK_ATTEMPT_ERRORS = ['timeout', 'unresolved', 'refused_address', 'connection_failed', 'tls'] as const;
+
+/** One POST of a delivery to its endpoint. */
+export const WebhookAttempt = z.object({
+  attempted_at: z.string(),
+  /** From the request's start to the answer's last byte kept (or to the failure). */
+  duration_ms: z.int(),
+  /** The receiver's HTTP status; null when it did not answer. */
+  status_code: z.nullable(z.int()),
+  /** The first WEBHOOK_RESPONSE_BODY_BYTES bytes of the answer, as UTF-8 text; null when there was none. */
+  response_body: z.nullable(z.string()),
+  /** The answer was longer than what is kept. */
+  response_truncated: z.boolean(),
+  /** Why there was no answer. */
+  error: z.nullable(z.enum(WEBHOOK_ATTEMPT_ERRORS)),
+});
+export type WebhookAttempt = z.infer<typeof WebhookAttempt>;
+
+/** GET /api/webhooks/deliveries/{delivery_id}: a delivery, what it sends, and every attempt, oldest first. */
+export const WebhookDeliveryDetail = z.object({
+  ...WebhookDelivery.shape,
+  endpoint_id: z.string(),
+  /** The body POSTed, exactly as signed (a WebhookEvent or WebhookTestEvent as JSON text). */
+  payload: z.string(),
+  attempt_log: z.array(WebhookAttempt),
+});
+export type WebhookDeliveryDetail = z.infer<typeof WebhookDeliveryDetail>;
 
 export const WebhookDeliveryList = z.object({ deliveries: z.array(WebhookDelivery) });
 export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>;

@@ -15,6 +15,7 @@ import {
   TokenError,
   TokenResponse,
   WebhookDelivery,
+  WebhookDeliveryDetail,
   WebhookDeliveryList,
   WebhookEndpoint,
   WebhookEndpointList,
@@ -266,6 +267,16 @@ export class MerchantClient {
   async getWebhookDeliveries(endpointId: string, options: ReadOptions & { paymentLinkRef?: string } = {}): Promise<WebhookDelivery[]> {
     const search = options.paymentLinkRef === undefined ? '' : `?payment_link_ref=${encodeURIComponent(options.paymentLinkRef)}`;
     return (await this.#read(`/api/webhooks/endpoints/${encodeURIComponent(endpointId)}/deliveries${search}`, WebhookDeliveryList, options)).deliveries;
+  }
+
+  /** A delivery: the body it sends (`payload`, as signed) and every attempt (status, the start of the answer, duration, or why none). */
+  async getWebhookDelivery(deliveryId: number, options: ReadOptions = {}): Promise<WebhookDeliveryDetail> {
+    return this.#read(`/api/webhooks/deliveries/${deliveryId}`, WebhookDeliveryDetail, options);
+  }
+
+  /** Sends an endpoint a `test.ping` event, signed and delivered as every event. Not retried: a repeat sends another. */
+  async sendTestWebhook(endpointId: string, options: ReadOptions = {}): Promise<WebhookDelivery> {
+    return this.#call({ method: 'POST', url: this.#url(`/api/webhooks/endpoints/${encodeURIComponent(endpointId)}/test`), schema: WebhookDelivery, retry: 'never', bearer: true }, options);
   }
 
   /** Sends a delivery again (deliveries are at least once, so a retried request at worst sends it twice). */

@@ -1,6 +1,6 @@
 // Verifying a webhook on the merchant's server: the signature over the raw body and its timestamp, in constant
 // time, within a tolerance window against replays (Stripe's scheme).
-import type { WebhookEvent } from '../contract/index.js';
+import type { WebhookEvent, WebhookTestEvent } from '../contract/index.js';
 import { equalText, hex, hmacSha256 } from './crypto.js';
 
 export const WEBHOOK_SIGNATURE_HEADER = 'pay-checkout-signature';
@@ -18,9 +18,15 @@ export interface VerifyWebhookOptions {
 
 /**
  * The event of a genuine delivery, else a WebhookVerificationError. Pass the body exactly as received
- * (a string or bytes, before any JSON parsing) and the `Pay-Checkout-Signature` header.
+ * (a string or bytes, before any JSON parsing) and the `Pay-Checkout-Signature` header. A `test.ping` (the portal's
+ * "Send a test event") is about no payment link: answer it 2xx and do nothing.
  */
-export async function verifyWebhook(rawBody: string | Uint8Array, header: string | null | undefined, secret: string, options: VerifyWebhookOptions = {}): Promise<WebhookEvent> {
+export async function verifyWebhook(
+  rawBody: string | Uint8Array,
+  header: string | null | undefined,
+  secret: string,
+  options: VerifyWebhookOptions = {},
+): Promise<WebhookEvent | WebhookTestEvent> {
   if (!header) throw new WebhookVerificationError('the Pay-Checkout-Signature header is missing');
   const parts = header.split(',').map((part) => part.trim().split('=', 2) as [string, string]);
   const timestamp = parts.find(([k]) => k === 't')?.[1];
@@ -31,5 +37,5 @@ export async function verifyWebhook(rawBody: string | Uint8Array, header: string
   const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
   const expected = hex(await hmacSha256(secret, `${timestamp}.${body}`));
   if (!signatures.some((given) => equalText(given, expected))) throw new WebhookVerificationError('the signature does not match the body');
-  return JSON.parse(body) as WebhookEvent;
+  return JSON.parse(body) as WebhookEvent | WebhookTestEvent;
 }

@@ -3,7 +3,8 @@
 // wallet and paid out → every refund of the order); money held for the merchant flagged on the list and decided on the
 // order's page: a late payment accepted (the link paid, the success webhook delivered), another refunded in full to the
 // address that paid, an overpayment's excess returned; the refund form saying what goes back in crypto before anything
-// is sent.
+// is sent; an order's webhook deliveries by HTTP status, opened to the receiver's answer and resent; date filters typed
+// as the page writes a day; a server that does not answer, said in plain words, and a retry.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
@@ -212,14 +213,24 @@ test('search and filters find one order among 120, and paging walks all 120 once
   const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
   const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1);
   const dayBefore = `${yesterday.getFullYear()}-${String(yesterday.getMonth() + 1).padStart(2, '0')}-${String(yesterday.getDate()).padStart(2, '0')}`;
+  // Typed as the page writes a day (day first), not the browser's mm/dd/yyyy; an ISO day reads too.
+  const dayFirst = (iso: string) => `${iso.slice(8)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
   await search(page, RUN);
-  await page.getByLabel('Created to (included)').fill(dayBefore);
+  await page.getByLabel('Created to (included)').fill(dayFirst(dayBefore));
   assert.deepEqual(await listed(page, { q: RUN, created_before: new Date(today.getFullYear(), today.getMonth(), today.getDate()).toISOString() }), []);
   await page.locator('[data-empty]', { hasText: 'No payment links match these filters' }).waitFor();
   assert.equal(await page.getByRole('button', { name: 'Clear filters' }).count(), 1, 'one way to clear them, not two');
-  await page.getByLabel('Created to (included)').fill(day);
+  await page.getByLabel('Created to (included)').fill(dayFirst(day));
   await page.getByLabel('Created from').fill(day);
-  assert.equal((await listed(page, { q: RUN, created_from: new Date(today.getFullYear(), today.getMonth(), today.getDate()).toISOString() })).length, 25);
+  const midnight = new Date(today.getFullYear(), today.getMonth(), today.getDate()).toISOString();
+  assert.equal((await listed(page, { q: RUN, created_from: midnight })).length, 25);
+  await page.reload();
+  await listed(page, { q: RUN, created_from: midnight });
+  assert.deepEqual(
+    [await page.getByLabel('Created from').inputValue(), await page.getByLabel('Created to (included)').inputValue()],
+    [dayFirst(day), dayFirst(day)],
+    'the address keeps the days, and the fields write them day first',
+  );
 
   // Every order of the run once, 25 a page, newest first; Previous goes back to the same page.
   await page.getByRole('button', { name: 'Clear filters' }).first().click();
@@ -426,5 +437,50 @@ test('an order that holds no money offers no refund', async () => {
   // Playwright would wait for an aria-disabled item to become enabled; a person can still press it.
   await refund.click({ force: true });
   assert.equal(await tracked.page.getByRole('dialog').count(), 0);
+  assertClean(tracked);
+});
+
+test('an order page lists its webhook deliveries by HTTP status, opens one to the receiver’s answer, and resends it', async () => {
+  const orderId = await paidOrder();
+  const tracked = await openSignedIn(browser(), `/portal/orders/${orderId}`);
+  const { page } = tracked;
+  const paid = page.locator('tr[data-delivery][data-type="payment.paid"]');
+  await paid.locator('[data-delivery-status]', { hasText: 'delivered' }).waitFor();
+  assert.equal(await paid.locator('[data-last-response]').textContent(), '200', "the receiver's HTTP status, not a word");
+  const eventId = (await paid.getAttribute('data-event-id'))!;
+  const receiver = `${new URL(baseUrl).origin}/demo/webhook-receiver`;
+
+  await page.getByRole('button', { name: `Details of payment.paid to ${receiver}` }).click();
+  const detail = page.locator('tr.detail-row delivery-detail');
+  await detail.locator('[data-attempt="1"] [data-response-body]').waitFor();
+  assert.equal(JSON.parse((await detail.locator('[data-payload]').textContent())!).data.payment_link.merchant_order_id, orderId);
+  assert.deepEqual(JSON.parse((await detail.locator('[data-attempt="1"] [data-response-body]').textContent())!), { received: eventId });
+  await assertAccessible(page, 'an order with a delivery opened');
+
+  await page.getByRole('button', { name: `Resend payment.paid to ${receiver}` }).click();
+  await page.getByRole('status').filter({ hasText: `payment.paid (${eventId}) queued again` }).waitFor();
+  await paid.locator('[data-attempts]', { hasText: '2' }).waitFor();
+  await detail.locator('[data-attempt="2"] [data-response-body]').waitFor();
+  const receipts = (await get<{ receipts: { event_id: string; verified: boolean }[] }>('/demo/api/webhooks/receiver')).receipts;
+  assert.deepEqual(receipts.filter((r) => r.event_id === eventId).map((r) => r.verified), [true, true], 'the same event, received twice');
+  assertClean(tracked);
+});
+
+test('when the server does not answer, the list says so in plain words, and Retry brings it back', async () => {
+  const tracked = await openSignedIn(browser(), '/portal');
+  const { page } = tracked;
+  await listed(page);
+  await page.route('**/demo/api/transactions?*', (route) => route.abort('connectionrefused'));
+  await page.getByLabel('Status').selectOption('paid');
+  const box = page.locator('portal-transactions .error-box');
+  await box.waitFor();
+  const said = (await box.textContent())!;
+  assert.match(said, /The sandbox server did not answer/);
+  assert.doesNotMatch(said, /`/, 'no markdown on the page');
+  await assertAccessible(page, 'the list when the server does not answer');
+  await page.unroute('**/demo/api/transactions?*');
+  await box.getByRole('button', { name: 'Retry' }).click();
+  await listed(page, { status: 'paid' });
+  assert.equal(await box.count(), 0, 'the error goes once the list loads');
   assertClean(tracked);
 });

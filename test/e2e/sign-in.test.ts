@@ -16,6 +16,13 @@ test('a merchant is sent to the sign-in, is refused a wrong secret, signs in, an
   assert.match((await page.locator('main').textContent())!, /printed by npm start and listed in the README/);
   await page.getByRole('button', { name: 'Sign in as the sandbox merchant' }).waitFor();
   await assertAccessible(page, '/signin');
+  // The secret field is styled as every other field: the same height and font.
+  const looks = (label: string) =>
+    page.getByLabel(label).evaluate((input) => {
+      const style = getComputedStyle(input);
+      return [input.getBoundingClientRect().height, style.fontSize, style.fontFamily];
+    });
+  assert.deepEqual(await looks('Client secret'), await looks('Client id'));
 
   // Empty fields are named; a wrong secret is refused without saying which half was wrong.
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();

@@ -1,8 +1,11 @@
 // The webhooks page (docs/guide.md, "Webhooks"), through the page only: endpoints checked, refused by the gateway,
-// added and removed; the demo receiver added in one click; a link built and paid on the demo page; its events in the
-// delivery log, delivered, and verified by the receiver; a manual redelivery received again with the same event id;
-// a forged delivery refused and its claims shown as text.
+// added and removed, a refusal gone once an add succeeds; the demo receiver added in one click; a link built and paid on
+// the demo page; its events in the delivery log, delivered (last response 200), verified by the receiver, and opened to
+// their payload and the receiver's answer; a manual redelivery received again with the same event id; a test event that
+// arrives at the receiver; a receiver's answer shown as text; a forged delivery refused and its claims shown as text.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
@@ -78,6 +81,7 @@ test('a merchant adds the demo receiver, sees a paid link’s events delivered a
   const otherRow = page.locator('tr[data-endpoint]', { has: page.locator(`[data-url]:text-is("${other}")`) });
   await otherRow.waitFor();
   assert.equal(await urlError.count(), 0);
+  assert.equal(await page.locator('#endpoint-problem').count(), 0, 'the refusal goes once an add succeeds');
   await otherRow.getByRole('button', { name: `Remove ${other}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Remove this endpoint?' });
   await dialog.waitFor();
@@ -89,12 +93,17 @@ test('a merchant adds the demo receiver, sees a paid link’s events delivered a
   await otherRow.waitFor({ state: 'detached' });
   await page.getByRole('status').filter({ hasText: `Removed the endpoint ${other}.` }).waitFor();
 
-  // The demo receiver in one click; its log is shown, and its secret is hidden until revealed.
+  // Refused again, then the demo receiver added in one click: the form's refusal goes with that success too; the
+  // receiver's log is shown, and its secret is hidden until revealed.
+  await url.fill('http://shop.invalid/hooks');
+  await addButton.click();
+  await page.locator('#endpoint-problem').waitFor();
   await page.getByRole('button', { name: 'Add the demo receiver as an endpoint' }).click();
   const receiverRow = page.locator('tr[data-endpoint]', { has: page.locator(`[data-url]:text-is("${RECEIVER_URL}")`) });
   await receiverRow.waitFor();
   await page.getByRole('heading', { name: `Deliveries to ${RECEIVER_URL}` }).waitFor();
   await page.getByText('The demo receiver is one of your endpoints.').waitFor();
+  assert.deepEqual([await page.locator('#endpoint-problem').count(), await urlError.count()], [0, 0], 'no refusal stands after the receiver was added');
   assert.equal(await receiverRow.locator('[data-secret]').count(), 0);
   const reveal = receiverRow.getByRole('button', { name: `Reveal the signing secret of ${RECEIVER_URL}` });
   await reveal.click();
@@ -126,19 +135,68 @@ test('a merchant adds the demo receiver, sees a paid link’s events delivered a
   await deliveryRow(page, paidId, 'delivered', 1).waitFor();
   const logged = await page.locator('tr[data-delivery]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-event-id')));
   assert.ok(logged.indexOf(paidId) < logged.indexOf(confirmingId), 'newest first');
-  assert.equal(await deliveryRow(page, paidId, 'delivered', 1).locator('td').nth(3).textContent(), 'delivered');
+  assert.equal(await deliveryRow(page, paidId, 'delivered', 1).locator('[data-last-response]').textContent(), '200', "the receiver's HTTP status");
   await assertAccessible(page, '/webhooks with deliveries and receipts');
+
+  // Opened: the payload as sent, and the attempt with the receiver's status and answer.
+  await page.getByRole('button', { name: `Details of payment.paid ${paidId}` }).click();
+  const detail = page.locator('tr.detail-row delivery-detail');
+  await detail.locator('[data-attempt="1"]').waitFor();
+  assert.equal(JSON.parse((await detail.locator('[data-payload]').textContent())!).id, paidId);
+  assert.equal(await detail.locator('[data-attempt="1"] [data-attempt-status]').textContent(), 'HTTP 200');
+  assert.deepEqual(JSON.parse((await detail.locator('[data-attempt="1"] [data-response-body]').textContent())!), { received: paidId });
+  await assertAccessible(page, '/webhooks with a delivery opened');
 
   // Redelivered by hand: one more attempt, and a second receipt with the same event id.
   await page.getByRole('button', { name: `Redeliver payment.paid ${paidId}` }).click();
   await deliveryRow(page, paidId, 'delivered', 2).waitFor();
   const paidReceipts = page.locator(`tr[data-receipt][data-event-id="${paidId}"]`);
   await paidReceipts.nth(1).waitFor();
+  await detail.locator('[data-attempt="2"] [data-response-body]').waitFor();
   assert.equal(await paidReceipts.count(), 2);
   assert.deepEqual(await paidReceipts.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-verified'))), ['true', 'true']);
   assert.equal(await page.locator(`tr[data-receipt][data-event-id="${confirmingId}"]`).count(), 1, 'only the one asked for is sent again');
   await assertAccessible(page, '/webhooks after a redelivery');
   await screenshot(page, '15-webhooks', { fullPage: true });
+  assertClean(tracked);
+});
+
+test('a test event arrives at the demo receiver, verified; a receiver’s answer shows as text, never as HTML', async () => {
+  const tracked = await openSignedIn(browser(), '/webhooks');
+  const { page } = tracked;
+  await page.getByText('Loading endpoints…').waitFor({ state: 'detached' });
+  if (!(await page.getByText('The demo receiver is one of your endpoints.').count())) await page.getByRole('button', { name: 'Add the demo receiver as an endpoint' }).click();
+  await page.getByRole('button', { name: `Send test event to ${RECEIVER_URL}` }).click();
+  const queued = page.getByRole('status').filter({ hasText: /^Test event (evt_\S+) \(test\.ping\) queued/ });
+  const eventId = /^Test event (evt_\S+)/.exec((await queued.textContent())!)![1]!;
+  await page.locator(`tr[data-receipt][data-event-id="${eventId}"][data-verified="true"]`).waitFor();
+  await deliveryRow(page, eventId, 'delivered', 1).waitFor();
+  assert.equal(await deliveryRow(page, eventId, 'delivered', 1).locator('[data-last-response]').textContent(), '200');
+
+  // A receiver of the test's own, that answers 500 with markup.
+  const markup = '<img src=x data-injected><b>maintenance</b>';
+  const server = createServer((request, response) => void request.resume().on('end', () => response.writeHead(500, { 'Content-Type': 'text/html' }).end(markup)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const own = `http://localhost:${(server.address() as AddressInfo).port}/hooks`;
+  try {
+    await page.locator('#f-url').fill(own);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('button', { name: `Send test event to ${own}` }).click();
+    // The log of that endpoint, the test delivery opened: its first attempt, the status and the answer as text.
+    const attempt = page.locator('tr.detail-row delivery-detail [data-attempt="1"]');
+    await attempt.waitFor();
+    assert.equal(await attempt.locator('[data-attempt-status]').textContent(), 'HTTP 500');
+    assert.equal(await attempt.locator('[data-response-body]').textContent(), markup);
+    assert.equal(await page.locator('[data-injected], delivery-detail b').count(), 0, 'nothing the receiver answered is parsed as HTML');
+    assert.equal(await page.locator('tr[data-delivery][data-type="test.ping"] [data-last-response]').textContent(), '500');
+    await assertAccessible(page, '/webhooks with a failed test event opened');
+    await page.getByRole('button', { name: `Remove ${own}` }).click();
+    await page.getByRole('dialog', { name: 'Remove this endpoint?' }).getByRole('button', { name: 'Remove' }).click();
+    await page.locator('tr[data-endpoint]', { has: page.locator(`[data-url]:text-is("${own}")`) }).waitFor({ state: 'detached' });
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
   assertClean(tracked);
 });
 

@@ -131,6 +131,8 @@ describe(`every declared route, sent a request (${storageName})`, () => {
       const { endpoint_id, ref } = await delivery();
       return [{ path: `/api/webhooks/endpoints/${endpoint_id}/deliveries?payment_link_ref=${ref}` }];
     },
+    'POST /api/webhooks/endpoints/{endpoint_id}/test': async () => [{ path: `/api/webhooks/endpoints/${(await endpoint()).endpoint_id}/test` }],
+    'GET /api/webhooks/deliveries/{delivery_id}': async () => [{ path: `/api/webhooks/deliveries/${(await delivery()).delivery_id}` }],
     'POST /api/webhooks/deliveries/{delivery_id}/redeliver': async () => [{ path: `/api/webhooks/deliveries/${(await delivery()).delivery_id}/redeliver` }],
     'GET /api/checkout/{ref}': async () => [{ path: `/api/checkout/${await link()}` }],
     'POST /api/checkout/{ref}/payments': async () => {

@@ -83,7 +83,7 @@ describe(`webhooks (${storageName})`, () => {
       'payment_link.expired', 'refund.pending', 'refund.succeeded', 'refund.failed',
     ]));
     assert.deepEqual(
-      received.filter((e) => e.data.payment_link.payment_link_ref === ref).map((e) => e.type),
+      received.filter((e) => e.data.payment_link?.payment_link_ref === ref).map((e) => e.type),
       ['payment.underpaid', 'payment.confirming', 'payment.paid', 'refund.pending', 'refund.pending', 'refund.failed', 'refund.succeeded'],
       'in order per link',
     );

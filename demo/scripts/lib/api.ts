@@ -43,7 +43,7 @@ export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
   try {
     response = await fetch(path, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
   } catch {
-    throw new ApiError(0, { title: 'Network error', status: 0, detail: 'The sandbox server did not answer. Is `npm start` still running?' });
+    throw new ApiError(0, { title: 'Network error', status: 0, detail: 'The sandbox server did not answer: check that it is still running (npm start), then retry.' });
   }
   const text = await response.text();
   let body: unknown;

@@ -1,5 +1,6 @@
 // An order's page in the portal: its payment links, each payment with its address, amounts, rate, status and chain
-// transactions (hashes), every refund of the order, and the webhook deliveries about it. Money held for the
+// transactions (hashes), every refund of the order, and the webhook deliveries about it (each with its last HTTP
+// status, its payload and attempts, and "Resend"). Money held for the
 // merchant (late, superseded or excess payments) is shown first, with the two decisions it waits for: accept it as
 // the order's payment, or refund it. Each refund shows what it sends and where, its rate, its history and note, and
 // what can be done with it: cancel one nobody claimed yet, make a failed one again, or (the sandbox's shortcut) claim
@@ -7,13 +8,15 @@
 import { Task } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { isIn, OPEN_PAYMENT_STATUSES, type MerchantPayment, type PaymentLinkResource, type RefundResource } from '../../../src/contract/index.js';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import { isIn, OPEN_PAYMENT_STATUSES, type MerchantPayment, type PaymentLinkResource, type RefundResource, type WebhookDelivery } from '../../../src/contract/index.js';
 import type { OrderView } from '../../server.js';
 import { api } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
 import { PollController } from '../lib/poll-controller.js';
 import { SubmitController } from '../lib/submit-controller.js';
 import { formatDate, formatVnd } from '../lib/ui.js';
+import { deliveryMoment, lastResponse } from '../webhooks/delivery-views.js';
 import { RefundRequestEvent } from './events.js';
 import { canAccept, heldReason, holdings, orderStatus, type Holding } from './money.js';
 import { coin, formatRate, paymentPill, rateProvenance, short } from './views.js';
@@ -30,6 +33,9 @@ export class OrderPage extends LightElement {
   @state() private confirmingAccept = '';
   readonly #accept = new SubmitController(this, { problemId: 'accept-problem', subject: 'the accept' });
   readonly #refundAction = new SubmitController(this, { problemId: 'refund-action-problem', subject: 'the refund' });
+  readonly #resend = new SubmitController(this, { problemId: 'resend-problem', subject: 'the resend' });
+  /** The deliveries opened to show their payload and attempts. */
+  @state() private opened = new Set<number>();
 
   readonly #order = new Task(this, {
     task: ([orderId]) => api<OrderView>(`/demo/api/orders/${encodeURIComponent(orderId)}`),
@@ -45,6 +51,8 @@ export class OrderPage extends LightElement {
   /** Loads the order again (after a refund), saying what happened. */
   async reload(notice = ''): Promise<void> {
     this.notice = '';
+    // Something succeeded: what was refused before, in any of the page's forms, no longer stands.
+    for (const form of [this.#accept, this.#refundAction, this.#resend]) form.reset();
     await this.#order.run();
     // Said once the page shows the order as it now is.
     this.notice = notice;
@@ -254,9 +262,22 @@ export class OrderPage extends LightElement {
     </tr>`;
   }
 
+  /** Sends a delivery again now (a new attempt of the same event, same id): through the demo's server. */
+  async #resendDelivery(d: WebhookDelivery): Promise<void> {
+    const queued = await this.#resend.submit(() => api<WebhookDelivery>(`/demo/api/webhooks/deliveries/${d.delivery_id}/redeliver`, { method: 'POST' }));
+    if (queued) await this.reload(`${d.type} (${d.event_id}) queued again: the gateway sends it within a few seconds.`);
+  }
+
+  #toggleOpened(deliveryId: number): void {
+    const opened = new Set(this.opened);
+    if (!opened.delete(deliveryId)) opened.add(deliveryId);
+    this.opened = opened;
+  }
+
   #deliveries(order: OrderView): TemplateResult {
     return html`<section class="card" aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Webhook deliveries</h2>
+      ${this.#resend.problemBox()}
       ${order.deliveries.length
         ? html`<div class="table-wrap">
             <table class="deliveries">
@@ -268,19 +289,49 @@ export class OrderPage extends LightElement {
                   <th scope="col" class="num">Attempts</th>
                   <th scope="col">Last response</th>
                   <th scope="col">Delivered</th>
+                  <th scope="col"><span class="visually-hidden">Actions</span></th>
                 </tr>
               </thead>
               <tbody>
-                ${order.deliveries.map(
-                  (d) => html`<tr data-delivery=${d.delivery_id} data-type=${d.type}>
-                    <th scope="row"><code>${d.type}</code><br /><span class="mono muted">${d.event_id}</span></th>
-                    <td class="mono wrap">${d.endpoint_url}</td>
-                    <td><span class="pill ${d.status}" data-delivery-status>${d.status}</span></td>
-                    <td class="num">${d.attempts}</td>
-                    <td>${d.last_error ?? (d.last_status_code === null ? '—' : 'delivered')}</td>
-                    <td>${formatDate(d.delivered_at)}</td>
-                  </tr>`,
-                )}
+                ${order.deliveries.map((d) => {
+                  const opened = this.opened.has(d.delivery_id);
+                  return html`<tr data-delivery=${d.delivery_id} data-event-id=${d.event_id} data-type=${d.type}>
+                      <th scope="row"><code>${d.type}</code><br /><span class="mono muted">${d.event_id}</span></th>
+                      <td class="mono wrap">${d.endpoint_url}</td>
+                      <td><span class="pill ${d.status}" data-delivery-status>${d.status}</span></td>
+                      <td class="num" data-attempts>${d.attempts}</td>
+                      <td data-last-response>${lastResponse(d)}</td>
+                      <td>${formatDate(d.delivered_at)}</td>
+                      <td>
+                        <div class="buttons tight">
+                          <button
+                            type="button"
+                            class="secondary small"
+                            aria-expanded=${opened ? 'true' : 'false'}
+                            aria-controls=${ifDefined(opened ? `delivery-${d.delivery_id}` : undefined)}
+                            aria-label="Details of ${d.type} to ${d.endpoint_url}"
+                            @click=${() => this.#toggleOpened(d.delivery_id)}
+                          >
+                            Details
+                          </button>
+                          <button
+                            type="button"
+                            class="secondary small"
+                            aria-label="Resend ${d.type} to ${d.endpoint_url}"
+                            ?disabled=${this.#resend.pending}
+                            @click=${() => this.#resendDelivery(d)}
+                          >
+                            Resend
+                          </button>
+                        </div>
+                      </td>
+                    </tr>
+                    ${opened
+                      ? html`<tr class="detail-row" id="delivery-${d.delivery_id}">
+                          <td colspan="7"><delivery-detail delivery-id=${d.delivery_id} .seen=${deliveryMoment(d)}></delivery-detail></td>
+                        </tr>`
+                      : nothing}`;
+                })}
               </tbody>
             </table>
           </div>`
@@ -319,7 +370,9 @@ export class OrderPage extends LightElement {
       pending: () => (this.#order.value ? this.#view(this.#order.value) : html`<p role="status">Loading the order…</p>`),
       complete: (order) => this.#view(order),
       error: (error) => html`<h1>Order <span class="mono">${this.orderId}</span></h1>
-        <p class="error-box" role="alert">${(error as Error).message}</p>`,
+        <p class="error-box" role="alert">
+          ${(error as Error).message} <button type="button" class="secondary small" @click=${() => this.#order.run()}>Retry</button>
+        </p>`,
     })}`;
   }
 }

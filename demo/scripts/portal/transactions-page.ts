@@ -9,6 +9,7 @@ import type { PaymentLinkList, PaymentLinkResource } from '../../../src/contract
 import { api } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
 import { checkbox, fieldId, formatDate, formatVnd, input, select } from '../lib/ui.js';
+import { dayExample, formatDay, parseDay } from './days.js';
 import { RefundRequestEvent } from './events.js';
 import { addressOf, apiQuery, assetChoices, filtersFrom, NO_FILTERS, PAGE_SIZES, pageFrom, searchOf, STATUS_CHOICES, type Filters } from './list-query.js';
 import { heldOf, mainPayment, orderStatus, refundedOf } from './money.js';
@@ -43,6 +44,8 @@ export class TransactionsPage extends LightElement {
   @state() private cursors: (string | undefined)[] = pageFrom(new URLSearchParams(location.search)).cursors;
   /** The order whose row menu is open. */
   @state() private menuFor: string | undefined;
+  /** The date filters as typed (the page's way of writing a day, demo/scripts/portal/days.ts). */
+  @state() private dayText = { from: formatDay(this.filters.from), to: formatDay(this.filters.to) };
 
   readonly #list = new Task(this, {
     task: ([filters, limit, cursor]) => {
@@ -75,6 +78,7 @@ export class TransactionsPage extends LightElement {
   #apply(filters: Filters): void {
     this.filters = filters;
     this.draft = filters;
+    this.dayText = { from: formatDay(filters.from), to: formatDay(filters.to) };
     this.#goTo(this.limit, [undefined]);
   }
 
@@ -89,6 +93,34 @@ export class TransactionsPage extends LightElement {
   #setDraft<K extends keyof Filters>(key: K, value: Filters[K], applyNow: boolean): void {
     this.draft = { ...this.draft, [key]: value };
     if (applyNow) this.#apply(this.draft);
+  }
+
+  /** A day typed: the list follows once it reads as one (or is emptied); the field says so when it cannot. */
+  #typeDay(key: 'from' | 'to', text: string): void {
+    const day = text.trim() ? parseDay(text) : '';
+    if (day === undefined) {
+      this.dayText = { ...this.dayText, [key]: text };
+      return;
+    }
+    this.draft = { ...this.draft, [key]: day };
+    this.#apply(this.draft);
+    this.dayText = { ...this.dayText, [key]: text };
+  }
+
+  #dayField(key: 'from' | 'to', label: string): TemplateResult {
+    const text = this.dayText[key];
+    // Said once the year is there: not while the merchant is still typing it.
+    const wrong = /\d{4}/.test(text) && parseDay(text) === undefined;
+    return input({
+      path: `filter.${key}`,
+      label,
+      type: 'text',
+      inputmode: 'numeric',
+      value: text,
+      hint: `Day/month/year, such as ${dayExample()}.`,
+      error: wrong ? `must be a day, such as ${dayExample()}` : undefined,
+      onInput: (v) => this.#typeDay(key, v),
+    });
   }
 
   #filtersForm(): TemplateResult {
@@ -109,8 +141,7 @@ export class TransactionsPage extends LightElement {
       ${select({ path: 'filter.status', label: 'Status', value: d.status, options: STATUS_CHOICES, onChange: (v) => this.#setDraft('status', v as Filters['status'], true) })}
       ${checkbox({ path: 'filter.held', label: 'Holding money for you', checked: d.held === 'true', onChange: (on) => this.#setDraft('held', on ? 'true' : '', true) })}
       ${select({ path: 'filter.asset', label: 'Coin', value: d.asset, options: assetChoices(networks()), onChange: (v) => this.#setDraft('asset', v, true) })}
-      ${input({ path: 'filter.from', label: 'Created from', type: 'date', value: d.from, onInput: (v) => this.#setDraft('from', v, true) })}
-      ${input({ path: 'filter.to', label: 'Created to (included)', type: 'date', value: d.to, onInput: (v) => this.#setDraft('to', v, true) })}
+      ${this.#dayField('from', 'Created from')} ${this.#dayField('to', 'Created to (included)')}
       ${filtered ? html`<button type="button" class="link-button" @click=${() => this.#apply(NO_FILTERS)}>Clear filters</button>` : nothing}
     </form>`;
   }
@@ -293,7 +324,9 @@ export class TransactionsPage extends LightElement {
         // The query the page shows, for whoever waits for a list to settle (the end-to-end tests).
         complete: (page) => html`<div data-list="ready" data-query=${apiQuery(this.filters, { limit: this.limit, cursor: this.cursors.at(-1) }).toString()}>${this.#table(page)}</div>
           ${this.#pager(page)}`,
-        error: (error) => html`<p class="error-box" role="alert">${(error as Error).message}</p>`,
+        error: (error) => html`<p class="error-box" role="alert">
+          ${(error as Error).message} <button type="button" class="secondary small" @click=${() => this.reload()}>Retry</button>
+        </p>`,
       })}`;
   }
 }

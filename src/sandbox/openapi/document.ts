@@ -17,8 +17,11 @@ import {
   RefundRecord,
   TokenError,
   WebhookDelivery,
+  WebhookDeliveryDetail,
   WebhookEndpoint,
   WebhookEvent,
+  WebhookTestEvent,
+  WEBHOOK_TEST_EVENT,
   WEBHOOK_EVENT_TYPES,
 } from '../../contract/index.js';
 import { ROUTES } from '../routes/index.js';
@@ -28,7 +31,7 @@ type Json = Record<string, unknown>;
 
 /** Schemas that get a name under components/schemas; every other schema is written inline. */
 const NAMED_INPUTS = { PaymentLinkRequest, CreateRefundRequest, OpenPaymentRequest, Address };
-const NAMED_OUTPUTS = { CheckoutView, Payment, PaymentLinkResource, RefundList, RefundRecord, Problem, TokenError, WebhookEndpoint, WebhookDelivery, WebhookEvent };
+const NAMED_OUTPUTS = { CheckoutView, Payment, PaymentLinkResource, RefundList, RefundRecord, Problem, TokenError, WebhookEndpoint, WebhookDelivery, WebhookDeliveryDetail, WebhookEvent, WebhookTestEvent };
 
 const TAGS: Record<Tag, string> = {
   Merchant: "The merchant API: tokens, payment links, refunds, and the merchant's reads. Server to server: no CORS.",
@@ -172,6 +175,15 @@ export function openApiDocument(serverUrl = 'http://localhost:4010'): Json {
           parameters: [{ name: 'Pay-Checkout-Signature', in: 'header', required: true, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the endpoint secret>`', schema: { type: 'string' } }],
           requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEvent') } } },
           responses: { '2XX': { description: 'Received; any other answer (or none within the timeout) is retried.' } },
+        },
+      },
+      test: {
+        post: {
+          summary: `${WEBHOOK_TEST_EVENT}: what POST /api/webhooks/endpoints/{endpoint_id}/test sends that endpoint, about no payment link`,
+          description: 'Signed, sent and retried as every event; answer it 2XX, as any event you do not act on.',
+          parameters: [{ name: 'Pay-Checkout-Signature', in: 'header', required: true, description: 'As for every event.', schema: { type: 'string' } }],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookTestEvent') } } },
+          responses: { '2XX': { description: 'Received.' } },
         },
       },
     },

@@ -2,16 +2,24 @@
 import * as z from 'zod/mini';
 import {
   WebhookDelivery,
+  WebhookDeliveryDetail,
   WebhookDeliveryList,
   WebhookDeliveryQuery,
   WebhookEndpoint,
   WebhookEndpointList,
   WebhookEndpointRequest,
+  WEBHOOK_TEST_EVENT,
 } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
 import { badRequest, parseWith } from '../http/problem.js';
 import { route, type RouteGroup } from './route.js';
+
+/** Digits only: a number parser would also take " 1", "1e0" or "0x1" for the same delivery. */
+function deliveryId(id: string): number {
+  if (!/^[0-9]{1,15}$/.test(id)) throw badRequest('delivery_id must be a whole number, in digits only.');
+  return Number(id);
+}
 
 export const webhookRoutes: RouteGroup<Pick<Services, 'webhookEndpoints'>> = {
   routes: [
@@ -70,15 +78,40 @@ export const webhookRoutes: RouteGroup<Pick<Services, 'webhookEndpoints'>> = {
     ),
     route(
       'post',
+      '/api/webhooks/endpoints/{endpoint_id}/test',
+      {
+        tag: 'Webhooks',
+        summary: `Send an endpoint a test event (${WEBHOOK_TEST_EVENT}), signed and delivered as every event is`,
+        auth: 'bearer',
+        ok: { 201: WebhookDelivery },
+        errors: [404],
+      },
+      ({ webhookEndpoints: endpoints }) =>
+        async (c) =>
+          c.json(await endpoints.sendTest(c.var.merchantId, c.req.param('endpoint_id')), 201),
+    ),
+    route(
+      'get',
+      '/api/webhooks/deliveries/{delivery_id}',
+      {
+        tag: 'Webhooks',
+        summary: 'A delivery: the body it sends, and every attempt with the status and the start of the answer',
+        auth: 'bearer',
+        params: { delivery_id: z.int() },
+        ok: { 200: WebhookDeliveryDetail },
+        errors: [400, 404],
+      },
+      ({ webhookEndpoints: endpoints }) =>
+        async (c) =>
+          c.json(await endpoints.delivery(c.var.merchantId, deliveryId(c.req.param('delivery_id')))),
+    ),
+    route(
+      'post',
       '/api/webhooks/deliveries/{delivery_id}/redeliver',
       { tag: 'Webhooks', summary: 'Send a delivery again', auth: 'bearer', params: { delivery_id: z.int() }, ok: { 200: WebhookDelivery }, errors: [400, 404] },
       ({ webhookEndpoints: endpoints }) =>
-        async (c) => {
-          // Digits only: a number parser would also take " 1", "1e0" or "0x1" for the same delivery.
-          const id = c.req.param('delivery_id');
-          if (!/^[0-9]{1,15}$/.test(id)) throw badRequest('delivery_id must be a whole number, in digits only.');
-          return c.json(await endpoints.redeliver(c.var.merchantId, Number(id)));
-        },
+        async (c) =>
+          c.json(await endpoints.redeliver(c.var.merchantId, deliveryId(c.req.param('delivery_id')))),
     ),
   ],
 };

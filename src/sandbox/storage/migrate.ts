@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { WEBHOOK_DELIVERY_STATUSES } from '../../contract/merchant-read.js';
+import { WEBHOOK_ATTEMPT_ERRORS, WEBHOOK_DELIVERY_STATUSES } from '../../contract/merchant-read.js';
 import { REFUND_STATUSES, REFUND_TYPES } from '../../contract/refund.js';
 import { LINK_STATUSES, LIVE_LINK_STATUSES, OPEN_PAYMENT_STATUSES, PAYMENT_STATUSES, QUOTE_OPEN_STATUSES } from '../../contract/rules.js';
 import { type Database, sqlList } from './database.js';
@@ -14,6 +14,7 @@ const LISTS: Record<string, readonly string[]> = {
   REFUND_STATUSES,
   REFUND_TYPES,
   WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_ATTEMPT_ERRORS,
 };
 
 const folder = new URL('./migrations/', import.meta.url);

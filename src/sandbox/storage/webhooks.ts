@@ -1,6 +1,6 @@
 // Every statement about webhooks: endpoints (secrets sealed), the outbox of events written with the change that
 // caused them, and one delivery per endpoint, claimed by the dispatcher of any gateway process.
-import type { WebhookDelivery, WebhookEventType } from '../../contract/index.js';
+import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryType } from '../../contract/index.js';
 import { one, type Sql } from './database.js';
 
 /** NOTIFY channel: a delivery was queued, so every gateway process on the database wakes its dispatcher. */
@@ -16,8 +16,8 @@ export interface EndpointRow {
 export interface DeliveryRow {
   delivery_id: number;
   event_id: string;
-  type: WebhookEventType;
-  payment_link_ref: string;
+  type: WebhookDeliveryType;
+  payment_link_ref: string | null;
   status: WebhookDelivery['status'];
   attempts: number;
   last_status_code: number | null;
@@ -25,6 +25,20 @@ export interface DeliveryRow {
   next_attempt_at: Date | null;
   delivered_at: Date | null;
   created_at: Date;
+}
+
+export interface DeliveryDetailRow extends DeliveryRow {
+  endpoint_id: string;
+  body: string;
+}
+
+export interface AttemptRow {
+  attempted_at: Date;
+  duration_ms: number;
+  status_code: number | null;
+  response_body: string | null;
+  response_truncated: boolean;
+  error: WebhookAttempt['error'];
 }
 
 export interface ClaimedDelivery {
@@ -115,15 +129,50 @@ export async function redeliverNow(sql: Sql, merchantId: string, deliveryId: num
   );
 }
 
+/** A merchant's delivery with the body it sends; undefined when it is not theirs. */
+export async function deliveryOfMerchant(sql: Sql, merchantId: string, deliveryId: number): Promise<DeliveryDetailRow | undefined> {
+  return one<DeliveryDetailRow>(
+    sql,
+    `SELECT ${DELIVERY}, d.endpoint_id, e.body FROM webhook_deliveries d JOIN webhook_events e USING (event_id)
+     WHERE d.delivery_id = $1 AND e.merchant_id = $2`,
+    [deliveryId, merchantId],
+  );
+}
+
+/** Every attempt of a delivery, oldest first. */
+export async function attemptsOfDelivery(sql: Sql, deliveryId: number): Promise<AttemptRow[]> {
+  return sql.query<AttemptRow>(
+    'SELECT attempted_at, duration_ms, status_code, response_body, response_truncated, error FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt_id',
+    [deliveryId],
+  );
+}
+
+/** Whether the merchant has this endpoint, not removed. */
+export async function ownsLiveEndpoint(sql: Sql, merchantId: string, endpointId: string): Promise<boolean> {
+  return (await one(sql, 'SELECT 1 FROM webhook_endpoints WHERE endpoint_id = $1 AND merchant_id = $2 AND deleted_at IS NULL', [endpointId, merchantId])) !== undefined;
+}
+
+/** The delivery just queued of an event to an endpoint. */
+export async function deliveryOfEvent(sql: Sql, eventId: string, endpointId: string): Promise<DeliveryRow> {
+  return (await one<DeliveryRow>(
+    sql,
+    `SELECT ${DELIVERY} FROM webhook_deliveries d JOIN webhook_events e USING (event_id) WHERE d.event_id = $1 AND d.endpoint_id = $2`,
+    [eventId, endpointId],
+  ))!;
+}
+
 export async function liveEndpointIds(sql: Sql, merchantId: string): Promise<string[]> {
   const rows = await sql.query<{ endpoint_id: string }>('SELECT endpoint_id FROM webhook_endpoints WHERE merchant_id = $1 AND deleted_at IS NULL', [merchantId]);
   return rows.map((r) => r.endpoint_id);
 }
 
-/** An event and one delivery of it per endpoint, in the transaction of the change; the dispatchers hear of it at commit. */
+/**
+ * An event and one delivery of it per endpoint, in the transaction of the change; the dispatchers hear of it at commit.
+ * Deliveries of one link go in order; an event about no link (a test) waits for none.
+ */
 export async function enqueueEvent(
   sql: Sql,
-  event: { event_id: string; merchant_id: string; type: WebhookEventType; payment_link_ref: string; body: string; created_at: Date },
+  event: { event_id: string; merchant_id: string; type: WebhookDeliveryType; payment_link_ref: string | null; body: string; created_at: Date },
   endpointIds: readonly string[],
 ): Promise<void> {
   await sql.query('INSERT INTO webhook_events (event_id, merchant_id, type, payment_link_ref, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
@@ -137,7 +186,7 @@ export async function enqueueEvent(
   await sql.query(
     `INSERT INTO webhook_deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, created_at)
      SELECT $1, endpoint_id, $3, 'pending', $4, $4 FROM unnest($2::text[]) AS endpoint_id`,
-    [event.event_id, endpointIds, event.payment_link_ref, event.created_at],
+    [event.event_id, endpointIds, event.payment_link_ref ?? event.event_id, event.created_at],
   );
   await sql.query('SELECT pg_notify($1, $2)', [WEBHOOKS_QUEUED, '']);
 }
@@ -177,11 +226,17 @@ export async function claimDueDeliveries(sql: Sql, now: Date, limit: number, lea
   );
 }
 
+/** An attempt's outcome: the delivery's state after it, and the attempt itself in its log. */
 export async function recordAttempt(
   sql: Sql,
   deliveryId: number,
   attempt: { status: WebhookDelivery['status']; attempts: number; status_code: number | null; error: string | null; next_attempt_at: Date | null; delivered_at: Date | null },
+  logged: AttemptRow,
 ): Promise<void> {
+  await sql.query(
+    `INSERT INTO webhook_attempts (delivery_id, attempted_at, duration_ms, status_code, response_body, response_truncated, error) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [deliveryId, logged.attempted_at, logged.duration_ms, logged.status_code, logged.response_body, logged.response_truncated, logged.error],
+  );
   await sql.query(
     `UPDATE webhook_deliveries SET status = $2, attempts = $3, last_status_code = $4, last_error = $5, locked_until = NULL,
        next_attempt_at = $6, delivered_at = $7 WHERE delivery_id = $1`,

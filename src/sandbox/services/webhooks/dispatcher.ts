@@ -9,9 +9,10 @@ import { request as httpsRequest } from 'node:https';
 import type { Clock } from '../../clock.js';
 import type { Sealer } from '../../secrets.js';
 import { log } from '../../logging.js';
+import { WEBHOOK_RESPONSE_BODY_BYTES, type WebhookAttempt } from '../../../contract/index.js';
 import { isTransient, type Database } from '../../storage/database.js';
-import { claimDueDeliveries, recordAttempt, releaseLease, WEBHOOKS_QUEUED, type ClaimedDelivery } from '../../storage/webhooks.js';
-import { pinnedLookup, type WebhookTargets } from './targets.js';
+import { claimDueDeliveries, recordAttempt, releaseLease, WEBHOOKS_QUEUED, type AttemptRow, type ClaimedDelivery } from '../../storage/webhooks.js';
+import { pinnedLookup, RefusedTarget, UnresolvedTarget, type WebhookTargets } from './targets.js';
 
 export const SIGNATURE_HEADER = 'Pay-Checkout-Signature';
 
@@ -34,7 +35,22 @@ const PER_MERCHANT = 4;
 export const retryDelay = (attempts: number): number => Math.min(FIRST_RETRY_MS * 2 ** (attempts - 1), MAX_RETRY_MS);
 
 /** What the delivery log says of an attempt that did not deliver: the receiver's status, or that none answered. */
-const attemptError = (statusCode: number | undefined) => (statusCode === undefined ? 'unreachable' : `HTTP ${statusCode}`);
+const attemptError = (statusCode: number | null) => (statusCode === null ? 'unreachable' : `HTTP ${statusCode}`);
+
+/** What a POST came to: the receiver's status and the start of its answer, or why there was none. */
+type Answer = Pick<WebhookAttempt, 'status_code' | 'response_body' | 'response_truncated' | 'error'>;
+
+const TLS_ERROR = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|^EPROTO$/;
+
+/** A failed request in the merchant's words: never the text of the gateway's network error. */
+function failureOf(error: unknown, timedOut: boolean): Answer['error'] {
+  if (timedOut) return 'timeout';
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && TLS_ERROR.test(code) ? 'tls' : 'connection_failed';
+}
+
+/** The answer's bytes as text: UTF-8 (invalid bytes replaced), without the NULs a text column refuses. */
+const asText = (bytes: Buffer) => bytes.toString('utf8').replaceAll('\0', '');
 
 export class WebhookDispatcher {
   #timer: NodeJS.Timeout | undefined;
@@ -146,40 +162,48 @@ export class WebhookDispatcher {
   }
 
   private async send(delivery: ClaimedDelivery): Promise<void> {
-    const timestamp = Math.floor(this.clock.now().getTime() / 1000);
+    const attemptedAt = this.clock.now();
+    const timestamp = Math.floor(attemptedAt.getTime() / 1000);
     this.#attempts++;
     const { signal } = this.#abort;
-    const statusCode = await this.post(delivery.url, delivery.body, signal, {
+    const started = performance.now();
+    const answer = await this.post(delivery.url, delivery.body, signal, {
       'Content-Type': 'application/json',
       'User-Agent': 'pay-checkout-webhooks/1',
       'Pay-Checkout-Event-Id': delivery.event_id,
       [SIGNATURE_HEADER]: webhookSignature(delivery.body, this.sealer.open(delivery.secret_sealed), timestamp),
     });
-    const delivered = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
+    const duration_ms = Math.round(performance.now() - started);
+    const statusCode = answer.status_code;
+    const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
     if (!delivered && signal.aborted) return releaseLease(this.db, delivery.delivery_id);
     const now = this.clock.now();
     const attempts = delivery.attempts + 1;
     const gaveUp = now.getTime() - delivery.event_at.getTime() >= GIVE_UP_AFTER_MS;
     const status = delivered ? 'delivered' : gaveUp ? 'failed' : 'pending';
-    await this.record(delivery.delivery_id, {
-      status,
-      attempts,
-      status_code: statusCode ?? null,
-      error: delivered ? null : attemptError(statusCode),
-      next_attempt_at: status === 'pending' ? new Date(now.getTime() + retryDelay(attempts)) : null,
-      delivered_at: status === 'delivered' ? now : null,
-    });
+    await this.record(
+      delivery.delivery_id,
+      {
+        status,
+        attempts,
+        status_code: statusCode,
+        error: delivered ? null : attemptError(statusCode),
+        next_attempt_at: status === 'pending' ? new Date(now.getTime() + retryDelay(attempts)) : null,
+        delivered_at: status === 'delivered' ? now : null,
+      },
+      { attempted_at: attemptedAt, duration_ms, ...answer },
+    );
   }
 
   /**
    * Keeps the outcome of a send through a database failover or restart (each try already retries a lost connection):
    * given up, the delivery would go out again once its lease ends, and the merchant would get it twice.
    */
-  private async record(deliveryId: number, attempt: Parameters<typeof recordAttempt>[2]): Promise<void> {
+  private async record(deliveryId: number, attempt: Parameters<typeof recordAttempt>[2], logged: AttemptRow): Promise<void> {
     const giveUpAt = Date.now() + LEASE_MS / 2;
     for (let tries = 1; ; tries++) {
       try {
-        return await recordAttempt(this.db, deliveryId, attempt);
+        return await this.db.transaction((tx) => recordAttempt(tx, deliveryId, attempt, logged));
       } catch (error) {
         if (!isTransient(error) || Date.now() >= giveUpAt) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(250 * tries, 2_000)));
@@ -189,20 +213,48 @@ export class WebhookDispatcher {
 
   /**
    * POSTs to an endpoint on the addresses its host has now, if they may be sent to (they are connected to as
-   * checked); resolves with the status code, or undefined when nothing answered (refused, unresolved, timed out).
-   * The reason stays here: the merchant's log says only "unreachable", never what the gateway's network said.
+   * checked); resolves with the status code and the first WEBHOOK_RESPONSE_BODY_BYTES of the answer, or with why
+   * nothing answered, in a word (refused_address, unresolved, timeout, tls, connection_failed): the merchant's log never
+   * says what the gateway's network said. The timeout covers the answer's body too: a receiver that sends its status
+   * and then trickles keeps what came by then.
    */
-  private async post(target: string, body: string, stopping: AbortSignal, headers: Record<string, string>): Promise<number | undefined> {
+  private async post(target: string, body: string, stopping: AbortSignal, headers: Record<string, string>): Promise<Answer> {
+    const none = (error: Answer['error']): Answer => ({ status_code: null, response_body: null, response_truncated: false, error });
     const url = new URL(target);
-    const addresses = await this.targets.addresses(url).catch(() => undefined);
-    if (!addresses) return undefined;
+    let addresses: string[];
+    try {
+      addresses = await this.targets.addresses(url);
+    } catch (error) {
+      return none(error instanceof UnresolvedTarget ? 'unresolved' : error instanceof RefusedTarget ? 'refused_address' : 'connection_failed');
+    }
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const timeout = AbortSignal.timeout(this.timeoutMs);
     return new Promise((resolve) => {
-      const request = send(url, { method: 'POST', headers, agent: false, lookup: pinnedLookup(addresses), signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), stopping]) }, (response) => {
-        resolve(response.statusCode);
-        response.destroy();
+      let answered = false;
+      const request = send(url, { method: 'POST', headers, agent: false, lookup: pinnedLookup(addresses), signal: AbortSignal.any([timeout, stopping]) }, (response) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        let received = 0;
+        let truncated = false;
+        const done = () => {
+          response.destroy();
+          const text = asText(Buffer.concat(chunks).subarray(0, WEBHOOK_RESPONSE_BODY_BYTES));
+          resolve({ status_code: response.statusCode ?? null, response_body: received ? text : null, response_truncated: truncated, error: null });
+        };
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          received += chunk.length;
+          if (received > WEBHOOK_RESPONSE_BODY_BYTES) {
+            truncated = true;
+            done();
+          }
+        });
+        response.once('end', done);
+        response.once('error', done);
+        response.once('close', done);
       });
-      request.once('error', () => resolve(undefined));
+      // Once the status came, the answer's own end (or close) tells the outcome.
+      request.once('error', (error) => answered || resolve(none(failureOf(error, timeout.aborted))));
       request.end(body);
     });
   }

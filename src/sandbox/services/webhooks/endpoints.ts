@@ -1,17 +1,23 @@
 // A merchant's webhook endpoints and their delivery logs: adding one (its URL checked by webhook-targets.ts),
-// listing, removing (what waited for it fails, never sent), and sending a delivery again.
-import type { WebhookDelivery, WebhookEndpoint } from '../../../contract/index.js';
+// listing, removing (what waited for it fails, never sent), a delivery with its payload and every attempt, sending a
+// delivery again, and sending an endpoint a test event.
+import { WEBHOOK_TEST_EVENT, type WebhookDelivery, type WebhookDeliveryDetail, type WebhookEndpoint, type WebhookTestEvent } from '../../../contract/index.js';
 import type { Clock } from '../../clock.js';
 import { conflict, invalid, notFound } from '../../errors.js';
 import { randomToken, type Sealer } from '../../secrets.js';
 import type { Database } from '../../storage/database.js';
 import {
+  attemptsOfDelivery,
   deliveriesOfEndpoint,
+  deliveryOfEvent,
+  deliveryOfMerchant,
+  enqueueEvent,
   failPendingDeliveries,
   hasLiveEndpoint,
   insertEndpointWithin,
   liveEndpoints,
   ownsEndpoint,
+  ownsLiveEndpoint,
   redeliverNow,
   removeEndpoint,
   type DeliveryRow,
@@ -70,6 +76,45 @@ export class WebhookEndpoints {
   async deliveries(merchantId: string, endpointId: string, paymentLinkRef?: string): Promise<WebhookDelivery[]> {
     if (!(await ownsEndpoint(this.db, merchantId, endpointId))) throw notFound('There is no such webhook endpoint.');
     return (await deliveriesOfEndpoint(this.db, endpointId, paymentLinkRef, LOG_LENGTH)).map(deliveryView);
+  }
+
+  /** A delivery, the body it sends, and every attempt of it, oldest first. */
+  async delivery(merchantId: string, deliveryId: number): Promise<WebhookDeliveryDetail> {
+    const row = await deliveryOfMerchant(this.db, merchantId, deliveryId);
+    if (!row) throw notFound('There is no such webhook delivery.');
+    const attempts = await attemptsOfDelivery(this.db, deliveryId);
+    return {
+      ...deliveryView(row),
+      endpoint_id: row.endpoint_id,
+      payload: row.body,
+      attempt_log: attempts.map((a) => ({ ...a, attempted_at: a.attempted_at.toISOString() })),
+    };
+  }
+
+  /**
+   * Queues a test event for one endpoint, signed and sent as every event is (so it checks the URL, the receiver's
+   * signature check and its answer); it waits for no other delivery, and the endpoint's log lists it.
+   */
+  async sendTest(merchantId: string, endpointId: string): Promise<WebhookDelivery> {
+    const now = this.clock.now();
+    const event: WebhookTestEvent = {
+      id: randomToken('evt', 16),
+      type: WEBHOOK_TEST_EVENT,
+      created_at: now.toISOString(),
+      payment_id: null,
+      refund_id: null,
+      data: { payment_link: null, endpoint_id: endpointId },
+    };
+    const row = await this.db.transaction(async (tx) => {
+      if (!(await ownsLiveEndpoint(tx, merchantId, endpointId))) throw notFound('There is no such webhook endpoint.');
+      await enqueueEvent(
+        tx,
+        { event_id: event.id, merchant_id: merchantId, type: event.type, payment_link_ref: null, body: JSON.stringify(event), created_at: now },
+        [endpointId],
+      );
+      return deliveryOfEvent(tx, event.id, endpointId);
+    });
+    return deliveryView(row);
   }
 
   /** Sends a delivery again now, whatever became of it. */
