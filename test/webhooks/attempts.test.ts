@@ -57,7 +57,7 @@ describe(`webhook attempts (${storageName})`, () => {
   };
 
   before(async () => {
-    gw = await startTestGateway({ config: { webhookTimeoutMs: 300 }, resolve });
+    gw = await startTestGateway({ config: { webhookTimeoutMs: 2_000 }, resolve });
     receiver = await replyingReceiver();
   });
   after(async () => {

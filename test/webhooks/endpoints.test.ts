@@ -53,7 +53,7 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
   });
 
   before(async () => {
-    gw = await startTestGateway({ config: { allowLocalWebhooks: false, webhookTimeoutMs: 300 }, resolve: dns.resolve });
+    gw = await startTestGateway({ config: { allowLocalWebhooks: false, webhookTimeoutMs: 2_000 }, resolve: dns.resolve });
   });
   after(() => gw.close());
   beforeEach(async () => {
