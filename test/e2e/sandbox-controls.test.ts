@@ -10,6 +10,7 @@ import {
   assertAccessible,
   assertClean,
   browserForFile,
+  card,
   choosePayment,
   createLinkInBuilder,
   elementAttribute,
@@ -107,8 +108,9 @@ test('"Expire the link now": the checkout says the link has expired, and the mer
   await choosePayment(page, 'BTC:BITCOIN');
   await page.locator('[data-expire-link]').click();
   await page.locator('[data-control-status]', { hasText: 'The link is expired.' }).waitFor();
-  // Its open quote closed with it, and no new quote is offered: only the way back to the merchant.
-  await waitForView(page, 'expired');
+  // Its open quote closed with it: the card says the link has expired, and offers only the way back to the merchant.
+  await waitForView(page, 'error');
+  assert.match((await card(page).textContent()) ?? '', /This payment link has expired/);
   assert.equal(await page.locator('pay-checkout [part="new-quote-button"]').count(), 0);
   const view = await get<View>(`/api/checkout/${ref}`);
   assert.deepEqual([view.status, view.payment!.status], ['expired', 'expired'], 'the link and its open quote');
