@@ -2,7 +2,8 @@
 // they name, and merchant strings stay text.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertAccessible, assertClean, createLinkInBuilder, get, browserForFile, openSignedIn, screenshot, waitForView } from './support.js';
+import type { Page } from 'playwright-core';
+import { assertAccessible, assertClean, createLinkInBuilder, get, browserForFile, openPage, openSignedIn, screenshot, waitForView } from './support.js';
 
 const browser = browserForFile();
 
@@ -67,4 +68,19 @@ test('merchant strings are shown as text, never as HTML, by the element on the d
   assert.equal(await page.evaluate(() => (window as { __owned?: number }).__owned), undefined);
   // An inline handler that got parsed would also show here, as a CSP refusal.
   assertClean(tracked);
+});
+
+test('one input style on every demo page: the sign-in’s secret is as tall, and in the same font, as the builder’s fields', async () => {
+  const measure = (page: Page, selector: string) =>
+    page.locator(selector).evaluate((field) => {
+      const style = getComputedStyle(field);
+      return { height: field.getBoundingClientRect().height, font: style.fontSize, border: style.borderTopWidth };
+    });
+  const signIn = await openPage(browser(), '/signin');
+  const secret = await measure(signIn.page, '#f-client_secret');
+  const builder = await openSignedIn(browser(), '/');
+  const amount = await measure(builder.page, '#f-amount');
+  assert.deepEqual(secret, amount);
+  assertClean(signIn);
+  assertClean(builder);
 });
