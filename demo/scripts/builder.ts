@@ -9,6 +9,7 @@ import { api } from './lib/api.js';
 import { showSession } from './lib/session.js';
 import { decodeCanvas } from './wallet/decode.js';
 import { TestWallet } from './wallet/test-wallet.js';
+import './tester-panel.js';
 
 declare global {
   interface HTMLElementTagNameMap {
