@@ -37,30 +37,35 @@ export class TesterPanel extends LitElement {
   @state() private busy = false;
 
   static override styles = css`
-    :host { display: block; font: 400 0.95rem/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', sans-serif; color: CanvasText; }
-    section { border: 2px dashed #b26b00; border-radius: 10px; padding: 0.75rem 1rem; background: Canvas; }
+    :host {
+      --_surface: #ffffff; --_text: #1d1b19; --_muted: #5c5650; --_accent: #7a3e1d; --_on-accent: #ffffff; --_note: #fdf3dc;
+      --_ok: #1e6b34; --_ok-bg: #e3f3e6; --_bad: #a4161a; --_bad-bg: #fbe7e7;
+      display: block; font: 400 0.95rem/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', sans-serif; color: var(--_text);
+    }
+    @media (prefers-color-scheme: dark) {
+      :host {
+        --_surface: #221f1a; --_text: #f1ece6; --_muted: #bfb6ab; --_accent: #e0a579; --_on-accent: #1d1b19; --_note: #3a3220;
+        --_ok: #8fd19e; --_ok-bg: #1d3323; --_bad: #ff9b9b; --_bad-bg: #3a1d1d;
+      }
+    }
+    /* Dashed, with its own heading and badge: plainly not the merchant's checkout. */
+    section { border: 2px dashed var(--_accent); border-radius: 10px; padding: 0.75rem 1rem; background: var(--_surface); }
     h2 { font-size: 1.05rem; margin: 0 0 0.25rem; display: flex; gap: 0.5rem; align-items: center; }
-    .badge { font-size: 0.7rem; font-weight: 700; letter-spacing: 0.04em; text-transform: uppercase; padding: 0.1rem 0.45rem; border-radius: 99px; background: #fdf3dc; color: #1d1b19; }
+    .badge { font-size: 0.7rem; font-weight: 700; letter-spacing: 0.04em; text-transform: uppercase; padding: 0.1rem 0.45rem; border-radius: 99px; background: var(--_note); }
     p { margin: 0.25rem 0; }
-    .muted, .leads-to { color: GrayText; }
+    .muted, .leads-to { color: var(--_muted); }
     .following { overflow-wrap: anywhere; }
     ul { list-style: none; padding: 0; margin: 0.5rem 0; display: grid; gap: 0.5rem; }
     li { display: grid; grid-template-columns: 12rem 1fr; gap: 0.25rem 0.75rem; align-items: center; }
     @media (max-width: 560px) { li { grid-template-columns: 1fr; } }
-    button { font: inherit; font-weight: 600; min-height: 2.5rem; padding: 0.4rem 0.8rem; border-radius: 8px; border: 1px solid #7a3e1d; background: Canvas; color: #7a3e1d; cursor: pointer; width: 100%; }
-    button.primary { background: #7a3e1d; color: #fff; }
+    button { font: inherit; font-weight: 600; min-height: 2.5rem; padding: 0.4rem 0.8rem; border-radius: 8px; border: 1px solid var(--_accent); background: var(--_surface); color: var(--_accent); cursor: pointer; width: 100%; }
+    button.primary { background: var(--_accent); color: var(--_on-accent); }
     button:disabled { opacity: 0.55; cursor: not-allowed; }
     button:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
     .leads-to { font-size: 0.875rem; }
     [role='status']:empty, [role='alert']:empty { display: none; }
-    [role='status'] { background: #e3f3e6; color: #1e6b34; border-radius: 6px; padding: 0.4rem 0.6rem; }
-    [role='alert'] { background: #fbe7e7; color: #a4161a; border-radius: 6px; padding: 0.4rem 0.6rem; }
-    @media (prefers-color-scheme: dark) {
-      button { border-color: #e0a579; color: #e0a579; }
-      button.primary { background: #e0a579; color: #1d1b19; }
-      [role='status'] { background: #1d3323; color: #8fd19e; }
-      [role='alert'] { background: #3a1d1d; color: #ff9b9b; }
-    }
+    [role='status'] { background: var(--_ok-bg); color: var(--_ok); border-radius: 6px; padding: 0.4rem 0.6rem; }
+    [role='alert'] { background: var(--_bad-bg); color: var(--_bad); border-radius: 6px; padding: 0.4rem 0.6rem; }
   `;
 
   override connectedCallback(): void {
