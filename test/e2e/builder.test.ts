@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { assertAccessible, assertClean, createLinkInBuilder, get, browserForFile, openPage, openSignedIn, screenshot, waitForView } from './support.js';
+import { assertAccessible, assertClean, choosePayment, createLinkInBuilder, get, browserForFile, openPage, openSignedIn, screenshot, waitForView } from './support.js';
 
 const browser = browserForFile();
 
@@ -83,4 +83,15 @@ test('one input style on every demo page: the sign-in’s secret is as tall, and
   assert.deepEqual(secret, amount);
   assertClean(signIn);
   assertClean(builder);
+});
+
+test("a tester's quote lifetime for the link (sandbox only): the builder sends it, and the checkout's quote holds that long", async () => {
+  const tracked = await openSignedIn(browser(), '/');
+  const { page } = tracked;
+  await page.getByLabel('Quote lifetime for this link (seconds, sandbox only)').fill('60');
+  const ref = await createLinkInBuilder(page);
+  await choosePayment(page, 'USDT:TRON');
+  const { payment } = await get<{ payment: { created_at: string; quote_expires_at: string } }>(`/api/checkout/${ref}`);
+  assert.equal(Date.parse(payment.quote_expires_at) - Date.parse(payment.created_at), 60_000);
+  assertClean(tracked);
 });

@@ -232,3 +232,22 @@ test('hosted page: "Expire the link now" before any payment reloads the page, wh
   assert.equal((await get<View>(`/api/checkout/${ref}`)).status, 'expired');
   assertClean(tracked);
 });
+
+test('demo page: the test wallet sits beside the checkout on a desktop and under it on a phone; the tester panel under the element, outside its card', async () => {
+  for (const [viewport, beside] of [
+    [{ width: 1024, height: 900 }, true],
+    [{ width: 390, height: 844 }, false],
+  ] as const) {
+    const tracked = await openSignedIn(browser(), '/', { viewport });
+    const { page } = tracked;
+    await createLinkInBuilder(page);
+    await waitForView(page, 'order');
+    const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
+    const [checkout, wallet, element, panel] = [await box('checkout-preview'), await box('test-wallet'), await box('pay-checkout'), await box('tester-panel')];
+    if (beside) assert.ok(wallet.x >= checkout.x + checkout.width && Math.abs(wallet.y - checkout.y) < 1, `${viewport.width} px: side by side`);
+    else assert.ok(wallet.y >= checkout.y + checkout.height, `${viewport.width} px: the wallet under the checkout`);
+    assert.ok(panel.y >= element.y + element.height, 'the panel under the element');
+    assert.equal(await page.locator('pay-checkout tester-panel').count(), 0, 'not inside the element');
+    assertClean(tracked);
+  }
+});
