@@ -144,10 +144,15 @@ test('"Expire the link now": the checkout says the link has expired, and the mer
 /** A link as the merchant's server makes it, opened on the hosted page, with a USDT payment on TRON under way. */
 async function hostedPayment() {
   const { payment_link_ref: ref } = await post<{ payment_link_ref: string }>('/demo/api/links', sampleLink());
-  const tracked = await openPage(browser(), `/checkout?ref=${ref}`);
+  const requests: string[] = [];
+  const tracked = await openPage(browser(), `/checkout?ref=${ref}`, undefined, {
+    setUp: async (page) => {
+      page.on('request', (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
+    },
+  });
   await choosePayment(tracked.page, 'USDT:TRON');
   await tracked.page.locator('tester-panel [data-following]', { hasText: 'awaiting payment' }).waitFor();
-  return { ...tracked, ref };
+  return { ...tracked, ref, requests };
 }
 
 /** Presses a control of the panel and waits for it to say it is done. */
@@ -203,6 +208,9 @@ test('hosted page: "Expire the quote now" shows the expired quote; the earlier a
   const [old, current] = payment_links[0]!.payments;
   assert.deepEqual([old!.address, old!.status], [first.address, 'paid_late']);
   assert.equal(current!.status, 'awaiting_payment', 'the customer’s new quote is untouched');
+  // The panel knows the link from the page: it never asks the gateway anything by an on-chain address.
+  assert.deepEqual(tracked.requests.filter((r) => r.includes('/sandbox/addresses/')), []);
+  assert.ok(tracked.requests.includes(`POST /sandbox/payments/${first.payment_id}/expire-quote`));
   assertClean(tracked);
 });
 
