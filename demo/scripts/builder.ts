@@ -9,6 +9,7 @@ import { api } from './lib/api.js';
 import { showSession } from './lib/session.js';
 import { decodeCanvas } from './wallet/decode.js';
 import { TestWallet } from './wallet/test-wallet.js';
+import { TesterPanel } from './tester/tester-panel.js';
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -20,6 +21,7 @@ declare global {
 customElements.define('link-builder', LinkBuilder);
 customElements.define('checkout-preview', CheckoutPreview);
 customElements.define('test-wallet', TestWallet);
+customElements.define('tester-panel', TesterPanel);
 
 const preview = document.querySelector('checkout-preview')!;
 const wallet = document.querySelector('test-wallet')!;

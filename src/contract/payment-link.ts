@@ -77,6 +77,13 @@ export const PaymentLinkRequest = object({
   show_back_button: z.optional(z.boolean(expected('true or false'))),
   default_guest_checkout: z.optional(z.boolean(expected('true or false'))),
   is_checkout_embed: z.optional(z.boolean(expected('true or false'))),
+  /**
+   * Sandbox only, for testers: how long each quote of this link holds its rate, in place of the gateway's
+   * SANDBOX_QUOTE_TTL_SECONDS (docs/api.md, "Create a payment link"). A live gateway would refuse it.
+   */
+  sandbox_quote_ttl_seconds: z.optional(
+    z.int(expected('a whole number of seconds')).check(z.gte(5, 'must be at least 5 seconds'), z.lte(86_400, 'must be at most 86400 seconds (a day)')),
+  ),
 });
 export type PaymentLinkRequest = z.infer<typeof PaymentLinkRequest>;
 /** What a merchant passes to the SDK: the request before `svc_key` and `signature_hash` are added. */

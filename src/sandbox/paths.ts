@@ -10,5 +10,7 @@ export const ELEMENT_SCRIPT = new URL('dist/pay-checkout.js', root);
 export const ELEMENT_SOURCE_MAP = new URL('dist/pay-checkout.js.map', root);
 /** The chunks the script loads on demand from beside itself, with their source maps (vite.config.ts). */
 export const ELEMENT_CHUNKS = new URL('dist/pay-checkout/', root);
+/** The sandbox's tester panel for the hosted checkout page, one module (demo/vite.tester-panel.config.ts). */
+export const TESTER_PANEL_SCRIPT = new URL('dist/sandbox/tester-panel.js', root);
 /** The demo's built pages (`npm run build`), for `npm start`. */
 export const DEMO_DIST = fileURLToPath(new URL('dist/demo', root));

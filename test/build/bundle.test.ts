@@ -115,3 +115,7 @@ test('no file of the element builds a schema: the answers are checked without zo
 test('no file of the element ships Lit in dev mode', () => {
   for (const { file, code: text } of everyFile) assert.doesNotMatch(text, /Lit is in dev mode/, `dist/${file}`);
 });
+
+test("no file of the element carries the sandbox's tester panel: it is a script of its own (dist/sandbox/tester-panel.js)", () => {
+  for (const { file, code: text } of everyFile) assert.doesNotMatch(text, /tester-panel|Tester controls/, `dist/${file}`);
+});

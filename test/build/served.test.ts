@@ -51,6 +51,10 @@ describe('the element and the hosted page, served by the gateway', () => {
     const page = await response.text();
     assert.match(page, /<script type="module" src="\/pay-checkout.js"><\/script>/);
     assert.match(page, /<pay-checkout embedded="false"><\/pay-checkout>/, 'an unknown ref: no view inside, the element fetches and says why');
+    // The sandbox's tester panel, a script of its own, beside the element and outside its card.
+    assert.match(page, /<script type="module" src="\/sandbox\/tester-panel.js"><\/script>/);
+    assert.match(page, /<\/pay-checkout><\/main>\s*<tester-panel><\/tester-panel>/);
+    assert.equal((await fetch(`${gw.url}/sandbox/tester-panel.js`)).headers.get('content-type'), 'text/javascript; charset=utf-8');
     assert.doesNotMatch(page, /<script>|style=|<link/, 'no inline script or style attribute, no stylesheet to fetch');
     // The one inline style is the one the CSP allows by its hash.
     const style = /<style>(.*?)<\/style>/s.exec(page)?.[1] ?? '';

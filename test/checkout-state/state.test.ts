@@ -48,9 +48,10 @@ describe('screenOf', () => {
     );
   });
 
-  test('a payment past awaiting_payment shows its own status, whatever the link says', () => {
+  test('a payment past awaiting_payment shows its own status, whatever the link says (but an expired quote on an expired link)', () => {
     fc.assert(
       fc.property(paymentStatus.filter((s) => s !== 'awaiting_payment'), linkStatus, (status, link) => {
+        fc.pre(!(status === 'expired' && link === 'expired')); // nothing received: the expired-link error (below)
         const screen = screenOf(checkoutView({ status: link }), payment({ status }), undefined);
         assert.equal(screen.name, status);
         assert.equal('payment' in screen && screen.payment?.status, status);
@@ -63,6 +64,18 @@ describe('screenOf', () => {
     const expired = screenOf(checkoutView({ status: 'expired' }), payment(), undefined);
     assert.equal(expired.name, 'error');
     assert.equal(expired.name === 'error' && expired.failure.code, 'link_expired');
+  });
+
+  test('an expired quote on an expired link (it ran out, or closed with the link): the expired-link error, never "get a new quote"', () => {
+    const screen = screenOf(checkoutView({ status: 'expired' }), payment({ status: 'expired' }), undefined);
+    assert.equal(screen.name, 'error');
+    assert.equal(screen.name === 'error' && screen.failure.code, 'link_expired');
+    // Part of it arrived in time: its view stays, with what was received (the merchant's to settle).
+    const part = payment({ status: 'expired', received_crypto: '7.12', transactions: [transaction(3)] });
+    assert.equal(screenOf(checkoutView({ status: 'expired', received_vnd: 180_000 }), part, undefined).name, 'expired');
+    // Money that reached the address after the quote closed is still news to show.
+    const late = payment({ status: 'expired', quote_expires_at: '2026-11-22T10:15:00.000Z', transactions: [transaction(0, { seen_at: '2026-11-22T10:16:00.000Z' })] });
+    assert.equal(screenOf(checkoutView({ status: 'expired' }), late, undefined).name, 'late');
   });
 
   test('no payment: the order on an active link, paid on a paid one, the expired-link error on an expired one', () => {

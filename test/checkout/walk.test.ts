@@ -5,9 +5,9 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { render } from 'lit';
 import { paymentView } from '../../src/checkout/pay-checkout/views/payment.js';
 import { format, formatCrypto, formatVnd } from '../../src/checkout/i18n/index.js';
-import { amountCrypto, control, part, partOf, payingCheckout, press, textOf, until, untilView } from './helpers/element.js';
+import { amountCrypto, control, part, partOf, payingCheckout, press, textOf, until, untilView, viewOf } from './helpers/element.js';
 import { percentOf } from './helpers/money.js';
-import { checkoutView, expireQuote, mine, pay, paymentOf } from './helpers/server.js';
+import { checkoutView, expireQuote, gatewayUrl, mine, pay, paymentOf } from './helpers/server.js';
 
 describe('<pay-checkout> walk', () => {
   it('changes coin after Pay: back to the coins, and the payment opened in the other one', async () => {
@@ -51,6 +51,20 @@ describe('<pay-checkout> walk', () => {
     expect(rest.amount_vnd, 'the new quote is for what is left').to.equal(amount - received_vnd);
     expect(amountCrypto(el)).to.equal(rest.amount_crypto);
     expect(partOf(el, 'credit').getAttribute('data-left-vnd')).to.equal(String(rest.amount_vnd));
+    await expect(el).to.be.accessible();
+  });
+
+  it('a partial payment on a link that then expires: what came in time shows, and no new quote is promised', async () => {
+    const { el, ref, payment: quoted } = await payingCheckout('USDT:TRON', { locale: 'en' });
+    await pay(quoted.address, 'USDT', 'TRON', percentOf(quoted.amount_crypto, 50, 2));
+    await mine(quoted.confirmations_required, 'TRON');
+    await untilView(el, 'underpaid');
+    await fetch(`${await gatewayUrl()}/sandbox/payment-links/${ref}/expire`, { method: 'POST' });
+    await until(el, 'the expired link', () => textOf(part(el, 'card')).includes('This payment link has expired.'));
+    expect(viewOf(el)).to.equal('expired');
+    expect(textOf(partOf(el, 'card'))).to.include('held for the merchant').and.not.include('new quote');
+    expect(part(el, 'new-quote-button') === undefined && part(el, 'change-coin') === undefined, 'nothing asks for another payment').to.equal(true);
+    expect(partOf(el, 'credit').getAttribute('data-received-vnd')).to.equal(String((await checkoutView(ref)).received_vnd));
     await expect(el).to.be.accessible();
   });
 

@@ -2,7 +2,8 @@
 // they name, and merchant strings stay text.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertAccessible, assertClean, createLinkInBuilder, get, browserForFile, openSignedIn, screenshot, waitForView } from './support.js';
+import type { Page } from 'playwright-core';
+import { assertAccessible, assertClean, choosePayment, createLinkInBuilder, get, browserForFile, openPage, openSignedIn, screenshot, waitForView } from './support.js';
 
 const browser = browserForFile();
 
@@ -66,5 +67,31 @@ test('merchant strings are shown as text, never as HTML, by the element on the d
   assert.equal(view.description, markup, 'stored as sent');
   assert.equal(await page.evaluate(() => (window as { __owned?: number }).__owned), undefined);
   // An inline handler that got parsed would also show here, as a CSP refusal.
+  assertClean(tracked);
+});
+
+test('one input style on every demo page: the sign-in’s secret is as tall, and in the same font, as the builder’s fields', async () => {
+  const measure = (page: Page, selector: string) =>
+    page.locator(selector).evaluate((field) => {
+      const style = getComputedStyle(field);
+      return { height: field.getBoundingClientRect().height, font: style.fontSize, border: style.borderTopWidth };
+    });
+  const signIn = await openPage(browser(), '/signin');
+  const secret = await measure(signIn.page, '#f-client_secret');
+  const builder = await openSignedIn(browser(), '/');
+  const amount = await measure(builder.page, '#f-amount');
+  assert.deepEqual(secret, amount);
+  assertClean(signIn);
+  assertClean(builder);
+});
+
+test("a tester's quote lifetime for the link (sandbox only): the builder sends it, and the checkout's quote holds that long", async () => {
+  const tracked = await openSignedIn(browser(), '/');
+  const { page } = tracked;
+  await page.getByLabel('Quote lifetime for this link (seconds, sandbox only)').fill('60');
+  const ref = await createLinkInBuilder(page);
+  await choosePayment(page, 'USDT:TRON');
+  const { payment } = await get<{ payment: { created_at: string; quote_expires_at: string } }>(`/api/checkout/${ref}`);
+  assert.equal(Date.parse(payment.quote_expires_at) - Date.parse(payment.created_at), 60_000);
   assertClean(tracked);
 });

@@ -89,14 +89,15 @@ test('the hosted page draws the order from the view in its HTML: merchant text s
   assert.ok((await page.locator('pay-checkout h1.merchant').textContent())?.startsWith(name), 'the merchant name, as written');
   assert.equal(await page.locator('pay-checkout [part="summary"] > p').first().textContent(), description);
   assert.equal(await page.evaluate('window.pwned'), undefined, 'nothing in the merchant text ran');
+  // The sandbox's tester panel beside the checkout is a script of its own, and asks for nothing before it is used.
   const before = requests.filter((r) => !r.endsWith('/favicon.ico'));
-  assert.deepEqual(before, ['GET /checkout', 'GET /pay-checkout.js'], 'the order painted from the page alone');
+  assert.deepEqual(before, ['GET /checkout', 'GET /pay-checkout.js', 'GET /sandbox/tester-panel.js'], 'the order painted from the page alone');
   // The event stream opens once the payment exists, after its QR.
   const stream = page.waitForRequest((request) => request.url().endsWith(`/api/checkout/${ref}/events`));
   await choosePayment(page, 'USDT:TRON');
   await stream;
   const all = requests.filter((r) => !r.endsWith('/favicon.ico'));
-  assert.deepEqual(all.slice(0, 3), ['GET /checkout', 'GET /pay-checkout.js', `POST /api/checkout/${ref}/payments`]);
+  assert.deepEqual(all.slice(0, 4), ['GET /checkout', 'GET /pay-checkout.js', 'GET /sandbox/tester-panel.js', `POST /api/checkout/${ref}/payments`]);
   assert.ok(!all.includes(`GET /api/checkout/${ref}`), 'the view was never fetched');
   assertClean(hosted);
 });

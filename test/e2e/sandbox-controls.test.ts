@@ -6,16 +6,20 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { shareOf } from '../../demo/scripts/wallet/payment-qr.js';
+import { sampleLink } from '../helpers/gateway.js';
 import {
   assertAccessible,
   assertClean,
   browserForFile,
+  card,
   choosePayment,
   createLinkInBuilder,
   elementAttribute,
   get,
   mine,
+  openPage,
   openSignedIn,
+  post,
   receiverEndpoint,
   scanCheckoutQr,
   screenshot,
@@ -31,8 +35,9 @@ interface View {
   payment: { payment_id: string; status: string; received_crypto: string; transactions: { confirmations: number }[] } | null;
 }
 
+/** A control's accessible description: the "→ leads to" line beside it, in its own document or shadow root. */
 const description = (page: Page, selector: string) =>
-  page.locator(selector).evaluate((button) => document.getElementById(button.getAttribute('aria-describedby')!)?.textContent ?? '');
+  page.locator(selector).evaluate((button) => (button.getRootNode() as Document | ShadowRoot).getElementById(button.getAttribute('aria-describedby')!)?.textContent ?? '');
 
 async function mineBlocks(page: Page, blocks: number): Promise<void> {
   await page.locator('[name="wallet.blocks"]').fill(String(blocks));
@@ -54,7 +59,9 @@ test('on TRON the wallet takes the amount from the checkout: "Pay 50%" is underp
     ['[data-pay="late"]', /paid late once mined: held for the merchant/],
     ['[data-expire]', /expired: the checkout offers a new quote/],
     ['[data-mine]', /3 blocks confirm a payment on TRON/],
-    ['[data-expire-link]', /link expired/],
+    ['[data-faucet]', /topped up/],
+    ['[data-read]', /fill step 2/],
+    ['[data-tester-expire-link]', /link expired/],
   ] as const) {
     assert.match(await description(page, control), leadsTo, control);
   }
@@ -105,10 +112,11 @@ test('"Expire the link now": the checkout says the link has expired, and the mer
   const { page } = tracked;
   const ref = await createLinkInBuilder(page);
   await choosePayment(page, 'BTC:BITCOIN');
-  await page.locator('[data-expire-link]').click();
-  await page.locator('[data-control-status]', { hasText: 'The link is expired.' }).waitFor();
-  // Its open quote closed with it, and no new quote is offered: only the way back to the merchant.
-  await waitForView(page, 'expired');
+  await page.locator('[data-tester-expire-link]').click();
+  await page.locator('[data-tester-status]', { hasText: 'The link has expired, and its open quote with it.' }).waitFor();
+  // Its open quote closed with it: the card says the link has expired, and offers only the way back to the merchant.
+  await waitForView(page, 'error');
+  assert.match((await card(page).textContent()) ?? '', LINK_EXPIRED);
   assert.equal(await page.locator('pay-checkout [part="new-quote-button"]').count(), 0);
   const view = await get<View>(`/api/checkout/${ref}`);
   assert.deepEqual([view.status, view.payment!.status], ['expired', 'expired'], 'the link and its open quote');
@@ -129,4 +137,125 @@ test('"Expire the link now": the checkout says the link has expired, and the mer
   await page.waitForURL(/\/failure\?/);
   await page.locator('[data-verified="true"]').waitFor();
   assertClean(tracked);
+});
+
+// ---- the tester panel on the hosted checkout page: every status from the page itself, no second tab ----
+
+/** A link as the merchant's server makes it, opened on the hosted page, with a USDT payment on TRON under way. */
+async function hostedPayment() {
+  const { payment_link_ref: ref } = await post<{ payment_link_ref: string }>('/demo/api/links', sampleLink());
+  const requests: string[] = [];
+  const tracked = await openPage(browser(), `/checkout?ref=${ref}`, undefined, {
+    setUp: async (page) => {
+      page.on('request', (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
+    },
+  });
+  await choosePayment(tracked.page, 'USDT:TRON');
+  await tracked.page.locator('tester-panel [data-following]', { hasText: 'awaiting payment' }).waitFor();
+  return { ...tracked, ref, requests };
+}
+
+/** Presses a control of the panel and waits for it to say it is done. */
+async function press(page: Page, control: string, done: RegExp): Promise<void> {
+  await page.locator(`tester-panel ${control}`).click();
+  await page.locator('tester-panel [data-tester-status]', { hasText: done }).waitFor();
+}
+
+/** The expired-link message, in the link's language. */
+const LINK_EXPIRED = /This payment link has expired|Liên kết thanh toán đã hết hạn/;
+
+const paymentOf = async (ref: string) => (await get<View & { payment: { overpaid: boolean; amount_crypto: string; address: string } }>(`/api/checkout/${ref}`)).payment!;
+
+for (const [control, view, expect] of [
+  ['exact', 'paid', { status: 'paid', overpaid: false }],
+  ['partial', 'underpaid', { status: 'underpaid', overpaid: false }],
+  ['overpay', 'paid', { status: 'paid', overpaid: true }],
+] as const) {
+  test(`hosted page: the panel's "${control}" payment, then "Mine enough", leads the checkout to ${view}${expect.overpaid ? ' (overpaid)' : ''}`, async () => {
+    const tracked = await hostedPayment();
+    const { page, ref } = tracked;
+    if (control === 'exact') {
+      await assertAccessible(page, 'the hosted page with the tester panel');
+      await screenshot(page, '08b-hosted-tester-panel', { fullPage: true });
+    }
+    await press(page, `[data-tester-pay="${control}"]`, /^Sent/);
+    await press(page, '[data-tester-mine-enough]', /^Mined 3 blocks on TRON/);
+    await waitForView(page, view);
+    const payment = await paymentOf(ref);
+    assert.deepEqual({ status: payment.status, overpaid: payment.overpaid }, expect);
+    if (control === 'partial') assert.equal(payment.received_crypto, shareOf(payment.amount_crypto, 6, 50));
+    assertClean(tracked);
+  });
+}
+
+test('hosted page: "Expire the quote now" shows the expired quote; the earlier address is offered at once and its payment is held as paid late', async () => {
+  const tracked = await hostedPayment();
+  const { page, ref } = tracked;
+  const first = await paymentOf(ref);
+  assert.match(await description(page, 'tester-panel [data-tester-expire-quote]'), /expired quote: the checkout offers a new quote/);
+  await press(page, '[data-tester-expire-quote]', /quote has expired/);
+  await waitForView(page, 'expired');
+  assert.equal(await page.locator('pay-checkout [part="new-quote-button"]').count(), 1, 'the link is active: a new quote is offered');
+  await page.locator('pay-checkout [part="new-quote-button"]').click();
+  await waitForView(page, 'payment');
+  // No QR read, no second tab: the panel follows the element to the new quote and keeps the one it left.
+  const earlier = page.locator('tester-panel [data-tester-pay-earlier]');
+  await earlier.waitFor();
+  assert.match(await description(page, 'tester-panel [data-tester-pay-earlier]'), /paid late once mined.*held for the merchant/);
+  await press(page, '[data-tester-pay-earlier]', /earlier address/);
+  await press(page, '[data-tester-mine-enough]', /^Mined/);
+  const { payment_links } = await get<{ payment_links: { payments: { address: string; status: string }[] }[] }>(`/demo/api/transactions?q=${ref}`);
+  const [old, current] = payment_links[0]!.payments;
+  assert.deepEqual([old!.address, old!.status], [first.address, 'paid_late']);
+  assert.equal(current!.status, 'awaiting_payment', 'the customer’s new quote is untouched');
+  // The panel knows the link from the page: it never asks the gateway anything by an on-chain address.
+  assert.deepEqual(tracked.requests.filter((r) => r.includes('/sandbox/addresses/')), []);
+  assert.ok(tracked.requests.includes(`POST /sandbox/payments/${first.payment_id}/expire-quote`));
+  assertClean(tracked);
+});
+
+test('hosted page: "Expire the link now" with a quote open: the card says the link has expired, and offers only the way back', async () => {
+  const tracked = await hostedPayment();
+  const { page, ref } = tracked;
+  await press(page, '[data-tester-expire-link]', /link has expired, and its open quote with it/);
+  await waitForView(page, 'error');
+  const text = (await card(page).textContent()) ?? '';
+  assert.match(text, LINK_EXPIRED);
+  assert.doesNotMatch(text, /new quote|báo giá mới/i, 'no new quote is promised: none can be had');
+  assert.equal(await page.locator('pay-checkout [part="new-quote-button"]').count(), 0);
+  assert.equal(await page.locator('pay-checkout [part="leave-button"]').count(), 1);
+  const view = await get<View>(`/api/checkout/${ref}`);
+  assert.deepEqual([view.status, view.payment!.status], ['expired', 'expired']);
+  assertClean(tracked);
+});
+
+test('hosted page: "Expire the link now" before any payment reloads the page, which shows the link expired', async () => {
+  const { payment_link_ref: ref } = await post<{ payment_link_ref: string }>('/demo/api/links', sampleLink());
+  const tracked = await openPage(browser(), `/checkout?ref=${ref}`);
+  const { page } = tracked;
+  await waitForView(page, 'order');
+  await page.locator('tester-panel [data-tester-expire-link]').click();
+  await waitForView(page, 'error');
+  assert.match((await card(page).textContent()) ?? '', LINK_EXPIRED);
+  assert.equal((await get<View>(`/api/checkout/${ref}`)).status, 'expired');
+  assertClean(tracked);
+});
+
+test('demo page: the test wallet sits beside the checkout on a desktop and under it on a phone; the tester panel under the element, outside its card', async () => {
+  for (const [viewport, beside] of [
+    [{ width: 1024, height: 900 }, true],
+    [{ width: 390, height: 844 }, false],
+  ] as const) {
+    const tracked = await openSignedIn(browser(), '/', { viewport });
+    const { page } = tracked;
+    await createLinkInBuilder(page);
+    await waitForView(page, 'order');
+    const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
+    const [checkout, wallet, element, panel] = [await box('checkout-preview'), await box('test-wallet'), await box('pay-checkout'), await box('tester-panel')];
+    if (beside) assert.ok(wallet.x >= checkout.x + checkout.width && Math.abs(wallet.y - checkout.y) < 1, `${viewport.width} px: side by side`);
+    else assert.ok(wallet.y >= checkout.y + checkout.height, `${viewport.width} px: the wallet under the checkout`);
+    assert.ok(panel.y >= element.y + element.height, 'the panel under the element');
+    assert.equal(await page.locator('pay-checkout tester-panel').count(), 0, 'not inside the element');
+    assertClean(tracked);
+  }
 });

@@ -86,6 +86,7 @@ const LINK_FIELDS: Field[] = [
   bool('show_back_button'),
   bool('default_guest_checkout'),
   bool('is_checkout_embed'),
+  { path: 'sandbox_quote_ttl_seconds', rule: { kind: 'int', min: 5, max: 86_400 }, required: false },
 ];
 
 const REFUND_FIELDS: Field[] = [

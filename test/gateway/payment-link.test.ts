@@ -6,6 +6,8 @@ import type { Problem } from '../../src/contract/index.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { JSON_TYPE, rowCounts, send, sign, signedLinkBody, type Answer } from '../helpers/merchant-api.js';
 
+const OPEN_USDT = { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' } as const;
+
 describe(`payment link endpoint (${storageName})`, () => {
   let gw: TestGateway;
   before(async () => {
@@ -109,8 +111,23 @@ describe(`payment link endpoint (${storageName})`, () => {
       ['show_back_button', 'yes', /true or false/],
       ['is_checkout_embed', 1, /true or false/],
       ['source', 'web', /one of default, api, checkout/],
+      ['sandbox_quote_ttl_seconds', 4, /at least 5 seconds/],
+      ['sandbox_quote_ttl_seconds', 86_401, /at most 86400/],
+      ['sandbox_quote_ttl_seconds', 30.5, /whole number of seconds/],
     ];
     for (const [path, value, message] of cases) await assertRefused(withField(path, value), path, message);
+  });
+
+  it("takes a tester's quote lifetime for the link (sandbox only): each of its quotes holds the rate that long, never past the link", async () => {
+    const created = await post(withField('sandbox_quote_ttl_seconds', 30));
+    assert.equal(created.status, 201);
+    const ref = String(created.body.payment_link_ref);
+    const { payment } = await gw.gateway.customerCheckout.open(ref, OPEN_USDT);
+    assert.equal(Date.parse(payment.quote_expires_at) - gw.clock.now().getTime(), 30_000);
+    // Without it, the gateway's own lifetime (SANDBOX_QUOTE_TTL_SECONDS, 900 s by default).
+    const plain = String((await post(signed())).body.payment_link_ref);
+    const other = (await gw.gateway.customerCheckout.open(plain, OPEN_USDT)).payment;
+    assert.equal(Date.parse(other.quote_expires_at) - gw.clock.now().getTime(), 900_000);
   });
 
   it('names every bad field of a body at once', async () => {

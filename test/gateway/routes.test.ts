@@ -161,6 +161,10 @@ describe(`every declared route, sent a request (${storageName})`, () => {
       const { payment } = await openPayment();
       return [{ path: '/sandbox/wallet/transfers', body: { to: payment.address, asset: 'USDT', network: 'TRON', amount: '1.5' } }];
     },
+    'GET /sandbox/tester-panel.js': async () => [
+      { path: '/sandbox/tester-panel.js' },
+      { path: '/sandbox/tester-panel.js', headers: { 'If-None-Match': await etag('/sandbox/tester-panel.js') } },
+    ],
     'GET /sandbox/chain': async () => [{ path: '/sandbox/chain' }],
     'POST /sandbox/chain/mine': async () => [{ path: '/sandbox/chain/mine', body: { blocks: 2, network: 'TRON' } }],
     'POST /sandbox/payments/{payment_id}/expire-quote': async () => [{ path: `/sandbox/payments/${(await openPayment()).payment.payment_id}/expire-quote` }],

@@ -1,13 +1,13 @@
 // <checkout-preview>: the link just created as a merchant would send it (the address, a QR of it, the script tag to
-// embed it), the <pay-checkout> element showing it with a log of its events, and the sandbox control that only the
-// link's owner has: letting the link run out now.
+// embed it), the <pay-checkout> element showing it with a log of its events, and under it the sandbox's tester panel
+// (the hosted checkout page has the same), which acts on the payment the element shows.
 import { html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
 import QRCode from 'qrcode';
-import type { CheckoutView, PaymentLinkResponse } from '../../../src/contract/index.js';
-import { api, ApiError } from '../lib/api.js';
+import type { PaymentLinkResponse } from '../../../src/contract/index.js';
 import { LightElement } from '../lib/light-element.js';
+import type { TesterLinkExpiredEvent } from '../tester/tester-panel.js';
 import { copyText } from '../lib/ui.js';
 
 const CHECKOUT_EVENTS = ['pay-checkout-ready', 'pay-checkout-status', 'pay-checkout-success', 'pay-checkout-failure', 'pay-checkout-back', 'pay-checkout-error'];
@@ -73,16 +73,12 @@ export class CheckoutPreview extends LightElement {
     this.copied = (await copyText(text)) ? done : 'The browser refused the clipboard here: select the text and copy it.';
   }
 
-  /** The link runs out now. An open quote closes with it and the checkout follows at once; with none open, it shows on reload. */
-  async #expireLink(ref: string): Promise<void> {
-    try {
-      const view = await api<CheckoutView>(`/sandbox/payment-links/${encodeURIComponent(ref)}/expire`, { method: 'POST' });
-      this.control = `The link is ${view.status}. The checkout below was reloaded, as the customer's would be.`;
-      this.mount++;
-    } catch (error) {
-      this.control = error instanceof ApiError ? `The gateway refused: ${error.message}` : String(error);
-    }
-  }
+  /** The link ran out with no quote open: the element learns it on a new load, which the preview gives it in place of the page's. */
+  #linkExpired = (event: TesterLinkExpiredEvent) => {
+    event.preventDefault();
+    this.control = `The link is ${event.view.status}. The checkout above was reloaded, as the customer's would be.`;
+    this.mount++;
+  };
 
   protected override render(): TemplateResult {
     const link = this.link;
@@ -115,16 +111,12 @@ export class CheckoutPreview extends LightElement {
       </details>
       ${this.elementError ? html`<p class="error-box" role="alert">${this.elementError}</p>` : nothing}
       <div class="element-frame">
-        ${keyed(`${link.payment_link_ref}:${this.mount}`, html`<pay-checkout payment-link-ref=${link.payment_link_ref} embedded></pay-checkout>`)}
+        ${keyed(
+          `${link.payment_link_ref}:${this.mount}`,
+          html`<pay-checkout payment-link-ref=${link.payment_link_ref} embedded></pay-checkout>
+            <tester-panel payment-link-ref=${link.payment_link_ref} @tester-link-expired=${this.#linkExpired}></tester-panel>`,
+        )}
       </div>
-      <ul class="controls link-controls" aria-label="Sandbox control of this link">
-        <li class="control">
-          <button type="button" class="secondary" data-expire-link aria-describedby="leads-to-expire-link" @click=${() => this.#expireLink(link.payment_link_ref)}>
-            Expire the link now
-          </button>
-          <span class="leads-to" id="leads-to-expire-link">→ link expired, its open quote too: the checkout offers no new quote, only the way back to the failure page</span>
-        </li>
-      </ul>
       <p class="status" role="status" data-control-status>${this.control}</p>
       <details class="events">
         <summary>Events from the element (${this.events.length})</summary>

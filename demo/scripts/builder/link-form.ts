@@ -12,7 +12,7 @@ export interface FieldDef {
 }
 
 /** Fields sent as JSON numbers when they read as one; anything else is sent as typed, for the gateway to name. */
-const NUMERIC = new Set(['amount', 'expiry_hours', 'merchant_details.promo_discount', 'merchant_details.shipping_charges']);
+const NUMERIC = new Set(['amount', 'expiry_hours', 'sandbox_quote_ttl_seconds', 'merchant_details.promo_discount', 'merchant_details.shipping_charges']);
 
 export const ORDER: FieldDef[] = [
   { path: 'merchant_order_id', label: 'Order id (merchant_order_id)', required: true, hint: 'One active or paid link per order: a new id is drawn after each link.' },
@@ -25,6 +25,12 @@ export const ORDER: FieldDef[] = [
     type: 'number',
     required: true,
     hint: '1 to 720. To see a link expire now, use "Expire the link now" once it is created.',
+  },
+  {
+    path: 'sandbox_quote_ttl_seconds',
+    label: 'Quote lifetime for this link (seconds, sandbox only)',
+    type: 'number',
+    hint: '5 to 86400: how long each quote of this link holds its rate. Empty: the gateway’s own (15 minutes unless SANDBOX_QUOTE_TTL_SECONDS says otherwise).',
   },
 ];
 

@@ -205,15 +205,17 @@ export class TestWallet extends LightElement {
           ${this.balances.map((b) => html`<tr><td>${b.asset}</td><td>${b.network}</td><td class="num" data-balance="${b.asset}:${b.network}">${b.balance}</td></tr>`)}
         </tbody>
       </table>
-      <button type="button" class="secondary" ?disabled=${this.busy} @click=${this.#faucet}>Faucet: top up test coins</button>
+      <button type="button" class="secondary" data-faucet aria-describedby="leads-to-faucet" ?disabled=${this.busy} @click=${this.#faucet}>Faucet: top up test coins</button>
+      <p class="leads-to" id="leads-to-faucet">→ every balance above topped up: enough test coins for any payment (no status changes)</p>
 
       <fieldset class="scan">
         <legend>1. Read the checkout's QR</legend>
         ${this.scanControls(this)}
         <form class="paste" @submit=${(e: Event) => (e.preventDefault(), this.accept(this.pasted))}>
           ${input({ path: 'wallet.uri', label: 'Or paste what the QR holds', hint: 'bitcoin:…, ethereum:…, or a TRON address', value: this.pasted, onInput: (v) => (this.pasted = v) })}
-          <button type="submit" class="secondary">Read</button>
+          <button type="submit" class="secondary" data-read aria-describedby="leads-to-read">Read</button>
         </form>
+        <p class="leads-to" id="leads-to-read">→ the address, coin and amount (when the QR has one) fill step 2: nothing is sent yet</p>
       </fieldset>
 
       <fieldset class="pay" ?disabled=${!target || this.busy}>

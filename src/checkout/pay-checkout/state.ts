@@ -37,9 +37,13 @@ export function screenOf(view: CheckoutView | undefined, payment: Payment | null
   if (!view) return { name: 'loading' };
   if (changingCoin && canChangeCoin(view, payment)) return { name: 'order', view };
   if (payment?.status === 'expired' && lateTransfers(payment).length) return { name: 'late', view, payment };
+  // An expired link with nothing received (no payment, one still awaiting, or its quote closed empty): nothing to pay,
+  // nothing to follow, and no new quote to offer, so the expired-quote view's "get a new quote" would be wrong. A
+  // quote that received part in time keeps its view (src/checkout/README.md): that money is the merchant's to settle.
+  if (view.status === 'expired' && (!payment || payment.status === 'awaiting_payment' || (payment.status === 'expired' && !hasReceived(payment)))) {
+    return { name: 'error', failure: LINK_EXPIRED, view };
+  }
   if (payment && payment.status !== 'awaiting_payment') return { name: payment.status, view, payment };
-  // An expired link with nothing received: nothing to pay, nothing to follow.
-  if (view.status === 'expired') return { name: 'error', failure: LINK_EXPIRED, view };
   if (payment) return { name: 'payment', view, payment };
   return view.status === 'paid' ? { name: 'paid', view, payment: null } : { name: 'order', view };
 }

@@ -39,8 +39,11 @@ function chunkFiles(): (c: Context) => Promise<Response> {
   };
 }
 
-/** The hosted page's own few rules, inline (a stylesheet would be one more request before the checkout shows). */
-const PAGE_CSS = 'html{color-scheme:light dark}body{margin:0}';
+/**
+ * The hosted page's own few rules, inline (a stylesheet would be one more request before the checkout shows). The
+ * sandbox's tester panel sits below the checkout, as wide as a phone's screen at most.
+ */
+const PAGE_CSS = 'html{color-scheme:light dark}body{margin:0}tester-panel{display:block;max-width:44rem;margin:1.5rem auto 2rem;padding:0 1rem}';
 
 /**
  * What the hosted page may do: its own script, the gateway's API and stream, images from anywhere on https, and
@@ -53,7 +56,9 @@ function checkoutPage(lang: PageLanguage, view: string | undefined): string {
   // No inline script: the CSP allows none. <pay-checkout> reads ?ref= from the page URL, and shows the full page
   // layout whatever the link's is_checkout_embed says: this page is the hosted checkout. The link's view goes in
   // the element as a JSON data block, escaped (http/inline-json.ts), so the order paints without a request; an
-  // unknown ref has none, and the element fetches and shows why.
+  // unknown ref has none, and the element fetches and shows why. Below the checkout, outside its card, the sandbox's
+  // tester panel (/sandbox/tester-panel.js): this gateway is always the sandbox (src/sandbox/config.ts has no live
+  // setting), and the panel goes with the /sandbox routes it calls (docs/guide.md, "What a tester does").
   const data = view ? `<script type="application/json">${jsonForScript(view)}</script>` : '';
   return `<!doctype html>
 <html lang="${lang}">
@@ -63,9 +68,11 @@ function checkoutPage(lang: PageLanguage, view: string | undefined): string {
 <title>${title}</title>
 <style>${PAGE_CSS}</style>
 <script type="module" src="/pay-checkout.js"></script>
+<script type="module" src="/sandbox/tester-panel.js"></script>
 </head>
 <body>
 <main><pay-checkout embedded="false">${data}</pay-checkout></main>
+<tester-panel></tester-panel>
 </body>
 </html>
 `;

@@ -12,14 +12,28 @@ import {
 } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
+import { builtFile } from '../http/built-file.js';
 import { openCors } from '../http/cors.js';
 import { jsonText } from '../http/json-text.js';
 import { parseWith } from '../http/problem.js';
-import { route, type RouteGroup } from './route.js';
+import { TESTER_PANEL_SCRIPT } from '../paths.js';
+import { media, route, type RouteGroup } from './route.js';
 
 export const sandboxRoutes: RouteGroup<Pick<Services, 'wallet' | 'sandboxControls' | 'customerCheckout'>> = {
   use: ['/sandbox/*', openCors({ allowHeaders: ['Content-Type'] })],
   routes: [
+    // The hosted checkout page places it beside the element (routes/assets.ts): the sandbox's controls, on the sandbox only.
+    route(
+      'get',
+      '/sandbox/tester-panel.js',
+      {
+        tag: 'Sandbox',
+        summary: "The tester panel the hosted checkout page shows beside the element: pay, mine, expire, on the checkout's payment",
+        ok: { 200: media('text/javascript', 'dist/sandbox/tester-panel.js; gzip when accepted; an ETag.'), 304: null },
+        errors: [503],
+      },
+      () => builtFile(TESTER_PANEL_SCRIPT, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' }),
+    ),
     route(
       'get',
       '/sandbox/wallet',

@@ -19,8 +19,9 @@ export interface ExpiredActions {
 export function expiredView(ui: Ui, view: CheckoutView, { busy, actionError, onNewQuote, onChangeCoin, onLeave }: ExpiredActions): TemplateResult {
   const credit = creditOf(view);
   const active = view.status === 'active';
+  // With the link over there is no new quote to promise (state.ts shows an empty quote on an expired link as the error).
   return html`${heading(ui.t('expired'))}
-    <p>${later(ui.locale, credit ? 'creditBody' : 'expiredBody')}</p>
+    <p>${later(ui.locale, view.status === 'expired' ? 'linkExpiredCreditBody' : credit ? 'creditBody' : 'expiredBody')}</p>
     ${creditCard(ui, view)} ${actionError ? errorLine(ui, actionError) : nothing}
     <div class="actions">
       ${active

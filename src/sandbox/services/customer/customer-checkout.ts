@@ -210,7 +210,8 @@ export class CustomerCheckout {
       // From the prices the rate feed last wrote: a source that hangs never delays this (a 503 naming the asset without a rate).
       const locked = this.rates.lock(asset.asset, this.clock.now());
       // The new payment closes the last one's quote at once (it is newer); both are written before this commits.
-      const row = await this.quote(tx, link.payment_link_ref, rest, link.expires_at, asset, locked.rate, request.customer);
+      const ttlSeconds = link.request.sandbox_quote_ttl_seconds ?? this.settings.quoteTtlSeconds;
+      const row = await this.quote(tx, link.payment_link_ref, rest, link.expires_at, ttlSeconds, asset, locked.rate, request.customer);
       await insertPayment(tx, row, locked.provenance);
       snapshot = await this.reconciler.reconcile(tx, ref);
       return { payment: await this.render(tx, snapshot, snapshot.payments.length - 1), created: true };
@@ -239,7 +240,7 @@ export class CustomerCheckout {
     throw unavailable(`${network.name} (${network.id}) cannot be reached right now, so no payment opens on it; choose another coin, or try again shortly.`);
   }
 
-  private async quote(tx: Sql, ref: string, amountVnd: number, linkExpiresAt: Date, info: AssetInfo, rate: string, customer: unknown): Promise<PaymentRow> {
+  private async quote(tx: Sql, ref: string, amountVnd: number, linkExpiresAt: Date, ttlSeconds: number, info: AssetInfo, rate: string, customer: unknown): Promise<PaymentRow> {
     const { asset, network, decimals, quote_decimals } = info;
     const index = await nextAddressIndex(tx);
     const now = this.clock.now();
@@ -256,7 +257,7 @@ export class CustomerCheckout {
       amount_vnd: amountVnd,
       rate,
       // Never locked past the link's expiry.
-      quote_expires_at: new Date(Math.min(now.getTime() + this.settings.quoteTtlSeconds * 1000, linkExpiresAt.getTime())),
+      quote_expires_at: new Date(Math.min(now.getTime() + ttlSeconds * 1000, linkExpiresAt.getTime())),
       confirmations_required: this.networks.of(network).confirmations,
       customer,
       accepted_at: null,
