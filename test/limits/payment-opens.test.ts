@@ -54,7 +54,10 @@ describe(`opens a minute (${storageName})`, () => {
     /** Opens in ETHEREUM, TRON, ETHEREUM...: each a new payment. */
     const alternate = async (ref: string, times: number) => {
       const statuses: number[] = [];
-      for (let i = 0; i < times; i++) statuses.push((await checkoutApi(gw.url, ref).open(...COINS[(i + 1) % 2]!)).status);
+      for (let i = 0; i < times; i++) {
+        const [asset, network] = COINS[(i + 1) % 2]!;
+        statuses.push((await checkoutApi(gw.url, ref).open(asset, network)).status);
+      }
       return statuses;
     };
     const reopened: number[] = [];
