@@ -14,7 +14,7 @@ export const systemResolve: Resolve = async (hostname) => (await lookup(hostname
 /** A URL the gateway will not send to, and why (the message of the `url` field). */
 export class RefusedTarget extends Error {}
 
-/** A host name that did not resolve: nothing to check yet; at delivery, the attempt is "unreachable". */
+/** A host name that did not resolve: refused when the endpoint is added; at delivery, the attempt is "unreachable". */
 export class UnresolvedTarget extends Error {}
 
 type Reach = 'public' | 'loopback' | 'internal';
@@ -56,7 +56,7 @@ export class WebhookTargets {
       addresses = await this.resolve(host).catch(() => []);
       // An http: URL must be shown to be loopback; an https: name may resolve later, and is checked then.
       if (!addresses.length && url.protocol === 'http:') throw new RefusedTarget(httpRule);
-      if (!addresses.length) throw new UnresolvedTarget(`${host} does not resolve`);
+      if (!addresses.length) throw new UnresolvedTarget(`must name a host that resolves to a public address (${host} does not resolve)`);
     }
     const reaches = new Set(addresses.map(reachOf));
     const named = isIP(host) ? '' : ` (${host} resolves to ${addresses.join(', ')})`;
