@@ -24,6 +24,8 @@ export interface DemoOptions {
   sandbox: MerchantCredentials;
   /** The SDK for a merchant's credentials (for `npm start`, the gateway in the same process). */
   clientFor(credentials: Omit<MerchantCredentials, 'name'>): MerchantClient;
+  /** Counts a sign-in of a merchant whose secret was right; throws a 429 past LIMIT_SIGN_INS_PER_MERCHANT_PER_MINUTE. */
+  countSignIn(clientId: string): Promise<void>;
   /** Whether the sandbox merchant may sign in without its secret (from this machine only): SANDBOX_SECRETLESS_SIGN_IN. */
   secretlessSignIn?: boolean;
   /** The built pages (`vite build --config demo/vite.config.ts`). */
@@ -126,6 +128,7 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
       if (error instanceof PayCheckoutApiError && error.status < 500 && error.status !== 429) throw unauthorized('The client id and client secret do not match a merchant.');
       throw error;
     }
+    await options.countSignIn(credentials.clientId);
     return c.json(sessionView(sessions.start(c, { clientId: credentials.clientId, sandbox: credentials.clientId === options.sandbox.clientId, client })));
   });
 

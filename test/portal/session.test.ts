@@ -45,6 +45,7 @@ function startPortal(options: Pick<Parameters<typeof demoRoutes>[0], 'secretless
           sandbox: gateway.config.sandboxMerchant,
           clientFor: (credentials) => new MerchantClient({ baseUrl: 'http://gateway.test', ...credentials, fetch: inProcess }),
           distDir: '/nonexistent',
+          countSignIn: (clientId) => gateway.clientSignIn.countSignIn(clientId),
           ...options,
         }),
       );
@@ -182,7 +183,8 @@ describe(`merchant portal sessions (${storageName})`, () => {
 
   it('takes a change only from its own origin, as JSON, with the session\'s CSRF token', async () => {
     const session = await signIn(gw.credentials);
-    const body = { url: 'https://hooks.shop.example/pay' };
+    // A public address as a literal: a name would need DNS, and one that does not resolve is refused.
+    const body = { url: 'https://93.184.216.34/pay' };
     const refused: [Record<string, string>, number, RegExp][] = [
       [{ ...session, Origin: 'http://localhost:1' }, 403, /own pages only/],
       [{ ...session, Origin: 'null' }, 403, /own pages only/],
@@ -236,13 +238,31 @@ describe(`merchant portal sessions (${storageName})`, () => {
     }
   });
 
-  it('keeps each merchant\'s sessions apart: a thousand sign-ins of one push out only its own oldest', async () => {
+  it("limits one merchant's sign-ins a minute, and a thousand of them sign no other merchant out", async () => {
+    // A window of its own: the gateway's clock stands still, and the tests before signed in too.
+    gw.clock.advance(60_000);
     const other = await gw.addMerchant();
     const theirs = await signIn(other.credentials);
     const first = await signIn(gw.credentials);
-    for (let i = 0; i < 1_000; i++) await signIn(gw.credentials);
+    const statuses = new Map<number, number>();
+    let refusal: Awaited<ReturnType<typeof call<Problem>>> | undefined;
+    for (let i = 0; i < 1_000; i++) {
+      const answer = await call<Problem>('POST', '/demo/sign-in', { headers: { Origin: origin }, body: { client_id: gw.credentials.clientId, client_secret: gw.credentials.clientSecret } });
+      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      if (answer.status === 429) refusal ??= answer;
+    }
+    const limit = gw.gateway.config.limits.signInsPerMerchantPerMinute;
+    assert.deepEqual(Object.fromEntries(statuses), { 200: limit - 1, 429: 1_000 - (limit - 1) });
+    assert.equal(refusal!.headers.get('content-type'), 'application/problem+json');
+    assert.match(refusal!.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
+    assert.match(refusal!.body.detail!, /Too many sign-ins for this merchant/);
+    assert.equal(refusal!.headers.getSetCookie().length, 0, 'no session');
+
     assert.equal((await call('GET', '/demo/api/session', { headers: theirs })).status, 200, "another merchant's session lives on");
+    await signIn(other.credentials);
     assert.equal((await call('GET', '/demo/api/session', { headers: first })).status, 401, 'the oldest of the one signing in is gone');
+    gw.clock.advance(60_000);
+    await signIn(gw.credentials);
   });
 
   it('ends a session on sign-out and after its time', async () => {
