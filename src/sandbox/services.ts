@@ -103,7 +103,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     await db.close();
     throw error;
   }
-  const merchants = new Merchants(db, sealer);
+  const merchants = new Merchants(db, sealer, clock);
   const rateLimits = new RateLimits(db, clock);
   const chains = await Chains.open(db, clock, networks);
   // Built in one order, each from those before it: readers first, then what writes, then what follows chains.

@@ -4,7 +4,7 @@
 // The portal's sign-ins are counted per merchant too, once the secret is right, so a wrong one cannot use them up.
 import type { LimitSettings } from '../../config.js';
 import { sha256 } from '../../secrets.js';
-import type { Merchant, Merchants } from './merchants.js';
+import type { AuthenticatedClient, Merchants } from './merchants.js';
 import type { Rate, RateLimits } from '../operations/rate-limits.js';
 
 export class ClientSignIn {
@@ -15,7 +15,7 @@ export class ClientSignIn {
   ) {}
 
   /** The merchant of these credentials, or undefined; `address` is the client's (none for a request made in process). */
-  async authenticate(clientId: string, clientSecret: string, address: string | undefined): Promise<Merchant | undefined> {
+  async authenticate(clientId: string, clientSecret: string, address: string | undefined): Promise<AuthenticatedClient | undefined> {
     const counted = this.#counted(clientId, address);
     for (const [key, rate] of counted) await this.rateLimits.check(key, rate);
     const merchant = await this.merchants.authenticateClient(clientId, clientSecret);
