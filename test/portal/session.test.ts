@@ -32,6 +32,7 @@ const PORTAL_API: [string, string, unknown?][] = [
   ['GET', '/demo/api/webhooks/endpoints/we_1/deliveries'],
   ['POST', '/demo/api/webhooks/deliveries/1/redeliver'],
   ['GET', '/demo/api/webhooks/receiver'],
+  ['POST', '/demo/api/client-secret/roll', {}],
 ];
 
 /** A test gateway with the portal's routes, its merchant client calling the gateway in process. */
@@ -263,6 +264,32 @@ describe(`merchant portal sessions (${storageName})`, () => {
     assert.equal((await call('GET', '/demo/api/session', { headers: first })).status, 401, 'the oldest of the one signing in is gone');
     gw.clock.advance(60_000);
     await signIn(gw.credentials);
+  });
+
+  it('rolls the client secret: the session that rolled goes on, every other session of the merchant ends, the old secret signs in no more', async () => {
+    const other = await gw.addMerchant();
+    const rolling = await signIn(other.credentials);
+    const stale = await signIn(other.credentials);
+    const bystander = await signIn(gw.credentials);
+    assert.equal((await call('GET', '/demo/api/transactions', { headers: stale })).status, 200);
+
+    const rolled = await call<{ client_secret: string; previous_secret_expires_at: null }>('POST', '/demo/api/client-secret/roll', { headers: rolling, body: {} });
+    assert.equal(rolled.status, 200, JSON.stringify(rolled.body));
+    assert.equal(rolled.headers.get('cache-control'), 'no-store');
+    assert.equal(rolled.body.previous_secret_expires_at, null);
+
+    assert.equal((await call('GET', '/demo/api/transactions', { headers: rolling })).status, 200, 'the session that rolled goes on');
+    assert.equal((await call('POST', '/demo/api/webhooks/endpoints', { headers: rolling, body: { url: 'https://93.184.216.34/pay' } })).status, 201);
+    const ended = await call('POST', '/demo/api/webhooks/endpoints', { headers: stale, body: { url: 'https://93.184.216.34/stale' } });
+    assert.equal(ended.status, 401, JSON.stringify(ended.body));
+    assert.match(ended.body.detail!, /Sign in again/);
+    assert.equal((await call('GET', '/demo/api/session', { headers: stale })).status, 401, 'the session is gone');
+    await assert.rejects(other.client.listWebhookEndpoints(), (error: { status: number }) => error.status === 401, 'the SDK of the old secret is refused');
+    assert.equal((await call('GET', '/demo/api/transactions', { headers: bystander })).status, 200, "another merchant's session lives on");
+
+    const oldSignIn = await call('POST', '/demo/sign-in', { headers: { Origin: origin }, body: { client_id: other.credentials.clientId, client_secret: other.credentials.clientSecret } });
+    assert.equal(oldSignIn.status, 401);
+    await signIn({ clientId: other.credentials.clientId, clientSecret: rolled.body.client_secret });
   });
 
   it('ends a session on sign-out and after its time', async () => {
