@@ -16,6 +16,8 @@ import { ClientSecretRollRequest, object, text } from '../src/contract/index.js'
 import type { MerchantCredentials } from '../src/sandbox/config.js';
 import { readJsonObject } from '../src/sandbox/http/body.js';
 import { badRequest, parseWith, ProblemError, unauthorized } from '../src/sandbox/http/problem.js';
+// Where the demo's own receiver listens; the webhooks page offers it as an endpoint, and the gateway takes it.
+import { DEMO_RECEIVER_PATH } from '../src/sandbox/services/webhooks/targets.js';
 import { transactionsCsv } from './transactions-csv.js';
 import { fromThisMachine, ownPagesOnly, requireSession, sessionView, Sessions, type Session, type SessionEnv } from './session.js';
 
@@ -53,8 +55,6 @@ const PUBLIC_API = ['/demo/api/redirects/verify'];
 
 const SignIn = object({ client_id: text(200, 1), client_secret: text(200, 1) });
 
-/** Where the demo's own receiver listens; the webhooks page offers it as an endpoint. */
-const RECEIVER_PATH = '/demo/webhook-receiver';
 /** How many deliveries the receiver remembers (in memory: a restart forgets them). */
 const RECEIPTS_KEPT = 50;
 
@@ -312,7 +312,7 @@ function webhookRoutes(app: Hono<SessionEnv>, sandboxClient: () => MerchantClien
   // The receiver checks deliveries with the sandbox merchant's secrets: what it got is that merchant's to see.
   app.get('/demo/api/webhooks/receiver', (c) => c.json({ receipts: c.get('session').sandbox ? receipts : [] }));
 
-  app.post(RECEIVER_PATH, async (c) => {
+  app.post(DEMO_RECEIVER_PATH, async (c) => {
     // The raw body, before any parsing: the signature covers its exact bytes.
     const body = await c.req.text();
     const header = c.req.header(WEBHOOK_SIGNATURE_HEADER);

@@ -55,7 +55,7 @@ test('a merchant adds the demo receiver, sees a paid link’s events delivered a
   let endpointPosts = 0;
   page.on('request', (r) => void (r.method() === 'POST' && r.url().endsWith('/demo/api/webhooks/endpoints') && endpointPosts++));
 
-  // The page checks the form of the URL; the gateway's rule (http: on the loopback host only) comes back by the field.
+  // The page checks the form of the URL; the gateway's rule (http: for the sandbox's own receivers only) comes back by the field.
   const url = page.locator('#f-url');
   const urlError = page.locator('#f-url-error');
   const addButton = page.getByRole('button', { name: 'Add endpoint' });
@@ -65,7 +65,7 @@ test('a merchant adds the demo receiver, sees a paid link’s events delivered a
   assert.equal(endpointPosts, 0);
   await url.fill('http://shop.invalid/hooks');
   await addButton.click();
-  await urlError.filter({ hasText: /http: is taken on the loopback host only/ }).waitFor();
+  await urlError.filter({ hasText: /http: is taken only for the sandbox's own receivers/ }).waitFor();
   assert.match((await page.locator('#endpoint-problem').textContent())!, /The gateway refused the endpoint \(422\)/);
   assert.equal(await url.getAttribute('aria-invalid'), 'true');
   assert.equal(endpointPosts, 1);
