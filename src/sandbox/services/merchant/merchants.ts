@@ -2,7 +2,7 @@
 // and every signed redirect needs the merchant, so what was read is kept in memory, and dropped in every process when
 // credentials change (NOTIFY). A secret can be rolled, the old one kept for a grace of at most 7 days (docs/api.md,
 // "Roll the client secret"); tokens end with the secret that issued them (tokens.ts).
-import { MAX_SECRET_GRACE_SECONDS, type ClientSecretRoll } from '../../../contract/index.js';
+import type { ClientSecretRoll } from '../../../contract/index.js';
 import type { Clock } from '../../clock.js';
 import type { MerchantCredentials } from '../../config.js';
 import { notFound } from '../../errors.js';
@@ -75,12 +75,10 @@ export class Merchants {
 
   /**
    * A new client secret for the merchant, answered this once. The old one (and its tokens) ends now, or after
-   * `expiresInSeconds` of grace; any older one still in a grace ends now. Every process hears of it (NOTIFY).
+   * `expiresInSeconds` of grace (0 to 7 days: ClientSecretRollRequest); any older one still in a grace ends now. Every
+   * process hears of it (NOTIFY).
    */
   async rollSecret(merchantId: string, expiresInSeconds = 0): Promise<ClientSecretRoll> {
-    if (!Number.isInteger(expiresInSeconds) || expiresInSeconds < 0 || expiresInSeconds > MAX_SECRET_GRACE_SECONDS) {
-      throw new RangeError(`expires_in must be 0 to ${MAX_SECRET_GRACE_SECONDS} seconds`);
-    }
     const secret = randomToken('secret');
     const until = expiresInSeconds ? new Date(this.clock.now().getTime() + expiresInSeconds * 1000) : null;
     const row = await this.db.transaction((tx) => rollSecret(tx, merchantId, { hash: sha256(secret), sealed: this.sealer.seal(secret) }, until));

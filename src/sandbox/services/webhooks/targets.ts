@@ -74,7 +74,8 @@ export class WebhookTargets {
     if (isIP(host)) addresses = [host];
     else {
       addresses = await this.resolve(host).catch(() => []);
-      // An http: URL must be shown to be loopback; an https: name may resolve later, and is checked then.
+      // An http: URL must be shown to be loopback; an https: name that does not resolve is refused when the endpoint
+      // is added (endpoints.ts), and is "unreachable" at a delivery.
       if (!addresses.length && url.protocol === 'http:') throw new RefusedTarget(httpRule);
       if (!addresses.length) throw new UnresolvedTarget(`must name a host that resolves to a public address (${host} does not resolve)`);
     }
