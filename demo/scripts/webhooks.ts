@@ -6,7 +6,6 @@ import { state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { isWebUrl, type WebhookDelivery, type WebhookEndpoint } from '../../src/contract/index.js';
 import type { WebhookReceipt } from '../server.js';
-import './client-secret.js';
 import { api, ApiError } from './lib/api.js';
 import { LightElement } from './lib/light-element.js';
 import { PollController } from './lib/poll-controller.js';

@@ -176,3 +176,23 @@ test('away from localhost the page says why the demo receiver cannot be added', 
   await assertAccessible(page, '/webhooks away from localhost');
   assert.deepEqual([tracked.cspViolations, tracked.pageErrors], [[], []]);
 });
+
+test('rolling the client secret asks first, naming what ends and when; Cancel rolls nothing', async () => {
+  // Only the dialog: a roll would end the secret the other tests of the run sign in with (test/portal covers the roll).
+  const tracked = await openSignedIn(browser(), '/webhooks');
+  const { page } = tracked;
+  let rolls = 0;
+  page.on('request', (r) => void (r.url().endsWith('/demo/api/client-secret/roll') && rolls++));
+  await page.getByRole('button', { name: 'Roll the client secret' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Roll the client secret?' });
+  await dialog.waitFor();
+  assert.match((await dialog.textContent())!.replace(/\s+/g, ' '), /Now, the old one ends, and with it: the access tokens it issued .* every other portal session signed in with it\. This session goes on/);
+  await dialog.getByLabel('The old secret ends').selectOption('86400');
+  await dialog.getByText('In 24 hours, the old one ends').waitFor();
+  await assertAccessible(page, '/webhooks asking to confirm a roll');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  assert.equal(rolls, 0);
+  assert.equal(await page.locator('[data-new-secret]').count(), 0);
+  assertClean(tracked);
+});
