@@ -16,7 +16,7 @@ await runGateway({
     ...process.env,
     PGLITE_DIR: process.env.PGLITE_DIR ?? (process.env.DATABASE_URL ? '' : '.data/pglite'),
   },
-  mount(app, { config }) {
+  mount(app, { config, clientSignIn }) {
     const baseUrl = `http://localhost:${config.port}`;
     // The demo's server side and the gateway share this process and port, so the SDK's requests go straight to the app.
     const inProcess: typeof fetch = async (input, init) => app.fetch(new Request(input, init));
@@ -25,6 +25,7 @@ await runGateway({
       demoRoutes({
         sandbox: config.sandboxMerchant,
         secretlessSignIn: config.secretlessSignIn,
+        countSignIn: (clientId) => clientSignIn.countSignIn(clientId),
         clientFor: (credentials) => new MerchantClient({ baseUrl, ...credentials, fetch: inProcess }),
         distDir: DEMO_DIST,
       }),

@@ -12,18 +12,22 @@ import type { MerchantClient, PaymentLinkQuery } from '../src/merchant/client.js
 import { PayCheckoutApiError } from '../src/merchant/errors.js';
 import { verifyRedirect } from '../src/merchant/redirect.js';
 import { verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '../src/merchant/webhook.js';
-import { object, text } from '../src/contract/index.js';
+import { ClientSecretRollRequest, object, text } from '../src/contract/index.js';
 import type { MerchantCredentials } from '../src/sandbox/config.js';
 import { readJsonObject } from '../src/sandbox/http/body.js';
 import { badRequest, parseWith, ProblemError, unauthorized } from '../src/sandbox/http/problem.js';
+// Where the demo's own receiver listens; the webhooks page offers it as an endpoint, and the gateway takes it.
+import { DEMO_RECEIVER_PATH } from '../src/sandbox/services/webhooks/targets.js';
 import { transactionsCsv } from './transactions-csv.js';
-import { fromThisMachine, ownPagesOnly, requireSession, sessionView, Sessions, type SessionEnv } from './session.js';
+import { fromThisMachine, ownPagesOnly, requireSession, sessionView, Sessions, type Session, type SessionEnv } from './session.js';
 
 export interface DemoOptions {
   /** The sandbox merchant: the demo signs its links, checks its redirects and its webhooks with these. */
   sandbox: MerchantCredentials;
   /** The SDK for a merchant's credentials (for `npm start`, the gateway in the same process). */
   clientFor(credentials: Omit<MerchantCredentials, 'name'>): MerchantClient;
+  /** Counts a sign-in of a merchant whose secret was right; throws a 429 past LIMIT_SIGN_INS_PER_MERCHANT_PER_MINUTE. */
+  countSignIn(clientId: string): Promise<void>;
   /** Whether the sandbox merchant may sign in without its secret (from this machine only): SANDBOX_SECRETLESS_SIGN_IN. */
   secretlessSignIn?: boolean;
   /** The built pages (`vite build --config demo/vite.config.ts`). */
@@ -51,8 +55,6 @@ const PUBLIC_API = ['/demo/api/redirects/verify'];
 
 const SignIn = object({ client_id: text(200, 1), client_secret: text(200, 1) });
 
-/** Where the demo's own receiver listens; the webhooks page offers it as an endpoint. */
-const RECEIVER_PATH = '/demo/webhook-receiver';
 /** How many deliveries the receiver remembers (in memory: a restart forgets them). */
 const RECEIPTS_KEPT = 50;
 
@@ -88,12 +90,20 @@ export interface WebhookReceipt {
 
 export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
   const sessions = options.sessions ?? new Sessions();
-  const sandboxClient = options.clientFor(options.sandbox);
+  // The sandbox merchant's credentials as this process last knew them: a roll from the portal changes its secret.
+  let sandbox = options.sandbox;
+  let sandboxClient = options.clientFor(sandbox);
   const app = new Hono<SessionEnv>();
 
   // Gateway errors go to the page as the gateway sent them (status and problem details), so it can show them by field.
   app.onError((error, c) => {
     if (!(error instanceof PayCheckoutApiError)) throw error;
+    // The session's secret no longer gets a token (rolled, or changed at a restart): the session ends with it.
+    const session = c.get('session') as Session | undefined;
+    if (error.status === 401 && session) {
+      sessions.end(c, session);
+      throw unauthorized('Sign in again: the merchant\'s client secret changed, which ended this session.');
+    }
     const problem: Problem = error.problem ?? { title: 'Error', status: error.status, detail: error.message };
     const retryAfter = error.retryAfterMs === undefined ? undefined : { 'Retry-After': String(Math.ceil(error.retryAfterMs / 1000)) };
     return c.body(JSON.stringify(problem), error.status as 400, { ...retryAfter, 'Content-Type': 'application/problem+json' });
@@ -112,11 +122,10 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
           'Signing in as the sandbox merchant without its secret is on only when SANDBOX_SECRETLESS_SIGN_IN=1, and then for this machine only, at a loopback address, not through a proxy.',
         );
       }
-      credentials = options.sandbox;
+      credentials = sandbox;
     } else {
       const { client_id, client_secret } = parseWith(SignIn, body);
-      const sandbox = client_id === options.sandbox.clientId;
-      credentials = { clientId: client_id, clientSecret: client_secret, merchantKey: sandbox ? options.sandbox.merchantKey : '' };
+      credentials = { clientId: client_id, clientSecret: client_secret, merchantKey: client_id === sandbox.clientId ? sandbox.merchantKey : '' };
     }
     const client = options.clientFor(credentials);
     try {
@@ -126,7 +135,8 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
       if (error instanceof PayCheckoutApiError && error.status < 500 && error.status !== 429) throw unauthorized('The client id and client secret do not match a merchant.');
       throw error;
     }
-    return c.json(sessionView(sessions.start(c, { clientId: credentials.clientId, sandbox: credentials.clientId === options.sandbox.clientId, client })));
+    await options.countSignIn(credentials.clientId);
+    return c.json(sessionView(sessions.start(c, { clientId: credentials.clientId, sandbox: credentials.clientId === sandbox.clientId, client })));
   });
 
   app.use('/demo/api/*', except(PUBLIC_API, requireSession(sessions), ownPagesOnly()));
@@ -135,6 +145,19 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
   app.delete('/demo/api/session', (c) => {
     sessions.end(c, c.get('session'));
     return c.body(null, 204);
+  });
+
+  // A new client secret, shown once. This session goes on with it; every other session of the merchant, here or in
+  // another process, ends when the old secret does (now, or after the grace): its next call to the gateway is a 401.
+  app.post('/demo/api/client-secret/roll', async (c) => {
+    const session = c.get('session');
+    const { expires_in } = parseWith(ClientSecretRollRequest, await readJsonObject(c, { optional: true }));
+    const rolled = await session.client.rollClientSecret(expires_in === undefined ? {} : { expiresIn: expires_in });
+    if (session.sandbox) {
+      sandbox = { ...sandbox, clientSecret: rolled.client_secret };
+      sandboxClient = options.clientFor(sandbox);
+    }
+    return c.json(rolled, 200, { 'Cache-Control': 'no-store' });
   });
 
   app.post('/demo/api/links', async (c) => {
@@ -223,10 +246,10 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
   app.post('/demo/api/redirects/verify', async (c) => {
     const { url } = await readJsonObject(c);
     if (typeof url !== 'string' || !URL.canParse(url)) throw badRequest('url must be the address the browser was sent to.');
-    return c.json({ verified: (await verifyRedirect(url, options.sandbox.clientSecret)) !== undefined });
+    return c.json({ verified: (await verifyRedirect(url, sandbox.clientSecret)) !== undefined });
   });
 
-  webhookRoutes(app, sandboxClient);
+  webhookRoutes(app, () => sandboxClient);
 
   app.use(
     '/demo/assets/*',
@@ -264,7 +287,7 @@ async function page(c: Context, file: string): Promise<Response> {
  * The webhooks page's server side (endpoints, delivery logs, redelivery, all through the SDK), and a receiver that
  * checks each delivery as a merchant's server would. The page shows the signing secrets, as a merchant dashboard does.
  */
-function webhookRoutes(app: Hono<SessionEnv>, sandboxClient: MerchantClient): void {
+function webhookRoutes(app: Hono<SessionEnv>, sandboxClient: () => MerchantClient): void {
   const receipts: WebhookReceipt[] = [];
   const client = (c: Context<SessionEnv>) => c.get('session').client;
 
@@ -287,14 +310,14 @@ function webhookRoutes(app: Hono<SessionEnv>, sandboxClient: MerchantClient): vo
   // The receiver checks deliveries with the sandbox merchant's secrets: what it got is that merchant's to see.
   app.get('/demo/api/webhooks/receiver', (c) => c.json({ receipts: c.get('session').sandbox ? receipts : [] }));
 
-  app.post(RECEIVER_PATH, async (c) => {
+  app.post(DEMO_RECEIVER_PATH, async (c) => {
     // The raw body, before any parsing: the signature covers its exact bytes.
     const body = await c.req.text();
     const header = c.req.header(WEBHOOK_SIGNATURE_HEADER);
     let event: WebhookEvent | WebhookTestEvent | undefined;
     let endpointId: string | null = null;
     let reason = 'the merchant has no webhook endpoint, so no secret to check it with';
-    for (const endpoint of await sandboxClient.listWebhookEndpoints()) {
+    for (const endpoint of await sandboxClient().listWebhookEndpoints()) {
       try {
         event = await verifyWebhook(body, header, endpoint.secret);
         endpointId = endpoint.endpoint_id;

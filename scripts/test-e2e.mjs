@@ -39,6 +39,8 @@ const server = spawn(process.execPath, compiled ? ['dist/gateway/demo.js'] : ['-
     SANDBOX_BLOCK_INTERVAL_MS: '0',
     LIMIT_OPENS_PER_CLIENT_PER_MINUTE: '100000',
     LIMIT_STREAMS_PER_CLIENT: '100000',
+    // Every test signs in as the sandbox merchant.
+    LIMIT_SIGN_INS_PER_MERCHANT_PER_MINUTE: '100000',
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 });

@@ -17,7 +17,7 @@ import { SubmitController } from './lib/submit-controller.js';
 import { copyText, formatDate, input } from './lib/ui.js';
 import { defineDeliveryDetail, deliveryMoment, formatMoment, lastResponse } from './webhooks/delivery-views.js';
 
-/** demo/server.ts's RECEIVER_PATH (not imported: that module is the server's). */
+/** DEMO_RECEIVER_PATH of src/sandbox/services/webhooks/targets.ts (not imported: that module is the server's). */
 const RECEIVER_URL = new URL('/demo/webhook-receiver', location.origin).href;
 /** The gateway takes http: endpoints on the loopback host only, so the receiver is offered only where it may be added. */
 const RECEIVER_ALLOWED = isWebUrl(RECEIVER_URL);
@@ -284,7 +284,7 @@ export class WebhooksPage extends LightElement {
           required: true,
           value: this.draftUrl,
           error: this.#add.error('url'),
-          hint: 'https: to a public address (http: on localhost only, for receivers on this machine). Every event is POSTed there, signed with the secret it gets.',
+          hint: "https: to a public address (http: only for the demo's own receiver, below). Every event is POSTed there, signed with the secret it gets.",
           onInput: (v) => ((this.draftUrl = v), this.#add.changed('url')),
         })}
         <button type="submit" class="primary">${this.#add.pending ? 'Adding…' : 'Add endpoint'}</button>

@@ -1,5 +1,6 @@
 // The token endpoint's answer (docs/api.md, "Issue an access token") and RFC 6749 section 5.
 import * as z from 'zod/mini';
+import { expected, object } from './fields.js';
 
 export const TokenResponse = z.object({
   access_token: z.string(),
@@ -21,3 +22,25 @@ export const TokenRequest = z.object({
   client_id: z.optional(z.string()),
   client_secret: z.optional(z.string()),
 });
+
+/** How long the old client secret may still be used after a roll, at most (docs/api.md, "Roll the client secret"). */
+export const MAX_SECRET_GRACE_SECONDS = 7 * 24 * 3600;
+
+/** POST /api/merchant/client-secret/roll: `expires_in` seconds of grace for the old secret (0, the default: none). */
+export const ClientSecretRollRequest = object({
+  expires_in: z.optional(
+    z.int(expected('a whole number of seconds')).check(
+      z.gte(0, 'must not be negative'),
+      z.lte(MAX_SECRET_GRACE_SECONDS, `must be at most ${MAX_SECRET_GRACE_SECONDS} seconds (7 days)`),
+    ),
+  ),
+});
+export type ClientSecretRollRequest = z.infer<typeof ClientSecretRollRequest>;
+
+/** The new client secret, answered this once; the old one works until `previous_secret_expires_at` (null: no longer). */
+export const ClientSecretRoll = z.object({
+  client_id: z.string(),
+  client_secret: z.string(),
+  previous_secret_expires_at: z.nullable(z.string()),
+});
+export type ClientSecretRoll = z.infer<typeof ClientSecretRoll>;

@@ -14,6 +14,7 @@ import {
   RefundResourceList,
   TokenError,
   TokenResponse,
+  ClientSecretRoll,
   WebhookDelivery,
   WebhookDeliveryDetail,
   WebhookDeliveryList,
@@ -142,7 +143,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 export class MerchantClient {
-  readonly #options: MerchantClientOptions;
+  #options: MerchantClientOptions;
   readonly #fetch: typeof fetch;
   #token: Promise<{ value: TokenResponse; renewAt: number }> | undefined;
 
@@ -282,6 +283,19 @@ export class MerchantClient {
   /** Sends a delivery again (deliveries are at least once, so a retried request at worst sends it twice). */
   async redeliverWebhook(deliveryId: number, options: ReadOptions = {}): Promise<WebhookDelivery> {
     return this.#call({ method: 'POST', url: this.#url(`/api/webhooks/deliveries/${deliveryId}/redeliver`), schema: WebhookDelivery, retry: 'read', bearer: true }, options);
+  }
+
+  /**
+   * Rolls the client secret: the answer holds the new one, shown this once; keep it where your servers keep their
+   * credentials. This client uses it from now on. The old secret, and the tokens it issued, end now, or after
+   * `expiresIn` seconds (at most 7 days) while your other servers change over. Not retried: a repeat would roll again.
+   */
+  async rollClientSecret(options: ReadOptions & { expiresIn?: number } = {}): Promise<ClientSecretRoll> {
+    const body = JSON.stringify(options.expiresIn === undefined ? {} : { expires_in: options.expiresIn });
+    const rolled = await this.#call({ method: 'POST', url: this.#url('/api/merchant/client-secret/roll'), schema: ClientSecretRoll, retry: 'never', body, bearer: true }, options);
+    this.#options = { ...this.#options, clientSecret: rolled.client_secret };
+    this.#token = undefined;
+    return rolled;
   }
 
   async #requestToken() {

@@ -73,6 +73,8 @@ export interface LimitSettings {
   failedSecretsPerClientId: number;
   failedSecretsPerAddress: number;
   failedSecretWindowSeconds: number;
+  /** Portal sign-ins a minute of one merchant (its right secret), before a 429 until the minute ends. */
+  signInsPerMerchantPerMinute: number;
 }
 
 /** The variable of each limit and its default (docs/security.md, "Limits", lists them). */
@@ -87,6 +89,7 @@ export const LIMIT_VARIABLES = {
   failedSecretsPerClientId: ['LIMIT_FAILED_SECRETS_PER_CLIENT_ID', 10],
   failedSecretsPerAddress: ['LIMIT_FAILED_SECRETS_PER_ADDRESS', 30],
   failedSecretWindowSeconds: ['LIMIT_FAILED_SECRET_WINDOW_SECONDS', 300],
+  signInsPerMerchantPerMinute: ['LIMIT_SIGN_INS_PER_MERCHANT_PER_MINUTE', 30],
 } as const satisfies Record<keyof LimitSettings, readonly [string, number]>;
 
 export const DEFAULT_LIMITS = Object.fromEntries(Object.entries(LIMIT_VARIABLES).map(([key, [, value]]) => [key, value])) as unknown as LimitSettings;

@@ -27,7 +27,7 @@ import { Tokens } from './services/merchant/tokens.js';
 import { ClientSignIn } from './services/merchant/client-sign-in.js';
 import { TestWallet } from './services/sandbox/test-wallet.js';
 import { Watcher } from './services/chains/watcher.js';
-import { WebhookTargets, type Resolve } from './services/webhooks/targets.js';
+import { sandboxReceivers, WebhookTargets, type LocalReceivers, type Resolve } from './services/webhooks/targets.js';
 import { WebhookDispatcher } from './services/webhooks/dispatcher.js';
 import { WebhookEndpoints } from './services/webhooks/endpoints.js';
 import { WebhookOutbox } from './services/webhooks/outbox.js';
@@ -87,6 +87,11 @@ export interface ServiceOptions {
   watch?: boolean;
   /** How webhook hosts resolve (the system's DNS when absent); tests give names of their own. */
   resolve?: Resolve;
+  /**
+   * Which loopback URLs webhooks may go to, in place of the sandbox's own receivers (services/webhooks/targets.ts):
+   * tests' receivers listen on ports of their own.
+   */
+  localReceivers?: LocalReceivers;
 }
 
 export async function createServices(config: GatewayConfig, options: ServiceOptions = {}): Promise<Services> {
@@ -103,7 +108,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     await db.close();
     throw error;
   }
-  const merchants = new Merchants(db, sealer);
+  const merchants = new Merchants(db, sealer, clock);
   const rateLimits = new RateLimits(db, clock);
   const chains = await Chains.open(db, clock, networks);
   // Built in one order, each from those before it: readers first, then what writes, then what follows chains.
@@ -115,7 +120,8 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const paymentEvents = new PaymentEvents(db, clock, view);
   const reconciler = new Reconciler(clock, reader, [paymentEvents, webhookOutbox]);
   const orders = new Orders(clock, reconciler);
-  const targets = new WebhookTargets(config.allowLocalWebhooks, options.resolve);
+  const local = config.allowLocalWebhooks ? (options.localReceivers ?? sandboxReceivers(config.sandboxWebhookUrl, config.port)) : undefined;
+  const targets = new WebhookTargets(local, options.resolve);
   const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets, config.limits.webhookEndpointsPerMerchant);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
   const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);

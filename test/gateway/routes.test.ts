@@ -98,6 +98,11 @@ describe(`every declared route, sent a request (${storageName})`, () => {
         form: { grant_type: 'client_credentials', client_id: gw.credentials.clientId, client_secret: gw.credentials.clientSecret },
       },
     ],
+    // Another merchant's: a roll ends the old secret and its tokens, which the other routes' requests use.
+    'POST /api/merchant/client-secret/roll': async () => {
+      const { credentials } = await gw.addMerchant();
+      return [{ path: '/api/merchant/client-secret/roll', body: { expires_in: 60 }, headers: { Authorization: `Bearer ${await accessToken(gw.url, credentials)}` } }];
+    },
     'POST /api/paymentLink': async () => [{ path: '/api/paymentLink', body: signedLinkBody(gw.credentials) }],
     'GET /api/paymentLink': async () => {
       await link();
@@ -275,7 +280,7 @@ describe(`every declared route, sent a request (${storageName})`, () => {
         assert.deepEqual(replay.body, first!.body);
       }
       if (route.spec.auth === 'bearer') {
-        const refused = await send(route, exchanges[0]!, {});
+        const refused = await send(route, { ...exchanges[0]!, headers: {} }, {});
         assert.equal(refused.status, 401);
         assert.match(refused.headers.get('WWW-Authenticate') ?? '', /^Bearer /);
         assertDeclaredAnswer(refused, undefined);

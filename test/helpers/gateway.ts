@@ -43,17 +43,23 @@ export interface TestGatewayOptions {
   mount?: StartOptions['mount'];
   /** How webhook hosts resolve (see createGateway). */
   resolve?: StartOptions['resolve'];
+  /**
+   * Which loopback webhook URLs are taken (with allowLocalWebhooks): `any` (the default), as tests' receivers listen
+   * on ports of their own; `sandbox` for the gateway's own rule (SANDBOX_WEBHOOK_URL and the demo's receiver only).
+   */
+  localWebhooks?: 'any' | 'sandbox';
   /** Run the timers and the start-up reconciliation (off: each test drives every step). */
   watch?: boolean;
 }
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const clock = options.clock ?? new ManualClock();
-  // Receivers in tests listen on loopback, as the demo's does: allowed unless a test says otherwise.
+  // Receivers in tests listen on loopback, as the demo's does: allowed (on any port) unless a test says otherwise.
   const config = { ...loadConfig({}), port: 0, databaseUrl: process.env.TEST_DATABASE_URL, allowLocalWebhooks: true, ...options.config };
   const ownSchema = config.databaseUrl && !options.schema ? `test_${randomBytes(6).toString('hex')}` : undefined;
   const schema = options.schema ?? ownSchema;
-  const running = await startGateway(config, { clock, schema, watch: options.watch ?? false, mount: options.mount, resolve: options.resolve });
+  const localReceivers = options.localWebhooks === 'sandbox' ? undefined : () => true;
+  const running = await startGateway(config, { clock, schema, watch: options.watch ?? false, mount: options.mount, resolve: options.resolve, localReceivers });
   const clientFor = (credentials: MerchantCredentials) =>
     new MerchantClient({ baseUrl: running.url, clientId: credentials.clientId, clientSecret: credentials.clientSecret, merchantKey: credentials.merchantKey });
   const { db } = running.gateway;

@@ -32,6 +32,7 @@ const PORTAL_API: [string, string, unknown?][] = [
   ['GET', '/demo/api/webhooks/endpoints/we_1/deliveries'],
   ['POST', '/demo/api/webhooks/deliveries/1/redeliver'],
   ['GET', '/demo/api/webhooks/receiver'],
+  ['POST', '/demo/api/client-secret/roll', {}],
 ];
 
 /** A test gateway with the portal's routes, its merchant client calling the gateway in process. */
@@ -45,6 +46,7 @@ function startPortal(options: Pick<Parameters<typeof demoRoutes>[0], 'secretless
           sandbox: gateway.config.sandboxMerchant,
           clientFor: (credentials) => new MerchantClient({ baseUrl: 'http://gateway.test', ...credentials, fetch: inProcess }),
           distDir: '/nonexistent',
+          countSignIn: (clientId) => gateway.clientSignIn.countSignIn(clientId),
           ...options,
         }),
       );
@@ -182,7 +184,8 @@ describe(`merchant portal sessions (${storageName})`, () => {
 
   it('takes a change only from its own origin, as JSON, with the session\'s CSRF token', async () => {
     const session = await signIn(gw.credentials);
-    const body = { url: 'https://hooks.shop.example/pay' };
+    // A public address as a literal: a name would need DNS, and one that does not resolve is refused.
+    const body = { url: 'https://93.184.216.34/pay' };
     const refused: [Record<string, string>, number, RegExp][] = [
       [{ ...session, Origin: 'http://localhost:1' }, 403, /own pages only/],
       [{ ...session, Origin: 'null' }, 403, /own pages only/],
@@ -236,13 +239,57 @@ describe(`merchant portal sessions (${storageName})`, () => {
     }
   });
 
-  it('keeps each merchant\'s sessions apart: a thousand sign-ins of one push out only its own oldest', async () => {
+  it("limits one merchant's sign-ins a minute, and a thousand of them sign no other merchant out", async () => {
+    // A window of its own: the gateway's clock stands still, and the tests before signed in too.
+    gw.clock.advance(60_000);
     const other = await gw.addMerchant();
     const theirs = await signIn(other.credentials);
     const first = await signIn(gw.credentials);
-    for (let i = 0; i < 1_000; i++) await signIn(gw.credentials);
+    const statuses = new Map<number, number>();
+    let refusal: Awaited<ReturnType<typeof call<Problem>>> | undefined;
+    for (let i = 0; i < 1_000; i++) {
+      const answer = await call<Problem>('POST', '/demo/sign-in', { headers: { Origin: origin }, body: { client_id: gw.credentials.clientId, client_secret: gw.credentials.clientSecret } });
+      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      if (answer.status === 429) refusal ??= answer;
+    }
+    const limit = gw.gateway.config.limits.signInsPerMerchantPerMinute;
+    assert.deepEqual(Object.fromEntries(statuses), { 200: limit - 1, 429: 1_000 - (limit - 1) });
+    assert.equal(refusal!.headers.get('content-type'), 'application/problem+json');
+    assert.match(refusal!.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
+    assert.match(refusal!.body.detail!, /Too many sign-ins for this merchant/);
+    assert.equal(refusal!.headers.getSetCookie().length, 0, 'no session');
+
     assert.equal((await call('GET', '/demo/api/session', { headers: theirs })).status, 200, "another merchant's session lives on");
+    await signIn(other.credentials);
     assert.equal((await call('GET', '/demo/api/session', { headers: first })).status, 401, 'the oldest of the one signing in is gone');
+    gw.clock.advance(60_000);
+    await signIn(gw.credentials);
+  });
+
+  it('rolls the client secret: the session that rolled goes on, every other session of the merchant ends, the old secret signs in no more', async () => {
+    const other = await gw.addMerchant();
+    const rolling = await signIn(other.credentials);
+    const stale = await signIn(other.credentials);
+    const bystander = await signIn(gw.credentials);
+    assert.equal((await call('GET', '/demo/api/transactions', { headers: stale })).status, 200);
+
+    const rolled = await call<{ client_secret: string; previous_secret_expires_at: null }>('POST', '/demo/api/client-secret/roll', { headers: rolling, body: {} });
+    assert.equal(rolled.status, 200, JSON.stringify(rolled.body));
+    assert.equal(rolled.headers.get('cache-control'), 'no-store');
+    assert.equal(rolled.body.previous_secret_expires_at, null);
+
+    assert.equal((await call('GET', '/demo/api/transactions', { headers: rolling })).status, 200, 'the session that rolled goes on');
+    assert.equal((await call('POST', '/demo/api/webhooks/endpoints', { headers: rolling, body: { url: 'https://93.184.216.34/pay' } })).status, 201);
+    const ended = await call('POST', '/demo/api/webhooks/endpoints', { headers: stale, body: { url: 'https://93.184.216.34/stale' } });
+    assert.equal(ended.status, 401, JSON.stringify(ended.body));
+    assert.match(ended.body.detail!, /Sign in again/);
+    assert.equal((await call('GET', '/demo/api/session', { headers: stale })).status, 401, 'the session is gone');
+    await assert.rejects(other.client.listWebhookEndpoints(), (error: { status: number }) => error.status === 401, 'the SDK of the old secret is refused');
+    assert.equal((await call('GET', '/demo/api/transactions', { headers: bystander })).status, 200, "another merchant's session lives on");
+
+    const oldSignIn = await call('POST', '/demo/sign-in', { headers: { Origin: origin }, body: { client_id: other.credentials.clientId, client_secret: other.credentials.clientSecret } });
+    assert.equal(oldSignIn.status, 401);
+    await signIn({ clientId: other.credentials.clientId, clientSecret: rolled.body.client_secret });
   });
 
   it('ends a session on sign-out and after its time', async () => {

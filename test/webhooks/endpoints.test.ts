@@ -1,6 +1,7 @@
 // Webhook endpoint URLs (docs/security.md): https: to public addresses only, the host's DNS answers included,
 // checked when the endpoint is added and again at every delivery, which connects to the very addresses checked.
-// Loopback, http: included, only when the sandbox allows it (SANDBOX_ALLOW_LOCAL_WEBHOOKS=1, as `npm start` does).
+// Loopback, http: included, only when the sandbox allows it (SANDBOX_ALLOW_LOCAL_WEBHOOKS=1, as `npm start` does), and
+// then only for its own receivers (SANDBOX_WEBHOOK_URL and the demo's).
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -46,6 +47,8 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
     'mixed.shop.test': [PUBLIC, '192.168.1.20'],
     'metadata.shop.test': ['169.254.169.254'],
     'v6-internal.shop.test': ['fd00::5'],
+    // A name that resolves nowhere (here), as an internal name like metadata.google.internal does outside its network.
+    'metadata.google.invalid': [],
     // Public when the endpoint is added, loopback by the time of the delivery.
     'rebind.shop.test': [[PUBLIC], ['127.0.0.1']],
     // Public at every lookup but the third, which would reach the loopback: a delivery must look up only once.
@@ -102,6 +105,7 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
     ['https://mixed.shop.test/hooks', /resolves to 93\.184\.216\.34, 192\.168\.1\.20/],
     ['https://metadata.shop.test/hooks'],
     ['https://v6-internal.shop.test/hooks'],
+    ['https://metadata.google.invalid/computeMetadata/v1/', /must name a host that resolves to a public address \(metadata\.google\.invalid does not resolve\)/],
     ['http://public.shop.test/hooks', /https: URL/],
     [`http://${PUBLIC}/hooks`, /https: URL/],
     ['http://localhost:4010/demo/webhook-receiver', /https: URL/],
@@ -138,8 +142,8 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
     );
   });
 
-  it('takes https: to public addresses, and a name that does not resolve yet', async () => {
-    for (const url of ['https://public.shop.test/hooks', `https://${PUBLIC}/hooks`, 'https://[2606:4700:4700::1111]/hooks', 'https://not-yet.invalid/hooks']) {
+  it('takes https: to public addresses', async () => {
+    for (const url of ['https://public.shop.test/hooks', `https://${PUBLIC}/hooks`, 'https://[2606:4700:4700::1111]/hooks']) {
       const answer = await add(url);
       assert.equal(answer.status, 201, `${url}: ${JSON.stringify(answer.body)}`);
     }
@@ -185,24 +189,63 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
 
 describe(`webhook endpoint URLs with SANDBOX_ALLOW_LOCAL_WEBHOOKS=1 (${storageName})`, () => {
   let gw: TestGateway;
+  let port: number;
+  const named = 'http://127.0.0.1:9/named-at-start';
   before(async () => {
-    gw = await startTestGateway({ config: { allowLocalWebhooks: true }, resolve: fakeDns({ 'internal.shop.test': ['10.1.2.3'] }).resolve });
+    port = await freePort();
+    gw = await startTestGateway({
+      config: { allowLocalWebhooks: true, port, sandboxWebhookUrl: named },
+      localWebhooks: 'sandbox',
+      resolve: fakeDns({ 'internal.shop.test': ['10.1.2.3'] }).resolve,
+    });
   });
   after(() => gw.close());
 
-  it('takes the loopback host, http: included, and still refuses the rest', async () => {
-    for (const url of ['http://localhost:4010/demo/webhook-receiver', 'http://127.0.0.1:9/hooks', 'http://[::1]:9/hooks', 'https://localhost/hooks']) {
+  it("takes the loopback only for the sandbox's own receivers: the one named at start and the demo's", async () => {
+    assert.deepEqual((await gw.client.listWebhookEndpoints()).map((e) => e.url), [named], 'SANDBOX_WEBHOOK_URL, added at start');
+    for (const host of ['localhost', '127.0.0.1', '[::1]']) {
+      const url = `http://${host}:${port}/demo/webhook-receiver`;
       assert.equal((await gw.client.addWebhookEndpoint(url)).url, url);
     }
-    for (const url of ['http://10.0.0.1/hooks', 'http://internal.shop.test/hooks', 'https://internal.shop.test/hooks', 'https://169.254.169.254/', 'http://not-yet.invalid/hooks']) {
+    assert.equal((await gw.client.addWebhookEndpoint(named)).url, named, 'the named one, through the API too');
+  });
+
+  it('refuses every other loopback URL added through the API, naming url, and the rest as ever', async () => {
+    const refused = [
+      `http://127.0.0.1:${port}/internal/admin?action=delete&id=1`,
+      'http://127.0.0.1:5432/demo/webhook-receiver',
+      `http://127.0.0.1:${port}/demo/webhook-receiver?x=1`,
+      `https://127.0.0.1:${port}/demo/webhook-receiver`,
+      'http://127.0.0.1:9/named-at-start/other',
+      'http://127.0.0.1:9/hooks',
+      'http://[::1]:9/hooks',
+      'https://localhost/hooks',
+      'http://10.0.0.1/hooks',
+      'http://internal.shop.test/hooks',
+      'https://internal.shop.test/hooks',
+      'https://169.254.169.254/',
+      'http://not-yet.invalid/hooks',
+    ];
+    for (const url of refused) {
       await assert.rejects(gw.client.addWebhookEndpoint(url), (error: { status: number; fieldErrors: { path: string }[] }) => {
         assert.equal(error.status, 422, url);
         assert.deepEqual(error.fieldErrors.map((e) => e.path), ['url']);
         return true;
       });
     }
+    assert.equal((await gw.client.listWebhookEndpoints()).length, 5, 'nothing more stored');
   });
 });
+
+/** A TCP port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 describe(`an endpoint's deliveries of one payment link (${storageName})`, () => {
   let gw: TestGateway;

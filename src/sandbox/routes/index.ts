@@ -4,6 +4,7 @@
 import type { Services } from '../services.js';
 import { assetRoutes } from './assets.js';
 import { checkoutRoutes } from './checkout.js';
+import { clientSecretRoutes } from './client-secret.js';
 import { oauthRoutes } from './oauth.js';
 import { openApiRoutes } from './openapi.js';
 import { operationsRoutes } from './operations.js';
@@ -18,6 +19,7 @@ import { webhookRoutes } from './webhooks.js';
 
 export const ROUTE_GROUPS: RouteGroup<Services>[] = [
   oauthRoutes,
+  clientSecretRoutes,
   paymentLinkRoutes,
   refundRoutes,
   paymentRoutes,

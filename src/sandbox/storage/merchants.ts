@@ -1,5 +1,6 @@
 // Every statement about merchants and their credentials. Secrets are kept hashed (the token endpoint compares) and
-// sealed (HMAC needs the key itself); merchant keys hashed.
+// sealed (HMAC needs the key itself); merchant keys hashed. A rolled secret's predecessor is kept the same way until
+// its grace ends; `secret_generation` counts every change of the secret (tokens carry it: storage/tokens.ts).
 import { one, type Sql } from './database.js';
 
 export interface MerchantRow {
@@ -8,12 +9,19 @@ export interface MerchantRow {
   client_id: string;
   client_secret_hash: string;
   client_secret_sealed: string;
+  secret_generation: number;
+  previous_secret_hash: string | null;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
 }
 
 /** NOTIFY channel: a merchant's credentials changed, so every process drops what it cached of them. */
 export const MERCHANTS_CHANNEL = 'pay_checkout_merchants';
 
-const COLUMNS = 'merchant_id, name, client_id, client_secret_hash, client_secret_sealed';
+const COLUMNS =
+  'merchant_id, name, client_id, client_secret_hash, client_secret_sealed, secret_generation, previous_secret_hash, previous_secret_sealed, previous_secret_expires_at';
+
+const notify = (sql: Sql, merchantId: string) => sql.query('SELECT pg_notify($1, $2)', [MERCHANTS_CHANNEL, merchantId]);
 
 export async function upsertMerchant(
   sql: Sql,
@@ -24,12 +32,46 @@ export async function upsertMerchant(
     `INSERT INTO merchants (merchant_id, name, client_id, client_secret_hash, client_secret_sealed, svc_key_hash)
      VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (client_id) DO UPDATE SET name = EXCLUDED.name, client_secret_hash = EXCLUDED.client_secret_hash,
-       client_secret_sealed = EXCLUDED.client_secret_sealed, svc_key_hash = EXCLUDED.svc_key_hash
+       client_secret_sealed = EXCLUDED.client_secret_sealed, svc_key_hash = EXCLUDED.svc_key_hash,
+       -- Another secret (a restart with a new SANDBOX_CLIENT_SECRET) ends the old one and its tokens at once.
+       secret_generation = merchants.secret_generation + (merchants.client_secret_hash <> EXCLUDED.client_secret_hash)::int,
+       previous_secret_hash = CASE WHEN merchants.client_secret_hash = EXCLUDED.client_secret_hash THEN merchants.previous_secret_hash END,
+       previous_secret_sealed = CASE WHEN merchants.client_secret_hash = EXCLUDED.client_secret_hash THEN merchants.previous_secret_sealed END,
+       previous_secret_expires_at = CASE WHEN merchants.client_secret_hash = EXCLUDED.client_secret_hash THEN merchants.previous_secret_expires_at END
      RETURNING ${COLUMNS}`,
     [merchant.merchant_id, merchant.name, merchant.client_id, merchant.client_secret_hash, merchant.client_secret_sealed, merchant.svc_key_hash],
   );
-  await sql.query('SELECT pg_notify($1, $2)', [MERCHANTS_CHANNEL, row!.merchant_id]);
+  await notify(sql, row!.merchant_id);
   return row!;
+}
+
+/**
+ * Makes `secret` the merchant's client secret, a generation up. With `previousUntil`, the secret it replaces still
+ * works until then (and its tokens, storage/tokens.ts); without, it ends now, and so does any predecessor still in
+ * its grace. Tokens no secret can vouch for any more go at once.
+ */
+export async function rollSecret(
+  sql: Sql,
+  merchantId: string,
+  secret: { hash: string; sealed: string },
+  previousUntil: Date | null,
+): Promise<MerchantRow | undefined> {
+  const row = await one<MerchantRow>(
+    sql,
+    `UPDATE merchants SET
+       previous_secret_hash = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE client_secret_hash END,
+       previous_secret_sealed = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE client_secret_sealed END,
+       previous_secret_expires_at = $4::timestamptz,
+       client_secret_hash = $2, client_secret_sealed = $3, secret_generation = secret_generation + 1
+     WHERE merchant_id = $1
+     RETURNING ${COLUMNS}`,
+    [merchantId, secret.hash, secret.sealed, previousUntil],
+  );
+  if (!row) return undefined;
+  const oldestLive = row.secret_generation - (previousUntil ? 1 : 0);
+  await sql.query('DELETE FROM access_tokens WHERE merchant_id = $1 AND secret_generation < $2', [merchantId, oldestLive]);
+  await notify(sql, merchantId);
+  return row;
 }
 
 export async function merchantByClientId(sql: Sql, clientId: string): Promise<MerchantRow | undefined> {

@@ -4,7 +4,7 @@ import { one, type Sql } from './database.js';
 
 /** A value sealed with a data key, named by what holds it. */
 export interface SealedValue {
-  kind: 'merchant' | 'webhook endpoint' | 'canary';
+  kind: 'merchant' | 'merchant previous secret' | 'webhook endpoint' | 'canary';
   id: string;
   sealed: string;
 }
@@ -12,6 +12,7 @@ export interface SealedValue {
 export async function sealedValues(sql: Sql): Promise<SealedValue[]> {
   return sql.query<SealedValue>(
     `SELECT 'merchant' AS kind, client_id AS id, client_secret_sealed AS sealed FROM merchants
+     UNION ALL SELECT 'merchant previous secret', client_id, previous_secret_sealed FROM merchants WHERE previous_secret_sealed IS NOT NULL
      UNION ALL SELECT 'webhook endpoint', endpoint_id, secret_sealed FROM webhook_endpoints
      UNION ALL SELECT 'canary', id::text, sealed FROM data_key_canary`,
   );
@@ -20,6 +21,7 @@ export async function sealedValues(sql: Sql): Promise<SealedValue[]> {
 /** Writes a value sealed again (with the current key) in place of the one it opened from. */
 export async function resealValue(sql: Sql, value: SealedValue, sealed: string, at: Date): Promise<void> {
   if (value.kind === 'merchant') await sql.query('UPDATE merchants SET client_secret_sealed = $2 WHERE client_id = $1', [value.id, sealed]);
+  else if (value.kind === 'merchant previous secret') await sql.query('UPDATE merchants SET previous_secret_sealed = $2 WHERE client_id = $1', [value.id, sealed]);
   else if (value.kind === 'webhook endpoint') await sql.query('UPDATE webhook_endpoints SET secret_sealed = $2 WHERE endpoint_id = $1', [value.id, sealed]);
   else await writeCanary(sql, sealed, at);
 }

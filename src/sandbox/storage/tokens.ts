@@ -1,16 +1,27 @@
-// Every statement about access tokens: stored as hashes, expiring.
+// Every statement about access tokens: stored as hashes, expiring, and ending with the client secret that issued them
+// (the merchant's `secret_generation` when issued: storage/merchants.ts).
 import { one, type Sql } from './database.js';
 
 /** Stores a token; the merchant's expired ones go at the same time, so the table stays small. */
-export async function insertToken(sql: Sql, tokenHash: string, merchantId: string, expiresAt: Date, now: Date): Promise<void> {
+export async function insertToken(sql: Sql, tokenHash: string, merchantId: string, secretGeneration: number, expiresAt: Date, now: Date): Promise<void> {
   await sql.query(
-    `WITH expired AS (DELETE FROM access_tokens WHERE merchant_id = $2 AND expires_at <= $4)
-     INSERT INTO access_tokens (token_hash, merchant_id, expires_at) VALUES ($1, $2, $3)`,
-    [tokenHash, merchantId, expiresAt, now],
+    `WITH expired AS (DELETE FROM access_tokens WHERE merchant_id = $2 AND expires_at <= $5)
+     INSERT INTO access_tokens (token_hash, merchant_id, secret_generation, expires_at) VALUES ($1, $2, $3, $4)`,
+    [tokenHash, merchantId, secretGeneration, expiresAt, now],
   );
 }
 
-/** The merchant of a token and when the token expires; undefined for an unknown or expired token. */
-export async function liveToken(sql: Sql, tokenHash: string, now: Date): Promise<{ merchant_id: string; expires_at: Date } | undefined> {
-  return one(sql, 'SELECT merchant_id, expires_at FROM access_tokens WHERE token_hash = $1 AND expires_at > $2', [tokenHash, now]);
+/**
+ * The merchant of a token; undefined for an unknown or expired token, or one whose secret has ended: a secret since
+ * replaced, unless it is the one just before the current one and still in its grace.
+ */
+export async function liveToken(sql: Sql, tokenHash: string, now: Date): Promise<{ merchant_id: string } | undefined> {
+  return one(
+    sql,
+    `SELECT t.merchant_id FROM access_tokens t JOIN merchants m ON m.merchant_id = t.merchant_id
+     WHERE t.token_hash = $1 AND t.expires_at > $2
+       AND (t.secret_generation = m.secret_generation
+         OR (t.secret_generation = m.secret_generation - 1 AND m.previous_secret_expires_at > $2))`,
+    [tokenHash, now],
+  );
 }

@@ -1,25 +1,32 @@
 // Checking a client id and secret (the token endpoint, and through it the portal's sign-in), with wrong secrets counted
 // per client id and per client address (docs/security.md, "Limits"): past either limit, a 429 until the window ends,
 // right secret or not, so guessing is slow; the window ends on its own, so the real merchant is never locked out for good.
+// The portal's sign-ins are counted per merchant too, once the secret is right, so a wrong one cannot use them up.
 import type { LimitSettings } from '../../config.js';
 import { sha256 } from '../../secrets.js';
-import type { Merchant, Merchants } from './merchants.js';
+import type { AuthenticatedClient, Merchants } from './merchants.js';
 import type { Rate, RateLimits } from '../operations/rate-limits.js';
 
 export class ClientSignIn {
   constructor(
     private readonly merchants: Merchants,
     private readonly rateLimits: RateLimits,
-    private readonly limits: Pick<LimitSettings, 'failedSecretsPerClientId' | 'failedSecretsPerAddress' | 'failedSecretWindowSeconds'>,
+    private readonly limits: Pick<LimitSettings, 'failedSecretsPerClientId' | 'failedSecretsPerAddress' | 'failedSecretWindowSeconds' | 'signInsPerMerchantPerMinute'>,
   ) {}
 
   /** The merchant of these credentials, or undefined; `address` is the client's (none for a request made in process). */
-  async authenticate(clientId: string, clientSecret: string, address: string | undefined): Promise<Merchant | undefined> {
+  async authenticate(clientId: string, clientSecret: string, address: string | undefined): Promise<AuthenticatedClient | undefined> {
     const counted = this.#counted(clientId, address);
     for (const [key, rate] of counted) await this.rateLimits.check(key, rate);
     const merchant = await this.merchants.authenticateClient(clientId, clientSecret);
     if (!merchant) for (const [key, rate] of counted) await this.rateLimits.count(key, rate);
     return merchant;
+  }
+
+  /** Counts a portal sign-in of the merchant of `clientId` (its secret already checked); a 429 past the limit. */
+  async countSignIn(clientId: string): Promise<void> {
+    const rate = { limit: this.limits.signInsPerMerchantPerMinute, windowSeconds: 60, refusal: 'Too many sign-ins for this merchant.' };
+    await this.rateLimits.take(`sign-in:${sha256(clientId)}`, rate);
   }
 
   #counted(clientId: string, address: string | undefined): [string, Rate][] {

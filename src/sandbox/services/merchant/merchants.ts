@@ -1,10 +1,14 @@
 // Merchants and their credentials: client id and secret (token endpoint), merchant key (svc_key). Every link creation
 // and every signed redirect needs the merchant, so what was read is kept in memory, and dropped in every process when
-// credentials change (NOTIFY).
+// credentials change (NOTIFY). A secret can be rolled, the old one kept for a grace of at most 7 days (docs/api.md,
+// "Roll the client secret"); tokens end with the secret that issued them (tokens.ts).
+import type { ClientSecretRoll } from '../../../contract/index.js';
+import type { Clock } from '../../clock.js';
 import type { MerchantCredentials } from '../../config.js';
+import { notFound } from '../../errors.js';
 import { randomToken, sameSecret, sha256, type Sealer } from '../../secrets.js';
 import type { Database, Sql } from '../../storage/database.js';
-import { merchantById, merchantByClientId, merchantByKeyHash, MERCHANTS_CHANNEL, upsertMerchant, type MerchantRow } from '../../storage/merchants.js';
+import { merchantById, merchantByClientId, merchantByKeyHash, MERCHANTS_CHANNEL, rollSecret, upsertMerchant, type MerchantRow } from '../../storage/merchants.js';
 
 export interface Merchant {
   merchant_id: string;
@@ -12,8 +16,11 @@ export interface Merchant {
   client_id: string;
 }
 
-/** A merchant with the client secret that keys its signatures. */
-export type SigningMerchant = Merchant & { clientSecret: string };
+/** A merchant with the client secret that keys its signatures, and the one before it while its grace lasts. */
+export type SigningMerchant = Merchant & { clientSecret: string; previousSecret?: { secret: string; expiresAt: Date } };
+
+/** A merchant that gave a client secret: which generation of its secrets, and when that one ends (null: when replaced). */
+export type AuthenticatedClient = Merchant & { secret_generation: number; secret_expires_at: Date | null };
 
 /** How long a cached merchant is trusted without a word from the database, should a notification be missed. */
 const CACHE_MS = 60_000;
@@ -26,6 +33,7 @@ export class Merchants {
   constructor(
     private readonly db: Database,
     private readonly sealer: Sealer,
+    private readonly clock: Clock,
   ) {}
 
   /** Starts hearing of credential changes, from this process and any other on the database. */
@@ -51,13 +59,38 @@ export class Merchants {
     return merchantOf(row);
   }
 
-  /** The merchant whose client id and secret these are, or undefined. */
-  async authenticateClient(clientId: string, clientSecret: string): Promise<Merchant | undefined> {
+  /** The merchant whose client id and secret these are (its current secret, or the previous one in its grace), or undefined. */
+  async authenticateClient(clientId: string, clientSecret: string): Promise<AuthenticatedClient | undefined> {
     // PostgreSQL text cannot hold NUL, so no client id has one; asking would be an error, not a miss.
     if (clientId.includes('\0')) return undefined;
     const row = await merchantByClientId(this.db, clientId);
-    if (!row || !sameSecret(clientSecret, row.client_secret_hash)) return undefined;
-    return merchantOf(row);
+    if (!row) return undefined;
+    if (sameSecret(clientSecret, row.client_secret_hash)) return { ...merchantOf(row), secret_generation: row.secret_generation, secret_expires_at: null };
+    const previous = graceOf(row, this.clock.now());
+    if (previous && sameSecret(clientSecret, previous.hash)) {
+      return { ...merchantOf(row), secret_generation: row.secret_generation - 1, secret_expires_at: previous.expiresAt };
+    }
+    return undefined;
+  }
+
+  /**
+   * A new client secret for the merchant, answered this once. The old one (and its tokens) ends now, or after
+   * `expiresInSeconds` of grace (0 to 7 days: ClientSecretRollRequest); any older one still in a grace ends now. Every
+   * process hears of it (NOTIFY).
+   */
+  async rollSecret(merchantId: string, expiresInSeconds = 0): Promise<ClientSecretRoll> {
+    const secret = randomToken('secret');
+    const until = expiresInSeconds ? new Date(this.clock.now().getTime() + expiresInSeconds * 1000) : null;
+    const row = await this.db.transaction((tx) => rollSecret(tx, merchantId, { hash: sha256(secret), sealed: this.sealer.seal(secret) }, until));
+    if (!row) throw notFound('There is no such merchant.');
+    this.#forget();
+    return { client_id: row.client_id, client_secret: secret, previous_secret_expires_at: until?.toISOString() ?? null };
+  }
+
+  /** The secrets a merchant's signed request may be signed with: its current one, and the previous one in its grace. */
+  signingSecrets(merchant: SigningMerchant): string[] {
+    const previous = merchant.previousSecret;
+    return previous && previous.expiresAt > this.clock.now() ? [merchant.clientSecret, previous.secret] : [merchant.clientSecret];
   }
 
   /** The merchant of a merchant key, with the client secret that keys its signatures. */
@@ -67,7 +100,12 @@ export class Merchants {
     if (cached && cached.until > Date.now()) return cached.merchant;
     const row = await merchantByKeyHash(this.db, keyHash);
     if (!row) return undefined;
-    const merchant = { ...merchantOf(row), clientSecret: this.sealer.open(row.client_secret_sealed) };
+    const previous = graceOf(row, this.clock.now());
+    const merchant: SigningMerchant = {
+      ...merchantOf(row),
+      clientSecret: this.sealer.open(row.client_secret_sealed),
+      ...(previous && { previousSecret: { secret: this.sealer.open(previous.sealed), expiresAt: previous.expiresAt } }),
+    };
     this.#byKeyHash.set(keyHash, { merchant, until: Date.now() + CACHE_MS });
     return merchant;
   }
@@ -90,3 +128,9 @@ export class Merchants {
 }
 
 const merchantOf = (row: MerchantRow): Merchant => ({ merchant_id: row.merchant_id, name: row.name, client_id: row.client_id });
+
+/** The secret a roll replaced, while its grace lasts. */
+function graceOf(row: MerchantRow, now: Date): { hash: string; sealed: string; expiresAt: Date } | undefined {
+  const { previous_secret_hash: hash, previous_secret_sealed: sealed, previous_secret_expires_at: expiresAt } = row;
+  return hash && sealed && expiresAt && expiresAt > now ? { hash, sealed, expiresAt } : undefined;
+}

@@ -1,4 +1,4 @@
-// A merchant's webhook endpoints and their delivery logs: adding one (its URL checked by webhook-targets.ts),
+// A merchant's webhook endpoints and their delivery logs: adding one (its URL checked by targets.ts),
 // listing, removing (what waited for it fails, never sent), a delivery with its payload and every attempt, sending a
 // delivery again, and sending an endpoint a test event.
 import { WEBHOOK_TEST_EVENT, type WebhookDelivery, type WebhookDeliveryDetail, type WebhookEndpoint, type WebhookTestEvent } from '../../../contract/index.js';
@@ -22,7 +22,7 @@ import {
   removeEndpoint,
   type DeliveryRow,
 } from '../../storage/webhooks.js';
-import { RefusedTarget, type WebhookTargets } from './targets.js';
+import { RefusedTarget, UnresolvedTarget, type WebhookTargets } from './targets.js';
 
 /** How much of an endpoint's delivery log a merchant reads at once, newest first. */
 const LOG_LENGTH = 200;
@@ -41,9 +41,10 @@ export class WebhookEndpoints {
   async add(merchantId: string, url: string): Promise<WebhookEndpoint> {
     const refuse = (message: string) => invalid(`The webhook endpoint URL ${message}.`, [{ path: 'url', message }]);
     if (!URL.canParse(url)) throw refuse('must be an absolute https: URL');
-    // A name that does not resolve yet is taken: it is checked again, like every name, at each delivery.
+    // A name that does not resolve is refused too: it may be an internal name (metadata.google.internal) that
+    // resolves only inside a network. A name that resolves is checked again, like every name, at each delivery.
     await this.targets.addresses(new URL(url)).catch((error: unknown) => {
-      if (error instanceof RefusedTarget) throw refuse(error.message);
+      throw error instanceof RefusedTarget || error instanceof UnresolvedTarget ? refuse(error.message) : error;
     });
     const endpoint = { endpoint_id: randomToken('we', 12), url, secret: randomToken('whsec', 24), created_at: this.clock.now() };
     const row = { ...endpoint, secret_sealed: this.sealer.seal(endpoint.secret) };

@@ -1,7 +1,9 @@
 // Where the gateway may send a merchant's webhooks: `https:` to public addresses only, checked when the endpoint is
 // added and again at every delivery, on the addresses the host name resolves to then. The delivery connects to the
 // very addresses that were checked, so a name cannot answer "public" to the check and "private" to the connection.
-// Loopback (`http:` too) only when the sandbox runs with SANDBOX_ALLOW_LOCAL_WEBHOOKS=1, for the demo's receiver.
+// Loopback (`http:` too) only when the sandbox runs with SANDBOX_ALLOW_LOCAL_WEBHOOKS=1, and then only for its own
+// receivers: the one named at start (SANDBOX_WEBHOOK_URL) and the demo's. Any other loopback URL, added through the
+// API or the portal, is refused: it would let a merchant's credentials post to, and probe, this machine's services.
 import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -14,7 +16,7 @@ export const systemResolve: Resolve = async (hostname) => (await lookup(hostname
 /** A URL the gateway will not send to, and why (the message of the `url` field). */
 export class RefusedTarget extends Error {}
 
-/** A host name that did not resolve: nothing to check yet; at delivery, the attempt is "unreachable". */
+/** A host name that did not resolve: refused when the endpoint is added; at delivery, the attempt is "unreachable". */
 export class UnresolvedTarget extends Error {}
 
 type Reach = 'public' | 'loopback' | 'internal';
@@ -33,9 +35,26 @@ export function reachOf(address: string): Reach {
   return range === 'unicast' ? 'public' : range === 'loopback' ? 'loopback' : 'internal';
 }
 
+/** Which loopback URLs may be sent to; none when absent. */
+export type LocalReceivers = (url: URL) => boolean;
+
+/** Where the demo's own receiver listens (demo/server.ts), on the gateway's port. */
+export const DEMO_RECEIVER_PATH = '/demo/webhook-receiver';
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The sandbox's own receivers: `webhookUrl` (SANDBOX_WEBHOOK_URL) exactly, and the demo's at a loopback name on `port`. */
+export function sandboxReceivers(webhookUrl: string | undefined, port: number): LocalReceivers {
+  const named = webhookUrl === undefined ? undefined : new URL(webhookUrl).href;
+  return (url) =>
+    url.href === named ||
+    (url.protocol === 'http:' && LOOPBACK_NAMES.has(url.hostname) && url.port === String(port) && url.pathname === DEMO_RECEIVER_PATH && !url.search && !url.hash);
+}
+
 export class WebhookTargets {
   constructor(
-    private readonly allowLocal: boolean,
+    /** The loopback receivers taken (SANDBOX_ALLOW_LOCAL_WEBHOOKS=1); none when absent. */
+    private readonly local: LocalReceivers | undefined,
     private readonly resolve: Resolve = systemResolve,
   ) {}
 
@@ -44,9 +63,10 @@ export class WebhookTargets {
    * host has any address that is not public, and says so when the name does not resolve (UnresolvedTarget).
    */
   async addresses(url: URL): Promise<string[]> {
-    const httpRule = 'must be an https: URL; http: is taken on the loopback host only';
-    if (url.protocol !== 'https:' && !(this.allowLocal && url.protocol === 'http:')) {
-      throw new RefusedTarget(this.allowLocal ? httpRule : 'must be an https: URL');
+    const httpRule = "must be an https: URL; http: is taken only for the sandbox's own receivers (SANDBOX_WEBHOOK_URL, the demo's)";
+    const local = this.local?.(url) ?? false;
+    if (url.protocol !== 'https:' && !(local && url.protocol === 'http:')) {
+      throw new RefusedTarget(this.local ? httpRule : 'must be an https: URL');
     }
     if (url.username || url.password) throw new RefusedTarget('must not carry a user name or password');
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -54,13 +74,14 @@ export class WebhookTargets {
     if (isIP(host)) addresses = [host];
     else {
       addresses = await this.resolve(host).catch(() => []);
-      // An http: URL must be shown to be loopback; an https: name may resolve later, and is checked then.
+      // An http: URL must be shown to be loopback; an https: name that does not resolve is refused when the endpoint
+      // is added (endpoints.ts), and is "unreachable" at a delivery.
       if (!addresses.length && url.protocol === 'http:') throw new RefusedTarget(httpRule);
-      if (!addresses.length) throw new UnresolvedTarget(`${host} does not resolve`);
+      if (!addresses.length) throw new UnresolvedTarget(`must name a host that resolves to a public address (${host} does not resolve)`);
     }
     const reaches = new Set(addresses.map(reachOf));
     const named = isIP(host) ? '' : ` (${host} resolves to ${addresses.join(', ')})`;
-    if (reaches.size === 1 && reaches.has('loopback') && this.allowLocal) return addresses;
+    if (reaches.size === 1 && reaches.has('loopback') && local) return addresses;
     if (url.protocol === 'http:') throw new RefusedTarget(`${httpRule}${named}`);
     if (reaches.size !== 1 || !reaches.has('public')) {
       throw new RefusedTarget(`must reach a public address, not a private, loopback, link-local or reserved one${named}`);
