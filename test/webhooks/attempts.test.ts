@@ -46,8 +46,8 @@ describe(`webhook attempts (${storageName})`, () => {
   let receiver: Awaited<ReturnType<typeof replyingReceiver>>;
   let endpointId: string;
   let secret: string;
-  // A name that resolves nowhere, and one that is public when added and private at the delivery.
-  const names: Record<string, string[][]> = { 'nowhere.shop.test': [[]], 'rebind.shop.test': [[PUBLIC], ['10.1.2.3']] };
+  // Public when added, then resolving nowhere, or to a private address, at the delivery.
+  const names: Record<string, string[][]> = { 'nowhere.shop.test': [[PUBLIC], []], 'rebind.shop.test': [[PUBLIC], ['10.1.2.3']] };
   const asked: Record<string, number> = {};
   const resolve = async (host: string) => {
     const answers = names[host];
