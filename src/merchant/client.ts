@@ -174,8 +174,8 @@ export class MerchantClient {
   /**
    * Accepts a payment held for you (`paid_late`: money that came after its quote ran out, or to a superseded
    * address) while its link is not paid: the payment and the link become paid. Answers with the link.
-   * Retrying it is safe (a payment is accepted once at most), but the gateway does not replay accepts by key yet:
-   * a 409 "already paid" after a cut connection can mean that the first attempt went through.
+   * Retrying it is safe: every attempt carries the call's Idempotency-Key, and the gateway answers a retry of an
+   * accept that went through with the same link.
    */
   async acceptPayment(paymentId: string, options: RequestOptions = {}): Promise<PaymentLinkResource> {
     const url = this.#url(`/api/payments/${encodeURIComponent(paymentId)}/accept`);
