@@ -246,11 +246,11 @@ export class MerchantClient {
   }
 
   /**
-   * Adds a webhook endpoint; keep its `secret` to verify deliveries with `verifyWebhook`. Not retried: the
-   * endpoint takes no Idempotency-Key, so a repeat could add it twice.
+   * Adds a webhook endpoint; keep its `secret` to verify deliveries with `verifyWebhook`. Retried under one
+   * Idempotency-Key: a retry of an endpoint that was added answers the same endpoint and secret.
    */
-  async addWebhookEndpoint(url: string, options: ReadOptions = {}): Promise<WebhookEndpoint> {
-    return this.#call({ method: 'POST', url: this.#url('/api/webhooks/endpoints'), schema: WebhookEndpoint, retry: 'never', body: JSON.stringify({ url }), bearer: true }, options);
+  async addWebhookEndpoint(url: string, options: RequestOptions = {}): Promise<WebhookEndpoint> {
+    return this.#call({ method: 'POST', url: this.#url('/api/webhooks/endpoints'), schema: WebhookEndpoint, retry: 'idempotency-key', body: JSON.stringify({ url }), bearer: true }, options);
   }
 
   /** Removes an endpoint: events from now on are not sent to it. */
