@@ -35,7 +35,7 @@ export interface FirstTry<T> {
   run(keyed: KeyedAnswer | undefined): Promise<boolean>;
 }
 
-/** Expired keys are deleted once in this many answers kept, at most this many at a time, oldest first. */
+/** Expired keys are deleted once in this many keyed requests, at most this many at a time, oldest first. */
 const PURGE_EVERY = 100;
 const PURGE_BATCH = 1_000;
 
@@ -55,7 +55,7 @@ function keyedRequest(scope: Omit<IdempotencyScope, 'merchantId'>): KeyedRequest
 class AnsweredMeanwhile extends Error {}
 
 export class Idempotency {
-  #kept = 0;
+  #keyed = 0;
 
   constructor(
     private readonly db: Database,
@@ -70,14 +70,11 @@ export class Idempotency {
    */
   async run<T extends object>(scope: IdempotencyScope, work: (tx: Sql) => Promise<T>, first?: FirstTry<T>): Promise<{ value: T; replayed: boolean }> {
     const keyed = keyedRequest(scope);
-    if (first && (await first.run(keyed && { ...keyed, response: first.answer, at: this.clock.now() }))) {
-      if (keyed) await this.#answerKept();
-      return { value: first.answer, replayed: false };
-    }
+    // Before the work, so that a purge that fails leaves nothing done: the request may be sent again as it is.
+    if (keyed && ++this.#keyed % PURGE_EVERY === 0) await this.purge();
+    if (first && (await first.run(keyed && { ...keyed, response: first.answer, at: this.clock.now() }))) return { value: first.answer, replayed: false };
     if (keyed === undefined) return { value: await this.db.transaction(work), replayed: false };
-    const answered = await this.#underKey(scope, keyed, work);
-    if (!answered.replayed) await this.#answerKept();
-    return answered;
+    return this.#underKey(scope, keyed, work);
   }
 
   async #underKey<T extends object>(scope: IdempotencyScope, keyed: KeyedRequest, work: (tx: Sql) => Promise<T>): Promise<{ value: T; replayed: boolean }> {
@@ -115,9 +112,5 @@ export class Idempotency {
 
   #liveSince(now: Date): Date {
     return new Date(now.getTime() - this.ttlSeconds * 1000);
-  }
-
-  async #answerKept(): Promise<void> {
-    if (++this.#kept % PURGE_EVERY === 0) await this.purge();
   }
 }
