@@ -93,6 +93,14 @@ describe(`Idempotency-Key (${storageName})`, () => {
     assert.equal((await refund(orderId, 20_000, 'refund-day')).status, 422);
   });
 
+  it('takes an expired key for a new payment link, the link written in its own statement or not', async () => {
+    const first = await gw.client.createPaymentLink(sampleLink(), { idempotencyKey: 'link-day' });
+    gw.clock.advance(DAY_MS);
+    const second = await gw.client.createPaymentLink(sampleLink(), { idempotencyKey: 'link-day' });
+    assert.notEqual(second.payment_link_ref, first.payment_link_ref);
+    assert.deepEqual(await gw.client.createPaymentLink(sampleLink(), { idempotencyKey: 'link-day' }).catch((e: { status: number }) => e.status), 422);
+  });
+
   it('keeps a few bytes per key however many refunds the order has; the replay lists the refunds as they are now', async () => {
     const { orderId } = await paidOrder(gw);
     let last: RefundList | undefined;
