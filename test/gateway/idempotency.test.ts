@@ -101,7 +101,7 @@ describe(`Idempotency-Key (${storageName})`, () => {
     assert.deepEqual(await gw.client.createPaymentLink(sampleLink(), { idempotencyKey: 'link-day' }).catch((e: { status: number }) => e.status), 422);
   });
 
-  it('keeps a few bytes per key however many refunds the order has; the replay lists the refunds as they are now', async () => {
+  it('keeps a few bytes per key however many refunds the order has; a replay lists the refunds through its own, as they are now', async () => {
     const { orderId } = await paidOrder(gw);
     let last: RefundList | undefined;
     for (let i = 0; i < 60; i++) {
@@ -112,9 +112,11 @@ describe(`Idempotency-Key (${storageName})`, () => {
     assert.equal(last!.refundDetails.length, 60);
     const bytes = (await keyRows('bounded-%')).map((r) => r.bytes);
     assert.ok(Math.max(...bytes) < 100, `at most ${Math.max(...bytes)} bytes kept for one key`);
-    const replay = await refund(orderId, 1_000, 'bounded-0');
+    const replay = await refund(orderId, 1_000, 'bounded-59');
     assert.equal(replay.headers.get('idempotent-replayed'), 'true');
     assert.deepEqual(replay.body, last);
+    const firstAgain = await refund(orderId, 1_000, 'bounded-0');
+    assert.deepEqual(firstAgain.body, { amountToRefund: 359_000, refundDetails: last!.refundDetails.slice(0, 1) });
   });
 
   it('deletes expired keys in batches, oldest first, and keeps the live ones', async () => {

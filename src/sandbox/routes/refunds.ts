@@ -30,7 +30,7 @@ export const refundRoutes: RouteGroup<Pick<Services, 'refunds' | 'refundLedger'>
           const body = await readJsonObject(c, { untyped: true });
           const request = parseWith(CreateRefundRequest, body);
           const { value, replayed } = await refunds.create(c.var.merchantId, c.req.param('order_id'), request, idempotencyScope(c, body));
-          return jsonText(c, value, replayHeaders(replayed), 201);
+          return c.json(value, 201, replayHeaders(replayed));
         },
     ),
     route(

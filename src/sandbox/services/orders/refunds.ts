@@ -50,16 +50,17 @@ export class Refunds {
   ) {}
 
   /**
-   * The refunds asked for, and the order's refund list as it is after them (a replay: as it is now, with the same
-   * refunds in it; a key keeps the ids it made, not the list, which grows with the order).
+   * The refunds asked for, and the order's refund list through them (RefundLedger.listedThrough), read after the
+   * commit: a replay reads the same list, each refund as it is now. A key keeps the ids it made, not the list, which
+   * grows with the order.
    */
   async create(
     merchantId: string,
     orderId: string,
     request: CreateRefundRequest,
     idempotency: Omit<IdempotencyScope, 'merchantId'>,
-  ): Promise<{ value: string; replayed: boolean }> {
-    const { replayed } = await this.idempotency.run({ ...idempotency, merchantId }, async (tx) => {
+  ): Promise<{ value: RefundList; replayed: boolean }> {
+    const { value, replayed } = await this.idempotency.run({ ...idempotency, merchantId }, async (tx) => {
       const order = await this.orders.lockOrder(tx, merchantId, orderId);
       if (!order.links.length) throw orderNotFound(orderId);
       const sources = refundSources(order);
@@ -97,7 +98,7 @@ export class Refunds {
       }
       return { refund_ids: refundIds };
     });
-    return { value: await this.ledger.list(merchantId, orderId), replayed };
+    return { value: await this.ledger.listedThrough(merchantId, orderId, value.refund_ids), replayed };
   }
 
   /** An order's refunds as the merchant sees them (claims that ran out end first). */
