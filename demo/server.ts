@@ -218,8 +218,10 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
 
   app.post('/demo/api/orders/:order_id/refunds', async (c) => {
     const body = await readJsonObject(c);
-    // The gateway validates with the same contract schema the portal page checked before sending.
-    return c.json(await c.get('session').client.createRefund(c.req.param('order_id'), body as unknown as CreateRefundRequest), 201);
+    // The gateway validates with the same contract schema the portal page checked before sending, and replays a
+    // refund sent again under the page's Idempotency-Key (one per showing of the refund form).
+    const idempotencyKey = c.req.header('Idempotency-Key');
+    return c.json(await c.get('session').client.createRefund(c.req.param('order_id'), body as unknown as CreateRefundRequest, { idempotencyKey }), 201);
   });
 
   app.post('/demo/api/refunds/:refund_id/cancel', async (c) => {

@@ -176,8 +176,8 @@ export class MerchantClient {
   /**
    * Accepts a payment held for you (`paid_late`: money that came after its quote ran out, or to a superseded
    * address) while its link is not paid: the payment and the link become paid. Answers with the link.
-   * Retrying it is safe (a payment is accepted once at most), but the gateway does not replay accepts by key yet:
-   * a 409 "already paid" after a cut connection can mean that the first attempt went through.
+   * Retrying it is safe: every attempt carries the call's Idempotency-Key, and the gateway answers a retry of an
+   * accept that went through with the same link.
    */
   async acceptPayment(paymentId: string, options: RequestOptions = {}): Promise<PaymentLinkResource> {
     const url = this.#url(`/api/payments/${encodeURIComponent(paymentId)}/accept`);
@@ -248,11 +248,11 @@ export class MerchantClient {
   }
 
   /**
-   * Adds a webhook endpoint; keep its `secret` to verify deliveries with `verifyWebhook`. Not retried: the
-   * endpoint takes no Idempotency-Key, so a repeat could add it twice.
+   * Adds a webhook endpoint; keep its `secret` to verify deliveries with `verifyWebhook`. Retried under one
+   * Idempotency-Key: a retry of an endpoint that was added answers the same endpoint and secret.
    */
-  async addWebhookEndpoint(url: string, options: ReadOptions = {}): Promise<WebhookEndpoint> {
-    return this.#call({ method: 'POST', url: this.#url('/api/webhooks/endpoints'), schema: WebhookEndpoint, retry: 'never', body: JSON.stringify({ url }), bearer: true }, options);
+  async addWebhookEndpoint(url: string, options: RequestOptions = {}): Promise<WebhookEndpoint> {
+    return this.#call({ method: 'POST', url: this.#url('/api/webhooks/endpoints'), schema: WebhookEndpoint, retry: 'idempotency-key', body: JSON.stringify({ url }), bearer: true }, options);
   }
 
   /** Removes an endpoint: events from now on are not sent to it. */

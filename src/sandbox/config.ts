@@ -42,6 +42,8 @@ export interface GatewayConfig {
   tokenTtlSeconds: number;
   /** How long a refund's claim link stays open for the customer to give an address. */
   refundClaimTtlSeconds: number;
+  /** How long an Idempotency-Key answers as it first did; after that the key is new again (docs/api.md, "Idempotency"). */
+  idempotencyKeyTtlSeconds: number;
   payments: PaymentSettings;
   /** The networks payments are taken on, and where each one's facts come from (chains/configuration.ts). */
   networks: NetworkSpec[];
@@ -219,6 +221,7 @@ const ENVIRONMENT = z.object({
   SANDBOX_TOLERANCE_BPS: whole(50),
   SANDBOX_QUOTE_TTL_SECONDS: whole(900),
   REFUND_CLAIM_TTL_SECONDS: whole(604_800, 1),
+  IDEMPOTENCY_KEY_TTL_SECONDS: whole(86_400, 1),
   SANDBOX_CHAIN: oneOf(['anvil', 'simulated'], undefined),
   LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
   LOG_FORMAT: oneOf(['json', 'pretty'], undefined),
@@ -259,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     previousDataKeys: v.GATEWAY_DATA_KEYS_PREVIOUS,
     tokenTtlSeconds: 3600,
     refundClaimTtlSeconds: v.REFUND_CLAIM_TTL_SECONDS,
+    idempotencyKeyTtlSeconds: v.IDEMPOTENCY_KEY_TTL_SECONDS,
     payments: {
       hdSeedHex: v.SANDBOX_HD_SEED,
       accountXpubs: Object.fromEntries(Object.entries(xpubs).filter(([, key]) => key)),

@@ -14,6 +14,7 @@ import { Orders } from './services/orders/orders.js';
 import { claimUrlBase, RefundLedger } from './services/orders/refund-ledger.js';
 import { Payouts } from './services/orders/payouts.js';
 import { RefundClaims } from './services/orders/refund-claims.js';
+import { Idempotency } from './services/merchant/idempotency.js';
 import { MerchantLinks } from './services/merchant/merchant-links.js';
 import { Merchants, type Merchant } from './services/merchant/merchants.js';
 import { PaymentEvents } from './services/customer/payment-events.js';
@@ -46,6 +47,7 @@ export interface Services {
   db: Database;
   clock: Clock;
   merchants: Merchants;
+  idempotency: Idempotency;
   tokens: Tokens;
   clientSignIn: ClientSignIn;
   paymentLinks: PaymentLinks;
@@ -110,6 +112,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   }
   const merchants = new Merchants(db, sealer, clock);
   const rateLimits = new RateLimits(db, clock);
+  const idempotency = new Idempotency(db, clock, config.idempotencyKeyTtlSeconds);
   const chains = await Chains.open(db, clock, networks);
   // Built in one order, each from those before it: readers first, then what writes, then what follows chains.
   const view = new PaymentView(networks, merchants);
@@ -122,11 +125,11 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const orders = new Orders(clock, reconciler);
   const local = config.allowLocalWebhooks ? (options.localReceivers ?? sandboxReceivers(config.sandboxWebhookUrl, config.port)) : undefined;
   const targets = new WebhookTargets(local, options.resolve);
-  const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets, config.limits.webhookEndpointsPerMerchant);
+  const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets, idempotency, config.limits.webhookEndpointsPerMerchant);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
   const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);
   const payouts = new Payouts(db, clock, chains, networks, webhookOutbox, config.payments.payoutSeedHex);
-  const refunds = new Refunds(db, clock, networks, orders, refundLedger, payouts, webhookOutbox, config.refundClaimTtlSeconds);
+  const refunds = new Refunds(db, clock, networks, orders, refundLedger, payouts, webhookOutbox, idempotency, config.refundClaimTtlSeconds);
   const wallet = new TestWallet(chains, networks, watcher, config.payments.walletSeedHex);
   const sandboxControls = new SandboxControls(db, clock, networks, chains, reconciler, view, watcher);
   const rateBook = new RateBook(config.rates);
@@ -157,14 +160,15 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     db,
     clock,
     merchants,
+    idempotency,
     tokens: new Tokens(db, clock, config.tokenTtlSeconds),
     clientSignIn: new ClientSignIn(merchants, rateLimits, config.limits),
-    paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl, orders),
+    paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl, orders, idempotency),
     refunds,
     refundLedger,
     refundClaims: new RefundClaims(db, clock, networks, payouts),
     payouts,
-    heldPayments: new HeldPayments(db, clock, orders, reconciler, merchantLinks),
+    heldPayments: new HeldPayments(clock, orders, reconciler, merchantLinks, idempotency),
     customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, rateBook, receiving, reader, reconciler, view, new URL('receipt', config.checkoutUrl), config.limits, rateLimits),
     sandboxControls,
     merchantLinks,

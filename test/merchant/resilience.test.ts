@@ -113,11 +113,22 @@ describe(`the merchant SDK over a flaky network (${storageName})`, () => {
   });
 
   it('does not repeat a call that takes no Idempotency-Key once the request may have been handled', async () => {
-    proxy.fail(['drop-after'], /\/api\/webhooks\/endpoints$/);
-    const error = await client().addWebhookEndpoint('https://shop.example/hooks').catch((e: unknown) => e);
+    const { endpoint_id } = await gw.client.addWebhookEndpoint('http://127.0.0.1:9/hooks');
+    proxy.fail(['drop-after'], /\/api\/webhooks\/endpoints\//);
+    const error = await client().removeWebhookEndpoint(endpoint_id).catch((e: unknown) => e);
     assert.ok(error instanceof PayCheckoutConnectionError, String(error));
     assert.equal(error.attempts, 1);
-    assert.equal(logOf(/\/api\/webhooks\/endpoints$/).length, 1);
+    assert.equal(logOf(/\/api\/webhooks\/endpoints\//).length, 1);
+  });
+
+  it('adds one webhook endpoint through a cut answer: the retry, under the same key, answers the same endpoint and secret', async () => {
+    const url = 'http://127.0.0.1:9/hooks-once';
+    proxy.fail(['drop-after'], /\/api\/webhooks\/endpoints$/);
+    const endpoint = await client().addWebhookEndpoint(url);
+    const attempts = logOf(/\/api\/webhooks\/endpoints$/);
+    assert.deepEqual(attempts.map((a) => a.fault), ['drop-after', 'pass']);
+    assert.equal(new Set(attempts.map((a) => a.idempotencyKey)).size, 1);
+    assert.deepEqual((await gw.client.listWebhookEndpoints()).filter((e) => e.url === url), [endpoint]);
   });
 
   it('accepts a held payment with one Idempotency-Key and answers the link resource, validated', async () => {

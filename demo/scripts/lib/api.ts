@@ -32,6 +32,8 @@ export interface ApiInit {
   body?: unknown;
   /** A portal API route that needs no session (the redirect check of the success and failure pages). */
   anonymous?: boolean;
+  /** Sent as `Idempotency-Key`: the same key, sent again, makes nothing twice (docs/api.md, "Idempotency"). */
+  idempotencyKey?: string;
 }
 
 export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
@@ -39,6 +41,7 @@ export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
   const headers: Record<string, string> = {};
   if (method !== 'GET') headers['Content-Type'] = 'application/json';
   if (method !== 'GET' && path.startsWith(PORTAL_API) && !init.anonymous) headers['X-CSRF-Token'] = (await currentSession()).csrf_token;
+  if (init.idempotencyKey) headers['Idempotency-Key'] = init.idempotencyKey;
   let response: Response;
   try {
     response = await fetch(path, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });

@@ -45,6 +45,11 @@ interface Draft {
 export class RefundDialog extends LightElement {
   @state() private request: RefundRequest | undefined;
   @state() private draft: Draft = blankDraft();
+  /**
+   * One refund per showing of the form: sent with every submit of it, so a second click, or a submit again after an
+   * answer that was lost, replays the first refund instead of making another.
+   */
+  #idempotencyKey = '';
   readonly #form = new SubmitController(this, { problemId: 'refund-problem', subject: 'the refund', fieldPrefix: 'refund.' });
 
   /** Opens the form for an order's links, starting from a payment, amount and reason when the page knows them. */
@@ -53,6 +58,8 @@ export class RefundDialog extends LightElement {
     const source = sources.find((h) => h.payment.payment_id === request.paymentId) ?? sources[0];
     const reason = request.reason ?? '';
     this.request = request;
+    // getRandomValues, not randomUUID: the portal may be served over plain http to another machine (HOST=0.0.0.0).
+    this.#idempotencyKey = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
     this.draft = {
       ...blankDraft(),
       payment_id: source?.payment.payment_id ?? '',
@@ -123,7 +130,7 @@ export class RefundDialog extends LightElement {
       const errors = checked.success ? [] : fieldErrors(checked.error).filter((e) => !(amountError && e.path === 'amount'));
       return this.#form.refuse(amountError ? [{ path: 'amount', message: amountError }, ...errors] : errors);
     }
-    const list = await this.#form.submit(() => api<RefundList>(`/demo/api/orders/${encodeURIComponent(request.orderId)}/refunds`, { body: checked.data }));
+    const list = await this.#form.submit(() => api<RefundList>(`/demo/api/orders/${encodeURIComponent(request.orderId)}/refunds`, { body: checked.data, idempotencyKey: this.#idempotencyKey }));
     if (!list) return;
     this.#dialog().close();
     this.dispatchEvent(new RefundedEvent(request.orderId, list));

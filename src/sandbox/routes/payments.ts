@@ -1,6 +1,7 @@
 // {base_url}/api/payments: the merchant's decisions about a held payment (Bearer, like the refund endpoints).
 import { PaymentLinkResource } from '../../contract/index.js';
 import type { Services } from '../services.js';
+import { idempotencyScope, replayHeaders } from './replay.js';
 import { route, type RouteGroup } from './route.js';
 
 export const paymentRoutes: RouteGroup<Pick<Services, 'heldPayments'>> = {
@@ -12,12 +13,15 @@ export const paymentRoutes: RouteGroup<Pick<Services, 'heldPayments'>> = {
         tag: 'Merchant',
         summary: 'Accept a payment held for you (paid_late) while its link is not paid',
         auth: 'bearer',
+        idempotent: true,
         ok: { 200: PaymentLinkResource },
         errors: [404, 409],
       },
       ({ heldPayments }) =>
-        async (c) =>
-          c.json(await heldPayments.accept(c.var.merchantId, c.req.param('payment_id'))),
+        async (c) => {
+          const { value, replayed } = await heldPayments.accept(c.var.merchantId, c.req.param('payment_id'), idempotencyScope(c, {}));
+          return c.json(value, 200, replayHeaders(replayed));
+        },
     ),
   ],
 };

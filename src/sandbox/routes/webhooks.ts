@@ -13,6 +13,7 @@ import {
 import type { Services } from '../services.js';
 import { readJsonObject } from '../http/body.js';
 import { badRequest, parseWith } from '../http/problem.js';
+import { idempotencyScope, replayHeaders } from './replay.js';
 import { route, type RouteGroup } from './route.js';
 
 /** Digits only: a number parser would also take " 1", "1e0" or "0x1" for the same delivery. */
@@ -39,14 +40,17 @@ export const webhookRoutes: RouteGroup<Pick<Services, 'webhookEndpoints'>> = {
         summary: 'Add a webhook endpoint (keep its secret)',
         auth: 'bearer',
         body: WebhookEndpointRequest,
+        idempotent: true,
         ok: { 201: WebhookEndpoint },
         maxBodyBytes: 8 * 1024,
         errors: [409, 413, 422],
       },
       ({ webhookEndpoints: endpoints }) =>
         async (c) => {
-          const { url } = parseWith(WebhookEndpointRequest, await readJsonObject(c));
-          return c.json(await endpoints.add(c.var.merchantId, url), 201);
+          const body = await readJsonObject(c);
+          const { url } = parseWith(WebhookEndpointRequest, body);
+          const { value, replayed } = await endpoints.add(c.var.merchantId, url, idempotencyScope(c, body));
+          return c.json(value, 201, replayHeaders(replayed));
         },
     ),
     route(

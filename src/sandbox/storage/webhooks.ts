@@ -90,6 +90,14 @@ export async function liveEndpoints(sql: Sql, merchantId: string): Promise<Endpo
   );
 }
 
+/** One of the merchant's endpoints, removed or not. */
+export async function endpointOf(sql: Sql, merchantId: string, endpointId: string): Promise<EndpointRow | undefined> {
+  return one<EndpointRow>(sql, 'SELECT endpoint_id, url, secret_sealed, created_at FROM webhook_endpoints WHERE endpoint_id = $1 AND merchant_id = $2', [
+    endpointId,
+    merchantId,
+  ]);
+}
+
 /** Marks an endpoint removed; false when the merchant has no such live endpoint. */
 export async function removeEndpoint(sql: Sql, merchantId: string, endpointId: string, at: Date): Promise<boolean> {
   const rows = await sql.query('UPDATE webhook_endpoints SET deleted_at = $3 WHERE endpoint_id = $1 AND merchant_id = $2 AND deleted_at IS NULL RETURNING 1', [

@@ -3,28 +3,32 @@
 import type { PaymentLinkResource } from '../../../contract/index.js';
 import type { Clock } from '../../clock.js';
 import { conflict, notFound } from '../../errors.js';
-import type { Database, Sql } from '../../storage/database.js';
+import type { Sql } from '../../storage/database.js';
 import { acceptPayment, findPaymentLink, readLink } from '../../storage/payments.js';
+import type { Idempotency, IdempotencyScope } from '../merchant/idempotency.js';
 import type { MerchantLinks } from '../merchant/merchant-links.js';
 import type { Reconciler } from '../payments/reconciler.js';
 import type { Orders } from './orders.js';
 
 export class HeldPayments {
   constructor(
-    private readonly db: Database,
     private readonly clock: Clock,
     private readonly orders: Orders,
     private readonly reconciler: Reconciler,
     private readonly merchantLinks: MerchantLinks,
+    private readonly idempotency: Idempotency,
   ) {}
 
   /**
    * POST /api/payments/{payment_id}/accept: a held payment that arrived in full pays its link, while the order is not
-   * paid. Another link of the order that is still open for payment is closed, so the order is paid once.
+   * paid. Another link of the order that is still open for payment is closed, so the order is paid once. Answers
+   * with the link as it is now (a replay too: a key keeps the link's ref).
    */
-  async accept(merchantId: string, paymentId: string): Promise<PaymentLinkResource> {
-    const ref = await this.db.transaction((tx) => this.#accept(tx, merchantId, paymentId));
-    return this.merchantLinks.get(merchantId, ref);
+  async accept(merchantId: string, paymentId: string, idempotency: Omit<IdempotencyScope, 'merchantId'>): Promise<{ value: PaymentLinkResource; replayed: boolean }> {
+    const { value, replayed } = await this.idempotency.run({ ...idempotency, merchantId }, async (tx) => ({
+      payment_link_ref: await this.#accept(tx, merchantId, paymentId),
+    }));
+    return { value: await this.merchantLinks.get(merchantId, value.payment_link_ref), replayed };
   }
 
   async #accept(tx: Sql, merchantId: string, paymentId: string): Promise<string> {
@@ -33,6 +37,8 @@ export class HeldPayments {
     if (!owner || owner.merchant_id !== merchantId) throw notFound(`There is no payment ${paymentId} for this merchant.`);
     const order = await this.orders.lockOrder(tx, merchantId, owner.merchant_order_id);
     const paid = order.links.find((l) => l.link.status === 'paid');
+    // Sent again without its key after it went through: the payment pays the link, so refunding it is no answer.
+    if (paid?.derived.paid_by === paymentId) throw conflict(`Payment ${paymentId} already pays link ${paid.link.payment_link_ref}: there is nothing to accept.`);
     if (paid) {
       throw conflict(
         paid.link.payment_link_ref === owner.payment_link_ref

@@ -7,7 +7,7 @@ import { isUniqueViolation, type Database, type Sql } from '../../storage/databa
 import type { KeyedAnswer } from '../../storage/idempotency.js';
 import { insertFirstLinkOfOrder, insertLink, type NewLink } from '../../storage/payments.js';
 import { liveLinkConflict, type Orders } from './orders.js';
-import { idempotent, type IdempotencyScope } from '../merchant/idempotency.js';
+import type { Idempotency, IdempotencyScope } from '../merchant/idempotency.js';
 import type { Merchant } from '../merchant/merchants.js';
 
 export class PaymentLinks {
@@ -16,6 +16,7 @@ export class PaymentLinks {
     private readonly clock: Clock,
     private readonly checkoutUrl: string,
     private readonly orders: Orders,
+    private readonly idempotency: Idempotency,
   ) {}
 
   async create(
@@ -38,8 +39,7 @@ export class PaymentLinks {
     const value = { payment_link_ref: link.payment_link_ref, payment_link: paymentLinkUrl(this.checkoutUrl, link.payment_link_ref) };
     // Most links are an order's first: one statement (the key's answer written with it), no transaction. An order with
     // earlier links, a key used before, or a race for either takes the long way, which tells them apart.
-    return idempotent(
-      this.db,
+    return this.idempotency.run(
       { ...idempotency, merchantId: merchant.merchant_id },
       async (tx) => {
         if (!(await refusingSecondLiveLink(link, () => insertFirstLinkOfOrder(tx, link)))) await this.insertReplacing(tx, link);

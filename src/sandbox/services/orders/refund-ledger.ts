@@ -59,6 +59,17 @@ export class RefundLedger {
     return json;
   }
 
+  /**
+   * The order's refunds up to the last of `made` (a refund request's own), and what was left after them: the answer
+   * to that request, whenever it is read. An order's refunds are made under its lock, so those before it in seq order
+   * are the ones made before it; each as it is now.
+   */
+  async listedThrough(merchantId: string, orderId: string, made: readonly string[]): Promise<RefundList> {
+    const order = parseOrderRefunds(await readOrderRefundsText(this.db, merchantId, orderId, this.clock.now()));
+    const last = Math.max(...made.map((id) => order.refunds.findIndex((r) => r.refund_id === id)));
+    return this.listed(order.links.map((link) => this.reader.derive(link)), order.refunds.slice(0, last + 1));
+  }
+
   /** What one link holds and has returned (the read API's `amountToRefund` for that link), each refund with its payment. */
   async linkRefunds(sql: Sql, snapshot: LinkSnapshot<LinkRecord>): Promise<{ amountToRefund: number; refundDetails: LinkRefund[] }> {
     return this.#withRefunds([snapshot], await refundsOfLinks(sql, [snapshot.link.payment_link_ref]));

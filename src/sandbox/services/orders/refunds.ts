@@ -16,11 +16,10 @@ import {
   historiesOf,
   insertRefund,
   refundById,
-  refundsOfLinks,
   refundsOfOrder,
   type RefundState,
 } from '../../storage/refunds.js';
-import { idempotent, type IdempotencyScope } from '../merchant/idempotency.js';
+import type { Idempotency, IdempotencyScope } from '../merchant/idempotency.js';
 import type { MerchantEventSink } from '../webhooks/outbox.js';
 import type { Orders } from './orders.js';
 import type { Payouts } from './payouts.js';
@@ -45,17 +44,23 @@ export class Refunds {
     private readonly ledger: RefundLedger,
     private readonly payouts: Payouts,
     private readonly events: MerchantEventSink,
+    private readonly idempotency: Idempotency,
     /** How long a claim link stays open. */
     private readonly claimTtlSeconds: number,
   ) {}
 
+  /**
+   * The refunds asked for, and the order's refund list through them (RefundLedger.listedThrough), read after the
+   * commit: a replay reads the same list, each refund as it is now. A key keeps the ids it made, not the list, which
+   * grows with the order.
+   */
   async create(
     merchantId: string,
     orderId: string,
     request: CreateRefundRequest,
     idempotency: Omit<IdempotencyScope, 'merchantId'>,
   ): Promise<{ value: RefundList; replayed: boolean }> {
-    return idempotent(this.db, { ...idempotency, merchantId }, async (tx) => {
+    const { value, replayed } = await this.idempotency.run({ ...idempotency, merchantId }, async (tx) => {
       const order = await this.orders.lockOrder(tx, merchantId, orderId);
       if (!order.links.length) throw orderNotFound(orderId);
       const sources = refundSources(order);
@@ -82,16 +87,18 @@ export class Refunds {
         ]);
       }
       let due = request.amount;
+      const refundIds: string[] = [];
       for (const source of chosen) {
         const part = Math.min(due, refundable(source));
         if (part === 0) continue;
         due -= part;
         const destination = request.send_to === 'payer' ? source.payer : null;
-        await this.#make(tx, merchantId, { source, amount: part, request, destination, retryOf: null });
+        refundIds.push(await this.#make(tx, merchantId, { source, amount: part, request, destination, retryOf: null }));
         if (due === 0) break;
       }
-      return this.ledger.listed(order.links, await refundsOfLinks(tx, order.links.map((l) => l.link.payment_link_ref)));
+      return { refund_ids: refundIds };
     });
+    return { value: await this.ledger.listedThrough(merchantId, orderId, value.refund_ids), replayed };
   }
 
   /** An order's refunds as the merchant sees them (claims that ran out end first). */
@@ -126,7 +133,7 @@ export class Refunds {
    * payer again). Refused when the order no longer holds that much of the payment's money.
    */
   async retry(merchantId: string, refundId: string, idempotency: Omit<IdempotencyScope, 'merchantId'>): Promise<{ value: RefundResource; replayed: boolean }> {
-    const made = await idempotent(this.db, { ...idempotency, merchantId }, async (tx) => {
+    const made = await this.idempotency.run({ ...idempotency, merchantId }, async (tx) => {
       const failed = await this.#own(tx, merchantId, refundId);
       if (failed.refund_status !== 'FAILED') throw conflict(`Refund ${refundId} is ${failed.refund_status}: only a FAILED refund can be made again.`);
       const order = await this.orders.lockOrder(tx, merchantId, failed.merchant_order_id);

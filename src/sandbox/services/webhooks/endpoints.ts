@@ -5,12 +5,13 @@ import { WEBHOOK_TEST_EVENT, type WebhookDelivery, type WebhookDeliveryDetail, t
 import type { Clock } from '../../clock.js';
 import { conflict, invalid, notFound } from '../../errors.js';
 import { randomToken, type Sealer } from '../../secrets.js';
-import type { Database } from '../../storage/database.js';
+import type { Database, Sql } from '../../storage/database.js';
 import {
   attemptsOfDelivery,
   deliveriesOfEndpoint,
   deliveryOfEvent,
   deliveryOfMerchant,
+  endpointOf,
   enqueueEvent,
   failPendingDeliveries,
   hasLiveEndpoint,
@@ -21,7 +22,9 @@ import {
   redeliverNow,
   removeEndpoint,
   type DeliveryRow,
+  type EndpointRow,
 } from '../../storage/webhooks.js';
+import type { Idempotency, IdempotencyScope } from '../merchant/idempotency.js';
 import { RefusedTarget, UnresolvedTarget, type WebhookTargets } from './targets.js';
 
 /** How much of an endpoint's delivery log a merchant reads at once, newest first. */
@@ -34,11 +37,19 @@ export class WebhookEndpoints {
     private readonly sealer: Sealer,
     /** Which URLs may be sent to (public https:, loopback when the sandbox allows it). */
     private readonly targets: WebhookTargets,
+    private readonly idempotency: Idempotency,
     /** Live endpoints a merchant may have: each event is one delivery to each (docs/security.md, "Limits"). */
     private readonly perMerchant: number,
   ) {}
 
-  async add(merchantId: string, url: string): Promise<WebhookEndpoint> {
+  /** A new endpoint and its secret (a replay: the same endpoint, its secret opened again; a key keeps only its id). */
+  async add(merchantId: string, url: string, idempotency: Omit<IdempotencyScope, 'merchantId'>): Promise<{ value: WebhookEndpoint; replayed: boolean }> {
+    await this.#checkTarget(url);
+    const { value, replayed } = await this.idempotency.run({ ...idempotency, merchantId }, async (tx) => ({ endpoint_id: await this.#insert(tx, merchantId, url) }));
+    return { value: this.#view((await endpointOf(this.db, merchantId, value.endpoint_id))!), replayed };
+  }
+
+  async #checkTarget(url: string): Promise<void> {
     const refuse = (message: string) => invalid(`The webhook endpoint URL ${message}.`, [{ path: 'url', message }]);
     if (!URL.canParse(url)) throw refuse('must be an absolute https: URL');
     // A name that does not resolve is refused too: it may be an internal name (metadata.google.internal) that
@@ -46,23 +57,31 @@ export class WebhookEndpoints {
     await this.targets.addresses(new URL(url)).catch((error: unknown) => {
       throw error instanceof RefusedTarget || error instanceof UnresolvedTarget ? refuse(error.message) : error;
     });
-    const endpoint = { endpoint_id: randomToken('we', 12), url, secret: randomToken('whsec', 24), created_at: this.clock.now() };
-    const row = { ...endpoint, secret_sealed: this.sealer.seal(endpoint.secret) };
-    if (!(await this.db.transaction((tx) => insertEndpointWithin(tx, merchantId, row, this.perMerchant)))) {
+  }
+
+  /** Stores an endpoint with a new secret, sealed; its id. */
+  async #insert(tx: Sql, merchantId: string, url: string): Promise<string> {
+    const row = { endpoint_id: randomToken('we', 12), url, secret_sealed: this.sealer.seal(randomToken('whsec', 24)), created_at: this.clock.now() };
+    if (!(await insertEndpointWithin(tx, merchantId, row, this.perMerchant))) {
       // A count, not a rate: no wait frees one, so a 409 that says what does.
       throw conflict(`A merchant has at most ${this.perMerchant} webhook endpoints: remove one before adding another.`);
     }
-    return { ...endpoint, created_at: endpoint.created_at.toISOString() };
+    return row.endpoint_id;
   }
 
   /** The sandbox merchant's endpoint from configuration, added once. */
   async ensure(merchantId: string, url: string): Promise<void> {
-    if (!(await hasLiveEndpoint(this.db, merchantId, url))) await this.add(merchantId, url);
+    if (await hasLiveEndpoint(this.db, merchantId, url)) return;
+    await this.#checkTarget(url);
+    await this.db.transaction((tx) => this.#insert(tx, merchantId, url));
   }
 
   async list(merchantId: string): Promise<WebhookEndpoint[]> {
-    const rows = await liveEndpoints(this.db, merchantId);
-    return rows.map((r) => ({ endpoint_id: r.endpoint_id, url: r.url, secret: this.sealer.open(r.secret_sealed), created_at: r.created_at.toISOString() }));
+    return (await liveEndpoints(this.db, merchantId)).map((r) => this.#view(r));
+  }
+
+  #view(row: EndpointRow): WebhookEndpoint {
+    return { endpoint_id: row.endpoint_id, url: row.url, secret: this.sealer.open(row.secret_sealed), created_at: row.created_at.toISOString() };
   }
 
   /** Stops an endpoint: no new events, and what was still waiting for it is marked failed, never sent. */
