@@ -6,7 +6,7 @@ import type { PaymentLinkResource, RefundList } from '../../src/contract/index.j
 import type { OrderView } from '../../demo/server.js';
 import { OrderPage } from '../../demo/scripts/portal/order-page.js';
 import { RefundDialog } from '../../demo/scripts/portal/refund-dialog.js';
-import { choose, ORDERS, pageIn, shown, stubFetch, type, type Sent } from './helpers/portal.js';
+import { choose, ORDERS, pageIn, shown, stubFetch, typeInto, type Sent } from './helpers/portal.js';
 
 customElements.define('portal-order', OrderPage);
 customElements.define('refund-dialog', RefundDialog);
@@ -26,6 +26,7 @@ afterEach(() => {
 });
 
 async function orderPage(link: PaymentLinkResource): Promise<OrderPage> {
+  // The accept answers with the link paid; the order is read as it was (the page only tells what the accept said).
   server = stubFetch((method, url) => (method === 'POST' ? { ...link, status: 'paid' } : url.pathname.startsWith('/demo/api/orders/') ? orderOf(link) : undefined));
   const el = await fixture<OrderPage>(html`<portal-order order-id=${link.merchant_order_id}></portal-order>`);
   await waitUntil(() => el.querySelector('[data-order-status]'), 'the order shows');
@@ -73,7 +74,7 @@ describe('the portal: the refund form', () => {
     el.open({ orderId: 'ORD-PART', links: [ORDERS.partlyRefunded] });
     await waitUntil(() => el.querySelector('dialog')?.open, 'the form opens');
     choose(el.querySelector<HTMLSelectElement>('#f-refund-reason_choice')!, 'Order cancelled');
-    type(el.querySelector<HTMLInputElement>('#f-refund-description')!, 'cancelled by phone');
+    typeInto(el.querySelector<HTMLInputElement>('#f-refund-description')!, 'cancelled by phone');
     return { el, amount: el.querySelector<HTMLInputElement>('#f-refund-amount')! };
   }
 
@@ -86,13 +87,13 @@ describe('the portal: the refund form', () => {
     it(`takes ${typed} as a hundred thousand VND on a ${language} page, and says an over-refund in its format`, async () => {
       pageIn(language);
       const { el, amount } = await refundForm();
-      type(amount, '999.999.999');
+      typeInto(amount, '999.999.999');
       await el.updateComplete;
       submit(el).click();
       await waitUntil(() => el.querySelector('#f-refund-amount-error'), 'the amount is refused');
       expect(shown(el.querySelector('#f-refund-amount-error'))).to.equal(most);
 
-      type(amount, typed);
+      typeInto(amount, typed);
       await el.updateComplete;
       expect(shown(submit(el)), 'the button names what goes back').to.equal(label);
       submit(el).click();

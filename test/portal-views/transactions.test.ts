@@ -3,7 +3,7 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { PaymentLinkList } from '../../src/contract/index.js';
 import { TransactionsPage } from '../../demo/scripts/portal/transactions-page.js';
-import { ORDERS, pageIn, shown, stubFetch, type, type Sent } from './helpers/portal.js';
+import { ORDERS, pageIn, shown, stubFetch, typeInto, type Sent } from './helpers/portal.js';
 
 customElements.define('portal-transactions', TransactionsPage);
 
@@ -69,13 +69,13 @@ describe('the portal: transactions', () => {
       expect(to.value, 'a day from the address, written day first').to.equal('22/11/2026');
       expect(shown(el.querySelector('#f-filter-from-hint'))).to.equal('Day/month/year, such as 22/11/2026.');
 
-      type(from, '2/1/2026');
+      typeInto(from, '2/1/2026');
       await waitUntil(() => new URLSearchParams(location.search).get('from') === '2026-01-02', 'the list follows the day typed');
       const asked = server.sent.at(-1)!.url.searchParams.get('created_from')!;
       expect(new Date(asked).getDate(), 'asked from local midnight of that day').to.equal(2);
       expect(new Date(asked).getMonth()).to.equal(0);
 
-      type(from, '31/02/2026');
+      typeInto(from, '31/02/2026');
       await el.updateComplete;
       expect(shown(el.querySelector('#f-filter-from-error')), 'a day that does not exist').to.equal('must be a day, such as 22/11/2026');
       expect(new URLSearchParams(location.search).get('from'), 'the list keeps the last day that read').to.equal('2026-01-02');

@@ -76,7 +76,12 @@ export function link(orderId: string, fields: Partial<PaymentLinkResource> = {})
 /** The order of every status the list tells apart: paid, partly refunded, refunded, holding money, expired. */
 export const ORDERS = {
   paid: link('ORD-PAID'),
-  partlyRefunded: link('ORD-PART', { amount: 530_000, payments: [payment({ amount_vnd: 530_000, credited_vnd: 530_000 })], refunds: [refund(100_000)], amountToRefund: 430_000 }),
+  partlyRefunded: link('ORD-PART', {
+    amount: 530_000,
+    payments: [payment({ amount_vnd: 530_000, credited_vnd: 530_000 })],
+    refunds: [refund(100_000)],
+    amountToRefund: 430_000,
+  }),
   refunded: link('ORD-REFUNDED', { refunds: [refund(100_000, { refund_type: 'full' })], amountToRefund: 0 }),
   // Paid in full after its quote ran out: held for the merchant to accept or refund.
   holding: link('ORD-HELD', {
@@ -119,7 +124,7 @@ export const shown = (el: Element | null | undefined) => (el?.textContent ?? '')
 export const pageIn = (language: 'vi' | 'en') => void (document.documentElement.lang = language);
 
 /** Types into a field as a person does: its value, then an input event. */
-export function type(field: HTMLInputElement, text: string): void {
+export function typeInto(field: HTMLInputElement, text: string): void {
   field.value = text;
   field.dispatchEvent(new Event('input', { bubbles: true }));
 }
