@@ -1,4 +1,5 @@
-// Browser tests of <pay-checkout> (test/checkout) in three real engines against a real sandbox gateway.
+// Browser tests of <pay-checkout> (test/checkout) in three real engines against a real sandbox gateway, and of the
+// merchant portal's views (test/portal-views) with fixed data.
 // Run through `npm run test:browser` (scripts/test-browser.mjs): it loads this file in a node started with
 // tsx (the gateway plugin is TypeScript), starts WebKitWebDriver under Xvfb and says which engines to use.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
@@ -59,7 +60,8 @@ for (const name of wanted) if (!(name in launchers)) throw new Error(`PAY_CHECKO
 const browsers = wanted.map((name) => launchers[name]());
 
 export default {
-  files: 'test/checkout/**/*.test.ts',
+  // The element's tests, and the portal's views rendered with fixed data (no gateway: they answer their own fetches).
+  files: ['test/checkout/**/*.test.ts', 'test/portal-views/**/*.test.ts'],
   // Lit without its dev-mode warnings: tests run what ships.
   nodeResolve: { exportConditions: ['production', 'default'] },
   browsers,

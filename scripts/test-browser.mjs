@@ -1,5 +1,5 @@
-// `npm run test:browser`: the <pay-checkout> tests (test/checkout) in Chromium, Firefox ESR and WebKitGTK
-// through web-test-runner (web-test-runner.config.mjs). `--browsers chromium,firefox` narrows the engines;
+// `npm run test:browser`: the <pay-checkout> tests (test/checkout) and the portal's views (test/portal-views) in
+// Chromium, Firefox ESR and WebKitGTK through web-test-runner (web-test-runner.config.mjs). `--browsers chromium,firefox` narrows the engines;
 // every other argument goes to wtr as is (`--files test/checkout/views.test.ts`).
 // WebKitGTK is driven by WebKitWebDriver, which needs a display for MiniBrowser: it runs under xvfb-run.
 /* global fetch */
