@@ -42,6 +42,15 @@ describe('the portal: an order', () => {
     expect(shown((await orderPage(ORDERS.refunded)).querySelector('[data-order-status]'))).to.equal('refunded');
   });
 
+  it('writes a payment’s rate as the page writes VND: 26.218,25 ₫ in Vietnamese, ₫26,218.25 in English', async () => {
+    const rates = (el: Element) => [...el.querySelectorAll('td')].map(shown).filter((text) => text.includes(' per USDT'));
+    pageIn('vi');
+    expect(rates(await orderPage(ORDERS.partlyRefunded))).to.deep.equal(['26.218,25 ₫ per USDT']);
+    server!.restore();
+    pageIn('en');
+    expect(rates(await orderPage(ORDERS.partlyRefunded))).to.deep.equal(['₫26,218.25 per USDT']);
+  });
+
   it('asks before accepting held money, naming the amount, and sends the accept only when confirmed', async () => {
     pageIn('vi');
     const el = await orderPage(ORDERS.holding);

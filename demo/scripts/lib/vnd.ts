@@ -10,13 +10,20 @@ const FORMATS: Record<PageLanguage, Intl.NumberFormat> = {
   vi: new Intl.NumberFormat('vi-VN', { style: 'currency', currency: 'VND' }),
   en: new Intl.NumberFormat('en-US', { style: 'currency', currency: 'VND' }),
 };
-const SEPARATOR: Record<PageLanguage, string> = { vi: '.', en: ',' };
+/** The thousands separator and the decimal point of each language. */
+const MARKS: Record<PageLanguage, { group: string; point: string }> = { vi: { group: '.', point: ',' }, en: { group: ',', point: '.' } };
 
 export const formatVnd = (amount: number, language: PageLanguage = pageLanguage()): string => FORMATS[language].format(amount);
 
 /** A whole amount as the language groups it, without the sign: `100.000`, `100,000`. */
-export const groupVnd = (amount: number, language: PageLanguage = pageLanguage()): string =>
-  String(amount).replace(/\B(?=(\d{3})+$)/g, SEPARATOR[language]);
+export const groupVnd = (amount: number, language: PageLanguage = pageLanguage()): string => groupDecimal(String(amount), language);
+
+/** A decimal string as the language writes it, digit for digit (no float): `26.218,25` in Vietnamese, `26,218.25` in English. */
+export function groupDecimal(value: string, language: PageLanguage = pageLanguage()): string {
+  const [whole = '0', fraction] = value.split('.');
+  const { group, point } = MARKS[language];
+  return `${whole.replace(/\B(?=(\d{3})+$)/g, group)}${fraction ? `${point}${fraction}` : ''}`;
+}
 
 /** Digits in groups of three after the first, one separator throughout: a dot, a comma or a space. */
 const GROUPED = /^\d{1,3}(?:([.,\s])\d{3})(?:\1\d{3})*$/u;

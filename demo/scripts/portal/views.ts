@@ -3,6 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { AssetCode, MerchantPayment, Network, PaymentStatus } from '../../../src/contract/index.js';
 import { formatDate } from '../lib/ui.js';
+import { groupDecimal, pageLanguage } from '../lib/vnd.js';
 import { networkName } from './networks.js';
 
 const PAYMENT_LABELS: Record<PaymentStatus, string> = {
@@ -34,14 +35,9 @@ export function cryptoReceived(payment: MerchantPayment): string {
 export const short = (value: string) => (value.length > 22 ? `${value.slice(0, 10)}…${value.slice(-8)}` : value);
 
 /** A plain decimal with the thousands grouped as a Vietnamese reader groups them ("3.456,94"). */
-const grouped = (value: string) => {
-  const [whole = '0', fraction] = value.split('.');
-  return `${whole.replace(/\B(?=(\d{3})+$)/g, '.')}${fraction ? `,${fraction}` : ''}`;
-};
-
-/** VND per unit, as a Vietnamese merchant reads a rate ("26.218,25 ₫ per USDT"), from its decimal string. */
+/** VND per unit, from its decimal string, as the page writes VND: "26.218,25 ₫ per USDT", "₫26,218.25 per USDT". */
 export function formatRate(rate: string, asset: AssetCode): string {
-  return `${grouped(rate)} ₫ per ${asset}`;
+  return pageLanguage() === 'vi' ? `${groupDecimal(rate)} ₫ per ${asset}` : `₫${groupDecimal(rate)} per ${asset}`;
 }
 
 /**
@@ -56,11 +52,11 @@ export function rateProvenance(payment: MerchantPayment): TemplateResult | typeo
     <p>Market ${formatRate(provenance.market_rate, payment.asset)}, less a ${provenance.spread_bps / 100}% spread; quoted ${formatDate(provenance.made_at)}.</p>
     ${provenance.legs.map(
       (leg) => html`<div data-rate-leg=${leg.pair}>
-        <strong>${leg.pair} ${grouped(leg.rate)}</strong>: the median of ${leg.sources.filter((s) => s.used).length} (at least ${leg.quorum} needed)
+        <strong>${leg.pair} ${groupDecimal(leg.rate)}</strong>: the median of ${leg.sources.filter((s) => s.used).length} (at least ${leg.quorum} needed)
         <ul>
           ${leg.sources.map(
             (s) => html`<li data-rate-source=${s.source} data-used=${String(s.used)}>
-              ${s.source}: ${grouped(s.value)} as of ${formatDate(s.at)}${s.left_out === 'stale' ? ' · left out: too old' : s.left_out === 'outlier' ? ` · left out: more than ${leg.max_deviation_bps / 100}% from the median` : ''}
+              ${s.source}: ${groupDecimal(s.value)} as of ${formatDate(s.at)}${s.left_out === 'stale' ? ' · left out: too old' : s.left_out === 'outlier' ? ` · left out: more than ${leg.max_deviation_bps / 100}% from the median` : ''}
             </li>`,
           )}
         </ul>
