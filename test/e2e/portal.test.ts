@@ -334,8 +334,8 @@ test('a late payment is flagged on the list and accepted on its order page: the 
   await row.getByRole('link', { name: orderId }).click();
   const held = page.locator(`[data-held-payment]`);
   await held.waitFor();
+  assert.match((await held.textContent())!, /after its quote had run out/);
   // Where the quote's rate came from: the sandbox's fixed USDT rate, less the spread, grouped as this English page writes VND.
-  // Where the quote's rate came from: the sandbox's fixed USDT rate, less the spread.
   const provenance = page.locator('tr[data-payment] [data-rate-provenance]').first();
   await provenance.locator('summary').click();
   assert.match((await provenance.textContent())!, /Market ₫26,350 per USDT, less a 0\.5% spread/);
