@@ -12,7 +12,7 @@ const args = process.argv.slice(2);
 const pgliteOnly = args.includes('--pglite-only');
 const roots = args.filter((a) => !a.startsWith('--'));
 
-/** The node:test files below the given roots; browser (test/checkout) and end-to-end suites have their own runners. */
+/** The node:test files below the given roots; browser (test/checkout, test/portal-views) and end-to-end suites have their own runners. */
 function testFiles(dirs) {
   const found = [];
   const walk = (path) => {
@@ -26,7 +26,7 @@ function testFiles(dirs) {
   return found;
 }
 
-const files = testFiles(roots.length ? roots : readdirSync('test').filter((d) => !['checkout', 'e2e', 'helpers'].includes(d)).map((d) => join('test', d)));
+const files = testFiles(roots.length ? roots : readdirSync('test').filter((d) => !['checkout', 'portal-views', 'e2e', 'helpers'].includes(d)).map((d) => join('test', d)));
 
 // The model-based test searches for a fixed time (test/payments/model.test.ts): started first, it runs beside the
 // other files instead of after them.

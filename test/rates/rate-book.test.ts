@@ -183,6 +183,12 @@ describe('the guards', () => {
     assert.equal(book.lock('USDT', start).rate, '26218.25');
   });
 
+  it('refuse an asset whose rate, less the spread, rounds down to 0 VND', () => {
+    const book = bookWith({ coingecko: [['USDT/USD', '0.000001', 1]], sbv: [['USD/VND', '1', 1]] });
+    assert.throws(() => book.lock('USDT', start), (error: unknown) => error instanceof GatewayError && error.kind === 'unavailable' && /USDT's rate rounds to 0 VND/.test(error.detail));
+    assert.ok(book.unavailable(start).includes('USDT'));
+  });
+
   it('refuse every asset whose USD/VND leg has no fresh source', () => {
     const book = bookWith({ coingecko: [['ETH/USD', '3456.9', 1], ['USDT/USD', '1', 1]], kraken: [['ETH/USD', '3456.9', 1]], sbv: [['USD/VND', '26350', 172_801]] });
     assert.deepEqual(book.unavailable(start), ['ETH', 'USDT']);

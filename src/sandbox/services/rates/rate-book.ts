@@ -96,8 +96,9 @@ export function evaluateRule(asset: AssetCode, rule: AssetRule, guardsOf: (pair:
   if (missing?.rate === null) return { asset, legs, market_rate: null, problem: missing.problem };
   const priced = legs.flatMap(({ problem: _problem, ...leg }) => (leg.rate === null ? [] : [{ ...leg, rate: leg.rate }]));
   const market_rate = product(priced.map((leg) => leg.rate));
-  if (/^0+(\.0+)?$/.test(market_rate)) return { asset, legs, market_rate: null, problem: `${asset}'s rate rounds to 0 VND` };
   const rate = applySpread(market_rate, rule.spread_bps);
+  // Checked after the spread: a market rate of 0.000001 less any spread rounds down to nothing a quote can use.
+  if (/^0+(\.0+)?$/.test(rate)) return { asset, legs, market_rate: null, problem: `${asset}'s rate rounds to 0 VND` };
   return { asset, legs, market_rate, rate, provenance: { market_rate, spread_bps: rule.spread_bps, made_at: now.toISOString(), legs: priced } };
 }
 
