@@ -3,6 +3,7 @@
 // provenance a quote records (what was used, and why the rest was not).
 import assert from 'node:assert/strict';
 import { describe, it, mock } from 'node:test';
+import fc from 'fast-check';
 import { ManualClock } from '../../src/sandbox/clock.js';
 import { GatewayError } from '../../src/sandbox/errors.js';
 import { log } from '../../src/sandbox/logging.js';
@@ -192,5 +193,37 @@ describe('the guards', () => {
   it('refuse every asset whose USD/VND leg has no fresh source', () => {
     const book = bookWith({ coingecko: [['ETH/USD', '3456.9', 1], ['USDT/USD', '1', 1]], kraken: [['ETH/USD', '3456.9', 1]], sbv: [['USD/VND', '26350', 172_801]] });
     assert.deepEqual(book.unavailable(start), ['ETH', 'USDT']);
+  });
+});
+
+describe('the assets without a rate, as every checkout view asks for them', () => {
+  // unavailable() keeps its answer until a source answers or a price it used goes stale: over any sequence of answers
+  // and clock moves (forward and back), it answers what evaluating every rule afresh answers.
+  it('are what a fresh evaluation gives after every answer and every clock move', () => {
+    const sources = settings.sources.flatMap((s) => Object.keys(s.pairs).map((pair) => ({ source: s.id, pair })));
+    const step = fc.oneof(
+      fc.record({
+        kind: fc.constant('answer' as const),
+        which: fc.integer({ min: 0, max: sources.length - 1 }),
+        value: fc.constantFrom('3456.78', '3600', '1', '0.98', '26350', '0.000001'),
+        secondsAgo: fc.integer({ min: -10, max: 172_900 }),
+      }),
+      fc.record({ kind: fc.constant('clock' as const), seconds: fc.oneof(fc.integer({ min: -200, max: 200 }), fc.integer({ min: 0, max: 200_000 })) }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        const book = new RateBook(settings);
+        let now = start.getTime();
+        for (const s of steps) {
+          if (s.kind === 'answer') {
+            const { source, pair } = sources[s.which]!;
+            book.record(source, [...book.pricesOf(source).filter((p) => p.pair !== pair), { pair, value: s.value, at: new Date(now - s.secondsAgo * 1000) }]);
+          } else now += s.seconds * 1000;
+          const afresh = book.assets.filter((asset) => book.evaluate(asset, new Date(now)).market_rate === null);
+          assert.deepEqual(book.unavailable(new Date(now)), afresh);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

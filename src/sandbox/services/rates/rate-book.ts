@@ -112,6 +112,11 @@ export class RateBook {
   /** Each source's last prices, by pair. */
   readonly #prices = new Map<string, Map<Pair, Price>>();
   readonly #sources: Map<string, RateSourceSpec>;
+  /**
+   * The last answer of unavailable(), and the span of time it holds for: every checkout view asks, and the answer
+   * changes only when a source answers (record) or a price it used goes stale.
+   */
+  #unavailable: { assets: readonly AssetCode[]; from: number; until: number } | undefined;
 
   constructor(private readonly settings: RateSettings) {
     this.#sources = new Map(settings.sources.map((s) => [s.id, s]));
@@ -124,6 +129,7 @@ export class RateBook {
   /** A source's answer replaces what it said before. */
   record(source: string, prices: readonly Price[]): void {
     this.#prices.set(source, new Map(prices.map((p) => [p.pair, p])));
+    this.#unavailable = undefined;
   }
 
   /** A source's last prices. */
@@ -149,8 +155,27 @@ export class RateBook {
   }
 
   /** The assets without a rate now: the checkout shows them unavailable. */
-  unavailable(now: Date): AssetCode[] {
-    return this.assets.filter((asset) => this.evaluate(asset, now).market_rate === null);
+  unavailable(now: Date): readonly AssetCode[] {
+    const t = now.getTime();
+    const kept = this.#unavailable;
+    if (kept && kept.from <= t && t <= kept.until) return kept.assets;
+    const assets = Object.freeze(this.assets.filter((asset) => this.evaluate(asset, now).market_rate === null));
+    this.#unavailable = { assets, from: t, until: this.#freshUntil(t) };
+    return assets;
+  }
+
+  /** The last moment every price fresh at `t` is still fresh (evaluateLeg's rule); a stale one stays stale later on. */
+  #freshUntil(t: number): number {
+    let until = Infinity;
+    for (const [id, prices] of this.#prices) {
+      const staleAfter = this.#sources.get(id)?.stale_after_ms ?? null;
+      if (staleAfter === null) continue;
+      for (const price of prices.values()) {
+        const end = price.at.getTime() + staleAfter;
+        if (end >= t) until = Math.min(until, end);
+      }
+    }
+    return until;
   }
 
   /** Every source's prices for a pair, in the order the sources are configured. */
