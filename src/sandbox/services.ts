@@ -161,7 +161,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     clock,
     merchants,
     idempotency,
-    tokens: new Tokens(db, clock, config.tokenTtlSeconds),
+    tokens: new Tokens(db, clock, config.tokenTtlSeconds, merchants),
     clientSignIn: new ClientSignIn(merchants, rateLimits, config.limits),
     paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl, orders, idempotency),
     refunds,

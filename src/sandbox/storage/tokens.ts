@@ -12,13 +12,16 @@ export async function insertToken(sql: Sql, tokenHash: string, merchantId: strin
 }
 
 /**
- * The merchant of a token; undefined for an unknown or expired token, or one whose secret has ended: a secret since
- * replaced, unless it is the one just before the current one and still in its grace.
+ * The merchant of a token, and when the token ends (its expiry, or the end of its secret's grace); undefined for an
+ * unknown or expired token, or one whose secret has ended: a secret since replaced, unless it is the one just before
+ * the current one and still in its grace.
  */
-export async function liveToken(sql: Sql, tokenHash: string, now: Date): Promise<{ merchant_id: string } | undefined> {
+export async function liveToken(sql: Sql, tokenHash: string, now: Date): Promise<{ merchant_id: string; ends_at: Date } | undefined> {
   return one(
     sql,
-    `SELECT t.merchant_id FROM access_tokens t JOIN merchants m ON m.merchant_id = t.merchant_id
+    `SELECT t.merchant_id,
+       CASE WHEN t.secret_generation = m.secret_generation THEN t.expires_at ELSE least(t.expires_at, m.previous_secret_expires_at) END AS ends_at
+     FROM access_tokens t JOIN merchants m ON m.merchant_id = t.merchant_id
      WHERE t.token_hash = $1 AND t.expires_at > $2
        AND (t.secret_generation = m.secret_generation
          OR (t.secret_generation = m.secret_generation - 1 AND m.previous_secret_expires_at > $2))`,

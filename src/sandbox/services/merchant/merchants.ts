@@ -28,6 +28,9 @@ const CACHE_MS = 60_000;
 export class Merchants {
   readonly #byKeyHash = new Map<string, { merchant: SigningMerchant; until: number }>();
   readonly #secrets = new Map<string, { secret: string; until: number }>();
+  readonly #onChange: (() => void)[] = [];
+  /** Counts the times credentials changed: a read begun before a change is not kept after it. */
+  #changes = 0;
   #unlisten: (() => Promise<void>) | undefined;
 
   constructor(
@@ -98,6 +101,7 @@ export class Merchants {
     const keyHash = sha256(merchantKey);
     const cached = this.#byKeyHash.get(keyHash);
     if (cached && cached.until > Date.now()) return cached.merchant;
+    const changes = this.#changes;
     const row = await merchantByKeyHash(this.db, keyHash);
     if (!row) return undefined;
     const previous = graceOf(row, this.clock.now());
@@ -106,7 +110,7 @@ export class Merchants {
       clientSecret: this.sealer.open(row.client_secret_sealed),
       ...(previous && { previousSecret: { secret: this.sealer.open(previous.sealed), expiresAt: previous.expiresAt } }),
     };
-    this.#byKeyHash.set(keyHash, { merchant, until: Date.now() + CACHE_MS });
+    if (changes === this.#changes) this.#byKeyHash.set(keyHash, { merchant, until: Date.now() + CACHE_MS });
     return merchant;
   }
 
@@ -114,16 +118,24 @@ export class Merchants {
   async clientSecret(sql: Sql, merchantId: string): Promise<string> {
     const cached = this.#secrets.get(merchantId);
     if (cached && cached.until > Date.now()) return cached.secret;
+    const changes = this.#changes;
     const row = await merchantById(sql, merchantId);
     if (!row) throw new Error(`no merchant ${merchantId}`);
     const secret = this.sealer.open(row.client_secret_sealed);
-    this.#secrets.set(merchantId, { secret, until: Date.now() + CACHE_MS });
+    if (changes === this.#changes) this.#secrets.set(merchantId, { secret, until: Date.now() + CACHE_MS });
     return secret;
   }
 
+  /** Calls `forget` whenever credentials may have changed, in this process or another: what it cached of them is stale. */
+  onCredentialsChanged(forget: () => void): void {
+    this.#onChange.push(forget);
+  }
+
   #forget(): void {
+    this.#changes++;
     this.#byKeyHash.clear();
     this.#secrets.clear();
+    for (const forget of this.#onChange) forget();
   }
 }
 
