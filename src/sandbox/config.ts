@@ -69,8 +69,9 @@ export interface LimitSettings {
   streamsPerClient: number;
   streamsPerLink: number;
   streams: number;
-  /** Webhook endpoints one merchant may have. */
+  /** Webhook endpoints one merchant may have, and may add in a minute (refused ones too: each costs a transaction). */
   webhookEndpointsPerMerchant: number;
+  webhookEndpointAddsPerMerchantPerMinute: number;
   /** Wrong client secrets in `failedSecretWindowSeconds`, per client id and per client address, before a 429 until the window ends. */
   failedSecretsPerClientId: number;
   failedSecretsPerAddress: number;
@@ -88,6 +89,7 @@ export const LIMIT_VARIABLES = {
   streamsPerLink: ['LIMIT_STREAMS_PER_LINK', 20],
   streams: ['LIMIT_STREAMS', 20_000],
   webhookEndpointsPerMerchant: ['LIMIT_WEBHOOK_ENDPOINTS_PER_MERCHANT', 16],
+  webhookEndpointAddsPerMerchantPerMinute: ['LIMIT_WEBHOOK_ENDPOINT_ADDS_PER_MERCHANT_PER_MINUTE', 60],
   failedSecretsPerClientId: ['LIMIT_FAILED_SECRETS_PER_CLIENT_ID', 10],
   failedSecretsPerAddress: ['LIMIT_FAILED_SECRETS_PER_ADDRESS', 30],
   failedSecretWindowSeconds: ['LIMIT_FAILED_SECRET_WINDOW_SECONDS', 300],

@@ -125,7 +125,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const orders = new Orders(clock, reconciler);
   const local = config.allowLocalWebhooks ? (options.localReceivers ?? sandboxReceivers(config.sandboxWebhookUrl, config.port)) : undefined;
   const targets = new WebhookTargets(local, options.resolve);
-  const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets, idempotency, config.limits.webhookEndpointsPerMerchant);
+  const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets, idempotency, rateLimits, config.limits);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
   const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);
   const payouts = new Payouts(db, clock, chains, networks, webhookOutbox, config.payments.payoutSeedHex);

@@ -40,7 +40,7 @@ describe(`Idempotency-Keys against a model (${storageName})`, () => {
   let app: Hono;
   before(async () => {
     const defaults = loadConfig({});
-    gw = await startTestGateway({ config: { idempotencyKeyTtlSeconds: TTL_SECONDS, limits: { ...defaults.limits, webhookEndpointsPerMerchant: 1_000 } } });
+    gw = await startTestGateway({ config: { idempotencyKeyTtlSeconds: TTL_SECONDS, limits: { ...defaults.limits, webhookEndpointsPerMerchant: 1_000, webhookEndpointAddsPerMerchantPerMinute: 1_000_000 } } });
     app = inProcess(gw);
   });
   after(() => gw.close());

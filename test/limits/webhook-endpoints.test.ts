@@ -1,5 +1,6 @@
 // A merchant has at most 16 live webhook endpoints (docs/security.md, "Limits"): each event is one delivery to each,
-// so endpoints without bound would let one merchant fill every process's delivery queue.
+// so endpoints without bound would let one merchant fill every process's delivery queue. It may add 60 a minute: an
+// add past the cap still costs a transaction, so a flood of them is refused before one.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { PayCheckoutApiError } from '../../src/merchant/errors.js';
@@ -25,5 +26,30 @@ describe(`webhook endpoints per merchant (${storageName})`, () => {
     const [first] = await gw.client.listWebhookEndpoints();
     await gw.client.removeWebhookEndpoint(first!.endpoint_id);
     await gw.client.addWebhookEndpoint('http://127.0.0.1:9/again');
+  });
+
+  it('refuses the 61st add in a minute with a 429 and Retry-After, for that merchant only, and takes adds again the next minute', async () => {
+    const { client } = await gw.addMerchant();
+    const statuses = [];
+    for (let i = 0; i < 61; i++) {
+      statuses.push(await client.addWebhookEndpoint(`http://127.0.0.1:9/flood-${i}`).then(() => 201, (error: PayCheckoutApiError) => error.status));
+    }
+    assert.deepEqual(statuses, [...Array<number>(16).fill(201), ...Array<number>(44).fill(409), 429]);
+    const refused = await fetch(new URL('/api/webhooks/endpoints', gw.url), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${(await client.issueToken()).access_token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/one-more' }),
+    });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get('content-type'), 'application/problem+json');
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1 && Number(refused.headers.get('retry-after')) <= 60, refused.headers.get('retry-after') ?? 'no Retry-After');
+    assert.match(((await refused.json()) as { detail: string }).detail, /Too many webhook endpoints added by this merchant in a minute/);
+
+    const other = await gw.addMerchant();
+    await other.client.addWebhookEndpoint('http://127.0.0.1:9/theirs');
+    gw.clock.advance(60_000);
+    const [first] = await client.listWebhookEndpoints();
+    await client.removeWebhookEndpoint(first!.endpoint_id);
+    await client.addWebhookEndpoint('http://127.0.0.1:9/next-minute');
   });
 });

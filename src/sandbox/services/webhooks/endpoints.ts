@@ -3,6 +3,7 @@
 // delivery again, and sending an endpoint a test event.
 import { WEBHOOK_TEST_EVENT, type WebhookDelivery, type WebhookDeliveryDetail, type WebhookEndpoint, type WebhookTestEvent } from '../../../contract/index.js';
 import type { Clock } from '../../clock.js';
+import type { LimitSettings } from '../../config.js';
 import { conflict, invalid, notFound } from '../../errors.js';
 import { randomToken, type Sealer } from '../../secrets.js';
 import type { Database, Sql } from '../../storage/database.js';
@@ -25,6 +26,7 @@ import {
   type EndpointRow,
 } from '../../storage/webhooks.js';
 import type { Idempotency, IdempotencyScope } from '../merchant/idempotency.js';
+import type { RateLimits } from '../operations/rate-limits.js';
 import { RefusedTarget, UnresolvedTarget, type WebhookTargets } from './targets.js';
 
 /** How much of an endpoint's delivery log a merchant reads at once, newest first. */
@@ -38,12 +40,21 @@ export class WebhookEndpoints {
     /** Which URLs may be sent to (public https:, loopback when the sandbox allows it). */
     private readonly targets: WebhookTargets,
     private readonly idempotency: Idempotency,
-    /** Live endpoints a merchant may have: each event is one delivery to each (docs/security.md, "Limits"). */
-    private readonly perMerchant: number,
+    private readonly rateLimits: RateLimits,
+    /**
+     * Live endpoints a merchant may have (each event is one delivery to each), and how many it may add in a minute:
+     * an add past the cap still costs a transaction, so a flood of them is refused before any (docs/security.md, "Limits").
+     */
+    private readonly limits: Pick<LimitSettings, 'webhookEndpointsPerMerchant' | 'webhookEndpointAddsPerMerchantPerMinute'>,
   ) {}
 
   /** A new endpoint and its secret (a replay: the same endpoint, its secret opened again; a key keeps only its id). */
   async add(merchantId: string, url: string, idempotency: Omit<IdempotencyScope, 'merchantId'>): Promise<{ value: WebhookEndpoint; replayed: boolean }> {
+    await this.rateLimits.take(`endpoint-add:merchant:${merchantId}`, {
+      limit: this.limits.webhookEndpointAddsPerMerchantPerMinute,
+      windowSeconds: 60,
+      refusal: 'Too many webhook endpoints added by this merchant in a minute.',
+    });
     await this.#checkTarget(url);
     const { value, replayed } = await this.idempotency.run({ ...idempotency, merchantId }, async (tx) => ({ endpoint_id: await this.#insert(tx, merchantId, url) }));
     return { value: this.#view((await endpointOf(this.db, merchantId, value.endpoint_id))!), replayed };
@@ -62,9 +73,10 @@ export class WebhookEndpoints {
   /** Stores an endpoint with a new secret, sealed; its id. */
   async #insert(tx: Sql, merchantId: string, url: string): Promise<string> {
     const row = { endpoint_id: randomToken('we', 12), url, secret_sealed: this.sealer.seal(randomToken('whsec', 24)), created_at: this.clock.now() };
-    if (!(await insertEndpointWithin(tx, merchantId, row, this.perMerchant))) {
+    const cap = this.limits.webhookEndpointsPerMerchant;
+    if (!(await insertEndpointWithin(tx, merchantId, row, cap))) {
       // A count, not a rate: no wait frees one, so a 409 that says what does.
-      throw conflict(`A merchant has at most ${this.perMerchant} webhook endpoints: remove one before adding another.`);
+      throw conflict(`A merchant has at most ${cap} webhook endpoints: remove one before adding another.`);
     }
     return row.endpoint_id;
   }
