@@ -81,6 +81,11 @@ class BrowserGateway {
     return `http://localhost:${this.#config.port}`;
   }
 
+  /** Whether it is serving now (a stopped one has no services to call). */
+  get running(): boolean {
+    return this.#running !== undefined;
+  }
+
   get gateway(): Services {
     if (!this.#running) throw new Error('the test gateway is stopped: run the start-gateway command first');
     return this.#running.gateway;
@@ -200,7 +205,16 @@ export interface PayPayload {
 interface AnvilGateway {
   chain: TestChain;
   gateway: BrowserGateway;
+  /** Follows the node every second, as the gateway's own timers would. */
+  keepSeen: NodeJS.Timeout;
 }
+
+/**
+ * A node's network unseen for 5 s takes no payments (services/chains/chain-facts.ts, staleAfterMs), and with three
+ * engines at once a page can take longer than that from the link to its pay button: the gateway follows its node on
+ * its own meanwhile. Blocks come only from the tests.
+ */
+const FOLLOW_EVERY_MS = 1_000;
 
 /** `browsers`: the config's launchers, whose gateways start with the server rather than on their first command. */
 export function gatewayPlugin(browsers: readonly object[] = []): TestRunnerPlugin {
@@ -212,7 +226,9 @@ export function gatewayPlugin(browsers: readonly object[] = []): TestRunnerPlugi
       found = Promise.all([freePort(), startTestChain()]).then(async ([port, chain]) => {
         const gateway = new BrowserGateway(port, ethereumOn(chain, { ETHEREUM_WALLET_RPC_URL: chain.rpcUrl }));
         await gateway.start();
-        return { chain, gateway };
+        // follow() never rejects; a gateway stopped meanwhile (dispose) has nothing to follow.
+        const keepSeen = setInterval(() => gateway.running && void gateway.gateway.watcher.follow('ETHEREUM'), FOLLOW_EVERY_MS);
+        return { chain, gateway, keepSeen };
       });
       anvilGateways.set(browser, found);
     }
@@ -332,7 +348,8 @@ export function gatewayPlugin(browsers: readonly object[] = []): TestRunnerPlugi
       await Promise.all(
         [...anvilGateways.values()].map((a) =>
           a.then(
-            async ({ chain, gateway }) => {
+            async ({ chain, gateway, keepSeen }) => {
+              clearInterval(keepSeen);
               await gateway.dispose();
               await chain.stop();
             },
