@@ -85,6 +85,29 @@ describe(`rolling the client secret (${storageName})`, () => {
     assert.equal(await reads(secondToken), 200, 'the one just replaced, in its grace');
   });
 
+  it('tells a server still sending the replaced secret so, without counting it as a wrong secret: the new one is never locked out', async () => {
+    const { credentials } = await gw.addMerchant();
+    const rolled = await roll(await accessToken(gw.url, credentials), { expires_in: 60 });
+    gw.clock.advance(60_000);
+    // Over the 10 wrong secrets a client id may send in a window (docs/security.md, "Limits").
+    for (let i = 0; i < 15; i++) {
+      const old = await tokenStatus(credentials);
+      assert.equal(old.status, 401, `try ${i + 1}`);
+      assert.deepEqual(old.body, { error: 'invalid_client', error_description: 'This client secret was replaced when it was rolled: use the new one.' });
+    }
+    const fresh = { ...credentials, clientSecret: rolled.body.client_secret };
+    assert.equal((await tokenStatus(fresh)).status, 200, 'the new secret still gets a token');
+
+    // Rolled again at once: the secret it replaced is the one recognised now; the first is a wrong secret like any other.
+    const again = await roll(await accessToken(gw.url, fresh));
+    const third = { ...credentials, clientSecret: again.body.client_secret };
+    assert.match(JSON.stringify((await tokenStatus(fresh)).body), /replaced/);
+    const wrong = await tokenStatus(credentials);
+    assert.deepEqual(wrong.body, { error: 'invalid_client', error_description: 'Unknown client or wrong secret.' });
+    for (let i = 0; i < 10; i++) await tokenStatus(credentials);
+    assert.equal((await tokenStatus(third)).status, 429, 'wrong secrets still lock the client id for their window');
+  });
+
   it('refuses a grace that is not 0 to 7 days of whole seconds, naming expires_in, and rolls nothing', async () => {
     const { credentials } = await gw.addMerchant();
     const token = await accessToken(gw.url, credentials);

@@ -79,7 +79,7 @@ describe(`webhook delivery fairness (${storageName})`, () => {
 
       // Another merchant's event, queued while the slow ones hang.
       const other = await gw.addMerchant('Quick Merchant');
-      const otherId = (await gw.gateway.merchants.authenticateClient(other.credentials.clientId, other.credentials.clientSecret))!.merchant_id;
+      const otherId = (await gw.gateway.merchants.byMerchantKey(other.credentials.merchantKey))!.merchant_id;
       await other.client.addWebhookEndpoint(fast.url);
       const otherRef = (await other.client.createPaymentLink(sampleLink())).payment_link_ref;
       await emit(otherId, otherRef);

@@ -67,6 +67,9 @@ function issueToken({ clientSignIn, tokens }: Uses) {
       // The portal's sign-in asks in process: it has no address of its own here, and is counted per client id only.
       const address = clientAddress(c);
       const merchant = await clientSignIn.authenticate(id, secret, address === 'in-process' ? undefined : address);
+      if (merchant === 'replaced') {
+        throw new OAuthError(401, { error: 'invalid_client', error_description: 'This client secret was replaced when it was rolled: use the new one.' }, Boolean(basic));
+      }
       if (!merchant) throw new OAuthError(401, { error: 'invalid_client', error_description: 'Unknown client or wrong secret.' }, Boolean(basic));
       return c.json(await tokens.issue(merchant), 200, NO_STORE);
     } catch (error) {

@@ -1,6 +1,8 @@
 // Every statement about merchants and their credentials. Secrets are kept hashed (the token endpoint compares) and
 // sealed (HMAC needs the key itself); merchant keys hashed. A rolled secret's predecessor is kept the same way until
-// its grace ends; `secret_generation` counts every change of the secret (tokens carry it: storage/tokens.ts).
+// its grace ends, and its hash after that, so that a server still sending it is told it was replaced rather than
+// counted as guessing (services/merchant/client-sign-in.ts); `secret_generation` counts every change of the secret
+// (tokens carry it: storage/tokens.ts).
 import { one, type Sql } from './database.js';
 
 export interface MerchantRow {
@@ -35,7 +37,7 @@ export async function upsertMerchant(
        client_secret_sealed = EXCLUDED.client_secret_sealed, svc_key_hash = EXCLUDED.svc_key_hash,
        -- Another secret (a restart with a new SANDBOX_CLIENT_SECRET) ends the old one and its tokens at once.
        secret_generation = merchants.secret_generation + (merchants.client_secret_hash <> EXCLUDED.client_secret_hash)::int,
-       previous_secret_hash = CASE WHEN merchants.client_secret_hash = EXCLUDED.client_secret_hash THEN merchants.previous_secret_hash END,
+       previous_secret_hash = CASE WHEN merchants.client_secret_hash = EXCLUDED.client_secret_hash THEN merchants.previous_secret_hash ELSE merchants.client_secret_hash END,
        previous_secret_sealed = CASE WHEN merchants.client_secret_hash = EXCLUDED.client_secret_hash THEN merchants.previous_secret_sealed END,
        previous_secret_expires_at = CASE WHEN merchants.client_secret_hash = EXCLUDED.client_secret_hash THEN merchants.previous_secret_expires_at END
      RETURNING ${COLUMNS}`,
@@ -47,8 +49,8 @@ export async function upsertMerchant(
 
 /**
  * Makes `secret` the merchant's client secret, a generation up. With `previousUntil`, the secret it replaces still
- * works until then (and its tokens, storage/tokens.ts); without, it ends now, and so does any predecessor still in
- * its grace. Tokens no secret can vouch for any more go at once.
+ * works until then (and its tokens, storage/tokens.ts); without, it ends now (only its hash is kept), and so does any
+ * predecessor still in its grace. Tokens no secret can vouch for any more go at once.
  */
 export async function rollSecret(
   sql: Sql,
@@ -59,7 +61,7 @@ export async function rollSecret(
   const row = await one<MerchantRow>(
     sql,
     `UPDATE merchants SET
-       previous_secret_hash = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE client_secret_hash END,
+       previous_secret_hash = client_secret_hash,
        previous_secret_sealed = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE client_secret_sealed END,
        previous_secret_expires_at = $4::timestamptz,
        client_secret_hash = $2, client_secret_sealed = $3, secret_generation = secret_generation + 1

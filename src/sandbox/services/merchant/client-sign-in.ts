@@ -2,6 +2,8 @@
 // per client id and per client address (docs/security.md, "Limits"): past either limit, a 429 until the window ends,
 // right secret or not, so guessing is slow; the window ends on its own, so the real merchant is never locked out for good.
 // The portal's sign-ins are counted per merchant too, once the secret is right, so a wrong one cannot use them up.
+// The secret a roll replaced is not a guess: a server not yet given the new one sends it, and counted, it would lock
+// the client id, new secret included, for as long as it kept trying. It is refused, uncounted, and said to be replaced.
 import type { LimitSettings } from '../../config.js';
 import { sha256 } from '../../secrets.js';
 import type { AuthenticatedClient, Merchants } from './merchants.js';
@@ -14,8 +16,11 @@ export class ClientSignIn {
     private readonly limits: Pick<LimitSettings, 'failedSecretsPerClientId' | 'failedSecretsPerAddress' | 'failedSecretWindowSeconds' | 'signInsPerMerchantPerMinute'>,
   ) {}
 
-  /** The merchant of these credentials, or undefined; `address` is the client's (none for a request made in process). */
-  async authenticate(clientId: string, clientSecret: string, address: string | undefined): Promise<AuthenticatedClient | undefined> {
+  /**
+   * The merchant of these credentials; `'replaced'` for the secret the last roll replaced (Merchants.authenticateClient);
+   * undefined otherwise. `address` is the client's (none for a request made in process).
+   */
+  async authenticate(clientId: string, clientSecret: string, address: string | undefined): Promise<AuthenticatedClient | 'replaced' | undefined> {
     const counted = this.#counted(clientId, address);
     for (const [key, rate] of counted) await this.rateLimits.check(key, rate);
     const merchant = await this.merchants.authenticateClient(clientId, clientSecret);

@@ -62,8 +62,11 @@ export class Merchants {
     return merchantOf(row);
   }
 
-  /** The merchant whose client id and secret these are (its current secret, or the previous one in its grace), or undefined. */
-  async authenticateClient(clientId: string, clientSecret: string): Promise<AuthenticatedClient | undefined> {
+  /**
+   * The merchant whose client id and secret these are (its current secret, or the previous one in its grace);
+   * `'replaced'` for the secret the last roll replaced, once it has ended; undefined for anything else.
+   */
+  async authenticateClient(clientId: string, clientSecret: string): Promise<AuthenticatedClient | 'replaced' | undefined> {
     // PostgreSQL text cannot hold NUL, so no client id has one; asking would be an error, not a miss.
     if (clientId.includes('\0')) return undefined;
     const row = await merchantByClientId(this.db, clientId);
@@ -73,6 +76,7 @@ export class Merchants {
     if (previous && sameSecret(clientSecret, previous.hash)) {
       return { ...merchantOf(row), secret_generation: row.secret_generation - 1, secret_expires_at: previous.expiresAt };
     }
+    if (row.previous_secret_hash && sameSecret(clientSecret, row.previous_secret_hash)) return 'replaced';
     return undefined;
   }
 
