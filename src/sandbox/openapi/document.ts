@@ -51,6 +51,7 @@ const STATUS_TEXT: Record<number, string> = {
   413: 'The body is larger than 256 KiB.',
   415: 'A Content-Type other than JSON.',
   422: 'A field breaks a rule: `errors` names each one.',
+  429: 'Past one of the limits in docs/security.md ("Limits"); `Retry-After` says when to try again.',
   503: 'Not available yet (see the detail).',
 };
 

@@ -43,7 +43,7 @@ export const webhookRoutes: RouteGroup<Pick<Services, 'webhookEndpoints'>> = {
         idempotent: true,
         ok: { 201: WebhookEndpoint },
         maxBodyBytes: 8 * 1024,
-        errors: [409, 413, 422],
+        errors: [409, 413, 422, 429],
       },
       ({ webhookEndpoints: endpoints }) =>
         async (c) => {
