@@ -8,6 +8,7 @@ import type { MerchantCredentials } from '../../config.js';
 import { notFound } from '../../errors.js';
 import { randomToken, sameSecret, sha256, type Sealer } from '../../secrets.js';
 import type { Database, Sql } from '../../storage/database.js';
+import { CredentialCache } from './credential-cache.js';
 import { merchantById, merchantByClientId, merchantByKeyHash, MERCHANTS_CHANNEL, rollSecret, upsertMerchant, type MerchantRow } from '../../storage/merchants.js';
 
 export interface Merchant {
@@ -26,11 +27,10 @@ export type AuthenticatedClient = Merchant & { secret_generation: number; secret
 const CACHE_MS = 60_000;
 
 export class Merchants {
-  readonly #byKeyHash = new Map<string, { merchant: SigningMerchant; until: number }>();
-  readonly #secrets = new Map<string, { secret: string; until: number }>();
-  readonly #onChange: (() => void)[] = [];
-  /** Counts the times credentials changed: a read begun before a change is not kept after it. */
-  #changes = 0;
+  /** Every cache of credentials, this class's and others' (cache()): all are cleared when credentials change. */
+  readonly #caches: CredentialCache<unknown>[] = [];
+  readonly #byKeyHash = this.cache<SigningMerchant>(CACHE_MS);
+  readonly #secrets = this.cache<string>(CACHE_MS);
   #unlisten: (() => Promise<void>) | undefined;
 
   constructor(
@@ -101,45 +101,39 @@ export class Merchants {
   }
 
   /** The merchant of a merchant key, with the client secret that keys its signatures. */
-  async byMerchantKey(merchantKey: string): Promise<SigningMerchant | undefined> {
+  byMerchantKey(merchantKey: string): Promise<SigningMerchant | undefined> {
     const keyHash = sha256(merchantKey);
-    const cached = this.#byKeyHash.get(keyHash);
-    if (cached && cached.until > Date.now()) return cached.merchant;
-    const changes = this.#changes;
-    const row = await merchantByKeyHash(this.db, keyHash);
-    if (!row) return undefined;
-    const previous = graceOf(row, this.clock.now());
-    const merchant: SigningMerchant = {
-      ...merchantOf(row),
-      clientSecret: this.sealer.open(row.client_secret_sealed),
-      ...(previous && { previousSecret: { secret: this.sealer.open(previous.sealed), expiresAt: previous.expiresAt } }),
-    };
-    if (changes === this.#changes) this.#byKeyHash.set(keyHash, { merchant, until: Date.now() + CACHE_MS });
-    return merchant;
+    return this.#byKeyHash.get(keyHash, async () => {
+      const row = await merchantByKeyHash(this.db, keyHash);
+      if (!row) return undefined;
+      const previous = graceOf(row, this.clock.now());
+      return {
+        ...merchantOf(row),
+        clientSecret: this.sealer.open(row.client_secret_sealed),
+        ...(previous && { previousSecret: { secret: this.sealer.open(previous.sealed), expiresAt: previous.expiresAt } }),
+      };
+    });
   }
 
   /** The client secret that keys a merchant's signatures; `sql` may be an open transaction. */
   async clientSecret(sql: Sql, merchantId: string): Promise<string> {
-    const cached = this.#secrets.get(merchantId);
-    if (cached && cached.until > Date.now()) return cached.secret;
-    const changes = this.#changes;
-    const row = await merchantById(sql, merchantId);
-    if (!row) throw new Error(`no merchant ${merchantId}`);
-    const secret = this.sealer.open(row.client_secret_sealed);
-    if (changes === this.#changes) this.#secrets.set(merchantId, { secret, until: Date.now() + CACHE_MS });
+    const secret = await this.#secrets.get(merchantId, async () => {
+      const row = await merchantById(sql, merchantId);
+      return row && this.sealer.open(row.client_secret_sealed);
+    });
+    if (secret === undefined) throw new Error(`no merchant ${merchantId}`);
     return secret;
   }
 
-  /** Calls `forget` whenever credentials may have changed, in this process or another: what it cached of them is stale. */
-  onCredentialsChanged(forget: () => void): void {
-    this.#onChange.push(forget);
+  /** A cache of what was read of credentials, cleared whenever they change in this process or another. */
+  cache<V>(keepMs: number, max?: number): CredentialCache<V> {
+    const cache = new CredentialCache<V>(keepMs, max);
+    this.#caches.push(cache as CredentialCache<unknown>);
+    return cache;
   }
 
   #forget(): void {
-    this.#changes++;
-    this.#byKeyHash.clear();
-    this.#secrets.clear();
-    for (const forget of this.#onChange) forget();
+    for (const cache of this.#caches) cache.clear();
   }
 }
 

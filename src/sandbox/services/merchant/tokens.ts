@@ -7,6 +7,7 @@ import type { Clock } from '../../clock.js';
 import { randomToken, sha256 } from '../../secrets.js';
 import type { Database } from '../../storage/database.js';
 import { insertToken, liveToken } from '../../storage/tokens.js';
+import type { CredentialCache } from './credential-cache.js';
 import type { AuthenticatedClient, Merchants } from './merchants.js';
 
 /**
@@ -14,14 +15,12 @@ import type { AuthenticatedClient, Merchants } from './merchants.js';
  * connection lost), the longest a rolled secret's token goes on working in another process.
  */
 const CACHE_MS = 5_000;
-/** Tokens kept at most: beyond it the oldest reads go first, so a flood of new tokens costs reads, not memory. */
+/** Tokens kept at most (credential-cache.ts). */
 const CACHE_MAX = 10_000;
 
 export class Tokens {
-  /** Live tokens by hash: their merchant, when they end (by the gateway's clock), and until when the read is trusted. */
-  readonly #live = new Map<string, { merchantId: string; endsAt: number; until: number }>();
-  /** Counts the times credentials changed: a read begun before a change is not kept after it. */
-  #changes = 0;
+  /** Live tokens by hash: their merchant, and when they end by the gateway's clock. */
+  readonly #live: CredentialCache<{ merchantId: string; endsAt: number }>;
 
   constructor(
     private readonly db: Database,
@@ -29,10 +28,7 @@ export class Tokens {
     private readonly ttlSeconds: number,
     merchants: Merchants,
   ) {
-    merchants.onCredentialsChanged(() => {
-      this.#changes++;
-      this.#live.clear();
-    });
+    this.#live = merchants.cache(CACHE_MS, CACHE_MAX);
   }
 
   /** A token for the merchant, which ends with the secret it signed in with (at the latest, when its grace ends). */
@@ -46,17 +42,15 @@ export class Tokens {
 
   /** The merchant id a live token belongs to, or undefined for an unknown, expired or ended token. */
   async merchantOf(token: string): Promise<string | undefined> {
-    const hash = sha256(token);
-    const now = this.clock.now();
-    const kept = this.#live.get(hash);
-    if (kept && kept.until > Date.now() && kept.endsAt > now.getTime()) return kept.merchantId;
-    this.#live.delete(hash);
-    const changes = this.#changes;
-    const live = await liveToken(this.db, hash, now);
-    if (!live) return undefined;
-    if (changes !== this.#changes) return live.merchant_id;
-    if (this.#live.size >= CACHE_MAX) this.#live.delete(this.#live.keys().next().value!);
-    this.#live.set(hash, { merchantId: live.merchant_id, endsAt: live.ends_at.getTime(), until: Date.now() + CACHE_MS });
-    return live.merchant_id;
+    const [hash, now] = [sha256(token), this.clock.now()];
+    const live = await this.#live.get(
+      hash,
+      async () => {
+        const row = await liveToken(this.db, hash, now);
+        return row && { merchantId: row.merchant_id, endsAt: row.ends_at.getTime() };
+      },
+      (kept) => kept.endsAt > now.getTime(),
+    );
+    return live?.merchantId;
   }
 }
