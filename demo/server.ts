@@ -12,7 +12,7 @@ import type { MerchantClient, PaymentLinkQuery } from '../src/merchant/client.js
 import { PayCheckoutApiError } from '../src/merchant/errors.js';
 import { verifyRedirect } from '../src/merchant/redirect.js';
 import { verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '../src/merchant/webhook.js';
-import { ClientSecretRollRequest, object, text } from '../src/contract/index.js';
+import { ClientSecretRollRequest, object, SECRET_REPLACED, text } from '../src/contract/index.js';
 import type { MerchantCredentials } from '../src/sandbox/config.js';
 import { readJsonObject } from '../src/sandbox/http/body.js';
 import { badRequest, parseWith, ProblemError, unauthorized } from '../src/sandbox/http/problem.js';
@@ -131,8 +131,11 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
     try {
       await client.issueToken();
     } catch (error) {
-      // A 429 (too many wrong secrets) goes to the page as the gateway said it, with when to try again.
-      if (error instanceof PayCheckoutApiError && error.status < 500 && error.status !== 429) throw unauthorized('The client id and client secret do not match a merchant.');
+      // A 429 (too many wrong secrets) goes to the page as the gateway said it, with when to try again; so does the
+      // secret a roll replaced, which is no mistyping.
+      if (error instanceof PayCheckoutApiError && error.status < 500 && error.status !== 429 && error.oauthError?.error_description !== SECRET_REPLACED) {
+        throw unauthorized('The client id and client secret do not match a merchant.');
+      }
       throw error;
     }
     await options.countSignIn(credentials.clientId);

@@ -16,6 +16,12 @@ export const TokenError = z.object({
 });
 export type TokenError = z.infer<typeof TokenError>;
 
+/**
+ * The `error_description` of the `invalid_client` answer to the secret the last roll replaced: not a wrong secret, so
+ * not counted as one, and a sign-in form can say what to do.
+ */
+export const SECRET_REPLACED = 'This client secret was replaced when it was rolled: use the new one.';
+
 /** The token request's form (RFC 6749 4.4.2); the credentials may come as HTTP Basic instead. */
 export const TokenRequest = z.object({
   grant_type: z.literal('client_credentials'),

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { ClientSecretRoll, Problem } from '../../src/contract/index.js';
+import { SECRET_REPLACED, type ClientSecretRoll, type Problem } from '../../src/contract/index.js';
 import type { MerchantCredentials } from '../../src/sandbox/config.js';
 import { startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { accessToken, FORM, JSON_TYPE, send, signedLinkBody } from '../helpers/merchant-api.js';
@@ -93,7 +93,7 @@ describe(`rolling the client secret (${storageName})`, () => {
     for (let i = 0; i < 15; i++) {
       const old = await tokenStatus(credentials);
       assert.equal(old.status, 401, `try ${i + 1}`);
-      assert.deepEqual(old.body, { error: 'invalid_client', error_description: 'This client secret was replaced when it was rolled: use the new one.' });
+      assert.deepEqual(old.body, { error: 'invalid_client', error_description: SECRET_REPLACED });
     }
     const fresh = { ...credentials, clientSecret: rolled.body.client_secret };
     assert.equal((await tokenStatus(fresh)).status, 200, 'the new secret still gets a token');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import type { Problem } from '../../src/contract/index.js';
+import { SECRET_REPLACED, type Problem } from '../../src/contract/index.js';
 import { MerchantClient } from '../../src/merchant/index.js';
 import type { MerchantCredentials } from '../../src/sandbox/config.js';
 import { demoRoutes } from '../../demo/server.js';
@@ -289,6 +289,9 @@ describe(`merchant portal sessions (${storageName})`, () => {
 
     const oldSignIn = await call('POST', '/demo/sign-in', { headers: { Origin: origin }, body: { client_id: other.credentials.clientId, client_secret: other.credentials.clientSecret } });
     assert.equal(oldSignIn.status, 401);
+    assert.equal(oldSignIn.body.detail, SECRET_REPLACED, 'the old secret is said to be replaced, not mistyped');
+    const mistyped = await call('POST', '/demo/sign-in', { headers: { Origin: origin }, body: { client_id: other.credentials.clientId, client_secret: 'guess' } });
+    assert.equal(mistyped.body.detail, 'The client id and client secret do not match a merchant.');
     await signIn({ clientId: other.credentials.clientId, clientSecret: rolled.body.client_secret });
   });
 

@@ -1,6 +1,6 @@
 // POST {auth_url}/api/v2/oauth/token: the client-credentials grant (RFC 6749 4.4), errors as RFC 6749 5.2.
 import type { Context } from 'hono';
-import { TokenRequest, TokenResponse, type TokenError } from '../../contract/index.js';
+import { SECRET_REPLACED, TokenRequest, TokenResponse, type TokenError } from '../../contract/index.js';
 import { clientAddress } from '../http/client-address.js';
 import type { Services } from '../services.js';
 import { route, type RouteGroup } from './route.js';
@@ -68,7 +68,7 @@ function issueToken({ clientSignIn, tokens }: Uses) {
       const address = clientAddress(c);
       const merchant = await clientSignIn.authenticate(id, secret, address === 'in-process' ? undefined : address);
       if (merchant === 'replaced') {
-        throw new OAuthError(401, { error: 'invalid_client', error_description: 'This client secret was replaced when it was rolled: use the new one.' }, Boolean(basic));
+        throw new OAuthError(401, { error: 'invalid_client', error_description: SECRET_REPLACED }, Boolean(basic));
       }
       if (!merchant) throw new OAuthError(401, { error: 'invalid_client', error_description: 'Unknown client or wrong secret.' }, Boolean(basic));
       return c.json(await tokens.issue(merchant), 200, NO_STORE);
