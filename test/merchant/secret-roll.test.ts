@@ -159,14 +159,22 @@ describe(`a roll seen by another gateway process on the same database (${storage
     await admin.end();
   });
 
-  it('ends the old token in the other process at once', async () => {
+  // The other process hears of the roll by NOTIFY, which races the roll's answer to it: the test waits for it, but
+  // for less than the 5 s a process trusts a kept token, so only the notification can end it in time.
+  it('ends the old token in the other process on the roll\'s notification, before its 5 s re-read', async () => {
     const { credentials } = await first.addMerchant();
     const token = await accessToken(first.url, credentials);
     const readsOn = async (gw: TestGateway) => (await send(gw.url, 'GET', '/api/webhooks/endpoints', { headers: { Authorization: `Bearer ${token}` } })).status;
     assert.equal(await readsOn(second), 200, 'the other process knows the token');
     const rolled = await send(first.url, 'POST', ROLL, { headers: { Authorization: `Bearer ${token}`, ...JSON_TYPE }, body: '{}' });
     assert.equal(rolled.status, 200);
-    assert.equal(await readsOn(second), 401);
-    assert.equal(await readsOn(first), 401);
+    assert.equal(await readsOn(first), 401, 'the process that rolled, at once');
+    const deadline = Date.now() + 2_000;
+    let status = await readsOn(second);
+    while (status === 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      status = await readsOn(second);
+    }
+    assert.equal(status, 401, 'the other process, within 2 s');
   });
 });
