@@ -42,7 +42,7 @@ const postgresFiles = files.filter(
 function run(label, files, env) {
   if (!files.length) return 0;
   console.log(`\n# node:test on ${label} (${files.length} files)`);
-  // Two cores: two files at a time keeps PGlite start-up (about 3 s a file) from dominating.
+  // Two cores: two files at a time keeps PGlite start-up (about 1 s a gateway, from test/helpers/pglite-image.ts) from dominating.
   const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
     stdio: 'inherit',
     // The gateways' request lines would drown the report: warnings and errors only, unless LOG_LEVEL says otherwise.

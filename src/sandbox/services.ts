@@ -94,6 +94,8 @@ export interface ServiceOptions {
    * tests' receivers listen on ports of their own.
    */
   localReceivers?: LocalReceivers;
+  /** PGlite: the image of a data folder to start from (storage/pglite.ts); tests give a migrated one. */
+  pgliteImage?: Blob;
 }
 
 export async function createServices(config: GatewayConfig, options: ServiceOptions = {}): Promise<Services> {
@@ -102,7 +104,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   // Before the database: a key that cannot derive stops the start before anything is written.
   const receiving = receivingKey(everyFamilyGiven(config, networks) ? undefined : config.payments.hdSeedHex, config.payments.accountXpubs ?? {});
   const metrics = new Metrics();
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.schema, limits: config.databaseLimits, timed: metrics.timed });
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.schema, pgliteImage: options.pgliteImage, limits: config.databaseLimits, timed: metrics.timed });
   const sealer = createSealer(config.dataKey, config.previousDataKeys);
   try {
     await checkDataKeys(db, sealer, clock);

@@ -5,6 +5,7 @@ import { ManualClock } from '../../src/sandbox/clock.js';
 import { loadConfig, type GatewayConfig, type MerchantCredentials } from '../../src/sandbox/config.js';
 import { startGateway, type RunningGateway, type StartOptions } from '../../src/sandbox/server.js';
 import { MerchantClient } from '../../src/merchant/index.js';
+import { migratedPgliteImage } from './pglite-image.js';
 import type { PaymentLinkInput } from '../../src/contract/index.js';
 
 export interface TestGateway extends RunningGateway {
@@ -59,7 +60,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const ownSchema = config.databaseUrl && !options.schema ? `test_${randomBytes(6).toString('hex')}` : undefined;
   const schema = options.schema ?? ownSchema;
   const localReceivers = options.localWebhooks === 'sandbox' ? undefined : () => true;
-  const running = await startGateway(config, { clock, schema, watch: options.watch ?? false, mount: options.mount, resolve: options.resolve, localReceivers });
+  const pgliteImage = config.databaseUrl || config.dataDir ? undefined : await migratedPgliteImage();
+  const running = await startGateway(config, { clock, schema, watch: options.watch ?? false, mount: options.mount, resolve: options.resolve, localReceivers, pgliteImage });
   const clientFor = (credentials: MerchantCredentials) =>
     new MerchantClient({ baseUrl: running.url, clientId: credentials.clientId, clientSecret: credentials.clientSecret, merchantKey: credentials.merchantKey });
   const { db } = running.gateway;

@@ -55,6 +55,8 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite data folder; in memory when absent. */
   dataDir?: string;
+  /** PGlite: the image of a data folder to start from (storage/pglite.ts). */
+  pgliteImage?: Blob;
   /** PostgreSQL schema to work in (tests give each file its own). */
   schema?: string;
   limits?: DatabaseLimits;
@@ -65,7 +67,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { migrate } = await import('./migrate.js');
   const db = options.url
     ? await (await import('./postgres.js')).openPostgres(options.url, options)
-    : await (await import('./pglite.js')).openPglite(options.dataDir, { timed: options.timed });
+    : await (await import('./pglite.js')).openPglite(options.dataDir, { timed: options.timed, image: options.pgliteImage });
   await migrate(db);
   return db;
 }

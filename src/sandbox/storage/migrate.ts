@@ -24,6 +24,11 @@ export async function migrationNames(): Promise<string[]> {
   return (await readdir(folder)).filter((name) => /^\d+_.+\.sql$/.test(name)).sort();
 }
 
+/** A migration's statements as they run: its file with the contract's lists written out. */
+export async function migrationText(name: string): Promise<string> {
+  return withLists(await readFile(new URL(name, folder), 'utf8'));
+}
+
 /** Applies the numbered SQL files of migrations/ that this database has not seen, in order, in one transaction. */
 export async function migrate(db: Database): Promise<void> {
   const files = await migrationNames();
@@ -34,8 +39,7 @@ export async function migrate(db: Database): Promise<void> {
     const applied = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((row) => row.name));
     for (const name of files) {
       if (applied.has(name)) continue;
-      const statements = withLists(await readFile(new URL(name, folder), 'utf8'));
-      for (const statement of splitStatements(statements)) await tx.query(statement);
+      for (const statement of splitStatements(await migrationText(name))) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
     }
   });
