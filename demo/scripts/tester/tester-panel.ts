@@ -7,7 +7,8 @@
 import { css, html, LitElement, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { ChainNetwork, ChainState, CheckoutView, Payment } from '../../../src/contract/index.js';
-import { api, ApiError } from '../lib/api.js';
+import { ActionController } from '../lib/action-controller.js';
+import { api } from '../lib/api.js';
 import { decimalsOf, uriNetworks } from '../wallet/payment-qr.js';
 import { earlierOf, follow, PAY_CONTROLS, transferFor, type Earlier, type PayControl } from './tester-controls.js';
 
@@ -32,9 +33,7 @@ export class TesterPanel extends LitElement {
   @state() private earlier: Earlier | undefined;
   /** The gateway's networks (GET /sandbox/chain), asked for on the first payment: the decimals of what is sent. */
   #networks: Promise<ChainNetwork[]> | undefined;
-  @state() private status = '';
-  @state() private error = '';
-  @state() private busy = false;
+  readonly #action = new ActionController(this);
 
   static override styles = css`
     :host {
@@ -117,22 +116,8 @@ export class TesterPanel extends LitElement {
     if (view.payment) this.#see(view.payment);
   }
 
-  async #run(done: string, work: () => Promise<void>): Promise<void> {
-    this.busy = true;
-    this.error = '';
-    this.status = '';
-    try {
-      await work();
-      this.status = done;
-    } catch (error) {
-      this.error = error instanceof ApiError ? error.message : (error as Error).message;
-    } finally {
-      this.busy = false;
-    }
-  }
-
   #send(to: { address: string; asset: Payment['asset']; network: Payment['network'] }, amount: string, done: string): Promise<void> {
-    return this.#run(done, async () => {
+    return this.#action.run(done, async () => {
       await api('/sandbox/wallet/transfers', { body: { to: to.address, asset: to.asset, network: to.network, amount } });
       await this.#refresh();
     });
@@ -146,7 +131,7 @@ export class TesterPanel extends LitElement {
       networks = await (this.#networks ??= api<ChainState>('/sandbox/chain').then((chain) => chain.networks));
     } catch (error) {
       this.#networks = undefined;
-      this.error = (error as Error).message;
+      this.#action.fail((error as Error).message);
       return;
     }
     const transfer = transferFor(payment, control, decimalsOf(payment.asset, payment.network, uriNetworks(networks)));
@@ -165,7 +150,7 @@ export class TesterPanel extends LitElement {
 
   #mine(blocks: number): Promise<void> {
     const network = this.payment?.network;
-    return this.#run(`Mined ${blocks} block${blocks === 1 ? '' : 's'}${network ? ` on ${network}` : ' on every network'}.`, async () => {
+    return this.#action.run(`Mined ${blocks} block${blocks === 1 ? '' : 's'}${network ? ` on ${network}` : ' on every network'}.`, async () => {
       await api('/sandbox/chain/mine', { body: { blocks, ...(network && { network }) } });
       await this.#refresh();
     });
@@ -174,7 +159,7 @@ export class TesterPanel extends LitElement {
   #expireQuote = () => {
     const payment = this.payment;
     if (!payment) return;
-    return this.#run('The quote has expired: the checkout offers a new one.', async () => {
+    return this.#action.run('The quote has expired: the checkout offers a new one.', async () => {
       this.#see(await api<Payment>(`/sandbox/payments/${encodeURIComponent(payment.payment_id)}/expire-quote`, { method: 'POST' }));
     });
   };
@@ -183,7 +168,7 @@ export class TesterPanel extends LitElement {
     const ref = this.#ref;
     if (!ref) return;
     const open = this.payment && PAYABLE.includes(this.payment.status);
-    return this.#run(`The link has expired${open ? ', and its open quote with it' : ''}.`, async () => {
+    return this.#action.run(`The link has expired${open ? ', and its open quote with it' : ''}.`, async () => {
       const view = await api<CheckoutView>(`/sandbox/payment-links/${encodeURIComponent(ref)}/expire`, { method: 'POST' });
       if (view.payment) this.#see(view.payment);
       // An open quote closes with the link, and the element hears it on its stream; with none, it learns on a new load.
@@ -198,7 +183,7 @@ export class TesterPanel extends LitElement {
 
   protected override render(): TemplateResult {
     const payment = this.payment;
-    const payable = !!payment && PAYABLE.includes(payment.status) && !this.busy;
+    const payable = !!payment && PAYABLE.includes(payment.status) && !this.#action.busy;
     const confirm = payment?.confirmations_required;
     const earlier = this.earlier;
     return html`<section aria-labelledby="tester-title">
@@ -220,18 +205,18 @@ export class TesterPanel extends LitElement {
         ${earlier
           ? this.#control(
               'earlier',
-              html`<button type="button" data-tester-pay-earlier aria-describedby="leads-to-earlier" ?disabled=${this.busy} @click=${this.#payEarlier}>Pay the earlier address</button>`,
+              html`<button type="button" data-tester-pay-earlier aria-describedby="leads-to-earlier" ?disabled=${this.#action.busy} @click=${this.#payEarlier}>Pay the earlier address</button>`,
               `paid late once mined, at ${short(earlier.address)} (${earlier.amount} ${earlier.asset}), a quote the customer moved on from: held for the merchant`,
             )
           : nothing}
         ${this.#control(
           'mine-one',
-          html`<button type="button" data-tester-mine="1" aria-describedby="leads-to-mine-one" ?disabled=${this.busy} @click=${() => this.#mine(1)}>Mine a block</button>`,
+          html`<button type="button" data-tester-mine="1" aria-describedby="leads-to-mine-one" ?disabled=${this.#action.busy} @click=${() => this.#mine(1)}>Mine a block</button>`,
           payment ? `one more confirmation of what was sent on ${payment.network} (${confirm} confirm a payment there)` : 'one more block on every network: blocks confirm what was sent',
         )}
         ${this.#control(
           'mine-enough',
-          html`<button type="button" data-tester-mine-enough aria-describedby="leads-to-mine-enough" ?disabled=${!confirm || this.busy} @click=${() => confirm && this.#mine(confirm)}>
+          html`<button type="button" data-tester-mine-enough aria-describedby="leads-to-mine-enough" ?disabled=${!confirm || this.#action.busy} @click=${() => confirm && this.#mine(confirm)}>
             Mine ${confirm ?? 'enough'} blocks
           </button>`,
           'enough to confirm what was sent: paid, underpaid or overpaid, as the amount says',
@@ -243,12 +228,12 @@ export class TesterPanel extends LitElement {
         )}
         ${this.#control(
           'expire-link',
-          html`<button type="button" data-tester-expire-link aria-describedby="leads-to-expire-link" ?disabled=${this.busy || !this.#ref} @click=${this.#expireLink}>Expire the link now</button>`,
+          html`<button type="button" data-tester-expire-link aria-describedby="leads-to-expire-link" ?disabled=${this.#action.busy || !this.#ref} @click=${this.#expireLink}>Expire the link now</button>`,
           'link expired, its open quote too: the checkout offers no new quote, only the way back to the failure page',
         )}
       </ul>
-      <p role="status" data-tester-status>${this.status}</p>
-      <p role="alert">${this.error}</p>
+      <p role="status" data-tester-status>${this.#action.status}</p>
+      <p role="alert">${this.#action.error}</p>
     </section>`;
   }
 }

@@ -6,7 +6,8 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { AssetCode, ChainNetwork, ChainState, Network } from '../../../src/contract/index.js';
 import type { UriNetwork } from '../../../src/codecs/uri.js';
-import { api, ApiError } from '../lib/api.js';
+import { ActionController } from '../lib/action-controller.js';
+import { api } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
 import { input } from '../lib/ui.js';
 import { decimalsOf, readPaymentQr, shareOf, uriNetworks, type ScannedPayment } from './payment-qr.js';
@@ -57,14 +58,12 @@ export class TestWallet extends LightElement {
   /** The last address read before this one: paying it shows money sent to a quote the customer moved on from. */
   @state() private earlier: Earlier | undefined;
   @state() private sent: Sent[] = [];
-  @state() private status = '';
-  @state() private error = '';
-  @state() private busy = false;
+  readonly #action = new ActionController(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
     // The balances show once the networks are known too: a page that sees them can hand the wallet a QR.
-    void this.#run('', async () => {
+    void this.#action.run('', async () => {
       const [chain, wallet] = await Promise.all([api<ChainState>('/sandbox/chain'), api<{ balances: Balance[] }>('/sandbox/wallet')]);
       this.networks = chain.networks;
       this.balances = wallet.balances;
@@ -97,37 +96,23 @@ export class TestWallet extends LightElement {
     if (previous && previous.address !== read.address && this.chosenAsset && this.amount) {
       this.earlier = { target: previous, asset: this.chosenAsset, amount: this.amount };
     }
-    this.error = '';
     this.target = read;
     this.chosenAsset = read.asset;
     this.amount = read.amount ?? known.amount ?? '';
     this.pasted = read.uri;
-    this.status = read.amount
-      ? `Read ${read.amount} ${read.asset} to ${short(read.address)}.`
-      : known.amount
-        ? `Read the address ${short(read.address)}. The QR carries no amount: took ${known.amount} ${read.asset ?? ''} from ${known.from ?? 'the checkout'}.`
-        : `Read the address ${short(read.address)}. The QR carries no amount: type the amount the checkout shows.`;
+    this.#action.say(
+      read.amount
+        ? `Read ${read.amount} ${read.asset} to ${short(read.address)}.`
+        : known.amount
+          ? `Read the address ${short(read.address)}. The QR carries no amount: took ${known.amount} ${read.asset ?? ''} from ${known.from ?? 'the checkout'}.`
+          : `Read the address ${short(read.address)}. The QR carries no amount: type the amount the checkout shows.`,
+    );
     // The amount is what the tester acts on next; when nobody could fill it, that is where to type.
     if (!this.amount) void this.updateComplete.then(() => this.querySelector<HTMLInputElement>('[name="wallet.amount"]')?.focus());
   }
 
   fail(message: string): void {
-    this.error = message;
-    this.status = '';
-  }
-
-  async #run(done: string, work: () => Promise<void>): Promise<void> {
-    this.busy = true;
-    this.error = '';
-    this.status = '';
-    try {
-      await work();
-      if (done) this.status = done;
-    } catch (error) {
-      this.error = error instanceof ApiError ? describe(error) : (error as Error).message;
-    } finally {
-      this.busy = false;
-    }
+    this.#action.fail(message);
   }
 
   #refreshBalances = async () => {
@@ -135,16 +120,16 @@ export class TestWallet extends LightElement {
   };
 
   #faucet = () =>
-    this.#run('The faucet topped up every test coin.', async () => {
+    this.#action.run('The faucet topped up every test coin.', async () => {
       this.balances = (await api<{ balances: Balance[] }>('/sandbox/wallet/faucet', { method: 'POST' })).balances;
     });
 
   async #send(to: ScannedPayment, asset: AssetCode, amount: string, label: string, expireFirst: boolean, done: string): Promise<void> {
-    await this.#run('', async () => {
+    await this.#action.run('', async () => {
       if (expireFirst) await api(`/sandbox/addresses/${encodeURIComponent(to.address)}/expire-quote`, { method: 'POST' });
       const { tx_hash } = await api<{ tx_hash: string }>('/sandbox/wallet/transfers', { body: { to: to.address, asset, network: to.network, amount } });
       this.sent = [{ tx_hash, amount, asset, label }, ...this.sent].slice(0, 8);
-      this.status = done;
+      this.#action.say(done);
       await this.#refreshBalances();
     });
   }
@@ -173,14 +158,14 @@ export class TestWallet extends LightElement {
 
   /** Ends the quote of the payment at the scanned address now: the checkout shows "expired" and offers a new quote. */
   #expire = () =>
-    this.#run('The quote has expired: the checkout offers a new one.', async () => {
+    this.#action.run('The quote has expired: the checkout offers a new one.', async () => {
       await api(`/sandbox/addresses/${encodeURIComponent(this.target!.address)}/expire-quote`, { method: 'POST' });
     });
 
   #mine = async () => {
     const blocks = Number(this.blocks);
     const network = this.target?.network;
-    await this.#run(`Mined ${blocks} block${blocks === 1 ? '' : 's'}${network ? ` on ${network}` : ' on every network'}.`, async () => {
+    await this.#action.run(`Mined ${blocks} block${blocks === 1 ? '' : 's'}${network ? ` on ${network}` : ' on every network'}.`, async () => {
       await api('/sandbox/chain/mine', { body: { blocks, ...(network && { network }) } });
     });
   };
@@ -205,7 +190,7 @@ export class TestWallet extends LightElement {
           ${this.balances.map((b) => html`<tr><td>${b.asset}</td><td>${b.network}</td><td class="num" data-balance="${b.asset}:${b.network}">${b.balance}</td></tr>`)}
         </tbody>
       </table>
-      <button type="button" class="secondary" data-faucet aria-describedby="leads-to-faucet" ?disabled=${this.busy} @click=${this.#faucet}>Faucet: top up test coins</button>
+      <button type="button" class="secondary" data-faucet aria-describedby="leads-to-faucet" ?disabled=${this.#action.busy} @click=${this.#faucet}>Faucet: top up test coins</button>
       <p class="leads-to" id="leads-to-faucet">→ every balance above topped up: enough test coins for any payment (no status changes)</p>
 
       <fieldset class="scan">
@@ -218,7 +203,7 @@ export class TestWallet extends LightElement {
         <p class="leads-to" id="leads-to-read">→ the address, coin and amount (when the QR has one) fill step 2: nothing is sent yet</p>
       </fieldset>
 
-      <fieldset class="pay" ?disabled=${!target || this.busy}>
+      <fieldset class="pay" ?disabled=${!target || this.#action.busy}>
         <legend>2. Pay</legend>
         ${target
           ? html`<dl class="target">
@@ -272,12 +257,12 @@ export class TestWallet extends LightElement {
 
       <div class="mine">
         ${input({ path: 'wallet.blocks', label: 'Blocks', value: this.blocks, type: 'number', inputmode: 'numeric', onInput: (v) => (this.blocks = v) })}
-        <button type="button" class="secondary" data-mine aria-describedby="leads-to-mine" ?disabled=${this.busy} @click=${this.#mine}>Mine ${target ? `on ${target.network}` : 'on every network'}</button>
+        <button type="button" class="secondary" data-mine aria-describedby="leads-to-mine" ?disabled=${this.#action.busy} @click=${this.#mine}>Mine ${target ? `on ${target.network}` : 'on every network'}</button>
       </div>
       <p class="leads-to" id="leads-to-mine">→ confirmations: ${confirmations(this.networks)} (blocks also come on their own every few seconds)</p>
 
-      <p class="status" role="status">${this.status}</p>
-      <p class="error-box" role="alert">${this.error}</p>
+      <p class="status" role="status">${this.#action.status}</p>
+      <p class="error-box" role="alert">${this.#action.error}</p>
 
       ${this.sent.length ? html`<h3 class="small-heading">Sent</h3>` : nothing}
       <ul class="sent">
@@ -294,11 +279,6 @@ function confirmations(networks: readonly ChainNetwork[]): string {
 
 function short(value: string): string {
   return value.length > 20 ? `${value.slice(0, 10)}…${value.slice(-8)}` : value;
-}
-
-function describe(error: ApiError): string {
-  const fields = error.fieldErrors.map((e) => `${e.path} ${e.message}`).join('; ');
-  return fields ? `${error.message} (${fields})` : error.message;
 }
 
 declare global {
