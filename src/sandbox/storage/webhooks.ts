@@ -191,34 +191,44 @@ export async function enqueueEvent(
     event.body,
     event.created_at,
   ]);
+  const orderingKey = event.payment_link_ref ?? event.event_id;
+  await lockQueues(sql, endpointIds, orderingKey);
+  // Due at once, or, behind a delivery still pending, no time of its own until that one is done (recordAttempt).
   await sql.query(
     `INSERT INTO webhook_deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, created_at)
-     SELECT $1, endpoint_id, $3, 'pending', $4, $4 FROM unnest($2::text[]) AS endpoint_id`,
-    [event.event_id, endpointIds, event.payment_link_ref ?? event.event_id, event.created_at],
+     SELECT $1, endpoint_id, $3, 'pending',
+       CASE WHEN EXISTS (SELECT 1 FROM webhook_deliveries s WHERE s.status = 'pending' AND s.endpoint_id = q.endpoint_id AND s.ordering_key = $3) THEN NULL ELSE $4::timestamptz END,
+       $4
+     FROM unnest($2::text[]) AS q (endpoint_id)`,
+    [event.event_id, endpointIds, orderingKey, event.created_at],
   );
   await sql.query('SELECT pg_notify($1, $2)', [WEBHOOKS_QUEUED, '']);
 }
 
 /**
  * Takes due deliveries whose earlier siblings (same endpoint, same link) are done, at most `perMerchant` of a merchant
- * in flight counting those other processes hold, and leases them until `leaseUntil`.
+ * in flight counting those other processes hold, and leases them until `leaseUntil`. It reads only deliveries that
+ * are due (one per endpoint and link: those behind it have no time yet) and those leased, not the backlog waiting
+ * out its retries or behind an earlier delivery, so a merchant whose receivers are down costs the others nothing.
  */
 export async function claimDueDeliveries(sql: Sql, now: Date, limit: number, leaseUntil: Date, perMerchant: number): Promise<ClaimedDelivery[]> {
   return sql.query<ClaimedDelivery>(
     // Each step is computed once (MATERIALIZED), whatever the planner believes of the tables' sizes: PGlite has no
     // autovacuum, so its statistics can say one row where a backlog holds thousands, and a plan that re-ran a step
     // for every row it joined took seconds per claim.
-    `WITH pending AS MATERIALIZED (
-       SELECT d.delivery_id, d.endpoint_id, d.ordering_key, d.next_attempt_at, d.locked_until, w.merchant_id
-       FROM webhook_deliveries d JOIN webhook_endpoints w USING (endpoint_id) WHERE d.status = 'pending'),
-     leased AS MATERIALIZED (SELECT merchant_id, count(*) AS held FROM pending WHERE locked_until > $1 GROUP BY merchant_id),
-     -- A delivery goes only once the earlier ones of its endpoint and link are done: the first pending one of each.
-     heads AS (SELECT DISTINCT ON (endpoint_id, ordering_key) * FROM pending ORDER BY endpoint_id, ordering_key, delivery_id),
+    `WITH leased AS MATERIALIZED (
+       SELECT w.merchant_id, count(*) AS held FROM webhook_deliveries d JOIN webhook_endpoints w USING (endpoint_id)
+       WHERE d.status = 'pending' AND d.locked_until > $1 GROUP BY w.merchant_id),
+     -- A redelivery may be due behind an earlier delivery still pending: it waits for it, as the rest do.
+     heads AS MATERIALIZED (
+       SELECT d.delivery_id, w.merchant_id FROM webhook_deliveries d JOIN webhook_endpoints w USING (endpoint_id)
+       WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until <= $1)
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries s WHERE s.status = 'pending' AND s.endpoint_id = d.endpoint_id
+                           AND s.ordering_key = d.ordering_key AND s.delivery_id < d.delivery_id)),
      ready AS MATERIALIZED (
        SELECT delivery_id FROM (
          SELECT h.delivery_id, coalesce(l.held, 0) + row_number() OVER (PARTITION BY h.merchant_id ORDER BY h.delivery_id) AS slot
-         FROM heads h LEFT JOIN leased l USING (merchant_id)
-         WHERE h.next_attempt_at <= $1 AND (h.locked_until IS NULL OR h.locked_until <= $1)) numbered
+         FROM heads h LEFT JOIN leased l USING (merchant_id)) numbered
        WHERE slot <= $4),
      -- Locking re-reads a row another process changed since this statement's snapshot, and checks this WHERE
      -- again on it: the row's own conditions stand here, so a delivery leased or sent meanwhile is not taken twice.
@@ -245,10 +255,32 @@ export async function recordAttempt(
     `INSERT INTO webhook_attempts (delivery_id, attempted_at, duration_ms, status_code, response_body, response_truncated, error) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [deliveryId, logged.attempted_at, logged.duration_ms, logged.status_code, logged.response_body, logged.response_truncated, logged.error],
   );
-  await sql.query(
+  const [queue] = await sql.query<{ endpoint_id: string; ordering_key: string }>(
     `UPDATE webhook_deliveries SET status = $2, attempts = $3, last_status_code = $4, last_error = $5, locked_until = NULL,
-       next_attempt_at = $6, delivered_at = $7 WHERE delivery_id = $1`,
+       next_attempt_at = $6, delivered_at = $7 WHERE delivery_id = $1 RETURNING endpoint_id, ordering_key`,
     [deliveryId, attempt.status, attempt.attempts, attempt.status_code, attempt.error, attempt.next_attempt_at, attempt.delivered_at],
+  );
+  if (attempt.status === 'pending' || !queue) return;
+  // Done with: the first delivery still pending behind it is due from now. Read after the lock, so a delivery queued
+  // behind this one meanwhile is seen.
+  await lockQueues(sql, [queue.endpoint_id], queue.ordering_key);
+  await sql.query(
+    `UPDATE webhook_deliveries SET next_attempt_at = greatest(created_at, $3) WHERE delivery_id = (
+       SELECT delivery_id FROM webhook_deliveries WHERE status = 'pending' AND endpoint_id = $1 AND ordering_key = $2 ORDER BY delivery_id LIMIT 1)
+     AND next_attempt_at IS NULL`,
+    [queue.endpoint_id, queue.ordering_key, logged.attempted_at],
+  );
+}
+
+/**
+ * Serializes what queues a delivery behind another and what ends the one before it, for each endpoint and link: else
+ * a delivery queued as the one before it ends would wait for a turn nobody gives it. Taken in one order, so two
+ * transactions never wait for each other's.
+ */
+async function lockQueues(sql: Sql, endpointIds: readonly string[], orderingKey: string): Promise<void> {
+  await sql.query(
+    `SELECT pg_advisory_xact_lock(7310002, key) FROM (SELECT DISTINCT hashtext(endpoint_id || ' ' || $2) AS key FROM unnest($1::text[]) AS endpoint_id ORDER BY key) keys`,
+    [endpointIds, orderingKey],
   );
 }
 
