@@ -15,7 +15,7 @@ import { PollController } from './lib/poll-controller.js';
 import { showSession } from './lib/session.js';
 import { SubmitController } from './lib/submit-controller.js';
 import { copyText, formatDate, input } from './lib/ui.js';
-import { defineDeliveryDetail, deliveryMoment, formatMoment, lastResponse } from './webhooks/delivery-views.js';
+import { defineDeliveryDetail, deliveryMoment, formatMoment, lastResponse, nextAttempt } from './webhooks/delivery-views.js';
 
 /** DEMO_RECEIVER_PATH of src/sandbox/services/webhooks/targets.ts (not imported: that module is the server's). */
 const RECEIVER_URL = new URL('/demo/webhook-receiver', location.origin).href;
@@ -369,7 +369,7 @@ export class WebhooksPage extends LightElement {
                       <td><span class="pill ${d.status}" data-delivery-status>${d.status}</span></td>
                       <td class="num" data-attempts>${d.attempts}</td>
                       <td data-last-response>${lastResponse(d)}</td>
-                      <td>${d.status === 'pending' ? formatMoment(d.next_attempt_at) : '—'}</td>
+                      <td>${nextAttempt(d)}</td>
                       <td>${formatMoment(d.delivered_at)}</td>
                       <td>
                         <div class="buttons tight">

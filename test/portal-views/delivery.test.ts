@@ -2,7 +2,7 @@
 // it is, markup and all, never parsed as HTML.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { WebhookDeliveryDetail } from '../../src/contract/index.js';
-import { defineDeliveryDetail, lastResponse, type DeliveryDetailView } from '../../demo/scripts/webhooks/delivery-views.js';
+import { defineDeliveryDetail, lastResponse, nextAttempt, type DeliveryDetailView } from '../../demo/scripts/webhooks/delivery-views.js';
 import { shown, stubFetch } from './helpers/portal.js';
 
 defineDeliveryDetail();
@@ -48,5 +48,21 @@ describe('the portal: a webhook delivery', () => {
     } finally {
       server.restore();
     }
+  });
+
+  it('says when a delivery not yet sent goes: at its time, or after the earlier event of its link', async () => {
+    const waiting: WebhookDeliveryDetail = { ...DETAIL, status: 'pending', attempts: 0, last_status_code: null, attempt_log: [] };
+    const server = stubFetch(() => waiting);
+    try {
+      const el = await fixture<DeliveryDetailView>(html`<delivery-detail delivery-id="7"></delivery-detail>`);
+      await waitUntil(() => el.textContent?.includes('Not sent yet'), 'the delivery shows');
+      expect(el.textContent).to.include('Not sent yet: due after the earlier event of its link.');
+    } finally {
+      server.restore();
+    }
+    expect(nextAttempt({ status: 'pending', next_attempt_at: null })).to.equal('after the earlier event of its link');
+    expect(nextAttempt({ status: 'pending', next_attempt_at: AT })).to.match(/\d/);
+    expect(nextAttempt({ status: 'failed', next_attempt_at: null })).to.equal('—');
+    expect(nextAttempt({ status: 'delivered', next_attempt_at: null })).to.equal('—');
   });
 });

@@ -13,6 +13,10 @@ import { LightElement } from '../lib/light-element.js';
 const MOMENT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
 export const formatMoment = (iso: string | null) => (iso ? MOMENT.format(new Date(iso)) : '—');
 
+/** When a pending delivery goes: its time, or, with none, after the one before it (same endpoint and link) is done. */
+export const nextAttempt = (d: Pick<WebhookDelivery, 'status' | 'next_attempt_at'>) =>
+  d.status !== 'pending' ? '—' : d.next_attempt_at ? formatMoment(d.next_attempt_at) : 'after the earlier event of its link';
+
 const NO_ANSWER: Record<NonNullable<WebhookAttempt['error']>, string> = {
   timeout: 'no answer: timed out',
   connection_failed: 'no answer: could not connect',
@@ -76,7 +80,7 @@ export class DeliveryDetailView extends LightElement {
         ? html`<ol class="attempts">
             ${d.attempt_log.map((a, i) => attemptRow(a, i + 1))}
           </ol>`
-        : html`<p>Not sent yet${d.next_attempt_at ? `: due ${formatMoment(d.next_attempt_at)}` : ''}.</p>`}
+        : html`<p>Not sent yet${d.status === 'pending' ? `: due ${nextAttempt(d)}` : ''}.</p>`}
     </div>`;
   }
 
