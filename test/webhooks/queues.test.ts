@@ -48,11 +48,11 @@ describe(`webhook queues per endpoint and link (${storageName})`, () => {
   });
 
   const db = () => gw.gateway.db;
-  const queue = (link: number | null) =>
+  const queue = (link: number | null, endpoints = ENDPOINTS) =>
     db().transaction((tx) => {
       const event_id = `evt_queue_${++eventCount}`;
       const ref = link === null ? null : `pl_queue_${link}`;
-      return enqueueEvent(tx, { event_id, merchant_id: merchantId, type: 'payment.paid', payment_link_ref: ref, body: '{}', created_at: now }, ENDPOINTS);
+      return enqueueEvent(tx, { event_id, merchant_id: merchantId, type: 'payment.paid', payment_link_ref: ref, body: '{}', created_at: now }, endpoints);
     });
   const claim = (limit: number, perMerchant: number) => db().transaction((tx) => claimDueDeliveries(tx, now, limit, new Date(now.getTime() + LEASE_MS), perMerchant));
   const finish = async (delivery: ClaimedDelivery, how: Outcome, retryMs = 10_000) => {
@@ -132,13 +132,19 @@ describe(`webhook queues per endpoint and link (${storageName})`, () => {
     );
   });
 
-  it('reads only the deliveries that may go: a backlog waiting on a receiver that is down is not read by a claim', async () => {
+  it('reads only the deliveries that may go: a backlog waiting on receivers that are down is not read by a claim', async () => {
     now = new Date('2026-11-27T00:00:00Z');
-    const links = 100;
-    for (let link = 0; link < links; link++) for (let event = 0; event < 3; event++) await queue(link);
-    // The receiver is down: every link's first delivery fails and waits out its retry; the two after it wait behind it.
-    const heads = await claim(1_000, 1_000);
-    assert.equal(heads.length, links * ENDPOINTS.length, 'one delivery of each endpoint and link goes');
+    // A merchant at the cap of 16 endpoints.
+    const endpoints = [...ENDPOINTS];
+    for (let i = endpoints.length; i < 16; i++) {
+      endpoints.push(`we_queue_${i}`);
+      await insertEndpoint(db(), merchantId, { endpoint_id: `we_queue_${i}`, url: 'https://hooks.example/pay', secret_sealed: 'sealed', created_at: now });
+    }
+    const links = 60;
+    for (let link = 0; link < links; link++) for (let event = 0; event < 3; event++) await queue(link, endpoints);
+    // The receivers are down: every link's first delivery fails and waits out its retry; the two after it wait behind it.
+    const heads = await claim(10_000, 10_000);
+    assert.equal(heads.length, links * endpoints.length, 'one delivery of each endpoint and link goes');
     for (const delivery of heads) await finish(delivery, 'retry', 3_600_000);
     now = new Date(now.getTime() + 60_000);
     let read = 0;
@@ -157,7 +163,7 @@ describe(`webhook queues per endpoint and link (${storageName})`, () => {
       }),
       rolledBack,
     );
-    assert.ok(read <= 10, `the claim read ${read} deliveries of the ${links * 3 * ENDPOINTS.length} waiting`);
+    assert.ok(read <= 10, `the claim read ${read} deliveries of the ${links * 3 * endpoints.length} waiting`);
     assert.deepEqual(await claim(16, 4), [], 'nothing is due');
   });
 });

@@ -215,15 +215,20 @@ export async function claimDueDeliveries(sql: Sql, now: Date, limit: number, lea
   return sql.query<ClaimedDelivery>(
     // Each step is computed once (MATERIALIZED), whatever the planner believes of the tables' sizes: PGlite has no
     // autovacuum, so its statistics can say one row where a backlog holds thousands, and a plan that re-ran a step
-    // for every row it joined took seconds per claim.
-    `WITH leased AS MATERIALIZED (
-       SELECT w.merchant_id, count(*) AS held FROM webhook_deliveries d JOIN webhook_endpoints w USING (endpoint_id)
-       WHERE d.status = 'pending' AND d.locked_until > $1 GROUP BY w.merchant_id),
+    // for every row it joined took seconds per claim. For the same reason the deliveries are read by their own
+    // conditions (the indexes of what is due and what is leased) before any join: driven from the endpoints, a plan on
+    // stale statistics read every pending delivery of each.
+    `WITH in_flight AS MATERIALIZED (
+       SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' AND locked_until > $1),
+     leased AS MATERIALIZED (
+       SELECT w.merchant_id, count(*) AS held FROM in_flight d JOIN webhook_endpoints w USING (endpoint_id) GROUP BY w.merchant_id),
+     due_now AS MATERIALIZED (
+       SELECT delivery_id, endpoint_id, ordering_key FROM webhook_deliveries
+       WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)),
      -- A redelivery may be due behind an earlier delivery still pending: it waits for it, as the rest do.
      heads AS MATERIALIZED (
-       SELECT d.delivery_id, w.merchant_id FROM webhook_deliveries d JOIN webhook_endpoints w USING (endpoint_id)
-       WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until <= $1)
-         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries s WHERE s.status = 'pending' AND s.endpoint_id = d.endpoint_id
+       SELECT d.delivery_id, w.merchant_id FROM due_now d JOIN webhook_endpoints w USING (endpoint_id)
+       WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries s WHERE s.status = 'pending' AND s.endpoint_id = d.endpoint_id
                            AND s.ordering_key = d.ordering_key AND s.delivery_id < d.delivery_id)),
      ready AS MATERIALIZED (
        SELECT delivery_id FROM (
