@@ -15,7 +15,7 @@ import { PollController } from './lib/poll-controller.js';
 import { showSession } from './lib/session.js';
 import { SubmitController } from './lib/submit-controller.js';
 import { copyText, formatDate, input } from './lib/ui.js';
-import { defineDeliveryDetail, deliveryMoment, formatMoment, lastResponse, nextAttempt } from './webhooks/delivery-views.js';
+import { defineDeliveryDetail, deliveryMoment, formatMoment, lastResponse, nextAttempt, queuedAgain } from './webhooks/delivery-views.js';
 
 /** DEMO_RECEIVER_PATH of src/sandbox/services/webhooks/targets.ts (not imported: that module is the server's). */
 const RECEIVER_URL = new URL('/demo/webhook-receiver', location.origin).href;
@@ -315,7 +315,7 @@ export class WebhooksPage extends LightElement {
     try {
       const queued = await api<WebhookDelivery>(`/demo/api/webhooks/deliveries/${delivery.delivery_id}/redeliver`, { method: 'POST' });
       this.deliveries = this.deliveries.map((d) => (d.delivery_id === queued.delivery_id ? queued : d));
-      this.notice = `Redelivery of ${delivery.event_id} queued: the gateway sends it within a few seconds.`;
+      this.notice = `Redelivery of ${delivery.event_id} queued: ${queuedAgain(queued)}.`;
     } catch (error) {
       this.notice = `Could not redeliver ${delivery.event_id}: ${errorText(error)}`;
     } finally {

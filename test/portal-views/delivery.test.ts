@@ -2,7 +2,7 @@
 // it is, markup and all, never parsed as HTML.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { WebhookDeliveryDetail } from '../../src/contract/index.js';
-import { defineDeliveryDetail, lastResponse, nextAttempt, type DeliveryDetailView } from '../../demo/scripts/webhooks/delivery-views.js';
+import { defineDeliveryDetail, lastResponse, nextAttempt, queuedAgain, type DeliveryDetailView } from '../../demo/scripts/webhooks/delivery-views.js';
 import { shown, stubFetch } from './helpers/portal.js';
 
 defineDeliveryDetail();
@@ -64,5 +64,7 @@ describe('the portal: a webhook delivery', () => {
     expect(nextAttempt({ status: 'pending', next_attempt_at: AT })).to.match(/\d/);
     expect(nextAttempt({ status: 'failed', next_attempt_at: null })).to.equal('—');
     expect(nextAttempt({ status: 'delivered', next_attempt_at: null })).to.equal('—');
+    expect(queuedAgain({ next_attempt_at: AT })).to.equal('the gateway sends it within a few seconds');
+    expect(queuedAgain({ next_attempt_at: null })).to.equal('it goes once the earlier event of its link is delivered');
   });
 });

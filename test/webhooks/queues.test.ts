@@ -4,7 +4,7 @@
 // with the invariants checked after every step: a claimed delivery has no earlier one pending, the first pending
 // delivery of every queue has a time, and with the receivers up everything is delivered in the end.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Row, Sql } from '../../src/sandbox/storage/database.js';
 import { claimDueDeliveries, enqueueEvent, insertEndpoint, recordAttempt, redeliverNow, releaseLease, type ClaimedDelivery } from '../../src/sandbox/storage/webhooks.js';
@@ -42,12 +42,14 @@ describe(`webhook queues per endpoint and link (${storageName})`, () => {
     merchantId = gw.gateway.sandboxMerchant.merchant_id;
   });
   after(() => gw.close());
-  beforeEach(async () => {
-    await gw.reset();
-    for (const endpoint_id of ENDPOINTS) await insertEndpoint(gw.gateway.db, merchantId, { endpoint_id, url: 'https://hooks.example/pay', secret_sealed: 'sealed', created_at: new Date() });
-  });
 
   const db = () => gw.gateway.db;
+  /** An empty outbox, `now` at a fixed instant, and these endpoints of the merchant. */
+  async function start(endpoints: readonly string[]): Promise<void> {
+    now = new Date('2026-11-27T00:00:00Z');
+    await gw.reset();
+    for (const endpoint_id of endpoints) await insertEndpoint(db(), merchantId, { endpoint_id, url: 'https://hooks.example/pay', secret_sealed: 'sealed', created_at: now });
+  }
   const queue = (link: number | null, endpoints = ENDPOINTS) =>
     db().transaction((tx) => {
       const event_id = `evt_queue_${++eventCount}`;
@@ -86,9 +88,7 @@ describe(`webhook queues per endpoint and link (${storageName})`, () => {
   it('keeps every queue in order and none stuck, and delivers all once the receivers answer (property)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), async (steps) => {
-        now = new Date('2026-11-27T00:00:00Z');
-        await gw.reset();
-        for (const endpoint_id of ENDPOINTS) await insertEndpoint(db(), merchantId, { endpoint_id, url: 'https://hooks.example/pay', secret_sealed: 'sealed', created_at: now });
+        await start(ENDPOINTS);
         let inFlight: ClaimedDelivery[] = [];
         const take = (pick: number) => (inFlight.length ? inFlight.splice(pick % inFlight.length, 1)[0] : undefined);
         for (const s of steps) {
@@ -107,7 +107,15 @@ describe(`webhook queues per endpoint and link (${storageName})`, () => {
             await Promise.all([queue(sameLink), delivery && finish(delivery, s.outcome)]);
           } else if (s.kind === 'redeliver') {
             const ids = await db().query<{ delivery_id: number }>('SELECT delivery_id FROM webhook_deliveries ORDER BY delivery_id');
-            if (ids.length) await redeliverNow(db(), merchantId, Number(ids[s.pick % ids.length]!.delivery_id), now);
+            if (!ids.length) continue;
+            const deliveryId = Number(ids[s.pick % ids.length]!.delivery_id);
+            const again = await db().transaction((tx) => redeliverNow(tx, merchantId, deliveryId, now));
+            const [behind] = await db().query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_deliveries s USING (endpoint_id, ordering_key)
+               WHERE d.delivery_id = $1 AND s.status = 'pending' AND s.delivery_id < d.delivery_id`,
+              [deliveryId],
+            );
+            assert.equal(again!.next_attempt_at === null, behind!.n > 0, 'a redelivery has a time unless an earlier delivery of its queue is pending');
           } else {
             now = new Date(now.getTime() + s.ms);
             // A lease that ran out is another process's to take: this one forgets it.
@@ -133,13 +141,9 @@ describe(`webhook queues per endpoint and link (${storageName})`, () => {
   });
 
   it('reads only the deliveries that may go: a backlog waiting on receivers that are down is not read by a claim', async () => {
-    now = new Date('2026-11-27T00:00:00Z');
     // A merchant at the cap of 16 endpoints.
-    const endpoints = [...ENDPOINTS];
-    for (let i = endpoints.length; i < 16; i++) {
-      endpoints.push(`we_queue_${i}`);
-      await insertEndpoint(db(), merchantId, { endpoint_id: `we_queue_${i}`, url: 'https://hooks.example/pay', secret_sealed: 'sealed', created_at: now });
-    }
+    const endpoints = Array.from({ length: 16 }, (_, i) => `we_queue_${i}`);
+    await start(endpoints);
     const links = 60;
     for (let link = 0; link < links; link++) for (let event = 0; event < 3; event++) await queue(link, endpoints);
     // The receivers are down: every link's first delivery fails and waits out its retry; the two after it wait behind it.

@@ -16,7 +16,7 @@ import { LightElement } from '../lib/light-element.js';
 import { PollController } from '../lib/poll-controller.js';
 import { SubmitController } from '../lib/submit-controller.js';
 import { formatDate, formatVnd } from '../lib/ui.js';
-import { deliveryMoment, lastResponse } from '../webhooks/delivery-views.js';
+import { deliveryMoment, lastResponse, queuedAgain } from '../webhooks/delivery-views.js';
 import { RefundRequestEvent } from './events.js';
 import { canAccept, heldReason, holdings, orderStatus, type Holding } from './money.js';
 import { coin, formatRate, paymentPill, rateProvenance, short } from './views.js';
@@ -265,7 +265,7 @@ export class OrderPage extends LightElement {
   /** Sends a delivery again now (a new attempt of the same event, same id): through the demo's server. */
   async #resendDelivery(d: WebhookDelivery): Promise<void> {
     const queued = await this.#resend.submit(() => api<WebhookDelivery>(`/demo/api/webhooks/deliveries/${d.delivery_id}/redeliver`, { method: 'POST' }));
-    if (queued) await this.reload(`${d.type} (${d.event_id}) queued again: the gateway sends it within a few seconds.`);
+    if (queued) await this.reload(`${d.type} (${d.event_id}) queued again: ${queuedAgain(queued)}.`);
   }
 
   #toggleOpened(deliveryId: number): void {

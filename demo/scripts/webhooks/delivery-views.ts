@@ -13,6 +13,10 @@ import { LightElement } from '../lib/light-element.js';
 const MOMENT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
 export const formatMoment = (iso: string | null) => (iso ? MOMENT.format(new Date(iso)) : '—');
 
+/** What a delivery queued again does next, for the notice that says it was queued. */
+export const queuedAgain = (d: Pick<WebhookDelivery, 'next_attempt_at'>) =>
+  d.next_attempt_at ? 'the gateway sends it within a few seconds' : 'it goes once the earlier event of its link is delivered';
+
 /** When a pending delivery goes: its time, or, with none, after the one before it (same endpoint and link) is done. */
 export const nextAttempt = (d: Pick<WebhookDelivery, 'status' | 'next_attempt_at'>) =>
   d.status !== 'pending' ? '—' : d.next_attempt_at ? formatMoment(d.next_attempt_at) : 'after the earlier event of its link';

@@ -125,11 +125,25 @@ export async function deliveriesOfEndpoint(sql: Sql, endpointId: string, payment
   );
 }
 
-/** Makes a merchant's delivery due now, whatever became of it; undefined when it is not theirs or its endpoint was removed. */
+/**
+ * Makes a merchant's delivery pending again, whatever became of it: due now, or, behind an earlier delivery of its
+ * endpoint and link still pending, once that one is done (as a delivery queued there, under the same lock); undefined
+ * when it is not theirs or its endpoint was removed. `sql` is a transaction: the lock lasts until its end.
+ */
 export async function redeliverNow(sql: Sql, merchantId: string, deliveryId: number, at: Date): Promise<DeliveryRow | undefined> {
+  const queue = await one<{ endpoint_id: string; ordering_key: string }>(
+    sql,
+    `SELECT d.endpoint_id, d.ordering_key FROM webhook_deliveries d JOIN webhook_events e USING (event_id)
+     WHERE d.delivery_id = $1 AND e.merchant_id = $2`,
+    [deliveryId, merchantId],
+  );
+  if (!queue) return undefined;
+  await lockQueues(sql, [queue.endpoint_id], queue.ordering_key);
   return one<DeliveryRow>(
     sql,
-    `UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = $3, locked_until = NULL
+    `UPDATE webhook_deliveries d SET status = 'pending', locked_until = NULL,
+       next_attempt_at = CASE WHEN EXISTS (SELECT 1 FROM webhook_deliveries s WHERE s.status = 'pending' AND s.endpoint_id = d.endpoint_id
+                                             AND s.ordering_key = d.ordering_key AND s.delivery_id < d.delivery_id) THEN NULL ELSE $3::timestamptz END
      FROM webhook_events e, webhook_endpoints w
      WHERE d.delivery_id = $1 AND e.event_id = d.event_id AND e.merchant_id = $2 AND w.endpoint_id = d.endpoint_id AND w.deleted_at IS NULL
      RETURNING ${DELIVERY}`,
@@ -225,7 +239,7 @@ export async function claimDueDeliveries(sql: Sql, now: Date, limit: number, lea
      due_now AS MATERIALIZED (
        SELECT delivery_id, endpoint_id, ordering_key FROM webhook_deliveries
        WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)),
-     -- A redelivery may be due behind an earlier delivery still pending: it waits for it, as the rest do.
+     -- A delivery redelivered before a later one of its queue leaves that one due behind it: it waits, as the rest do.
      heads AS MATERIALIZED (
        SELECT d.delivery_id, w.merchant_id FROM due_now d JOIN webhook_endpoints w USING (endpoint_id)
        WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries s WHERE s.status = 'pending' AND s.endpoint_id = d.endpoint_id

@@ -149,9 +149,9 @@ export class WebhookEndpoints {
     return deliveryView(row);
   }
 
-  /** Sends a delivery again now, whatever became of it. */
+  /** Sends a delivery again now (after the earlier events of its link, should one be pending), whatever became of it. */
   async redeliver(merchantId: string, deliveryId: number): Promise<WebhookDelivery> {
-    const row = await redeliverNow(this.db, merchantId, deliveryId, this.clock.now());
+    const row = await this.db.transaction((tx) => redeliverNow(tx, merchantId, deliveryId, this.clock.now()));
     if (!row) throw notFound('There is no such webhook delivery, or its endpoint was removed.');
     return deliveryView(row);
   }
