@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import type { Problem } from '../../src/contract/index.js';
@@ -175,6 +177,9 @@ describe(`rates from the market (${storageName})`, () => {
     assert.equal(binance.hanging, 1);
     assert.equal(status, 201, JSON.stringify(body));
     assert.equal((await link.view()).status, 200);
+    // Collected garbage must not take the gateway's timeout with it (services/rates/rate-feed.ts).
+    setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
     await asking;
     assert.equal(gw.gateway.rateFeed.status().find((s) => s.source === 'binance')!.failures, 1, 'cut off by its timeout');
   });

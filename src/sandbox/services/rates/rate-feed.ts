@@ -90,7 +90,11 @@ export class RateFeed {
   async #ask(source: RateSource): Promise<void> {
     const { id, timeout_ms } = source.spec;
     const status = this.#status.get(id)!;
-    const signal = source.spec.kind === 'fixed' ? this.#stop.signal : AbortSignal.any([this.#stop.signal, AbortSignal.timeout(timeout_ms)]);
+    // A timer of its own, not AbortSignal.timeout(): a timeout signal that only AbortSignal.any() refers to can be
+    // collected before it fires (Node 20), and a source that hung then held its request, and its next poll, for minutes.
+    const timeout = new AbortController();
+    const timer = source.spec.kind === 'fixed' ? undefined : setTimeout(() => timeout.abort(), timeout_ms);
+    const signal = timer ? AbortSignal.any([this.#stop.signal, timeout.signal]) : this.#stop.signal;
     const asked = source.fetch(signal, () => this.clock.now());
     this.#inFlight.add(asked);
     try {
@@ -106,6 +110,7 @@ export class RateFeed {
       if (status.error !== message) log.warn({ source: id, error: message, failures: status.failures }, 'rates: the source did not answer with prices (said again only when the error changes)');
       status.error = message;
     } finally {
+      clearTimeout(timer);
       this.#inFlight.delete(asked);
     }
     this.#review();
