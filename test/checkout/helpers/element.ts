@@ -105,8 +105,16 @@ export async function until(el: HTMLElement, what: string, predicate: () => bool
   try {
     await waitUntil(predicate, what, { timeout, interval: 25 });
   } catch {
-    throw new Error(`timed out after ${timeout} ms waiting for ${what}; the view is ${viewOf(el) ?? 'not rendered'}: "${textOf(part(el, 'card')).slice(0, 300)}"`);
+    throw new Error(`timed out after ${timeout} ms waiting for ${what}; the view is ${viewOf(el) ?? 'not rendered'}: "${textOf(part(el, 'card')).slice(0, 300)}"${paymentFacts(el)}`);
   }
+}
+
+/** The times and figures a screen is chosen by, from the payment the element holds: what a failure needs to be understood. */
+function paymentFacts(el: HTMLElement): string {
+  const payment = (el as HTMLElement & { payment?: Payment | null }).payment;
+  if (!payment) return '';
+  const { payment_id, status, quote_expires_at, superseded_at, received_crypto, transactions } = payment;
+  return `; its payment: ${JSON.stringify({ payment_id, status, quote_expires_at, superseded_at, received_crypto, transactions: transactions.map(({ seen_at, confirmations }) => ({ seen_at, confirmations })) })}`;
 }
 
 export function untilView(el: HTMLElement, view: View, timeout?: number): Promise<void> {
