@@ -16,8 +16,8 @@ describe(`payment truth on a node, model-based (${storageName})`, () => {
     const system = await GatewaySystem.start(postgres, { env: node.env });
     const stats = newStats();
     try {
-      const minimum = Number(process.env.MODEL_ANVIL_MINIMUM ?? 8);
-      await runModel(system, { seconds: Number(process.env.MODEL_ANVIL_SECONDS ?? 30), minimum, stats, node });
+      const minimum = Number(process.env.MODEL_ANVIL_MINIMUM ?? 10);
+      await runModel(system, { seconds: Number(process.env.MODEL_ANVIL_SECONDS ?? 20), minimum, stats, node });
     } finally {
       console.log(describeStats(stats, `${storageName} with Ethereum on anvil`));
       await system.close();

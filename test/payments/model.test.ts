@@ -2,7 +2,7 @@
 // transfers, bursts of up to 500 blocks, quotes and links run out, accepted held funds, refunds (claimed by the
 // customer with their network's address or another's, sent to the payer, cancelled) and their payouts, and SIGKILLed
 // gateway processes, with every invariant checked after every step (test/helpers/payment-model.ts).
-// MODEL_SECONDS sets the time given to it (45 s a store in `npm test`, beside the anvil pass's 30 s of
+// MODEL_SECONDS sets the time given to it (30 s a store in `npm test`, beside the anvil pass's 20 s of
 // model-anvil.test.ts) and MODEL_MINIMUM the fewest sequences (`npm run soak`: 1,000 per store).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -15,8 +15,8 @@ describe(`payment truth, model-based (${storageName})`, () => {
     const system = await GatewaySystem.start(postgres);
     const stats = newStats();
     try {
-      const minimum = Number(process.env.MODEL_MINIMUM ?? (postgres ? 20 : 25));
-      await runModel(system, { seconds: Number(process.env.MODEL_SECONDS ?? 45), minimum, stats });
+      const minimum = Number(process.env.MODEL_MINIMUM ?? 10);
+      await runModel(system, { seconds: Number(process.env.MODEL_SECONDS ?? 30), minimum, stats });
     } finally {
       console.log(describeStats(stats, storageName));
       await system.close();
