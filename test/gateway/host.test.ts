@@ -5,9 +5,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { networkInterfaces } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { seedPgliteFolder } from '../helpers/pglite-image.js';
 
 /** How a connection from "another machine" is made: straight to an address of this one, or from inside a namespace. */
 interface Probe {
@@ -61,8 +64,10 @@ function probe(): Probe {
 
 /** Starts an entry point on a free port and resolves once it prints where it listens. */
 async function start(entry: string, env: Record<string, string>) {
+  const folder = await mkdtemp(join(tmpdir(), 'pay-checkout-host-'));
+  await seedPgliteFolder(join(folder, 'pglite'));
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    env: { ...process.env, PORT: '0', PGLITE_DIR: '', DATABASE_URL: '', HOST: '', ...env },
+    env: { ...process.env, PORT: '0', PGLITE_DIR: join(folder, 'pglite'), DATABASE_URL: '', HOST: '', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -79,6 +84,7 @@ async function start(entry: string, env: Record<string, string>) {
     async stop() {
       child.kill('SIGTERM');
       await exited;
+      await rm(folder, { recursive: true, force: true });
     },
   };
 }

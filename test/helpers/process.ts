@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { seedPgliteFolder } from './pglite-image.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 export interface GatewayProcess {
@@ -34,6 +35,11 @@ export interface GatewayProcessOptions {
   cwd?: string;
   /** Keep stderr (the JSON logs) for the test to read instead of passing it through. */
   captureLogs?: boolean;
+  /**
+   * A PGLITE_DIR that does not exist yet is made by the process itself (initdb and the migrations it ships), as on a
+   * first start, instead of copied from the run's migrated folder (test/helpers/pglite-image.ts).
+   */
+  freshPglite?: boolean;
 }
 
 /** The PostgreSQL URL that makes a process work in `schema` (main.ts has no schema setting of its own). */
@@ -75,6 +81,7 @@ export async function proxiedSchema(databaseUrl: string, schema: string): Promis
 }
 
 export async function startGatewayProcess(env: Record<string, string>, options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
+  if (env.PGLITE_DIR && !options.freshPglite) await seedPgliteFolder(env.PGLITE_DIR);
   const child = spawn(process.execPath, options.command ?? ['--import', 'tsx', 'src/sandbox/main.ts'], {
     cwd: options.cwd,
     env: { ...process.env, PORT: '0', ...env },

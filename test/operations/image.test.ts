@@ -69,7 +69,8 @@ describe(`the gateway's image, started as its Dockerfile says (${storageName})`,
     const storage: Record<string, string> = databaseUrl ? { DATABASE_URL: urlInSchema(databaseUrl, schema) } : { PGLITE_DIR: join(root, 'data', 'pglite') };
     gateway = await startGatewayProcess(
       { ...stage.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', SANDBOX_BLOCK_INTERVAL_MS: '0', ...storage },
-      { command: stage.cmd.slice(1), cwd: root, captureLogs: true },
+      // A first start on an empty volume: the image's own migrations make the store.
+      { command: stage.cmd.slice(1), cwd: root, captureLogs: true, freshPglite: true },
     );
   });
   after(async () => {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HDKey } from '@scure/bip32';
 import { SANDBOX_DATA_KEY } from '../../src/sandbox/config.js';
+import { seedPgliteFolder } from '../helpers/pglite-image.js';
 
 interface Run {
   code: number | null;
@@ -132,6 +133,7 @@ describe('starting the gateway', () => {
 
   it('stops a start whose data key opens nothing the database sealed, and rotates with the previous key listed', async () => {
     const env = { PGLITE_DIR: join(folder, 'pglite') };
+    await seedPgliteFolder(env.PGLITE_DIR);
     assert.equal((await run(env)).code, 0);
     const [line] = refused(await run({ ...env, GATEWAY_DATA_KEY: 'a new key' }));
     assert.match(line!, /GATEWAY_DATA_KEY opens none of the \d+ secrets this database holds sealed .*GATEWAY_DATA_KEYS_PREVIOUS/);
