@@ -178,6 +178,14 @@ describe('supersedes', () => {
     assert.equal(supersedes(current, payment({ payment_id: 'pay_0', created_at: '2026-11-22T09:59:59.000Z' })), false);
     assert.equal(supersedes(current, payment({ payment_id: 'pay_2', created_at: '2026-11-22T10:00:01.000Z' })), true);
   });
+
+  test('an answer about the same payment asked for before the stream’s latest news is not news; another payment still is', () => {
+    const current = payment({ created_at: '2026-11-22T10:00:00.000Z' });
+    assert.equal(supersedes(current, payment({ status: 'expired' }), true), false);
+    assert.equal(supersedes(current, payment({ status: 'expired' }), false), true);
+    assert.equal(supersedes(current, payment({ payment_id: 'pay_2', created_at: '2026-11-22T10:00:01.000Z' }), true), true);
+    assert.equal(supersedes(null, current, true), true);
+  });
 });
 
 describe('methods and assets', () => {

@@ -79,6 +79,32 @@ describe('<pay-checkout> walk', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('keeps the late payment on screen when answers asked for before it arrive after it', async () => {
+    const { el, payment: quoted } = await payingCheckout('USDT:TRON', { locale: 'en' });
+    // The answers to the element's requests are held back (the requests themselves reach the gateway at once); the
+    // event stream is not a fetch and goes on.
+    const held: (() => void)[] = [];
+    const fetch = window.fetch;
+    window.fetch = (input, init) => {
+      const answer = fetch(input, init);
+      if (!String(input instanceof Request ? input.url : input).includes('/api/checkout/')) return answer;
+      return answer.then((response) => new Promise((release) => held.push(() => release(response))));
+    };
+    try {
+      await expireQuote(quoted.payment_id);
+      await untilView(el, 'expired');
+      // The quote's end asks for the view again, and its countdown for the payment: both answered before any money.
+      await until(el, 'a request asked before the money', () => held.length > 0);
+      await pay(quoted.address, 'USDT', 'TRON', quoted.amount_crypto);
+      await untilView(el, 'late');
+    } finally {
+      window.fetch = fetch;
+    }
+    for (const release of held) release();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(viewOf(el), 'an answer from before the money does not take its view away').to.equal('late');
+  });
+
   it('gives USDT on TRON a wallet link, a real link with the address and the amount, beside the copy buttons', async () => {
     const { el, payment: quoted } = await payingCheckout('USDT:TRON', { locale: 'vi' });
     const links = el.shadowRoot!.querySelectorAll<HTMLAnchorElement>('a[part~="wallet-link"]');

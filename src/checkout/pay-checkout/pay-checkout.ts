@@ -215,17 +215,22 @@ export class PayCheckout extends LitElement {
 
   /** The view the page carried (#pageView), until the first load takes it in place of a request. */
   #given?: CheckoutView;
+  /** How many payments the stream has brought: an answer to a request sent before its latest is not news (supersedes). */
+  #streamed = 0;
+  /** #streamed when the view loading now was asked for. */
+  #viewAskedAt = 0;
 
   #viewTask = new Task(this, {
     task: async ([urls], { signal }) => {
       if (!urls) throw new CheckoutApiError('missing_ref', 'No payment-link-ref attribute and no ?ref= in the page URL.');
       const given = this.#given;
       this.#given = undefined;
+      this.#viewAskedAt = this.#streamed;
       return given ?? fetchView(urls, signal);
     },
     args: () => [this.#urls] as const,
     argsEqual: ([a], [b]) => a?.view === b?.view,
-    onComplete: (view) => this.#applyView(view),
+    onComplete: (view) => this.#applyView(view, this.#viewAskedAt),
     onError: (error) => this.#loadFailed(error),
   });
 
@@ -233,7 +238,7 @@ export class PayCheckout extends LitElement {
   private readonly stream = new PaymentStreamController(this, {
     // The payment is followed while the customer picks another coin too: money may still arrive for it.
     url: () => (follows(screenOf(this.view, this.payment, this.failure)) ? (this.#urls?.events ?? null) : null),
-    onPayment: (payment) => this.#setPayment(payment),
+    onPayment: (payment) => this.#setPayment(payment, ++this.#streamed),
     poll: () => this.#poll(),
     resync: () => void this.#viewTask.run(),
   });
@@ -335,7 +340,7 @@ export class PayCheckout extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (!this.hasUpdated) {
       this.#given = this.#pageView();
-      if (this.#given) this.#applyView(this.#given);
+      if (this.#given) this.#applyView(this.#given, this.#streamed);
     }
     if (changed.has('locale')) this.chosenLocale = undefined;
     const screen = this.#screen();
@@ -351,11 +356,11 @@ export class PayCheckout extends LitElement {
     }
   }
 
-  #applyView(view: CheckoutView): void {
+  #applyView(view: CheckoutView, askedAt: number): void {
     const first = this.view === undefined;
     this.view = view;
     this.failure = undefined;
-    if (view.payment) this.#setPayment(view.payment);
+    if (view.payment) this.#setPayment(view.payment, askedAt);
     const screen = this.#screen();
     // An expired link with nothing left to follow: back to the merchant's failure URL, as after a payment.
     if (screen.name === 'error' && isWebUrl(view.failure_redirect_url)) this.#redirect.schedule(this.#leave);
@@ -388,10 +393,10 @@ export class PayCheckout extends LitElement {
     this.dispatchEvent(new PayCheckoutErrorEvent({ code: error.code, message: error.message }));
   }
 
-  /** Takes a payment from any source (view, POST, GET, stream). */
-  #setPayment(payment: Payment): void {
+  /** Takes a payment from any source (view, POST, GET, stream); `askedAt` is #streamed when it was asked for. */
+  #setPayment(payment: Payment, askedAt: number): void {
     const current = this.payment;
-    if (!supersedes(current, payment)) return;
+    if (!supersedes(current, payment, askedAt < this.#streamed)) return;
     this.payment = payment;
     if (current?.payment_id !== payment.payment_id) {
       // Another payment (this tab's, or another's): whatever was under way for the last one is over.
@@ -417,8 +422,9 @@ export class PayCheckout extends LitElement {
     const urls = this.#urls;
     if (!urls) return;
     if (!this.payment) return this.#viewTask.run();
+    const askedAt = this.#streamed;
     try {
-      this.#setPayment(await fetchPayment(urls, this.payment.payment_id));
+      this.#setPayment(await fetchPayment(urls, this.payment.payment_id), askedAt);
     } catch {
       // The stream's backoff tries again.
     }
@@ -437,8 +443,9 @@ export class PayCheckout extends LitElement {
     this.busy = true;
     this.actionError = undefined;
     this.#announce('opening');
+    const askedAt = this.#streamed;
     try {
-      this.#setPayment(await openPayment(urls, { pmt_channel: method.pmt_channel, pmt_method: method.pmt_method, asset, network, ...(customer && { customer }) }));
+      this.#setPayment(await openPayment(urls, { pmt_channel: method.pmt_channel, pmt_method: method.pmt_method, asset, network, ...(customer && { customer }) }), askedAt);
       // The same coin again: the gateway answers with the payment still open, which takes the screen back.
       this.changingCoin = false;
     } catch (error) {

@@ -58,11 +58,15 @@ export function follows(screen: Screen): boolean {
 }
 
 /**
- * Whether `incoming` may replace `current`: any news of the same payment, or a payment opened later. Events of an
- * older payment of the link (one a new quote superseded) arrive late and are ignored.
+ * Whether `incoming` may replace `current`: news of the same payment, or a payment opened later. Events of an older
+ * payment of the link (one a new quote superseded) arrive late and are ignored. So is an answer about the same payment
+ * to a request sent before the stream's latest news (`askedBeforeNews`): it may say less than that news (money not yet
+ * seen), and the stream sends only changes, so it would stay on screen until the next one.
  */
-export function supersedes(current: Payment | null, incoming: Payment): boolean {
-  return !current || current.payment_id === incoming.payment_id || Date.parse(incoming.created_at) >= Date.parse(current.created_at);
+export function supersedes(current: Payment | null, incoming: Payment, askedBeforeNews = false): boolean {
+  if (!current) return true;
+  if (current.payment_id === incoming.payment_id) return !askedBeforeNews;
+  return Date.parse(incoming.created_at) >= Date.parse(current.created_at);
 }
 
 /** Errors a retry cannot mend (the link is missing, unknown or over). */
