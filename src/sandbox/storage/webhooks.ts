@@ -125,6 +125,11 @@ export async function deliveriesOfEndpoint(sql: Sql, endpointId: string, payment
   );
 }
 
+/** Whether a delivery earlier in the queue (same endpoint, same link) of the delivery aliased `d` is still pending. */
+const pendingBefore = (d: string) =>
+  `EXISTS (SELECT 1 FROM webhook_deliveries s WHERE s.status = 'pending' AND s.endpoint_id = ${d}.endpoint_id
+             AND s.ordering_key = ${d}.ordering_key AND s.delivery_id < ${d}.delivery_id)`;
+
 /**
  * Makes a merchant's delivery pending again, whatever became of it: due now, or, behind an earlier delivery of its
  * endpoint and link still pending, once that one is done (as a delivery queued there, under the same lock); undefined
@@ -142,8 +147,7 @@ export async function redeliverNow(sql: Sql, merchantId: string, deliveryId: num
   return one<DeliveryRow>(
     sql,
     `UPDATE webhook_deliveries d SET status = 'pending', locked_until = NULL,
-       next_attempt_at = CASE WHEN EXISTS (SELECT 1 FROM webhook_deliveries s WHERE s.status = 'pending' AND s.endpoint_id = d.endpoint_id
-                                             AND s.ordering_key = d.ordering_key AND s.delivery_id < d.delivery_id) THEN NULL ELSE $3::timestamptz END
+       next_attempt_at = CASE WHEN ${pendingBefore('d')} THEN NULL ELSE $3::timestamptz END
      FROM webhook_events e, webhook_endpoints w
      WHERE d.delivery_id = $1 AND e.event_id = d.event_id AND e.merchant_id = $2 AND w.endpoint_id = d.endpoint_id AND w.deleted_at IS NULL
      RETURNING ${DELIVERY}`,
@@ -242,8 +246,7 @@ export async function claimDueDeliveries(sql: Sql, now: Date, limit: number, lea
      -- A delivery redelivered before a later one of its queue leaves that one due behind it: it waits, as the rest do.
      heads AS MATERIALIZED (
        SELECT d.delivery_id, w.merchant_id FROM due_now d JOIN webhook_endpoints w USING (endpoint_id)
-       WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries s WHERE s.status = 'pending' AND s.endpoint_id = d.endpoint_id
-                           AND s.ordering_key = d.ordering_key AND s.delivery_id < d.delivery_id)),
+       WHERE NOT ${pendingBefore('d')}),
      ready AS MATERIALIZED (
        SELECT delivery_id FROM (
          SELECT h.delivery_id, coalesce(l.held, 0) + row_number() OVER (PARTITION BY h.merchant_id ORDER BY h.delivery_id) AS slot
