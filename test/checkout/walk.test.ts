@@ -84,11 +84,17 @@ describe('<pay-checkout> walk', () => {
     // The answers to the element's requests are held back (the requests themselves reach the gateway at once); the
     // event stream is not a fetch and goes on.
     const held: (() => void)[] = [];
+    let read = 0;
     const fetch = window.fetch;
     window.fetch = (input, init) => {
       const answer = fetch(input, init);
       if (!String(input instanceof Request ? input.url : input).includes('/api/checkout/')) return answer;
-      return answer.then((response) => new Promise((release) => held.push(() => release(response))));
+      return answer.then((response) => {
+        // Counts the answers the element has read: what it does with one runs before the next timer.
+        const json = response.json.bind(response);
+        response.json = () => json().finally(() => read++);
+        return new Promise((release) => held.push(() => release(response)));
+      });
     };
     try {
       await expireQuote(quoted.payment_id);
@@ -101,7 +107,7 @@ describe('<pay-checkout> walk', () => {
       window.fetch = fetch;
     }
     for (const release of held) release();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await until(el, 'the held answers read', () => read === held.length);
     expect(viewOf(el), 'an answer from before the money does not take its view away').to.equal('late');
   });
 
