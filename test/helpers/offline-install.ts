@@ -71,7 +71,15 @@ export function installOffline(dir: string, registryPackages: string[], local?: 
   if (local) {
     const spec = `file:${local.tarball}`;
     rootDependencies[local.name] = spec;
-    packages[`node_modules/${local.name}`] = { version: '0.0.0-local', resolved: spec, dependencies: local.dependencies, peerDependencies: local.peerDependencies };
+    // Its optional peers are marked so, as its package.json marks them: unmarked, npm asks the registry for them,
+    // which only a cache warmed by other work could answer (ENOTCACHED on a fresh machine).
+    packages[`node_modules/${local.name}`] = {
+      version: '0.0.0-local',
+      resolved: spec,
+      dependencies: local.dependencies,
+      peerDependencies: local.peerDependencies,
+      peerDependenciesMeta: Object.fromEntries((local.optional ?? []).map((name) => [name, { optional: true }])),
+    };
     const peers = Object.keys(local.peerDependencies ?? {}).filter((p) => !local.optional?.includes(p));
     for (const dep of [...Object.keys(local.dependencies), ...peers]) visit(`node_modules/${dep}`);
   }
