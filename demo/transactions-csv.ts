@@ -25,15 +25,31 @@ const COLUMNS = [
 ] as const;
 
 /**
+ * What a spreadsheet runs as a formula (OWASP, "CSV Injection"): `=`, `+`, `-` or `@` first, or a tab or a carriage
+ * return, also behind characters it may skip or that no one sees: white space of any kind (U+00A0, U+3000, U+2028 …),
+ * control characters (`\n`, `\v`, `\f`, U+0085), format characters (U+200B, U+FEFF, the bidirectional marks) and
+ * the other default-ignorable ones (fillers, variation selectors).
+ */
+const FORMULA = /^[\p{White_Space}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]*[=+\-@]|^[\t\r]/u;
+
+/**
  * A CSV field (RFC 4180): quoted when it holds a quote, a comma or a line break. Text a spreadsheet would run as a
- * formula (`=`, `+`, `-`, `@` first: a customer's name is theirs to choose) is kept as text with a leading quote.
+ * formula (a customer's name is theirs to choose) is kept as text with a leading quote. Numbers (the VND columns)
+ * are written plain: a number is never a formula, and a prefixed one would be text to a spreadsheet's sums. The coin
+ * amounts are decimal strings that start with a digit, so they stay numbers too.
  */
 export function csvField(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const text = FORMULA.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
+
+/**
+ * Starts the file: Excel reads a CSV without it in the system's legacy code page, and a Vietnamese name comes out
+ * garbled; LibreOffice and the CSV readers of most languages take it as UTF-8's mark.
+ */
+export const UTF8_BOM = '\uFEFF';
 
 function row(link: PaymentLinkResource): string {
   const payment = mainPayment(link);
@@ -59,8 +75,8 @@ function row(link: PaymentLinkResource): string {
   return `${COLUMNS.map((c) => csvField(values[c])).join(',')}\r\n`;
 }
 
-/** The export's lines, the header first, as the links come. */
+/** The export's lines, the header first (behind the byte order mark), as the links come. */
 export async function* transactionsCsv(links: AsyncIterable<PaymentLinkResource>): AsyncGenerator<string> {
-  yield `${COLUMNS.join(',')}\r\n`;
+  yield `${UTF8_BOM}${COLUMNS.join(',')}\r\n`;
   for await (const link of links) yield row(link);
 }

@@ -111,6 +111,15 @@ export function toChecksumAddress(address: string): string {
   return out;
 }
 
+/**
+ * The one spelling of a well-formed address the gateway writes: EIP-55 for an EVM address (a wallet may show it in
+ * lower case), lower case for bech32 (which allows all upper case); base58 has only one.
+ */
+export function canonicalAddress(family: NetworkFamily, address: string): string {
+  if (family === 'evm') return toChecksumAddress(address);
+  return family === 'bitcoin' ? address.toLowerCase() : address;
+}
+
 /** Whether `address` is well formed for the network, checksum included. */
 export function isValidAddress(family: NetworkFamily, address: string): boolean {
   switch (family) {

@@ -16,7 +16,7 @@ export interface BannerOptions {
   phonePath?: string;
 }
 
-export function startBanner({ gateway, url }: RunningGateway, title: string, options: BannerOptions = {}): string {
+export function startBanner({ gateway, url, metricsUrl }: RunningGateway, title: string, options: BannerOptions = {}): string {
   const { clientId, clientSecret, merchantKey } = gateway.config.sandboxMerchant;
   const { dataDir, databaseUrl } = gateway.config;
   const extra = options.extra ?? [];
@@ -27,6 +27,7 @@ export function startBanner({ gateway, url }: RunningGateway, title: string, opt
     `${title} on ${url} (storage: ${gateway.db.engine}${where})`,
     ...reach(gateway.config.host, new URL(url).port, options.phonePath ?? ''),
     rates(gateway.config.rates),
+    ...metrics(gateway.config, url, metricsUrl),
     '',
     publicDefaults ? 'Sandbox credentials (public defaults, written in the README: anyone can use them):' : 'Sandbox credentials:',
     `  ClientId       ${clientId}`,
@@ -39,6 +40,13 @@ export function startBanner({ gateway, url }: RunningGateway, title: string, opt
     ...(extra.length ? ['', ...extra] : []),
     '',
   ].join('\n');
+}
+
+/** Where /metrics is and what it needs, once METRICS_PORT or METRICS_TOKEN says (without them it is the main port's, open). */
+function metrics(config: Services['config'], url: string, metricsUrl: string | undefined): string[] {
+  const { token, port } = config.metrics ?? {};
+  if (token === undefined && port === undefined) return [];
+  return [`Metrics: ${metricsUrl ?? `${url}/metrics`}${token === undefined ? '' : ' (Authorization: Bearer METRICS_TOKEN; not printed)'}`];
 }
 
 /** Which keys the process holds: the data key, and for each network whether a private key derives its addresses. */

@@ -56,6 +56,11 @@ export interface GatewayConfig {
   shutdown?: { timeoutMs: number; delayMs: number };
   /** What one client, link or merchant may ask of the gateway (docs/security.md, "Limits"). */
   limits: LimitSettings;
+  /**
+   * Who reads /metrics (docs/operations.md, "Metrics"): with `token`, only a request with `Authorization: Bearer
+   * <token>`; with `port`, only a listener of its own on that port (0: any free one), and the main port answers 404.
+   */
+  metrics?: { token?: string; port?: number };
 }
 
 /** Each bound on what one client, link or merchant may ask; its variable and default in LIMIT_VARIABLES. */
@@ -193,6 +198,14 @@ const accountKey = variable(undefined, (raw) => {
   }
 });
 const previousKeys = variable([] as string[], (raw) => raw.split(',').filter(Boolean));
+/** A Bearer token's characters (RFC 6750 b64token), long enough that guessing is hopeless. */
+const metricsToken = variable(undefined, (raw) =>
+  /^[A-Za-z0-9\-._~+/]{16,}=*$/.test(raw) ? raw : { wrong: 'must be at least 16 characters of A-Z, a-z, 0-9 and -._~+/ (a Bearer token; `openssl rand -hex 32` makes one; not printed)' },
+);
+const metricsPort = variable<number | undefined>(undefined, (raw) => {
+  const value = Number(raw);
+  return Number.isInteger(value) && value >= 1 && value <= 65535 ? value : { wrong: `must be a whole number from 1 to 65535, got ${raw}` };
+});
 
 /** Every variable the gateway reads, with its default; the networks and rates are read by chains/configuration.ts and rates/configuration.ts. */
 const ENVIRONMENT = z.object({
@@ -229,6 +242,8 @@ const ENVIRONMENT = z.object({
   LOG_FORMAT: oneOf(['json', 'pretty'], undefined),
   SHUTDOWN_TIMEOUT_MS: whole(10_000),
   SHUTDOWN_DELAY_MS: whole(1_000),
+  METRICS_TOKEN: metricsToken,
+  METRICS_PORT: metricsPort,
   ...Object.fromEntries(Object.values(LIMIT_VARIABLES).map(([name, fallback]) => [name, whole(fallback, 1)])),
 });
 
@@ -244,6 +259,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     rates = ratesFrom(env, networks, parsed.success ? parsed.data.SANDBOX_SPREAD_BPS : 0);
   } catch (error) {
     problems.push((error as Error).message);
+  }
+  if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT === parsed.data.PORT) {
+    problems.push(`METRICS_PORT must differ from PORT (both ${parsed.data.PORT}): it is a listener of its own, so that /metrics can be kept off the port customers reach`);
   }
   if (!parsed.success || problems.length) throw new ConfigError(problems);
   const v = parsed.data;
@@ -280,5 +298,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     log: { level: v.LOG_LEVEL, format: v.LOG_FORMAT },
     shutdown: { timeoutMs: v.SHUTDOWN_TIMEOUT_MS, delayMs: v.SHUTDOWN_DELAY_MS },
     limits: Object.fromEntries(Object.entries(LIMIT_VARIABLES).map(([key, [name]]) => [key, (v as Record<string, unknown>)[name]])) as unknown as LimitSettings,
+    metrics: { token: v.METRICS_TOKEN, port: v.METRICS_PORT },
   };
 }

@@ -5,15 +5,20 @@ import type { Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { createApp } from './app.js';
 import { urlHost, type GatewayConfig } from './config.js';
 import { answerClientErrors } from './http/client-errors.js';
+import { ProblemError, problemResponse } from './http/problem.js';
+import { log } from './logging.js';
+import { metricsHandler } from './routes/operations.js';
 import { createServices, type ServiceOptions, type Services } from './services.js';
 
 export interface RunningGateway {
   gateway: Services;
   url: string;
+  /** The listener of /metrics alone, when METRICS_PORT gives it one. */
+  metricsUrl?: string;
   /** Stops; `delayMs` (SHUTDOWN_DELAY_MS on SIGTERM) keeps answering, not ready, for a load balancer to notice. */
   close(options?: { delayMs?: number }): Promise<void>;
 }
@@ -92,14 +97,24 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     throw error;
   }
   answerClientErrors(server);
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  let metricsServer: Server | undefined;
+  try {
+    metricsServer = config.metrics?.port === undefined ? undefined : await listenForMetrics(gateway, config, config.metrics.port);
+  } catch (error) {
+    server.close();
+    await gateway.close();
+    throw error;
+  }
   const bound = config.shutdown?.timeoutMs ?? DEFAULT_SHUTDOWN_MS;
   return {
     gateway,
-    url: `http://${urlHost(config.host)}:${port}`,
+    url: `http://${urlHost(config.host)}:${portOf(server, config.port)}`,
+    metricsUrl: metricsServer && `http://${urlHost(config.host)}:${portOf(metricsServer, config.metrics!.port!)}/metrics`,
     async close({ delayMs = 0 } = {}) {
       const deadline = Date.now() + bound;
+      // A scrape is no request under way: the metrics listener goes at once.
+      metricsServer?.close();
+      metricsServer?.closeAllConnections();
       gateway.health.stop();
       gateway.eventStreams.endAll();
       await pause(Math.min(delayMs, deadline - SERVICES_MS - Date.now()));
@@ -122,12 +137,35 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   };
 }
 
+const portOf = (server: Server, configured: number): number => {
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : configured;
+};
+
+/**
+ * /metrics alone, on METRICS_PORT (docs/operations.md, "Metrics"): a port the operator keeps from the customers (a
+ * firewall, a private network), so the main port can be public with no figure of any merchant on it.
+ */
+async function listenForMetrics(gateway: Services, config: GatewayConfig, port: number): Promise<Server> {
+  const app = new Hono();
+  app.get('/metrics', metricsHandler(gateway, true));
+  app.notFound((c) => problemResponse(c, new ProblemError(404, `Only GET /metrics is served on METRICS_PORT, not ${c.req.method} ${c.req.path}.`)));
+  app.onError((error, c) => {
+    log.error({ err: error }, 'metrics: a scrape failed');
+    return problemResponse(c, new ProblemError(500, 'The gateway failed to read its metrics.'));
+  });
+  return new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port, hostname: config.host }, () => resolve(s as Server));
+    s.once('error', (error) => reject(listenError(error as NodeJS.ErrnoException, { ...config, port }, 'METRICS_PORT')));
+  });
+}
+
 /** What an operator reads when the port cannot be had. */
-function listenError(error: NodeJS.ErrnoException, config: GatewayConfig): Error {
-  const where = `PORT ${config.port} on HOST ${config.host}`;
+function listenError(error: NodeJS.ErrnoException, config: GatewayConfig, name = 'PORT'): Error {
+  const where = `${name} ${config.port} on HOST ${config.host}`;
   const said: Record<string, string> = {
-    EADDRINUSE: `${where} is in use by another process: stop it, or set PORT to a free port`,
-    EACCES: `${where} needs privileges this process lacks: set PORT above 1023`,
+    EADDRINUSE: `${where} is in use by another process: stop it, or set ${name} to a free port`,
+    EACCES: `${where} needs privileges this process lacks: set ${name} above 1023`,
     EADDRNOTAVAIL: `HOST ${config.host} is not an address of this machine`,
   };
   return new Error(said[error.code ?? ''] ?? `cannot listen on ${where}: ${error.message}`, { cause: error });

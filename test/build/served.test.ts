@@ -47,7 +47,7 @@ describe('the element and the hosted page, served by the gateway', () => {
     const response = await fetch(`${gw.url}/checkout?ref=pl_any`);
     assert.equal(response.status, 200);
     const csp = response.headers.get('content-security-policy') ?? '';
-    assert.match(csp, /^default-src 'self'; img-src 'self' data: https:; connect-src 'self'; style-src 'self' 'sha256-[A-Za-z0-9+/]+=*'$/);
+    assert.match(csp, /^default-src 'self'; img-src 'self' data: https:; connect-src 'self'; style-src 'self' 'sha256-[A-Za-z0-9+/]+=*'; frame-ancestors 'none'$/);
     const page = await response.text();
     assert.match(page, /<script type="module" src="\/pay-checkout.js"><\/script>/);
     assert.match(page, /<pay-checkout embedded="false"><\/pay-checkout>/, 'an unknown ref: no view inside, the element fetches and says why');
@@ -59,6 +59,15 @@ describe('the element and the hosted page, served by the gateway', () => {
     // The one inline style is the one the CSP allows by its hash.
     const style = /<style>(.*?)<\/style>/s.exec(page)?.[1] ?? '';
     assert.ok(csp.includes(`'sha256-${createHash('sha256').update(style).digest('base64')}'`), 'the inline style matches its hash');
+  });
+
+  it('lets no site frame the hosted page (a merchant embeds the element, not the page)', async () => {
+    const { payment_link_ref: ref } = await gw.client.createPaymentLink(sampleLink());
+    for (const path of ['/checkout?ref=pl_any', `/checkout?ref=${ref}`]) {
+      const { headers } = await fetch(`${gw.url}${path}`);
+      assert.ok((headers.get('content-security-policy') ?? '').split(/;\s*/).includes("frame-ancestors 'none'"), path);
+      assert.equal(headers.get('x-frame-options'), 'DENY', path);
+    }
   });
 
   it("carries the link's view inside the element, escaped so merchant text stays data", async () => {

@@ -7,6 +7,7 @@ import { parseDecimal } from '../../src/codecs/amounts.js';
 import { toChecksumAddress } from '../../src/codecs/addresses.js';
 import type { AssetCode, CreateRefundRequest, Network, RefundResource } from '../../src/contract/index.js';
 import type { PayCheckoutApiError } from '../../src/merchant/index.js';
+import { refundById, setRefundDestination } from '../../src/sandbox/storage/refunds.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 
@@ -138,6 +139,47 @@ describe(`refund claims and payouts (${storageName})`, () => {
     assert.deepEqual(still.history.map((h) => h.event), ['requested']);
     assert.equal((await claim(made.claim_url!, { address: good, confirm: 'yes' })).status, 200);
     assert.equal((await claim(made.claim_url!, { address: good, confirm: 'yes' })).status, 409, 'claimed once');
+  });
+
+  it("refuses a claim to an address of the gateway's own (the order's payment address, another order's or merchant's, the hot wallet), naming the field and storing nothing", async () => {
+    const { orderId, payment } = await paidOrder('USDT', 'ETHEREUM');
+    const made = await refundOf(orderId, 60_000);
+    const { payment: otherOrders } = await paidOrder('ETH', 'ETHEREUM');
+    const other = await gw.addMerchant();
+    const otherLink = await other.client.createPaymentLink(sampleLink());
+    const { body: otherMerchants } = await checkoutApi(gw.url, otherLink.payment_link_ref).open('USDT', 'ETHEREUM');
+    for (const address of [payment.address, payment.address.toLowerCase(), otherOrders.address, otherMerchants.address, gw.gateway.payouts.hotWallet('ETHEREUM')]) {
+      const refused = await claim(made.claim_url!, { address, confirm: 'yes' });
+      assert.equal(refused.status, 422, address);
+      assert.match(refused.html, /id="address-error"[^>]*>Địa chỉ ví: là địa chỉ của chính cổng thanh toán/, address);
+      assert.match(refused.html, /aria-invalid="true"/);
+    }
+    const still = await gw.client.getRefund(made.refund_id);
+    assert.equal(still.destination, null);
+    assert.equal(still.psp_refund_id, '');
+    assert.deepEqual(still.history.map((h) => h.event), ['requested']);
+    // The customer's own wallet (the test wallet stands for it) is still taken.
+    assert.equal((await claim(made.claim_url!, { address: walletAddress('ETHEREUM'), confirm: 'yes' })).status, 200);
+  });
+
+  it("a payout the gateway sent that lands at one of its payment addresses is not counted as the customer's money", async () => {
+    const { orderId, ref, payment } = await paidOrder();
+    const made = await refundOf(orderId, 60_000);
+    // Sent to the order's own payment address as a claim before the refusal above could have: past the claim page.
+    await gw.gateway.db.transaction(async (tx) => {
+      const pending = (await refundById(tx, made.refund_id, { lock: true }))!;
+      await setRefundDestination(tx, pending.refund_id, payment.address);
+      await gw.gateway.payouts.send(tx, { ...pending, destination: payment.address });
+    });
+    await gw.gateway.watcher.followAll();
+    await mine(gw.gateway.networks.of('TRON').confirmations, 'TRON');
+    assert.equal((await gw.client.getRefund(made.refund_id)).refund_status, 'SUCCESS');
+    const { body: after } = await checkoutApi(gw.url, ref).payment(payment.payment_id);
+    assert.equal(after.status, 'paid');
+    assert.equal(after.overpaid, false, 'the payout is not a second transfer of the customer');
+    assert.equal(after.received_crypto, payment.amount_crypto);
+    assert.deepEqual(after.transactions.length, 1);
+    assert.equal((await gw.client.getRefunds(orderId)).amountToRefund, 300_000, 'what is left to refund shrinks by the refund');
   });
 
   it('an unclaimed refund cancelled by the merchant ends FAILED with the reason and returns its amount; a sent one cannot be', async () => {

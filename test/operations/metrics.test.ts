@@ -1,8 +1,10 @@
 // GET /metrics in the Prometheus text format, read back with a parser of that format: each series docs/operations.md
-// describes is there, with the figures of what the test did (a request, a paid payment, an open stream, a queued webhook).
+// describes is there, with the figures of what the test did (a request, a paid payment, an open stream, a queued webhook);
+// and, with METRICS_TOKEN or METRICS_PORT, read by no one else.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { ConfigError, loadConfig } from '../../src/sandbox/config.js';
 import { checkoutApi, followEvents } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 
@@ -57,5 +59,69 @@ describe(`GET /metrics (${storageName})`, () => {
     assert.equal(value('pay_checkout_payments', { status: 'awaiting_payment' }), 1);
     assert.ok(value('process_resident_memory_bytes') > 0);
     events.close();
+  });
+});
+
+describe(`GET /metrics kept from the public (${storageName})`, () => {
+  const TOKEN = 'metrics-token-3f9a1c7e5b2d4f60';
+  const payments = /^pay_checkout_payments\{/m;
+
+  it('with METRICS_TOKEN, answers only a request bearing it: 401 otherwise, with what to send', async () => {
+    const gw = await startTestGateway({ config: { metrics: { token: TOKEN } } });
+    try {
+      for (const authorization of [undefined, 'Bearer wrong-token-wrong-token', `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, `Basic ${TOKEN}`, TOKEN]) {
+        const refused = await fetch(`${gw.url}/metrics`, { headers: authorization === undefined ? {} : { Authorization: authorization } });
+        assert.equal(refused.status, 401, authorization);
+        assert.match(refused.headers.get('Content-Type') ?? '', /^application\/problem\+json/);
+        assert.equal(refused.headers.get('WWW-Authenticate'), 'Bearer realm="metrics"');
+        assert.doesNotMatch(await refused.text(), payments);
+      }
+      const read = await fetch(`${gw.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+      assert.equal(read.status, 200);
+      assert.match(await read.text(), /^pay_checkout_http_request_duration_seconds_count\{method="GET",route="\/metrics",status="401"\} 6$/m);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('with METRICS_PORT, serves /metrics only on a listener of its own, and the main port answers 404', async () => {
+    const gw = await startTestGateway({ config: { metrics: { port: 0 } } });
+    try {
+      const main = await fetch(`${gw.url}/metrics`);
+      assert.equal(main.status, 404);
+      assert.match(main.headers.get('Content-Type') ?? '', /^application\/problem\+json/);
+      assert.doesNotMatch(await main.text(), payments);
+      assert.ok(gw.metricsUrl, 'the listener of /metrics');
+      assert.notEqual(new URL(gw.metricsUrl).port, new URL(gw.url).port);
+      const own = await fetch(gw.metricsUrl);
+      assert.equal(own.status, 200);
+      assert.match(own.headers.get('Content-Type')!, /^text\/plain; version=0\.0\.4/);
+      assert.match(await own.text(), /^pay_checkout_http_request_duration_seconds_count\{method="GET",route="\/metrics",status="404"\} 1$/m);
+      // Nothing else is served there: not the checkout, not the merchant API.
+      assert.equal((await fetch(new URL('/healthz', gw.metricsUrl))).status, 404);
+      assert.equal((await fetch(new URL('/api/checkout/pl_any', gw.metricsUrl))).status, 404);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('refuses a start with a METRICS_TOKEN or METRICS_PORT it cannot use, naming the variable', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        assert.ok(error instanceof ConfigError, String(error));
+        return error.problems;
+      }
+    };
+    assert.match(problems({ METRICS_TOKEN: 'short' }).join('\n'), /^METRICS_TOKEN must be at least 16 characters/);
+    assert.match(problems({ METRICS_TOKEN: 'sixteen chars with spaces' }).join('\n'), /^METRICS_TOKEN must be/);
+    assert.doesNotMatch(problems({ METRICS_TOKEN: 'short' }).join('\n'), /short/, 'a token is never echoed');
+    assert.match(problems({ METRICS_PORT: 'nine' }).join('\n'), /^METRICS_PORT must be a whole number from 1 to 65535, got nine$/);
+    assert.match(problems({ METRICS_PORT: '0' }).join('\n'), /^METRICS_PORT must be/);
+    assert.match(problems({ PORT: '8080', METRICS_PORT: '8080' }).join('\n'), /^METRICS_PORT must differ from PORT \(both 8080\)/);
+    assert.deepEqual(loadConfig({ METRICS_TOKEN: TOKEN, METRICS_PORT: '9464' }).metrics, { token: TOKEN, port: 9464 });
+    assert.deepEqual(loadConfig({}).metrics, { token: undefined, port: undefined });
   });
 });

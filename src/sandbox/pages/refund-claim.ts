@@ -43,6 +43,7 @@ const WORDS = {
         other_network: `đây là địa chỉ ${problem.kind === 'other_network' ? families[problem.family] : ''}; khoản hoàn này trả trên ${network} nên cần địa chỉ ${families[own]}`,
         checksum: 'sai mã kiểm tra (chữ hoa, chữ thường theo EIP-55): hãy sao chép lại từ ví của bạn',
         malformed: `không phải địa chỉ ${families[own]}: hãy kiểm tra mã kiểm tra và chép đủ cả địa chỉ`,
+        gateway: 'là địa chỉ của chính cổng thanh toán (nơi nhận thanh toán, hoặc ví chi trả của cổng), không phải ví của bạn: tiền hoàn sẽ quay về đó',
       })[problem.kind],
     confirmWrong: 'hãy đánh dấu ô xác nhận: địa chỉ là của bạn và nhận trên mạng này',
     to: 'Gửi đến',
@@ -77,6 +78,7 @@ const WORDS = {
         other_network: `is ${problem.kind === 'other_network' ? families[problem.family] : ''} address: this refund is paid on ${network}, so it needs ${families[own]} address`,
         checksum: 'has a wrong checksum (the upper and lower case letters, EIP-55): copy it again from your wallet',
         malformed: `is not ${families[own]} address: check its checksum and that you copied it whole`,
+        gateway: 'is an address of this payment gateway (where payments are received, or its payout wallet), not your wallet: the refund would come back to it',
       })[problem.kind],
     confirmWrong: 'must be ticked: confirm the address is yours and receives on this network',
     to: 'Sent to',
@@ -100,7 +102,8 @@ export function claimPage(lang: PageLanguage, claim: RefundClaim, token: string,
   const refused = (path: string) => tried?.errors.some((e) => e.path === path) ?? false;
   const open = refund.refund_status === 'PENDING' && refund.destination === null;
   // Worded here, in the page's language, from what is wrong (the API's messages are English).
-  const problem = refused('address') ? addressProblem(network.family, tried!.address.trim()) : undefined;
+  // A well-formed address refused is one of the gateway's own (RefundClaims.claim).
+  const problem = refused('address') ? (addressProblem(network.family, tried!.address.trim()) ?? { kind: 'gateway' as const }) : undefined;
   const addressError = problem && `${w.field.address}: ${w.addressWrong(problem, network.name, w.families, network.family)}`;
   const confirmError = refused('confirm') ? `${w.field.confirm}: ${w.confirmWrong}` : undefined;
   return page(

@@ -47,9 +47,11 @@ const PAGE_CSS = 'html{color-scheme:light dark}body{margin:0}tester-panel{displa
 
 /**
  * What the hosted page may do: its own script, the gateway's API and stream, images from anywhere on https, and
- * the one inline style above, by its hash. The view it carries is a JSON data block, which no policy governs.
+ * the one inline style above, by its hash. The view it carries is a JSON data block, which no policy governs. No
+ * page may frame it (a site that did could lay its own buttons over the QR and the amount): a merchant's page
+ * embeds the element itself, never this page (docs/security.md).
  */
-export const CHECKOUT_CSP = `default-src 'self'; img-src 'self' data: https:; connect-src 'self'; style-src 'self' 'sha256-${createHash('sha256').update(PAGE_CSS).digest('base64')}'`;
+export const CHECKOUT_CSP = `default-src 'self'; img-src 'self' data: https:; connect-src 'self'; style-src 'self' 'sha256-${createHash('sha256').update(PAGE_CSS).digest('base64')}'; frame-ancestors 'none'`;
 
 function checkoutPage(lang: PageLanguage, view: string | undefined): string {
   const title = lang === 'vi' ? 'Thanh toán' : 'Checkout';
@@ -149,6 +151,8 @@ export const assetRoutes: RouteGroup<Pick<Services, 'customerCheckout'>> = {
             'Referrer-Policy': 'no-referrer',
             'Cache-Control': 'no-store',
             'X-Content-Type-Options': 'nosniff',
+            // frame-ancestors for the browsers that predate it.
+            'X-Frame-Options': 'DENY',
             Vary: 'Accept-Language',
           }),
     ),

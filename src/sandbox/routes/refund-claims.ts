@@ -18,6 +18,8 @@ const HEADERS = {
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
+  // frame-ancestors 'none' (the CSP) for the browsers that predate it.
+  'X-Frame-Options': 'DENY',
   Vary: 'Accept-Language',
 };
 

@@ -46,3 +46,17 @@ export async function payoutTransactionsOf(sql: Sql, refundId: string): Promise<
     [refundId],
   );
 }
+
+/**
+ * Which of these transactions are payouts the gateway sent: each one signed for a node's network (replacements too),
+ * or the one a simulated chain sent for a refund.
+ */
+export async function payoutsAmong(sql: Sql, txHashes: readonly string[]): Promise<Set<string>> {
+  if (!txHashes.length) return new Set();
+  const rows = await sql.query<{ tx_hash: string }>(
+    `SELECT tx_hash FROM payout_transactions WHERE tx_hash = ANY($1::text[])
+     UNION SELECT psp_refund_id FROM refunds WHERE psp_refund_id = ANY($1::text[])`,
+    [[...new Set(txHashes)]],
+  );
+  return new Set(rows.map((r) => r.tx_hash));
+}

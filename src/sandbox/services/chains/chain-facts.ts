@@ -25,6 +25,7 @@ import {
 } from '../../storage/chain-facts.js';
 import type { Database, Sql } from '../../storage/database.js';
 import { lockExclusive } from '../../storage/locks.js';
+import { payoutsAmong } from '../../storage/payouts.js';
 import { unsettledLinks } from '../../storage/payments.js';
 import type { Reconciler } from '../payments/reconciler.js';
 import type { MerchantEventSink } from '../webhooks/outbox.js';
@@ -62,7 +63,18 @@ export class ChainFacts {
       // the chain's waiting transactions were read before it, so what left a block may be back among them: none is
       // dropped then.
       const waiting = await pendingKeys(tx, network.id);
-      const fresh = step.pending?.filter((t) => !waiting.has(keyOf(t))) ?? [];
+      const news = step.pending?.filter((t) => !waiting.has(keyOf(t))) ?? [];
+      // A payout the gateway sent is never a customer's money, even where it lands at one of the gateway's own
+      // addresses (a refund claimed to a payment address before claims refused them, or to an address derived later):
+      // counted, it would read as a second payment, and what is left to refund would grow by the refund. Known by
+      // its transaction, not its sender: a simulated chain's payout leaves the payment's own address and a node's the
+      // hot wallet, and a sender is not one address on every family (a Bitcoin transaction spends inputs, a contract
+      // can be a token log's `from`), while every payout's hash is written down before any chain can show it (the
+      // simulator's in the transaction that sends it, a node's when signed, before the broadcast, each fee bump too).
+      const payouts = await payoutsAmong(tx, [...step.mined, ...news].map((t) => t.tx_hash));
+      const ours = (t: { tx_hash: string }) => payouts.has(t.tx_hash);
+      const mined = step.mined.filter((t) => !ours(t));
+      const fresh = news.filter((t) => !ours(t));
       const seen = new Set(step.pending?.map(keyOf));
       const dropped = step.pending && !step.rewindTo && [...waiting].some((key) => !seen.has(key));
       if (!step.rewindTo && !step.blocks.length && !step.start && !fresh.length && !dropped) {
@@ -79,7 +91,7 @@ export class ChainFacts {
         reorged = shaken.filter((p) => p.status === 'paid');
         for (const address of await rewindTo(tx, network.id, step.rewindTo.height)) moved.add(address);
       }
-      for (const t of [...step.mined, ...fresh]) moved.add(t.to);
+      for (const t of [...mined, ...fresh]) moved.add(t.to);
       // The payments' row locks come before the clock: see markUnsettledAt.
       await markUnsettledAt(tx, network.id, [...moved]);
       const now = this.clock.now();
@@ -87,7 +99,7 @@ export class ChainFacts {
       await recordMined(
         tx,
         network.id,
-        step.mined.map(({ block, ...t }) => ({ ...t, height: block.height, block_hash: block.hash, block_time: block.time })),
+        mined.map(({ block, ...t }) => ({ ...t, height: block.height, block_hash: block.hash, block_time: block.time })),
         now,
         cursor?.synced_at ?? null,
       );
