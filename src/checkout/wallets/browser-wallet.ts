@@ -144,7 +144,7 @@ export function walletPanel(
       onState({ step: 'error', wallet: name, error: errorOf(error) });
     }
   };
-  return walletView(ui, wallets, state, payment, networkName(ui, asset, view.sandbox), amount, { onPay: (wallet) => void onPay(wallet) });
+  return walletView(ui, wallets, state, payment, networkName(ui, asset), amount, { onPay: (wallet) => void onPay(wallet) });
 }
 
 /** Only an image the wallet carries itself (a data: URI, as EIP-6963 asks) is drawn: no request to anywhere. */
