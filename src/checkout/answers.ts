@@ -138,6 +138,7 @@ const view = object({
           quote_decimals: int,
           label: string,
           network_name: string,
+          testnet: boolean,
           token_standard: nullable(string),
           chain_id: nullable(int),
           token_contract: nullable(string),

@@ -23,7 +23,7 @@ const SLIP44: Partial<Record<string, number>> = { BITCOIN: 0, ETHEREUM: 60, TRON
 /**
  * The wallet links for `payment` to send `amount` (the decimal string to send: the whole, or what is left).
  * Trust Wallet's link names no network, only a coin: it is offered on a main network only
- * (`main`: not the sandbox, and for Ethereum chain 1), where it cannot send real coins to a test address. A token
+ * (`main`: not the sandbox, not a test network, and for Ethereum chain 1), where it cannot send real coins to a test address. A token
  * whose contract the gateway does not name gets none: without it, it would send the chain's own coin. MetaMask's
  * carries the EIP-681 chain id, so it is offered on every EVM network.
  */

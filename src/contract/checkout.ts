@@ -80,6 +80,8 @@ export const CheckoutAsset = z.object({
   label: z.string(),
   /** The network as a customer reads it: "Ethereum Sepolia". */
   network_name: z.string(),
+  /** A test network (Sepolia, the sandbox's simulated ones), as the gateway is configured: its coins are worth nothing. */
+  testnet: z.boolean(),
   /** The token standard a wallet names (TRC-20, ERC-20, BEP-20); null for the network's own coin. */
   token_standard: z.nullable(z.string()),
   /** EIP-155 chain id of an EVM network; null elsewhere. */

@@ -24,7 +24,7 @@ export function checkoutView(overrides: Partial<CheckoutView> = {}): CheckoutVie
         assets: [
           checkoutAsset({ asset: 'ETH', network: 'ETHEREUM', decimals: 18, quote_decimals: 6, label: 'ETH (Ethereum Sepolia)', network_name: 'Ethereum Sepolia', token_standard: null, chain_id: 11155111 }),
           checkoutAsset(),
-          checkoutAsset({ asset: 'BTC', network: 'BITCOIN', decimals: 8, quote_decimals: 8, label: 'BTC (Bitcoin testnet)', network_name: 'Bitcoin testnet', token_standard: null }),
+          checkoutAsset({ asset: 'BTC', network: 'BITCOIN', decimals: 8, quote_decimals: 8, label: 'BTC (Bitcoin)', network_name: 'Bitcoin', token_standard: null }),
         ],
       },
     ],
@@ -46,6 +46,7 @@ export function checkoutAsset(overrides: Partial<CheckoutAsset> = {}): CheckoutA
     quote_decimals: 2,
     label: 'USDT · TRC-20 (TRON)',
     network_name: 'TRON',
+    testnet: true,
     token_standard: 'TRC-20',
     chain_id: null,
     token_contract: null,

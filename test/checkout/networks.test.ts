@@ -1,5 +1,6 @@
 // Networks are the gateway's configuration: a network the element was never told about (BNB Smart Chain Testnet) is
-// named by the view in both languages, an asset whose network the gateway cannot see is shown and cannot be picked,
+// named by the view in both languages, a network is a test network only when the view says so (Ethereum on chain 1
+// is not Sepolia, whatever its id), an asset whose network the gateway cannot see is shown and cannot be picked,
 // and a 503 to opening a payment is told as that coin's network out of reach, with the checkout still usable.
 import { expect } from '@open-wc/testing';
 import type { CheckoutAsset, CheckoutView, Payment } from '../../src/contract/index.js';
@@ -15,6 +16,7 @@ const BSC: Omit<CheckoutAsset, 'available'> = {
   quote_decimals: 2,
   label: 'USDT · BEP-20 (BNB Smart Chain Testnet)',
   network_name: 'BNB Smart Chain Testnet',
+  testnet: true,
   token_standard: 'BEP-20',
   chain_id: 97,
   token_contract: '0x337610d27c682E347C9cD60BD4b3b107C9d34dDd',
@@ -73,20 +75,56 @@ describe('<pay-checkout> networks from the gateway', () => {
     const awaiting = await stubbedView(withBsc, payment);
     const paying = await mount(awaiting.payment_link_ref, { locale: 'vi', apiBase: location.origin });
     await untilView(paying.el, 'payment');
-    expect(textOf(partOf(paying.el, 'card'))).to.include('Địa chỉ ví · USDT · BEP-20 · mạng BNB Smart Chain Testnet');
-    expect(textOf(partOf(paying.el, 'network-warning'))).to.include('qua mạng BNB Smart Chain Testnet');
+    expect(textOf(partOf(paying.el, 'card'))).to.include('Địa chỉ ví · USDT · BEP-20 · mạng thử nghiệm BNB Smart Chain Testnet');
+    expect(textOf(partOf(paying.el, 'network-warning'))).to.include('qua mạng thử nghiệm BNB Smart Chain Testnet');
     press(paying.el, 'language-switch');
-    await until(paying.el, 'English', () => textOf(part(paying.el, 'network-warning')).includes('on the BNB Smart Chain Testnet network'));
+    await until(paying.el, 'English', () => textOf(part(paying.el, 'network-warning')).includes('on the BNB Smart Chain Testnet test network'));
     await expect(paying.el).to.be.accessible();
 
     const transaction = { tx_hash: `0x${'ab'.repeat(32)}`, amount_crypto: '14.24', confirmations: 3, seen_at: now, confirmed_at: now };
     const paid = await stubbedView(withBsc, { ...payment, status: 'paid', received_crypto: '14.24', remaining_crypto: '0', remaining_vnd: 0, transactions: [transaction], paid_at: now });
     const { el } = await mount(paid.payment_link_ref, { locale: 'vi', apiBase: location.origin });
     await untilView(el, 'paid');
-    expect(textOf(partOf(el, 'receipt'))).to.include('14,24 USDT · BEP-20').and.include('mạng BNB Smart Chain Testnet');
+    expect(textOf(partOf(el, 'receipt'))).to.include('14,24 USDT · BEP-20').and.include('mạng thử nghiệm BNB Smart Chain Testnet');
     expect(partOf(el, 'explorer-link').getAttribute('href'), "the network's explorer, from the view").to.equal(`https://testnet.bscscan.com/tx/${transaction.tx_hash}`);
     press(el, 'language-switch');
-    await until(el, 'English', () => textOf(partOf(el, 'receipt')).includes('BNB Smart Chain Testnet network'));
+    await until(el, 'English', () => textOf(partOf(el, 'receipt')).includes('BNB Smart Chain Testnet test network'));
+  });
+
+  it('names Ethereum on chain 1 as the main network it is, and a test network only where the view says so', async () => {
+    const address = '0x9858EfFD232B4033E47d90003D41EC34EcaEda94';
+    const contract = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
+    // The gateway's view of Ethereum on a chain 1 node (ETHEREUM_CHAIN_ID=1): the same network id as the sandbox's Sepolia.
+    const mainnet = (a: CheckoutAsset): CheckoutAsset =>
+      a.network === 'ETHEREUM'
+        ? { ...a, network_name: 'Ethereum', testnet: false, chain_id: 1, label: a.label.replace('Ethereum Sepolia', 'Ethereum'), explorer_url: 'https://etherscan.io', token_contract: a.token_contract && contract }
+        : a;
+    const payment = paymentFixture({
+      payment_id: 'pay_mainnet',
+      network: 'ETHEREUM',
+      address,
+      quote_expires_at: new Date(Date.now() + 600_000).toISOString(),
+      payment_uri: `ethereum:${contract}@1/transfer?address=${address}&uint256=14240000`,
+      created_at: new Date().toISOString(),
+    });
+    const view = await stubbedView((real) => real.methods[0]!.assets.map(mainnet), payment);
+    const { el } = await mount(view.payment_link_ref, { locale: 'vi', apiBase: location.origin });
+    await untilView(el, 'payment');
+    const card = textOf(partOf(el, 'card'));
+    expect(card).to.include('Địa chỉ ví · USDT · ERC-20 · mạng Ethereum');
+    expect(card, 'no test network named').not.to.include('thử nghiệm').and.not.to.include('Sepolia');
+    expect(textOf(partOf(el, 'network-warning'))).to.include('qua mạng Ethereum đến');
+    press(el, 'language-switch');
+    await until(el, 'English', () => partOf(el, 'card').getAttribute('lang') === 'en');
+    expect(textOf(partOf(el, 'network-warning'))).to.include('on the Ethereum network');
+    expect(textOf(partOf(el, 'card'))).not.to.include('test network').and.not.to.include('Sepolia');
+    await expect(el).to.be.accessible();
+
+    // The sandbox's own Ethereum, as the gateway describes it: Sepolia, a test network.
+    const sepolia = await stubbedView((real) => real.methods[0]!.assets, { ...payment, payment_id: 'pay_sepolia', payment_uri: `ethereum:${contract}@11155111/transfer?address=${address}&uint256=14240000` });
+    const test = await mount(sepolia.payment_link_ref, { locale: 'en', apiBase: location.origin });
+    await untilView(test.el, 'payment');
+    expect(textOf(partOf(test.el, 'network-warning'))).to.include('on the Ethereum Sepolia test network');
   });
 
   it('shows an asset the gateway cannot take now (its network out of sight, or no rate) as unavailable, and never picks it', async () => {

@@ -29,9 +29,9 @@ export const en = {
   asset: 'Pay with',
   pay: 'Pay {amount}',
   opening: 'Preparing your payment address…',
-  /** A network by its name: the chain's ("Ethereum"), or the gateway's for a network the element does not know. */
+  /** A network by the gateway's name for it ("Ethereum", "BNB Smart Chain Testnet"). */
   network: '{name} network',
-  /** One of the test networks the sandbox simulates ("Ethereum Sepolia"). */
+  /** A network the gateway calls a test network (`testnet`), by its name ("Ethereum Sepolia"). */
   testNetwork: '{name} test network',
   unavailable: 'Unavailable right now',
   scanToPay: 'Scan to pay',

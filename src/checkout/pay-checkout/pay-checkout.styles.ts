@@ -207,7 +207,8 @@ const base = css`
   .totals {
     margin: 0;
   }
-  [part='details'] > summary {
+  /* Every disclosure: the order's details, the wallets past the first few. */
+  summary {
     cursor: pointer;
     color: var(--_accent);
     font-size: var(--_small);

@@ -112,6 +112,7 @@ const ANNOUNCE_AT = [300, 60] as const;
  * @csspart change-coin - Back to the coins, to pay in another.
  * @csspart browser-wallets - The browser wallets' buttons and what the payment in one is doing.
  * @csspart wallet-button - Pays from one browser wallet (EIP-6963, EIP-1193), named by it.
+ * @csspart more-wallets - The disclosure (`<details>`) holding the wallet buttons past the first four.
  * @csspart wallet-status - Confirm in the wallet, sent, or why it stopped.
  * @csspart credit - What the order received through quotes now closed, and what is left.
  * @csspart network-warning - The only network to use.

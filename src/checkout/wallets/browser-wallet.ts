@@ -20,6 +20,7 @@ const en = {
   insufficientFunds: 'The wallet does not hold enough to send {amount} {asset} and its network fee. Nothing was sent.',
   closed: 'The wallet is locked or closed. Open it and try again, or pay with the QR code below.',
   failed: 'The wallet could not send the payment. Nothing was sent: try again, or pay with the QR code below.',
+  moreWallets: 'More wallets ({count})',
 };
 const vi: Record<keyof typeof en, string> = {
   payWith: 'Thanh toán bằng {wallet}',
@@ -31,6 +32,7 @@ const vi: Record<keyof typeof en, string> = {
   insufficientFunds: 'Ví không đủ để gửi {amount} {asset} cùng phí mạng. Chưa có gì được gửi.',
   closed: 'Ví đang khoá hoặc đã đóng. Hãy mở ví rồi thử lại, hoặc thanh toán bằng mã QR bên dưới.',
   failed: 'Ví không gửi được thanh toán. Chưa có gì được gửi: hãy thử lại, hoặc thanh toán bằng mã QR bên dưới.',
+  moreWallets: 'Ví khác ({count})',
 };
 export type WalletKey = keyof typeof en;
 export const walletCatalogs: Record<Locale, Record<WalletKey, string>> = { en, vi };
@@ -144,15 +146,22 @@ export function walletPanel(
       onState({ step: 'error', wallet: name, error: errorOf(error) });
     }
   };
-  return walletView(ui, wallets, state, payment, networkName(ui, asset, view.sandbox), amount, { onPay: (wallet) => void onPay(wallet) });
+  return walletView(ui, wallets, state, payment, networkName(ui, asset), amount, { onPay: (wallet) => void onPay(wallet) });
 }
 
 /** Only an image the wallet carries itself (a data: URI, as EIP-6963 asks) is drawn: no request to anywhere. */
-const iconOf = (icon: string) => (/^data:image\/(png|jpeg|gif|webp|svg\+xml);/i.test(icon) ? icon : undefined);
+const iconOf = (icon: unknown) => (typeof icon === 'string' && /^data:image\/(png|jpeg|gif|webp|svg\+xml);/i.test(icon) ? icon : undefined);
+
+/**
+ * Wallets shown as buttons before the "more" disclosure: a page that announces many (EIP-6963 lets any script on it
+ * announce) must not push the QR below the screen.
+ */
+export const WALLETS_SHOWN = 4;
 
 /**
  * The wallet buttons, first in the payment view: one per wallet announced (several: a choice), each named by the
- * wallet's own name; then what the payment in the wallet is doing, or why it stopped (the QR below stays usable).
+ * wallet's own name, those past WALLETS_SHOWN in a disclosure; then what the payment in the wallet is doing, or why
+ * it stopped (the QR below stays usable).
  */
 export function walletView(
   ui: WalletUi,
@@ -172,20 +181,30 @@ export function walletView(
         : state.step === 'error'
           ? words(ui.locale, state.error, { network, amount: ui.crypto(amount), asset: payment.asset })
           : '';
+  const button = (wallet: AnnouncedWallet) => {
+    const icon = iconOf(wallet.info.icon);
+    return html`<button
+      part="wallet-button"
+      class="primary wallet-button"
+      type="button"
+      data-wallet=${wallet.info.rdns}
+      aria-disabled=${busy ? 'true' : 'false'}
+      @click=${() => busy || onPay(wallet)}
+    >
+      ${icon ? html`<img src=${icon} alt="" width="24" height="24" />` : nothing}${words(ui.locale, 'payWith', { wallet: wallet.info.name })}
+    </button>`;
+  };
+  const more = wallets.slice(WALLETS_SHOWN);
+  // A <details> is the disclosure: its summary is a button to the keyboard and to screen readers, and it keeps its
+  // open state across renders without the element holding one.
   return html`<div part="browser-wallets" role="group" aria-label=${words(ui.locale, 'chooseWallet')}>
-    ${wallets.map((wallet) => {
-      const icon = iconOf(wallet.info.icon);
-      return html`<button
-        part="wallet-button"
-        class="primary wallet-button"
-        type="button"
-        data-wallet=${wallet.info.rdns}
-        aria-disabled=${busy ? 'true' : 'false'}
-        @click=${() => busy || onPay(wallet)}
-      >
-        ${icon ? html`<img src=${icon} alt="" width="24" height="24" />` : nothing}${words(ui.locale, 'payWith', { wallet: wallet.info.name })}
-      </button>`;
-    })}
+    ${wallets.slice(0, WALLETS_SHOWN).map(button)}
+    ${more.length
+      ? html`<details part="more-wallets">
+          <summary>${words(ui.locale, 'moreWallets', { count: more.length })}</summary>
+          ${more.map(button)}
+        </details>`
+      : nothing}
     ${message
       ? html`<p part="wallet-status" data-step=${state.step} data-error=${state.step === 'error' ? state.error : ''} role=${state.step === 'error' ? 'alert' : 'status'}>
           ${message}

@@ -98,7 +98,8 @@ export function simulatedNetworks(blockIntervalMs: (fallback: number) => number)
     },
     {
       id: 'BITCOIN',
-      name: 'Bitcoin testnet',
+      // Not "Bitcoin testnet": `testnet` says so, in the customer's language ("mạng thử nghiệm Bitcoin").
+      name: 'Bitcoin',
       family: 'bitcoin',
       testnet: true,
       assets: [{ asset: 'BTC', decimals: 8, quote_decimals: 8 }],

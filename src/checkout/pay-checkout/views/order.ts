@@ -3,7 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutMethod, CheckoutView } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/rules.js';
 import { assetKey, creditOf, findMethod, methodKey, type Contact, type ContactErrors, type ContactField, type Failure } from '../state.js';
-import { backButton, creditCard, errorLine, heading, networkName, type Ui } from './parts.js';
+import { backButton, creditCard, errorLine, heading, type Ui } from './parts.js';
 
 export interface OrderForm {
   contact: Contact;
@@ -164,14 +164,14 @@ function methods(ui: Ui, view: CheckoutView, form: OrderForm, actions: OrderActi
   </fieldset>`;
 }
 
-// The card names the coin, then its token standard and chain on a line that wraps (a name like "USDT · TRC-20" on one
-// unbreakable line ran past a card two to a row); the payment view names the exact (test) network where it matters. An asset whose
+// The card names the coin, then its token standard and network on a line that wraps (a name like "USDT · TRC-20" on one
+// unbreakable line ran past a card two to a row); the payment view says where it is a test network, where it matters. An asset whose
 // network the gateway cannot see takes no payment: it cannot be picked, and says so beside its network.
 function assets(ui: Ui, method: CheckoutMethod, form: OrderForm, onChange: (event: Event) => void): TemplateResult {
   return html`<fieldset class="assets">
     <legend>${ui.t('asset')}</legend>
     ${method.assets.map((a) => {
-      const network = networkName(ui, a, false) + (a.available ? '' : ` · ${ui.t('unavailable')}`);
+      const network = ui.t('network', { name: a.network_name }) + (a.available ? '' : ` · ${ui.t('unavailable')}`);
       return html`<label class="choice asset" part="asset-option">
         <input type="radio" name="asset" .value=${assetKey(a)} .checked=${assetKey(a) === form.assetKey} .disabled=${!a.available} @change=${onChange} />
         <span class="asset-text"><span class="asset-name">${a.asset}</span> <span class="muted">${a.token_standard ? `${a.token_standard} · ` : ''}${network}</span></span>

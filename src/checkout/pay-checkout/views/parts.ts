@@ -66,17 +66,13 @@ export function creditCard(ui: Ui, view: CheckoutView, withTotal = true): Templa
     : nothing;
 }
 
-/** The chains the element names in the catalog's words; any other network goes by the gateway's `network_name`. */
-const CHAINS: Partial<Record<string, string>> = { TRON: 'TRON', ETHEREUM: 'Ethereum', BITCOIN: 'Bitcoin' };
-
 /**
- * The network an asset travels on, in the customer's words: "mạng Ethereum", in the sandbox the test network it
- * simulates when `sandbox` ("mạng thử nghiệm Ethereum Sepolia"), and any other by its name ("mạng BNB Smart Chain Testnet").
+ * The network an asset travels on, in the customer's words, as the gateway is configured: its `network_name` as a
+ * proper name, said to be a test network when the view says so ("mạng thử nghiệm Ethereum Sepolia", "mạng Ethereum").
+ * Never from the network's id: the same id names Sepolia on one gateway and chain 1 on another.
  */
-export function networkName(ui: Ui, { network, network_name }: NamedAsset, sandbox: boolean): string {
-  const chain = CHAINS[network];
-  if (!chain) return ui.t('network', { name: network_name });
-  return sandbox ? ui.t('testNetwork', { name: network === 'ETHEREUM' ? 'Ethereum Sepolia' : chain }) : ui.t('network', { name: chain });
+export function networkName(ui: Ui, { network_name, testnet }: NamedAsset): string {
+  return ui.t(testnet ? 'testNetwork' : 'network', { name: network_name });
 }
 
 /**

@@ -30,13 +30,13 @@ export function paymentView(ui: Ui, view: CheckoutView, payment: Payment, { wall
   const toSend = amountToSend(payment);
   const wallet = walletUri(payment);
   const asset = namedAsset(view, payment);
-  const network = networkName(ui, asset, view.sandbox);
+  const network = networkName(ui, asset);
   // One text, not three: each expression of this prepared template costs the script bytes.
   const where = `${ui.t('address')} · ${assetName(asset)} · ${network}`;
   const title = payment.status === 'underpaid' ? ui.t('underpaid') : partial ? ui.t('partialSeen') : wallet ? ui.t('scanToPay') : ui.t('scanAddress');
   const amount = { amount: ui.crypto(toSend), asset: payment.asset };
   const links = html`<div part="wallet-links" class="actions" role="group" aria-label=${ui.t('walletApps')}>
-    ${walletLinks(payment, asset, toSend, !view.sandbox).map(
+    ${walletLinks(payment, asset, toSend, !view.sandbox && !asset.testnet).map(
       // A wallet's web link opens in a new tab, so that without the app this card stays; a scheme opens an app or nothing.
       (link) => html`<a part="wallet-link" class="button" href=${link.href} target=${link.href.startsWith('https:') ? '_blank' : '_self'} rel="noopener"
         >${link.name ? ui.t('openIn', { wallet: link.name }) : ui.t('openWallet')}</a

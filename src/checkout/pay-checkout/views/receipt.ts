@@ -34,7 +34,7 @@ export function receipt(ui: Ui, view: CheckoutView, payment: Payment, amount: { 
         ${amount.vnd ? html`<span class="muted">(${ui.vnd(amount.vnd)})</span>` : nothing}
       </dd>
     </div>
-    <div><dt>${later(ui.locale, 'receiptNetwork')}</dt><dd>${networkName(ui, asset, view.sandbox)}</dd></div>
+    <div><dt>${later(ui.locale, 'receiptNetwork')}</dt><dd>${networkName(ui, asset)}</dd></div>
     <div class="hashes">
       <dt>${later(ui.locale, 'receiptTransactions')}</dt>
       ${payment.transactions.map((t) => {

@@ -30,6 +30,7 @@ function checkoutAsset(network: NetworkConfig, info: AssetInfo, available: boole
     ...assetFields(info),
     network: info.network,
     network_name: network.name,
+    testnet: network.testnet,
     chain_id: network.chain_id ?? null,
     explorer_url: network.explorer_url ?? null,
     available,
