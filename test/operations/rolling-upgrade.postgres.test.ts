@@ -145,7 +145,7 @@ describe('rolling upgrade from the previous release (PostgreSQL)', () => {
     }
     assert.deepEqual(failures.slice(0, 6), [], `${failures.length} reads failed${why()}`);
 
-    // The previous release stays ready beside a newer schema, and says so (docs/operations.md, "Observe").
+    // The previous release stays ready beside a newer schema: it cannot tell (docs/operations.md, "Upgrade").
     const readiness = (await (await fetch(`${old.url}/readyz`)).json()) as { ready: boolean; checks: { migrations: { detail?: string } } };
     t.diagnostic(`the previous release's /readyz: ready ${readiness.ready}, migrations: ${readiness.checks.migrations.detail ?? 'as it ships'}`);
     assert.equal(readiness.ready, true);
