@@ -1,15 +1,15 @@
-// The groups of statuses are the contract's (src/contract/rules.ts): the database's constraints and indexes, made by
-// the migrations from `{{NAME}}`, say exactly what the contract says, and no migration or statement spells a status
-// list out by hand.
+// The groups of statuses are the contract's (src/contract/rules.ts): the database's constraints and indexes say exactly
+// what the contract says. Migrations are frozen text (storage/migrate.ts), so a list that changes in the contract
+// fails here until a new migration changes the database's list too. Statements take their lists from the contract.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { LIVE_LINK_STATUSES, OPEN_PAYMENT_STATUSES, PAYMENT_STATUSES, QUOTE_OPEN_STATUSES } from '../../src/contract/rules.js';
+import { WEBHOOK_ATTEMPT_ERRORS, WEBHOOK_DELIVERY_STATUSES } from '../../src/contract/merchant-read.js';
+import { REFUND_STATUSES, REFUND_TYPES } from '../../src/contract/refund.js';
+import { LINK_STATUSES, LIVE_LINK_STATUSES, OPEN_PAYMENT_STATUSES, PAYMENT_STATUSES, QUOTE_OPEN_STATUSES } from '../../src/contract/rules.js';
 import type { Database } from '../../src/sandbox/storage/database.js';
-import { migrate, withLists } from '../../src/sandbox/storage/migrate.js';
+import { migrate } from '../../src/sandbox/storage/migrate.js';
 import { openPglite } from '../../src/sandbox/storage/pglite.js';
-
-const migrations = new URL('../../src/sandbox/storage/migrations/', import.meta.url);
 
 /** The words of a definition's status list (PostgreSQL writes `IN (…)` back as `= ANY (ARRAY['a'::text, …])`), sorted. */
 const listIn = (definition: string) => [...(/ARRAY\[([^\]]*)\]/.exec(definition)?.[1] ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]!).sort();
@@ -27,7 +27,12 @@ describe('status groups', () => {
     (await db.query<{ definition: string }>('SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conname = $1', [name]))[0]!.definition;
   const index = async (name: string) => (await db.query<{ definition: string }>('SELECT indexdef AS definition FROM pg_indexes WHERE indexname = $1', [name]))[0]!.definition;
 
-  it('are the contract’s in the database the migrations make', async () => {
+  it('are the contract’s in the database the migrations make (a list that changed needs a migration)', async () => {
+    assert.deepEqual(listIn(await constraint('payment_links_status_check')), sorted(LINK_STATUSES), 'every link status');
+    assert.deepEqual(listIn(await constraint('refunds_refund_status_check')), sorted(REFUND_STATUSES), 'every refund status');
+    assert.deepEqual(listIn(await constraint('refunds_refund_type_check')), sorted(REFUND_TYPES), 'every refund type');
+    assert.deepEqual(listIn(await constraint('webhook_deliveries_status_check')), sorted(WEBHOOK_DELIVERY_STATUSES), 'every delivery status');
+    assert.deepEqual(listIn(await constraint('webhook_attempts_error_check')), sorted(WEBHOOK_ATTEMPT_ERRORS), 'every reason nothing answered');
     assert.deepEqual(listIn(await constraint('payments_one_open_per_link')), sorted(QUOTE_OPEN_STATUSES), 'one open quote per link');
     assert.deepEqual(listIn(await index('payments_open_by_quote_expiry')), sorted(QUOTE_OPEN_STATUSES), 'quotes that can run out');
     assert.deepEqual(listIn(await index('payment_links_one_live_per_order')), sorted(LIVE_LINK_STATUSES), 'one live link per order');
@@ -35,13 +40,8 @@ describe('status groups', () => {
     assert.ok(OPEN_PAYMENT_STATUSES.every((s) => PAYMENT_STATUSES.includes(s)));
   });
 
-  it('are never spelled out by hand in a migration or a statement', () => {
+  it('are never spelled out by hand in a statement', () => {
     const statusList = /IN\s*\(\s*'(awaiting_payment|underpaid|confirming|paid|expired|paid_late|active|PENDING|SUCCESS|FAILED|pending|delivered|failed|partial|full)'/;
-    for (const name of readdirSync(migrations)) {
-      const sql = readFileSync(new URL(name, migrations), 'utf8');
-      assert.doesNotMatch(sql, statusList, `${name} writes a status list: name the contract's list as {{NAME}}`);
-      assert.doesNotMatch(withLists(sql), /\{\{/, `${name}: every {{NAME}} is one of the contract's lists`);
-    }
     for (const file of ['payments.ts', 'link-facts.ts', 'chain-facts.ts', 'refunds.ts', 'webhooks.ts', 'link-list.ts']) {
       const source = readFileSync(new URL(`../../src/sandbox/storage/${file}`, import.meta.url), 'utf8');
       assert.doesNotMatch(source, statusList, `storage/${file} writes a status list`);

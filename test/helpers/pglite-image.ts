@@ -1,8 +1,8 @@
 // A migrated PGlite database as an image, made once for every test process of a run: PGlite's initdb takes about
 // 3 s of CPU, loading the image under one, and most test files start a gateway or more. Gateway processes get a copy
 // of a folder made from it (seedPgliteFolder): they open a folder given to them, and one that exists is not made anew.
-// Kept in the system's temporary folder under a name that changes with the schema (the migrations as they run,
-// the contract's lists written out) and with PGlite's version, so a changed schema never starts from an old image.
+// Kept in the system's temporary folder under a name that changes with the schema (the migrations' names and text)
+// and with PGlite's version, so a changed schema never starts from an old image.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';

@@ -23,7 +23,7 @@ CREATE TABLE payment_links (
   payment_link_ref text PRIMARY KEY,
   merchant_id text NOT NULL REFERENCES merchants ON DELETE CASCADE,
   merchant_order_id text NOT NULL,
-  status text NOT NULL CHECK (status IN {{LINK_STATUSES}}),
+  status text NOT NULL CHECK (status IN ('active', 'paid', 'expired')),
   amount bigint NOT NULL CHECK (amount > 0),
   currency text NOT NULL,
   -- The validated request, without svc_key and signature_hash.
@@ -34,7 +34,7 @@ CREATE TABLE payment_links (
 );
 -- At most one live (active or paid) link per order: a second one is a 409, also under races.
 CREATE UNIQUE INDEX payment_links_one_live_per_order ON payment_links (merchant_id, merchant_order_id)
-  WHERE status IN {{LIVE_LINK_STATUSES}};
+  WHERE status IN ('active', 'paid');
 
 CREATE TABLE refunds (
   refund_id text PRIMARY KEY,
@@ -44,8 +44,8 @@ CREATE TABLE refunds (
   amount bigint NOT NULL CHECK (amount > 0),
   currency text NOT NULL,
   channel text NOT NULL,
-  refund_status text NOT NULL CHECK (refund_status IN {{REFUND_STATUSES}}),
-  refund_type text NOT NULL CHECK (refund_type IN {{REFUND_TYPES}}),
+  refund_status text NOT NULL CHECK (refund_status IN ('PENDING', 'SUCCESS', 'FAILED')),
+  refund_type text NOT NULL CHECK (refund_type IN ('partial', 'full')),
   refund_reason text NOT NULL,
   description text NOT NULL,
   psp_refund_id text,

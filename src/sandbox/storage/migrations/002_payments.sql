@@ -8,7 +8,7 @@ CREATE TABLE payments (
   -- Creation order, also within one millisecond: "the latest payment of a link" is the highest seq.
   seq bigint GENERATED ALWAYS AS IDENTITY,
   payment_link_ref text NOT NULL REFERENCES payment_links ON DELETE CASCADE,
-  status text NOT NULL CHECK (status IN {{PAYMENT_STATUSES}}),
+  status text NOT NULL CHECK (status IN ('awaiting_payment', 'confirming', 'underpaid', 'paid', 'expired', 'paid_late')),
   overpaid boolean NOT NULL DEFAULT false,
   asset text NOT NULL,
   network text NOT NULL,
@@ -26,7 +26,7 @@ CREATE TABLE payments (
 );
 -- While a payment is open, the link has no other: a reload gets it back, never a second address.
 CREATE UNIQUE INDEX payments_one_open_per_link ON payments (payment_link_ref)
-  WHERE status IN {{OPEN_PAYMENT_STATUSES}};
+  WHERE status IN ('awaiting_payment', 'confirming', 'underpaid');
 CREATE INDEX payments_open_by_network ON payments (network, status);
 CREATE INDEX payments_by_link ON payments (payment_link_ref, seq);
 

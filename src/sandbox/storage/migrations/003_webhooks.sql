@@ -27,7 +27,7 @@ CREATE TABLE webhook_deliveries (
   endpoint_id text NOT NULL REFERENCES webhook_endpoints ON DELETE CASCADE,
   -- Deliveries of one link to one endpoint go out in order: a later one waits for the earlier.
   ordering_key text NOT NULL,
-  status text NOT NULL CHECK (status IN {{WEBHOOK_DELIVERY_STATUSES}}),
+  status text NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
   attempts integer NOT NULL DEFAULT 0,
   next_attempt_at timestamptz,
   -- A process that claimed the delivery is sending it until then; past it, another may.

@@ -24,7 +24,7 @@ CREATE INDEX refunds_by_payment ON refunds (payment_id);
 -- close the last one's quote (a newer payment closes it).
 DROP INDEX payments_one_open_per_link;
 ALTER TABLE payments ADD CONSTRAINT payments_one_open_per_link EXCLUDE USING btree (payment_link_ref WITH =)
-  WHERE (status IN {{OPEN_PAYMENT_STATUSES}}) DEFERRABLE INITIALLY DEFERRED;
+  WHERE (status IN ('awaiting_payment', 'confirming', 'underpaid')) DEFERRABLE INITIALLY DEFERRED;
 
 -- Replaced by payments_unsettled: blocks reconcile by state, not by a window of recent heights.
 DROP INDEX payments_open_by_network;

@@ -71,7 +71,7 @@ INSERT INTO chain_transfers (network, tx_hash, position, asset, from_address, to
 -- late, judged in time by its block's time after a node's outage, may be confirming beside a newer open quote.
 ALTER TABLE payments DROP CONSTRAINT payments_one_open_per_link;
 ALTER TABLE payments ADD CONSTRAINT payments_one_open_per_link EXCLUDE USING btree (payment_link_ref WITH =)
-  WHERE (status IN {{QUOTE_OPEN_STATUSES}}) DEFERRABLE INITIALLY DEFERRED;
+  WHERE (status IN ('awaiting_payment', 'underpaid')) DEFERRABLE INITIALLY DEFERRED;
 
 -- When a reorganisation dropped a block of this payment's money after the payment was paid: the merchant is told.
 ALTER TABLE payments ADD COLUMN reorged_at timestamptz;

@@ -10,7 +10,7 @@ CREATE TABLE webhook_attempts (
   -- The first 4 KiB of the answer (WEBHOOK_RESPONSE_BODY_BYTES), decoded as UTF-8.
   response_body text,
   response_truncated boolean NOT NULL DEFAULT false,
-  error text CHECK (error IN {{WEBHOOK_ATTEMPT_ERRORS}})
+  error text CHECK (error IN ('timeout', 'unresolved', 'refused_address', 'connection_failed', 'tls'))
 );
 CREATE INDEX webhook_attempts_by_delivery ON webhook_attempts (delivery_id, attempt_id);
 
