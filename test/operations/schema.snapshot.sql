@@ -290,6 +290,8 @@ CREATE INDEX refund_events_confirmed ON refund_events USING btree (at) WHERE (ev
 
 CREATE INDEX refunds_by_payment ON refunds USING btree (payment_id);
 
+CREATE INDEX refunds_by_payout_transaction ON refunds USING btree (psp_refund_id) WHERE (psp_refund_id IS NOT NULL);
+
 CREATE INDEX refunds_payment_link_ref ON refunds USING btree (payment_link_ref, seq);
 
 CREATE INDEX refunds_pending ON refunds USING btree (claim_expires_at) WHERE (refund_status = 'PENDING'::text);
