@@ -519,12 +519,14 @@ export const orderInput = (orderId: string) =>
   sampleLink({ merchant_order_id: orderId, amount: 50_000, merchant_details: {}, order_details: [{ id: 'sku', name: 'Cà phê', price: 50_000, quantity: 1 }] });
 
 /**
- * The invariants, read through the merchant API after a step: each payment's status is what payment-state.ts
- * derives from the facts the gateway shows; a link is paid by at most one payment, and paid exactly when one is; what
- * the order holds is paid + held − refunded (pending and succeeded) and never below zero; the coins refunds send never
- * exceed a payment's confirmed coins, and every payout transaction belongs to exactly one refund (on a node, a SUCCESS
- * one is on the canonical chain); the watcher keeps mining. Reconciliation after a
- * block of the watcher's own runs a moment later, so a mismatch gets a few seconds to heal before it is a failure.
+ * The invariants, read through the merchant API after a step: each payment's status and VND figures are what the
+ * reference model (payment-reference.ts) says of the facts, and what payment-state.ts derives from the facts the
+ * gateway shows (that the gateway serves what its own rules say; alone, it cannot tell a wrong rule); a link is paid
+ * by at most one payment, and paid exactly when one is; what the order holds is paid + held − refunded (pending and
+ * succeeded) and never below zero; the coins refunds send never exceed a payment's confirmed coins, and every payout
+ * transaction belongs to exactly one refund (on a node, a SUCCESS one is on the canonical chain); the watcher keeps
+ * mining. Reconciliation after a block of the watcher's own runs a moment later, so a mismatch gets a few seconds to
+ * heal before it is a failure.
  */
 export async function checkInvariants(system: GatewaySystem, orderId: string, stats?: ModelStats, model?: Model, node?: ModelNode): Promise<void> {
   if (node) await caughtUp(system, node);
@@ -831,8 +833,7 @@ export async function runModel(system: GatewaySystem, options: { seconds: number
             await checkInvariants(system, orderId, stats, model, node);
           } catch (error) {
             // Which step broke them: the report lists the sequence's commands, not where it failed.
-            if (error instanceof Error) error.message = `after step ${i + 1} of ${steps.length} (${steps.slice(0, i + 1).join(', ')}): ${error.message}`;
-            throw error;
+            throw new Error(`after step ${i + 1} of ${steps.length} (${steps.slice(0, i + 1).join(', ')}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
           }
         }
         if (index % 5 === 0) await checkWatcherMines(system);
