@@ -8,11 +8,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import pg from 'pg';
 import {
-  isIn,
-  OPEN_PAYMENT_STATUSES,
   type CheckoutView,
   type Network,
   type Payment,
+  type PaymentStatus,
   type PaymentLinkResource,
   type RefundList,
   type RefundResource,
@@ -22,6 +21,7 @@ import type { AssetInfo } from '../../src/sandbox/chains/networks.js';
 import { formatAtomic, parseDecimal, quoteStep } from '../../src/codecs/amounts.js';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { linkState, type LinkFacts } from '../../src/sandbox/services/payments/payment-state.js';
+import { CONFIRMATIONS, expectedLink, type Order } from './payment-reference.js';
 import { sampleLink } from './gateway.js';
 import type { ModelNode } from './model-node.js';
 import { sandboxNetworks } from './networks.js';
@@ -126,14 +126,22 @@ interface Model {
   /** Payments the test sent money to, and those the merchant accepted. */
   funded: Set<string>;
   accepted: Set<string>;
-  /** Every transfer the test sent, by transaction: on a node, what the chain must show and the gateway count. */
-  sent: { tx_hash: string; payment: Payment }[];
+  /** Payments whose quote the test saw closed (superseded, run out, link ended), with money or without. */
+  closed: Set<string>;
+  /**
+   * Every transfer the test sent, by transaction: on a node, what the chain must show and the gateway count; and what it
+   * sent, and whether after it saw the quote close (the reference model's facts are checked against both).
+   */
+  sent: { tx_hash: string; payment: Payment; amount: bigint; late: boolean }[];
   stats: ModelStats;
 }
 
 /** The test's own account of which quotes closed: every payment of a link but the newest, once a link ends all. */
 function noteClosedQuotes(m: Model, payments: readonly Payment[]): void {
-  for (const p of payments) if (!m.funded.has(p.payment_id)) m.closedBeforeMoney.add(p.payment_id);
+  for (const p of payments) {
+    if (!m.funded.has(p.payment_id)) m.closedBeforeMoney.add(p.payment_id);
+    m.closed.add(p.payment_id);
+  }
 }
 
 interface Real {
@@ -206,7 +214,8 @@ class Open implements Command {
   toString = () => `open(${this.asset.asset}/${this.asset.network})`;
 }
 
-type PayKind = 'exact' | 'rest' | 'partial' | 'over';
+/** `fee` is short by 0.4%, inside the 0.5% tolerance (an exchange's withdrawal fee); `short` by 0.6%, outside it. */
+type PayKind = 'exact' | 'rest' | 'partial' | 'over' | 'fee' | 'short';
 
 class Pay implements Command {
   constructor(
@@ -223,7 +232,14 @@ class Pay implements Command {
     expectStatus(current, [200], 'payment');
     const amount = parseDecimal(target.amount_crypto, decimals);
     const rest = parseDecimal(current.body.remaining_crypto, decimals);
-    const atomic = { exact: amount, rest: rest > 0n ? rest : amount, partial: amount / 3n + 1n, over: amount + amount / 10n }[this.kind];
+    const atomic = {
+      exact: amount,
+      rest: rest > 0n ? rest : amount,
+      partial: amount / 3n + 1n,
+      over: amount + amount / 10n,
+      fee: amount - (amount * 40n) / 10_000n,
+      short: amount - (amount * 60n) / 10_000n,
+    }[this.kind];
     const transfer = () =>
       call<{ tx_hash: string }>(r.system, 'POST', '/sandbox/wallet/transfers', {
         to: target.address,
@@ -239,7 +255,7 @@ class Pay implements Command {
     }
     expectStatus(answer, [201], 'transfer');
     m.funded.add(target.payment_id);
-    m.sent.push({ tx_hash: answer.body.tx_hash, payment: target });
+    m.sent.push({ tx_hash: answer.body.tx_hash, payment: target, amount: atomic, late: m.closed.has(target.payment_id) });
     count(m.stats, `pay ${this.kind}${this.back ? ' to an older address' : ''}`);
   }
   toString = () => `pay(${this.kind}, ${this.back} back)`;
@@ -472,7 +488,7 @@ const commandsOf = (anvilPass: boolean) => [
   {
     weight: 5,
     arbitrary: fc
-      .tuple(fc.constantFrom<PayKind>('exact', 'exact', 'rest', 'partial', 'over'), fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat(2) }))
+      .tuple(fc.constantFrom<PayKind>('exact', 'exact', 'rest', 'partial', 'over', 'fee', 'short'), fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat(2) }))
       .map(([kind, back]): Command => new Pay(kind, back)),
   },
   {
@@ -504,12 +520,14 @@ export const orderInput = (orderId: string) =>
   sampleLink({ merchant_order_id: orderId, amount: 50_000, merchant_details: {}, order_details: [{ id: 'sku', name: 'Cà phê', price: 50_000, quantity: 1 }] });
 
 /**
- * The invariants, read through the merchant API after a step: each payment's status is what payment-state.ts
- * derives from the facts the gateway shows; a link is paid by at most one payment, and paid exactly when one is; what
- * the order holds is paid + held − refunded (pending and succeeded) and never below zero; the coins refunds send never
- * exceed a payment's confirmed coins, and every payout transaction belongs to exactly one refund (on a node, a SUCCESS
- * one is on the canonical chain); the watcher keeps mining. Reconciliation after a
- * block of the watcher's own runs a moment later, so a mismatch gets a few seconds to heal before it is a failure.
+ * The invariants, read through the merchant API after a step: each payment's status and VND figures are what the
+ * reference model (payment-reference.ts) says of the facts, and what payment-state.ts derives from the facts the
+ * gateway shows (that the gateway serves what its own rules say; alone, it cannot tell a wrong rule); a link is paid
+ * by at most one payment, and paid exactly when one is; what the order holds is paid + held − refunded (pending and
+ * succeeded) and never below zero; the coins refunds send never exceed a payment's confirmed coins, and every payout
+ * transaction belongs to exactly one refund (on a node, a SUCCESS one is on the canonical chain); the watcher keeps
+ * mining. Reconciliation after a block of the watcher's own runs a moment later, so a mismatch gets a few seconds to
+ * heal before it is a failure.
  */
 export async function checkInvariants(system: GatewaySystem, orderId: string, stats?: ModelStats, model?: Model, node?: ModelNode): Promise<void> {
   if (node) await caughtUp(system, node);
@@ -517,7 +535,7 @@ export async function checkInvariants(system: GatewaySystem, orderId: string, st
   for (;;) {
     const problems = await invariantProblems(system, orderId, stats, model, node);
     if (!problems.length) return;
-    if (Date.now() > deadline) assert.fail(`invariants broken for order ${orderId}:\n${problems.join('\n')}`);
+    if (Date.now() > deadline || problems.some((p) => p.startsWith(AHEAD))) assert.fail(`invariants broken for order ${orderId}:\n${problems.join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
 }
@@ -556,6 +574,7 @@ async function invariantProblems(system: GatewaySystem, orderId: string, stats?:
       if (p.held_vnd !== Number(want.held_vnd)) problems.push(`payment ${p.payment_id} holds ${p.held_vnd} VND, its facts say ${want.held_vnd}`);
       if (p.credited_vnd !== Number(want.credited_vnd)) problems.push(`payment ${p.payment_id} credits ${p.credited_vnd} VND, its facts say ${want.credited_vnd}`);
     });
+    problems.push(...referenceProblems(link, now, model, node !== undefined));
     // Credit across quotes never pays more than the order, and a paid order exactly (a merchant's acceptance aside).
     const credited = link.payments.reduce((sum, p) => sum + p.credited_vnd, 0);
     if (credited > link.amount) problems.push(`link ${link.payment_link_ref} credits ${credited} VND of ${link.amount}`);
@@ -578,8 +597,9 @@ async function invariantProblems(system: GatewaySystem, orderId: string, stats?:
     const latest = link.payments.at(-1);
     const shown = [view.body.status, view.body.payment?.status, view.body.payment?.held_vnd, view.body.payment?.received_crypto];
     const stated = [link.status, latest?.status, latest?.held_vnd, latest?.received_crypto];
-    const received = derived.payments.reduce((sum, p) => (isIn(OPEN_PAYMENT_STATUSES, p.status) ? sum : sum + p.covered_vnd), 0n);
-    if (view.body.received_vnd !== Number(received)) problems.push(`the checkout shows ${view.body.received_vnd} VND received, the facts say ${received}`);
+    // What a new quote is for: the order less what its closed quotes received in time (the reference's figure).
+    const received = expectedLink(orderOf(link), now.getTime()).receivedVnd;
+    if (view.body.received_vnd !== received) problems.push(`the checkout shows ${view.body.received_vnd} VND received, the reference says ${received}`);
     if (JSON.stringify(shown) !== JSON.stringify(stated)) problems.push(`the checkout shows ${JSON.stringify(shown)}, the merchant API ${JSON.stringify(stated)}`);
     const paid = link.payments.filter((p) => p.status === 'paid');
     if (paid.length > 1) problems.push(`link ${link.payment_link_ref} is paid by ${paid.length} payments`);
@@ -656,6 +676,99 @@ async function chainProblems(node: ModelNode, model: Model, links: readonly Paym
   return problems;
 }
 
+/** Marks a problem that waiting cannot heal: checkInvariants fails on it at once. */
+const AHEAD = 'ahead of its facts: ';
+
+/**
+ * A status that needs confirmations the facts do not have yet: underpaid, paid or paid_late where the reference still
+ * waits for them (awaiting_payment, confirming; underpaid for the final two). A status behind its facts is the
+ * reconciler's moment of lag and heals; one ahead of them is a wrong rule that the next blocks would hide (on the
+ * simulator blocks come every 300 ms, and none is ever taken back, so a correct gateway never shows one; a node's
+ * reorganisations take confirmations back, so there it waits like the others).
+ */
+function aheadOf(shown: PaymentStatus, reference: PaymentStatus, onNode: boolean): boolean {
+  if (onNode) return false;
+  if (shown === 'underpaid') return reference === 'awaiting_payment';
+  return (shown === 'paid' || shown === 'paid_late') && (reference === 'awaiting_payment' || reference === 'confirming' || reference === 'underpaid');
+}
+
+/** The link as the reference model takes it: each quote, what reached its address and when, the merchant's decisions. */
+function orderOf(link: PaymentLinkResource): Order {
+  const instant = (text: string | null) => (text === null ? null : Date.parse(text));
+  return {
+    amountVnd: link.amount,
+    expiresAt: Date.parse(link.expires_at),
+    replacedAt: instant(link.superseded_at),
+    quotes: link.payments.map((p) => {
+      const { decimals, quote_decimals } = sandboxNetworks.asset(p.asset, p.network);
+      return {
+        network: p.network,
+        amountAtomic: parseDecimal(p.amount_crypto, decimals),
+        step: 10n ** BigInt(decimals - quote_decimals),
+        amountVnd: p.amount_vnd,
+        rate: p.rate,
+        decimals,
+        openedAt: Date.parse(p.created_at),
+        endsAt: Date.parse(p.quote_expires_at),
+        acceptedAt: instant(p.accepted_at),
+        refundedVnd: link.refunds.filter((r) => r.payment_id === p.payment_id && r.refund_status !== 'FAILED').reduce((sum, r) => sum + r.amount, 0),
+        sent: p.transactions.map((t) => ({
+          amount: parseDecimal(t.amount_crypto, decimals),
+          seenAt: Date.parse(t.seen_at),
+          confirmations: t.confirmations,
+          confirmedAt: instant(t.confirmed_at),
+        })),
+      };
+    }),
+  };
+}
+
+/**
+ * The gateway against the reference model (test/helpers/payment-reference.ts, written from the docs and not from
+ * payment-state.ts): every payment's status, credited, held and refundable VND and when it was paid, the link's status
+ * and amountToRefund, what each quote asked for. And the facts it is given against what the test did: the amount it
+ * sent, whether it sent it after it saw the quote close, each network's confirmations.
+ */
+function referenceProblems(link: PaymentLinkResource, now: Date, model: Model | undefined, onNode: boolean): string[] {
+  const problems: string[] = [];
+  const order = orderOf(link);
+  const want = expectedLink(order, now.getTime());
+  const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
+  const same = (a: string | null, b: number | null) => (a === null ? null : Date.parse(a)) === b;
+  const name = `link ${link.payment_link_ref}`;
+  if (link.status !== want.status) problems.push(`${name} is ${link.status}, the reference says ${want.status}`);
+  if (!same(link.paid_at, want.paidAt)) problems.push(`${name} was paid at ${link.paid_at}, the reference says ${iso(want.paidAt)}`);
+  if (link.amountToRefund !== want.refundableVnd) problems.push(`${name} can refund ${link.amountToRefund} VND, the reference says ${want.refundableVnd}`);
+  link.payments.forEach((p, i) => {
+    const w = want.payments[i]!;
+    const what = `payment ${p.payment_id} (${p.asset}/${p.network}, ${p.amount_crypto} for ${p.amount_vnd} VND, ${JSON.stringify(p.transactions)})`;
+    if (p.status !== w.status) problems.push(`${aheadOf(p.status, w.status, onNode) ? AHEAD : ''}${what} is ${p.status}, the reference says ${w.status}: ${w.rule}`);
+    if (p.credited_vnd !== w.creditedVnd) problems.push(`${what} credits ${p.credited_vnd} VND, the reference says ${w.creditedVnd}`);
+    if (p.held_vnd !== w.heldVnd) problems.push(`${what} holds ${p.held_vnd} VND, the reference says ${w.heldVnd}`);
+    if (p.overpaid !== w.overpaid) problems.push(`${what} has overpaid ${p.overpaid}, the reference says ${w.overpaid}`);
+    if (!same(p.paid_at, w.paidAt)) problems.push(`${what} was paid at ${p.paid_at}, the reference says ${iso(w.paidAt)}`);
+    if (w.refundableVnd < 0) problems.push(`${what} refunded ${-w.refundableVnd} VND more than the reference lets it return`);
+    // Where money can arrive between the quote and the read, only the simulator says exactly what a quote asked for.
+    if (!onNode && p.amount_vnd !== want.quotedVnd[i]) problems.push(`${what} was quoted for ${p.amount_vnd} VND, the reference says ${want.quotedVnd[i]}`);
+    if (p.confirmations_required !== CONFIRMATIONS[p.network]) problems.push(`${what} needs ${p.confirmations_required} confirmations, the docs say ${CONFIRMATIONS[p.network]}`);
+    // The facts the reference is given, against what the test did.
+    const closesAt = Math.min(order.quotes[i]!.endsAt, order.expiresAt, order.quotes[i + 1]?.openedAt ?? Infinity, order.replacedAt ?? Infinity);
+    for (const t of p.transactions) {
+      const mine = model?.sent.find((s) => s.tx_hash === t.tx_hash);
+      if ((t.confirmations >= CONFIRMATIONS[p.network]!) !== (t.confirmed_at !== null)) problems.push(`${t.tx_hash} has ${t.confirmations} confirmations and confirmed_at ${t.confirmed_at}`);
+      if (!mine) continue;
+      const { decimals } = sandboxNetworks.asset(p.asset, p.network);
+      if (parseDecimal(t.amount_crypto, decimals) !== mine.amount) problems.push(`${t.tx_hash} counts ${t.amount_crypto}, the test sent ${formatAtomic(mine.amount, decimals)}`);
+      // Sent after the test saw the quote close: late. Sent before: in time, on the simulator (a node's transfer is
+      // seen when the gateway next looks, which may be after the test closed the quote).
+      const late = Date.parse(t.seen_at) >= closesAt;
+      if (mine.late && !late) problems.push(`${t.tx_hash} was sent after the test closed its quote, yet seen at ${t.seen_at}, before ${iso(closesAt)}`);
+      if (!mine.late && late && !onNode) problems.push(`${t.tx_hash} was sent while its quote was open, yet seen at ${t.seen_at}, after it closed at ${iso(closesAt)}`);
+    }
+  });
+  return problems;
+}
+
 function factsOf(link: PaymentLinkResource): LinkFacts {
   const date = (text: string | null) => (text === null ? null : new Date(text));
   return {
@@ -713,6 +826,7 @@ export async function runModel(system: GatewaySystem, options: { seconds: number
           orderId,
           links: [{ ref: created.body.payment_link_ref, payments: [] }],
           closedBeforeMoney: new Set(),
+          closed: new Set(),
           funded: new Set(),
           accepted: new Set(),
           sent: [],
@@ -728,11 +842,16 @@ export async function runModel(system: GatewaySystem, options: { seconds: number
         // Every third order ends with its money confirmed and a refund of it claimed and paid out, so that refunds
         // meet money as often as they meet an order that holds none.
         if (index % 3 === 1) steps.push(new Mine(3, 'TRON'), new Mine(3, 'ETHEREUM'), new Mine(2, 'BITCOIN'), new Refund(60, false, undefined), new Claim(0, false), new Payout());
-        for (const step of steps) {
+        for (const [i, step] of steps.entries()) {
           if (!step.check(model)) continue;
           await step.run(model, real);
           stats.steps++;
-          await checkInvariants(system, orderId, stats, model, node);
+          try {
+            await checkInvariants(system, orderId, stats, model, node);
+          } catch (error) {
+            // Which step broke them: the report lists the sequence's commands, not where it failed.
+            throw new Error(`after step ${i + 1} of ${steps.length} (${steps.slice(0, i + 1).join(', ')}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+          }
         }
         if (index % 5 === 0) await checkWatcherMines(system);
       }),

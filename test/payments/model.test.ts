@@ -1,7 +1,8 @@
-// Payment truth, model-based: random sequences of payments in any asset, switches, exact/partial/over/old-address/late
+// Payment truth, model-based: random sequences of payments in any asset, switches, exact/partial/over/short/old-address/late
 // transfers, bursts of up to 500 blocks, quotes and links run out, accepted held funds, refunds (claimed by the
 // customer with their network's address or another's, sent to the payer, cancelled) and their payouts, and SIGKILLed
-// gateway processes, with every invariant checked after every step (test/helpers/payment-model.ts).
+// gateway processes, with every invariant checked after every step (test/helpers/payment-model.ts), every status and
+// VND figure against the reference model written from the docs (test/helpers/payment-reference.ts).
 // MODEL_SECONDS sets the time given to it (30 s a store in `npm test`, beside the anvil pass's 20 s of
 // model-anvil.test.ts) and MODEL_MINIMUM the fewest sequences (`npm run soak`: 1,000 per store).
 import assert from 'node:assert/strict';
