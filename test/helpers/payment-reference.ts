@@ -1,6 +1,6 @@
 // The reference model of payment statuses: what each payment of a link must be, and what VND it must credit, hold and
 // let the merchant refund, given what was sent to which address, when (against its quote's window), with how many
-// confirmations, and what the merchant decided. Written from /work/shared/DESIGN.md sections 3-4 and
+// confirmations, and what the merchant decided. Written from the design contract (DESIGN.md, sections 3-4) and
 // docs/payment-lifecycle.md, on purpose without src/sandbox/services (payment-state.ts above all): the model test
 // compares the gateway with it, so a rule that is wrong there is not also wrong in the oracle. Each rule names its
 // source; where the docs left a choice open, docs/payment-lifecycle.md ("Decisions the reference model pins") says
