@@ -93,6 +93,7 @@ describe('rate configuration', () => {
       [{ RATE_SOURCES: await file((f) => (f.sources as unknown[]).push({ id: 'desk', kind: 'fixed', pairs: { 'USD/VND': 'abc' } })) }, /^RATE_SOURCES \(.*\): \[sources\.3\]\.pairs\.USD\/VND must be a positive decimal string for a fixed source, got abc$/],
       [{ RATE_SOURCES: await file((f) => ((f.sources as Record<string, unknown>[])[1]!.pairs = { 'ETH/USD': 'ethereum' })) }, /^RATE_SOURCES \(.*\): \[sources\.1\]\.pairs\.ETH\/USD must be a CoinGecko coin id and currency such as ethereum\.usd, got ethereum$/],
       [{ RATE_SOURCES: await file((f) => ((f.assets as Record<string, unknown>).ETH = { via: 'usd' })) }, /^RATE_SOURCES \(.*\): \[assets\.ETH\.via\] must be a currency code such as USD$/],
+      [{ RATE_SOURCES: await file((f) => ((f.sources as Record<string, unknown>[])[0]!.max_bytes = 100)) }, /^RATE_SOURCES \(.*\): \[sources\.0\.max_bytes\] must be at least 1024$/],
       [{ RATE_SOURCES: await file(), SANDBOX_RATE_USDT: '26000' }, /^SANDBOX_RATE_USDT is set, but so is RATE_SOURCES: give fixed rates as a "fixed" source in that file$/],
     ];
     for (const [env, expected] of cases) {

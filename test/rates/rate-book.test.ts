@@ -227,3 +227,29 @@ describe('the assets without a rate, as every checkout view asks for them', () =
     );
   });
 });
+
+describe('what no rule can read', () => {
+  it('a price no rule can read is no rate (never a throw), and the feed takes none from any kind of source', async () => {
+    const book = new RateBook(settings);
+    book.record('binance', [{ pair: 'ETH/USD', value: '3456.78', at: new Date(Number.NaN) }]);
+    book.record('coingecko', [{ pair: 'ETH/USD', value: '3456.9', at: start }]);
+    assert.match((book.evaluate('ETH', start) as { problem: string }).problem, /^ETH's rule could not be applied: Invalid time value$/);
+    const clock = new ManualClock(start);
+    const fresh = new RateBook(settings);
+    const odd = (value: string, when: Date): RateSource => ({ spec: spec('binance', ['ETH/USD']), fetch: () => Promise.resolve([{ pair: 'ETH/USD', value, at: when }]) });
+    const warn = mock.method(log, 'warn', () => undefined);
+    try {
+      for (const [value, when] of [['3456.78', new Date(Number.NaN)], ['3456.78', at(-3_600)], ['1e308', start], ['-5', start]] as const) {
+        await new RateFeed(fresh, clock, [odd(value, when)]).refresh();
+        assert.deepEqual(fresh.pricesOf('binance'), []);
+      }
+    } finally {
+      warn.mock.restore();
+    }
+    const failures = warn.mock.calls.filter((c) => c.arguments[1] === 'rates: the source did not answer with prices (said again only when the error changes)');
+    assert.deepEqual(
+      failures.map((c) => (c.arguments[0] as { bound: string }).bound),
+      ['time', 'time', 'price', 'price'],
+    );
+  });
+});

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { fieldErrors, type AssetCode } from '../../contract/index.js';
 import { ASSET_CODE } from '../../contract/assets.js';
 import type { NetworkSpec } from '../chains/configuration.js';
-import { RATE_SOURCE_KINDS, type Pair, type RateSourceSpec } from './sources.js';
+import { MAX_BYTES, RATE_SOURCE_KINDS, type Pair, type RateSourceSpec } from './sources.js';
 
 /** The guards of one pair: how many fresh sources it needs, and how far from their median one may be. */
 export interface PairGuards {
@@ -30,7 +30,8 @@ export interface RateSettings {
 /** The sandbox's market rates in VND per unit. */
 const DEFAULT_RATES: Record<AssetCode, string> = { USDT: '26350', ETH: '92000000', BTC: '2600000000' };
 
-const POSITIVE_DECIMAL = /^(?!0+(\.0+)?$)\d+(\.\d+)?$/;
+/** Within the bounds a source's price is read at (rates/sources.ts): 15 digits, 18 places. */
+const POSITIVE_DECIMAL = /^(?!0+(\.0+)?$)\d{1,15}(\.\d{1,18})?$/;
 
 /** Every configured asset's rule and the sources they read: from RATE_SOURCES, else the sandbox's fixed rates. */
 export function ratesFrom(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[], spreadBps: number): RateSettings {
@@ -66,6 +67,7 @@ const Source = z.object({
   poll_ms: z._default(whole(1_000), 30_000),
   timeout_ms: z._default(whole(100, 60_000), 5_000),
   stale_after_ms: z.optional(whole(1_000)),
+  max_bytes: z._default(whole(1_024, 1_048_576), MAX_BYTES),
 });
 const Guards = { quorum: z.optional(whole(1)), max_deviation_bps: z.optional(whole(0, 10_000)) };
 const RateSourcesFile = z.object({
@@ -101,7 +103,16 @@ function rateSourcesFile(path: string, assets: readonly AssetCode[], spreadBps: 
       const bad = Object.entries(s.pairs).find(([, where]) => !/^[a-z0-9-]+\.[a-z]+$/.test(where));
       if (bad) throw new Error(`${at}.pairs.${bad[0]} must be a CoinGecko coin id and currency such as ethereum.usd, got ${bad[1]}`);
     }
-    return { id: s.id, kind: s.kind, url: s.url, pairs: s.pairs, poll_ms: s.poll_ms, timeout_ms: s.timeout_ms, stale_after_ms: s.kind === 'fixed' ? null : (s.stale_after_ms ?? 4 * s.poll_ms) };
+    return {
+      id: s.id,
+      kind: s.kind,
+      url: s.url,
+      pairs: s.pairs,
+      poll_ms: s.poll_ms,
+      timeout_ms: s.timeout_ms,
+      stale_after_ms: s.kind === 'fixed' ? null : (s.stale_after_ms ?? 4 * s.poll_ms),
+      max_bytes: s.max_bytes,
+    };
   });
   const rules: Record<AssetCode, AssetRule> = {};
   const pairs: Record<Pair, PairGuards> = {};

@@ -140,7 +140,12 @@ export class RateBook {
   evaluate(asset: AssetCode, now: Date): Evaluation {
     const rule = this.settings.assets[asset];
     if (!rule) return { asset, legs: [], market_rate: null, problem: `${asset} has no rate rule` };
-    return evaluateRule(asset, rule, (pair) => this.settings.pairs[pair]!, (pair) => this.#quoted(pair), now);
+    try {
+      return evaluateRule(asset, rule, (pair) => this.settings.pairs[pair]!, (pair) => this.#quoted(pair), now);
+    } catch (error) {
+      // Whatever the book holds, a rule that cannot be applied is no rate (a 503), never a failed request or process.
+      return { asset, legs: [], market_rate: null, problem: `${asset}'s rule could not be applied: ${(error as Error)?.message ?? String(error)}` };
+    }
   }
 
   /** The rate a new quote in `asset` locks now; a 503 naming the asset when its rule cannot make one. */
