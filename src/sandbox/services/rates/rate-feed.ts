@@ -1,8 +1,8 @@
 // Asks each rate source on its own schedule and writes its prices to the rate book: one request at a time per source,
 // each bounded by the source's timeout, a failure retried with backoff (1 s, 2 s, 4 s … up to four polls, or the
 // source's Retry-After when longer). Requests never wait on this: they read the book. After every answer or failure,
-// each asset's rule is applied, and what changed is logged once: a price left out as an outlier, an asset that has lost
-// or found its quorum, a source that failed (or broke another bound) or answers again.
+// each asset's rule is applied, and what changed is logged once: a price left out as an outlier or held back as too far a
+// move, an asset that has lost or found its quorum, a source that failed (or broke another bound) or answers again.
 // Nothing a source says throws past its own round: the schedule goes on, and the start is never stopped by a source.
 import type { AssetCode } from '../../../contract/index.js';
 import type { Clock } from '../../clock.js';
@@ -37,6 +37,8 @@ export class RateFeed {
   readonly #stop = new AbortController();
   /** What was last logged: the outliers (by source, pair, time and value) and the assets without a rate. */
   readonly #outliersLogged = new Set<string>();
+  /** The source and pair of each price held back now (logged when the holding began). */
+  readonly #heldLogged = new Set<string>();
   #unavailableLogged = new Set<AssetCode>();
 
   constructor(
@@ -105,11 +107,14 @@ export class RateFeed {
     try {
       const arrived = await asked;
       const prices = checkPrices(arrived, this.clock.now());
-      this.book.record(id, prices);
+      const held = this.book.record(id, prices);
+      this.#logHeld(id, prices, held);
       if (status.error) log.info({ source: id }, 'rates: the source answers again');
-      Object.assign(status, { last_success_at: this.clock.now(), oldest_price_at: prices.length ? new Date(Math.min(...prices.map((p) => p.at.getTime()))) : undefined, failures: 0, error: undefined, retryAfterMs: undefined });
+      const kept = this.book.pricesOf(id);
+      Object.assign(status, { last_success_at: this.clock.now(), oldest_price_at: kept.length ? new Date(Math.min(...kept.map((p) => p.at.getTime()))) : undefined, failures: 0, error: undefined, retryAfterMs: undefined });
     } catch (error) {
       if (this.#stop.signal.aborted) return;
+      this.book.dropHeld(id);
       const known = error instanceof RateSourceError;
       const message = known ? error.message : `unexpected: ${(error as Error)?.message ?? String(error)}`;
       // A bound broken is said once, however the hostile answers vary; other errors when their message changes.
@@ -126,6 +131,19 @@ export class RateFeed {
       this.#review();
     } catch (error) {
       log.error({ err: error }, 'rates: the rules could not be reviewed');
+    }
+  }
+
+  /** Logs a price held back once, when the holding begins; a pair taken again may be held (and logged) again later. */
+  #logHeld(id: string, prices: readonly { pair: string; value: string }[], held: ReturnType<RateBook['record']>): void {
+    for (const p of prices) {
+      const key = `${id} ${p.pair}`;
+      const hold = held.find((h) => h.pair === p.pair);
+      if (!hold) this.#heldLogged.delete(key);
+      else if (!this.#heldLogged.has(key)) {
+        this.#heldLogged.add(key);
+        log.warn({ source: id, ...hold }, "rates: a price too far from the source's last is held back until its next answer or another source agrees");
+      }
     }
   }
 
