@@ -1,7 +1,8 @@
 // Public price sources on loopback, answering in their documented formats (src/sandbox/rates/sources.ts names each):
 // Binance's GET /api/v3/ticker/price, CoinGecko's GET /api/v3/simple/price, ExchangeRate-API's GET /v6/latest/USD.
 // Each source's answer is set by the test (a body in the documented form, a documented error, or no answer at all),
-// and every request is counted, so a test can see a source asked, and one still hanging.
+// and every request is counted, so a test can see a source asked, and one still hanging. A hostile source writes its
+// answer itself (`{ raw }`): bytes, headers and pauses of its choosing.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -9,17 +10,26 @@ export interface Answer {
   status?: number;
   headers?: Record<string, string>;
   /** Sent as it is: JSON text written as the source writes it (numbers with the digits it gives). */
-  body: string;
+  body: string | Uint8Array;
 }
 
-/** What a source does with a request: answer, or never answer (`'hang'`). */
-export type Responder = (url: URL) => Answer | 'hang';
+/** An answer the source writes itself, as it likes. */
+export interface RawAnswer {
+  raw: (response: ServerResponse) => void;
+}
+
+/** What a source does with a request: answer, never answer (`'hang'`), or write what it likes. */
+export type Responder = (url: URL) => Answer | RawAnswer | 'hang';
 
 export interface PriceSource {
   url: string;
   /** Requests received, and those left unanswered and still open. */
   readonly requests: number;
   readonly hanging: number;
+  /** Resolves when the connection of the request after the `count`th so far (1: the next) has closed. */
+  closed(count?: number): Promise<void>;
+  /** Resolves when `total` requests have been received in all (at once if they have). */
+  asked(total: number): Promise<void>;
   respond(responder: Responder): void;
   close(): Promise<void>;
 }
@@ -28,9 +38,27 @@ export async function startPriceSource(path: string, responder: Responder): Prom
   let respond = responder;
   let requests = 0;
   const open = new Set<ServerResponse>();
+  const waiting = new Map<number, (() => void)[]>();
+  const arrivals = new Set<{ total: number; resolve: () => void }>();
   const server = createServer((request, response) => {
     requests += 1;
+    const number = requests;
+    for (const arrival of arrivals) {
+      if (arrival.total > requests) continue;
+      arrivals.delete(arrival);
+      arrival.resolve();
+    }
+    response.on('close', () => {
+      for (const resolve of waiting.get(number) ?? []) resolve();
+      waiting.delete(number);
+    });
     const answer = respond(new URL(request.url ?? '/', 'http://127.0.0.1'));
+    if (typeof answer === 'object' && 'raw' in answer) {
+      // A hostile writer's pauses may outlive the request: a write after the close is no error of the test's.
+      response.on('error', () => undefined);
+      answer.raw(response);
+      return;
+    }
     if (answer === 'hang') {
       open.add(response);
       response.on('close', () => open.delete(response));
@@ -50,6 +78,13 @@ export async function startPriceSource(path: string, responder: Responder): Prom
     },
     respond(next) {
       respond = next;
+    },
+    closed(count = 1) {
+      const number = requests + count;
+      return new Promise<void>((resolve) => waiting.set(number, [...(waiting.get(number) ?? []), resolve]));
+    },
+    asked(total) {
+      return total <= requests ? Promise.resolve() : new Promise<void>((resolve) => arrivals.add({ total, resolve }));
     },
     close: () =>
       new Promise<void>((resolve) => {

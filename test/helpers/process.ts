@@ -10,6 +10,8 @@ import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export interface GatewayProcess {
   url: string;
   pid: number;
+  /** Resolves when the process has exited, by itself or stopped. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** What it wrote to stderr so far (its logs), when started with `captureLogs`. */
   logs(): string;
   /** The JSON log lines written whole so far (a line still being written, and text that is not JSON, left out). */
@@ -104,6 +106,7 @@ export async function startGatewayProcess(env: Record<string, string>, options: 
   return {
     url: /on (http:\/\/\S+)/.exec(out)![1]!,
     pid: child.pid!,
+    exited: exited.then(() => ({ code: child.exitCode, signal: child.signalCode })),
     logs: () => logs,
     logEntries: () =>
       logs

@@ -63,10 +63,10 @@ describe('rate configuration', () => {
       BTC: { legs: ['BTC/USD', 'USD/VND'], spread_bps: 100 },
     });
     assert.deepEqual(rates.pairs, {
-      'USDT/USD': { quorum: 1, max_deviation_bps: 300 },
-      'USD/VND': { quorum: 1, max_deviation_bps: 300 },
-      'ETH/USD': { quorum: 2, max_deviation_bps: 300 },
-      'BTC/USD': { quorum: 2, max_deviation_bps: 150 },
+      'USDT/USD': { quorum: 1, max_deviation_bps: 300, max_jump_bps: 2_000 },
+      'USD/VND': { quorum: 1, max_deviation_bps: 300, max_jump_bps: 2_000 },
+      'ETH/USD': { quorum: 2, max_deviation_bps: 300, max_jump_bps: 2_000 },
+      'BTC/USD': { quorum: 2, max_deviation_bps: 150, max_jump_bps: 2_000 },
     });
     assert.deepEqual(
       rates.sources.map((s) => [s.id, s.poll_ms, s.timeout_ms, s.stale_after_ms]),
@@ -75,6 +75,25 @@ describe('rate configuration', () => {
         ['coingecko', 60_000, 5_000, 240_000],
         ['er-api', 3_600_000, 5_000, 129_600_000],
       ],
+    );
+  });
+
+  it("reads the plausibility bounds: a pair's max_jump_bps over the file's, an asset's floor and ceiling, a source's max_bytes", async () => {
+    const { rates } = loadConfig({
+      RATE_SOURCES: await file((f) => {
+        f.max_jump_bps = 1_000;
+        (f.pairs as Record<string, unknown>)['ETH/USD'] = { quorum: 2, max_jump_bps: 500 };
+        (f.assets as Record<string, unknown>).ETH = { via: 'USD', min: '20000000', max: '400000000.5' };
+        (f.sources as Record<string, unknown>[])[2]!.max_bytes = 65_536;
+      }),
+    });
+    assert.equal(rates.pairs['ETH/USD']!.max_jump_bps, 500);
+    assert.equal(rates.pairs['USD/VND']!.max_jump_bps, 1_000);
+    assert.deepEqual(rates.assets.ETH, { legs: ['ETH/USD', 'USD/VND'], spread_bps: 50, min: '20000000', max: '400000000.5' });
+    assert.deepEqual(rates.assets.USDT, { legs: ['USDT/USD', 'USD/VND'], spread_bps: 50 });
+    assert.deepEqual(
+      rates.sources.map((s) => s.max_bytes),
+      [16_384, 16_384, 65_536],
     );
   });
 
@@ -93,6 +112,9 @@ describe('rate configuration', () => {
       [{ RATE_SOURCES: await file((f) => (f.sources as unknown[]).push({ id: 'desk', kind: 'fixed', pairs: { 'USD/VND': 'abc' } })) }, /^RATE_SOURCES \(.*\): \[sources\.3\]\.pairs\.USD\/VND must be a positive decimal string for a fixed source, got abc$/],
       [{ RATE_SOURCES: await file((f) => ((f.sources as Record<string, unknown>[])[1]!.pairs = { 'ETH/USD': 'ethereum' })) }, /^RATE_SOURCES \(.*\): \[sources\.1\]\.pairs\.ETH\/USD must be a CoinGecko coin id and currency such as ethereum\.usd, got ethereum$/],
       [{ RATE_SOURCES: await file((f) => ((f.assets as Record<string, unknown>).ETH = { via: 'usd' })) }, /^RATE_SOURCES \(.*\): \[assets\.ETH\.via\] must be a currency code such as USD$/],
+      [{ RATE_SOURCES: await file((f) => ((f.assets as Record<string, unknown>).ETH = { via: 'USD', min: '1e7' })) }, /^RATE_SOURCES \(.*\): \[assets\.ETH\.min\] must be a positive decimal string of VND such as "20000000"$/],
+      [{ RATE_SOURCES: await file((f) => ((f.assets as Record<string, unknown>).ETH = { via: 'USD', min: '90000000', max: '80000000.5' })) }, /^RATE_SOURCES \(.*\): \[assets\.ETH\] min 90000000 is above max 80000000\.5$/],
+      [{ RATE_SOURCES: await file((f) => ((f.sources as Record<string, unknown>[])[0]!.max_bytes = 100)) }, /^RATE_SOURCES \(.*\): \[sources\.0\.max_bytes\] must be at least 1024$/],
       [{ RATE_SOURCES: await file(), SANDBOX_RATE_USDT: '26000' }, /^SANDBOX_RATE_USDT is set, but so is RATE_SOURCES: give fixed rates as a "fixed" source in that file$/],
     ];
     for (const [env, expected] of cases) {

@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/sandbox/clock.js';
 import { GatewayError } from '../../src/sandbox/errors.js';
 import { log } from '../../src/sandbox/logging.js';
 import type { RateSettings } from '../../src/sandbox/rates/configuration.js';
-import type { RateSource, RateSourceSpec } from '../../src/sandbox/rates/sources.js';
+import { RateSourceError, type RateSource, type RateSourceSpec } from '../../src/sandbox/rates/sources.js';
 import { deviates, median, product, RateBook } from '../../src/sandbox/services/rates/rate-book.js';
 import { RateFeed } from '../../src/sandbox/services/rates/rate-feed.js';
 
@@ -224,6 +224,135 @@ describe('the assets without a rate, as every checkout view asks for them', () =
         }
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('plausibility', () => {
+  const ethOnly = (max_jump_bps?: number): RateSettings => ({ ...settings, pairs: { ...settings.pairs, 'ETH/USD': { quorum: 1, max_deviation_bps: 300, max_jump_bps } } });
+  const price = (value: string, secondsAgo = 0) => [{ pair: 'ETH/USD', value, at: at(secondsAgo) }];
+  const value = (book: RateBook, source: string) => book.pricesOf(source).find((p) => p.pair === 'ETH/USD')?.value;
+
+  it("holds back a move beyond max_jump_bps (20% unless set) from the source's last price until its next answer agrees", () => {
+    const book = new RateBook(ethOnly());
+    assert.deepEqual(book.record('binance', price('3456.78')), [], 'a first price has nothing to move from');
+    assert.deepEqual(book.record('binance', price('4148.13')), [], '20% up is taken');
+    assert.deepEqual(book.record('binance', price('3456.78')), [], 'and 16.7% down');
+    assert.deepEqual(book.record('binance', price('0.000001')), [{ pair: 'ETH/USD', value: '0.000001', last: '3456.78', max_jump_bps: 2_000 }]);
+    assert.equal(value(book, 'binance'), '3456.78', 'the last price stays');
+    // A second wild answer that does not agree with the first is held too; one that does is taken.
+    assert.equal(book.record('binance', price('1000000000')).length, 1);
+    assert.equal(value(book, 'binance'), '3456.78');
+    assert.deepEqual(book.record('binance', price('1100000000')), []);
+    assert.equal(value(book, 'binance'), '1100000000');
+    // A failed answer in between: the next one is compared with the last taken again.
+    book.record('binance', price('3456.78'));
+    assert.equal(value(book, 'binance'), '1100000000', 'held: a move down of 99.9997%');
+    book.dropHeld('binance');
+    assert.equal(book.record('binance', price('3456.78')).length, 1);
+    assert.equal(book.record('binance', price('3456.9')).length, 0);
+    assert.equal(value(book, 'binance'), '3456.9');
+    // The bound is the pair's.
+    const tight = new RateBook(ethOnly(100));
+    tight.record('binance', price('3456.78'));
+    assert.equal(tight.record('binance', price('3500')).length, 1);
+  });
+
+  it("takes a move at once when another source's price, fresh at its time, agrees within the pair's max_deviation_bps", () => {
+    const book = new RateBook(ethOnly());
+    book.record('binance', price('3456.78'));
+    book.record('coingecko', price('3456.9'));
+    // The market fell 30%: CoinGecko saw it first (held: Binance still says 3456.78), then Binance, which agrees with
+    // CoinGecko's held price and is taken at once; CoinGecko's next answer is taken too.
+    assert.equal(book.record('coingecko', price('2419.75')).length, 1);
+    assert.equal(value(book, 'coingecko'), '3456.9');
+    assert.deepEqual(book.record('binance', price('2420')), []);
+    assert.deepEqual(book.record('coingecko', price('2419.8')), []);
+    assert.deepEqual([value(book, 'binance'), value(book, 'coingecko')], ['2420', '2419.8']);
+    // A price older than its source allows agrees with nothing.
+    const stale = new RateBook(ethOnly());
+    stale.record('binance', price('3456.78'));
+    stale.record('kraken', price('2420', 121));
+    assert.equal(stale.record('binance', price('2420')).length, 1);
+  });
+
+  it("refuses an asset whose market rate is outside its rule's floor or ceiling, naming it", () => {
+    const bounded: RateSettings = { ...settings, assets: { ...settings.assets, ETH: { legs: ['ETH/USD', 'USD/VND'], spread_bps: 50, min: '50000000', max: '150000000' } } };
+    const book = new RateBook(bounded);
+    const answer = (eth: string, vnd = '26345.5') => {
+      for (const s of ['binance', 'coingecko']) book.record(s, [{ pair: 'ETH/USD', value: eth, at: start }]);
+      book.record('sbv', [{ pair: 'USD/VND', value: vnd, at: start }]);
+    };
+    answer('3456.78');
+    assert.equal(book.evaluate('ETH', start).market_rate, '91070597.49');
+    // Said by both (Binance's held, CoinGecko's taken as agreeing with it), then again: 1,000 USD × 26,345.5 is below
+    // 50,000,000 VND.
+    answer('1000');
+    answer('1000');
+    assert.equal(book.evaluate('ETH', start).market_rate, null);
+    assert.throws(() => book.lock('ETH', start), (error: unknown) => error instanceof GatewayError && /\(ETH's market rate 26345500 VND is below its floor of 50000000\)/.test(error.detail));
+    answer('6000');
+    answer('6000');
+    assert.match((book.evaluate('ETH', start) as { problem: string }).problem, /^ETH's market rate 158073000 VND is above its ceiling of 150000000$/);
+    assert.ok(book.unavailable(start).includes('ETH'));
+  });
+
+  it('the feed logs a held-back price once while it is held, and a failure once per bound however the answers vary', async () => {
+    const clock = new ManualClock(start);
+    let next: () => Promise<{ pair: string; value: string; at: Date }[]> = () => Promise.resolve([]);
+    const binance: RateSource = { spec: spec('binance', ['ETH/USD']), fetch: () => next() };
+    const book = new RateBook(ethOnly());
+    const feed = new RateFeed(book, clock, [binance]);
+    const warn = mock.method(log, 'warn', () => undefined);
+    const answers = ['3456.78', '9000', '9.5', '900000', '3457', '9000'];
+    const failures = ['ETHUSDT is not a price: -5', 'ETHUSDT is not a price: -6'];
+    try {
+      for (const value of answers) {
+        next = () => Promise.resolve([{ pair: 'ETH/USD', value, at: clock.now() }]);
+        await feed.refresh();
+      }
+      for (const message of failures) {
+        next = () => Promise.reject(new RateSourceError(message, { bound: 'price' }));
+        await feed.refresh();
+      }
+    } finally {
+      warn.mock.restore();
+    }
+    const said = (msg: string) => warn.mock.calls.filter((c) => c.arguments[1] === msg).map((c) => c.arguments[0] as Record<string, unknown>);
+    // 9000, 9.5 and 900000 held in a row: one line; 3457 taken; 9000 held again: a second line.
+    assert.deepEqual(
+      said("rates: a price too far from the source's last is held back until its next answer or another source agrees").map((l) => l.value),
+      ['9000', '9000'],
+    );
+    assert.deepEqual(
+      said('rates: the source did not answer with prices (said again only when the error changes)').map((l) => l.error),
+      ['ETHUSDT is not a price: -5'],
+    );
+  });
+});
+
+describe('what no rule can read', () => {
+  it('a price no rule can read is no rate (never a throw), and the feed takes none from any kind of source', async () => {
+    const book = new RateBook(settings);
+    book.record('binance', [{ pair: 'ETH/USD', value: '3456.78', at: new Date(Number.NaN) }]);
+    book.record('coingecko', [{ pair: 'ETH/USD', value: '3456.9', at: start }]);
+    assert.match((book.evaluate('ETH', start) as { problem: string }).problem, /^ETH's rule could not be applied: Invalid time value$/);
+    const clock = new ManualClock(start);
+    const fresh = new RateBook(settings);
+    const odd = (value: string, when: Date): RateSource => ({ spec: spec('binance', ['ETH/USD']), fetch: () => Promise.resolve([{ pair: 'ETH/USD', value, at: when }]) });
+    const warn = mock.method(log, 'warn', () => undefined);
+    try {
+      for (const [value, when] of [['3456.78', new Date(Number.NaN)], ['3456.78', at(-3_600)], ['1e308', start], ['-5', start]] as const) {
+        await new RateFeed(fresh, clock, [odd(value, when)]).refresh();
+        assert.deepEqual(fresh.pricesOf('binance'), []);
+      }
+    } finally {
+      warn.mock.restore();
+    }
+    const failures = warn.mock.calls.filter((c) => c.arguments[1] === 'rates: the source did not answer with prices (said again only when the error changes)');
+    assert.deepEqual(
+      failures.map((c) => (c.arguments[0] as { bound: string }).bound),
+      ['time', 'time', 'price', 'price'],
     );
   });
 });

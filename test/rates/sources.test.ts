@@ -76,12 +76,12 @@ describe('Binance: GET /api/v3/ticker/price', () => {
 describe('CoinGecko: GET /api/v3/simple/price', () => {
   const updated = new Date('2026-11-26T11:59:12Z');
 
-  it("reads JSON numbers at the digits written (no exponent, no float noise), each at CoinGecko's last_updated_at", async () => {
+  it("reads JSON numbers at the digits written (no float noise), each at CoinGecko's last_updated_at", async () => {
     const gecko = await source(
       'coingecko',
       '/api/v3/simple/price?ids=tether,ethereum,shiba-inu&vs_currencies=usd,vnd&include_last_updated_at=true',
       { 'USDT/USD': 'tether.usd', 'ETH/USD': 'ethereum.usd', 'SHIB/USD': 'shiba-inu.usd', 'USDT/VND': 'tether.vnd' },
-      coingeckoSimplePrice({ tether: { usd: '1.0002', vnd: '26351.37' }, ethereum: { usd: '3456.9' }, 'shiba-inu': { usd: '1.234e-05' } }, () => updated),
+      coingeckoSimplePrice({ tether: { usd: '1.0002', vnd: '26351.37' }, ethereum: { usd: '3456.9' }, 'shiba-inu': { usd: '0.00001234' } }, () => updated),
     );
     assert.deepEqual(await ask(gecko), [
       { pair: 'USDT/USD', value: '1.0002', at: updated },
@@ -89,6 +89,9 @@ describe('CoinGecko: GET /api/v3/simple/price', () => {
       { pair: 'SHIB/USD', value: '0.00001234', at: updated },
       { pair: 'USDT/VND', value: '26351.37', at: updated },
     ]);
+    // More digits than a float holds are kept as written, not rounded to 17.
+    const exact = await source('coingecko', '/api/v3/simple/price?ids=ethereum&vs_currencies=usd', { 'ETH/USD': 'ethereum.usd' }, coingeckoSimplePrice({ ethereum: { usd: '3456.123456789012345678' } }, () => updated));
+    assert.equal((await ask(exact))[0]!.value, '3456.123456789012345678');
   });
 
   it("says what CoinGecko said: 429's status message; an unknown coin id (left out of the answer)", async () => {
@@ -118,6 +121,105 @@ describe('ExchangeRate-API: GET /v6/latest/USD (open.er-api.com)', () => {
     assert.equal((await failure({ source: rateSource(spec(limited.url)) })).message, 'HTTP 429: rate-limited');
     assert.equal((await failure({ source: rateSource(spec(errorIn200.url)) })).message, 'result "error": quota-reached');
     assert.equal((await failure({ source: rateSource(spec(latest.url, { 'EUR/VND': 'VND' })) })).message, "the answer is for base USD, not EUR/VND's");
+  });
+});
+
+describe('an answer past a bound is a failed answer, naming the bound', () => {
+  const geckoPath = '/api/v3/simple/price?ids=ethereum&vs_currencies=usd&include_last_updated_at=true';
+  const gecko = (body: string | Uint8Array, headers: Record<string, string> = {}, status = 200) => source('coingecko', geckoPath, { 'ETH/USD': 'ethereum.usd' }, () => ({ status, headers, body }));
+  const at = Math.floor(clock.now().getTime() / 1000);
+  const answer = (usd: string, updated: string | number = at) => `{"ethereum":{"usd":${usd},"last_updated_at":${updated}}}`;
+  async function refused(s: { source: ReturnType<typeof rateSource> }, bound: RateSourceError['bound'], message: RegExp) {
+    const error = await failure(s);
+    assert.equal(error.bound, bound, error.message);
+    assert.match(error.message, message);
+  }
+
+  it('how it comes: a redirect (not followed), a content type but JSON, a charset but UTF-8, bytes that are not UTF-8', async () => {
+    const elsewhere = await startPriceSource('/api/v3/simple/price', coingeckoSimplePrice({ ethereum: { usd: '0.000001' } }, now));
+    servers.push(elsewhere);
+    const moved = await gecko('', { location: elsewhere.url }, 302);
+    await refused(moved, 'redirect', /^HTTP 302: a redirect to http:\/\/127\.0\.0\.1:\d+\/api\/v3\/simple\/price, which is not followed$/);
+    assert.equal(elsewhere.requests, 0, 'the redirect was not followed');
+    await refused(await gecko(answer('3456.9'), { 'content-type': 'text/html' }), 'content-type', /^the answer is text\/html, not application\/json$/);
+    await refused(await gecko(answer('3456.9'), { 'content-type': 'application/json; charset=utf-16' }), 'encoding', /^the answer is in utf-16, not UTF-8$/);
+    await refused(await gecko(Buffer.concat([Buffer.from('{"ethereum":{"usd":3456.9,"x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')])), 'encoding', /^the answer is not UTF-8$/);
+    // What the sources send: a charset of UTF-8 is taken.
+    assert.equal((await ask(await gecko(answer('3456.9'), { 'content-type': 'application/json; charset=UTF-8' })))[0]!.value, '3456.9');
+  });
+
+  it('its numbers: an exponent, more digits than a price has (300,000 of them refused as text, at once), a sign, zero, NaN', async () => {
+    await refused(await gecko(answer('1e308')), 'price', /^ethereum\.usd is not a plain decimal price of at most 15 digits and 18 places: 1e308$/);
+    await refused(await gecko(answer('1.234e-05')), 'price', /: 1\.234e-05$/);
+    await refused(await gecko(answer('1e-30')), 'price', /: 1e-30$/);
+    await refused(await gecko(answer('1234567890123456')), 'price', /: 1234567890123456$/);
+    await refused(await gecko(answer('-5')), 'price', /: -5$/);
+    await refused(await gecko(answer('0.000')), 'price', /^ethereum\.usd is not a positive price: 0\.000$/);
+    await refused(await gecko(answer('NaN')), 'json', /^the answer is not JSON within bounds: an unexpected "N" at character 19$/);
+    const long = await source('coingecko', geckoPath, { 'ETH/USD': 'ethereum.usd' }, () => ({ body: answer('9'.repeat(300_000)) }), 2_000);
+    // Over max_bytes before it is a number at all; and a long number under a larger cap is refused as text.
+    await refused(long, 'size', /^the answer is more than 16384 bytes$/);
+    const roomy = rateSource({ ...long.spec, max_bytes: 1_048_576 });
+    const started = performance.now();
+    await refused({ source: roomy }, 'json', /^the answer is not JSON within bounds: a number 300000 characters long \(at most 40\) at character 19$/);
+    assert.ok(performance.now() - started < 500, `${Math.round(performance.now() - started)} ms`);
+    await refused(await gecko('['.repeat(1_000) + ']'.repeat(1_000)), 'json', /nesting deeper than 16/);
+  });
+
+  it('its size: more than max_bytes is not read, the connection closed, whether declared or endless', async () => {
+    const endless = await source('coingecko', geckoPath, { 'ETH/USD': 'ethereum.usd' }, () => ({
+      raw: (response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const spaces = Buffer.alloc(65_536, 0x20);
+        const pump = () => {
+          while (!response.destroyed && response.write(spaces));
+        };
+        response.on('drain', pump);
+        pump();
+      },
+    }));
+    const closed = endless.server.closed();
+    const started = performance.now();
+    await refused(endless, 'size', /^the answer is more than 16384 bytes$/);
+    await closed;
+    assert.ok(performance.now() - started < 1_000, `${Math.round(performance.now() - started)} ms`);
+    await refused(await gecko(' '.repeat(20_000) + answer('3456.9')), 'size', /more than 16384 bytes/);
+    // Just under the cap is read.
+    assert.equal((await ask(await gecko(' '.repeat(16_000) + answer('3456.9'))))[0]!.value, '3456.9');
+  });
+
+  it("its time: outside Date's range, or ahead of the clock by more than a minute, is refused; within the minute it is the arrival", async () => {
+    await refused(await gecko(answer('3456.9', 9_000_000_000_000)), 'time', /^ethereum\.last_updated_at 9000000000000 is more than 60 s ahead of the gateway's clock$/);
+    await refused(await gecko(answer('3456.9', 99_000_000_000_000)), 'time', /^ethereum\.last_updated_at is not a time in unix seconds: 99000000000000$/);
+    await refused(await gecko(answer('3456.9', at + 3_600)), 'time', /is more than 60 s ahead/);
+    await refused(await gecko(answer('3456.9', '-1')), 'time', /not a time in unix seconds: -1$/);
+    await refused(await gecko(answer('3456.9', '"soon"')), 'time', /not a time in unix seconds: "soon"$/);
+    assert.deepEqual((await ask(await gecko(answer('3456.9', at + 30))))[0]!.at, clock.now());
+    const fx = await source('exchangerate-api', '/v6/latest/USD', { 'USD/VND': 'VND' }, () => ({ body: '{"result":"success","time_last_update_unix":9000000000000,"base_code":"USD","rates":{"VND":26345.5}}' }));
+    assert.match((await failure(fx)).message, /^time_last_update_unix 9000000000000 is more than 60 s ahead/);
+  });
+
+  it('its pace: a body trickled past the timeout is cut off at it', async () => {
+    const slow = await source('binance', '/api/v3/ticker/price?symbol=ETHUSDT', { 'ETH/USD': 'ETHUSDT' }, () => ({
+      raw: (response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const text = '{"symbol":"ETHUSDT","price":"3456.78"}';
+        let i = 0;
+        const timer = setInterval(() => (i < text.length ? response.write(text[i++]!) : response.end()), 50);
+        response.on('close', () => clearInterval(timer));
+      },
+    }));
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 300);
+    const started = performance.now();
+    const error = await slow.source.fetch(controller.signal, now).then(
+      () => assert.fail('the trickle was read'),
+      (e: unknown) => e as RateSourceError,
+    );
+    clearTimeout(timer);
+    assert.equal(error.message, 'no answer in time');
+    assert.equal(error.bound, 'time-limit');
+    assert.ok(performance.now() - started < 1_000);
   });
 });
 

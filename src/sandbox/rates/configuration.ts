@@ -3,22 +3,33 @@
 // names. Checked at start: a bad value is refused in one line naming it.
 import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
+import { parseDecimal } from '../../codecs/amounts.js';
 import { fieldErrors, type AssetCode } from '../../contract/index.js';
 import { ASSET_CODE } from '../../contract/assets.js';
 import type { NetworkSpec } from '../chains/configuration.js';
-import { RATE_SOURCE_KINDS, type Pair, type RateSourceSpec } from './sources.js';
+import { MAX_BYTES, RATE_SOURCE_KINDS, type Pair, type RateSourceSpec } from './sources.js';
 
-/** The guards of one pair: how many fresh sources it needs, and how far from their median one may be. */
+/**
+ * The guards of one pair: how many fresh sources it needs, how far from their median one may be, and how far one
+ * source's price may move from its last in one answer before it is held back (DEFAULT_MAX_JUMP_BPS unless set).
+ */
 export interface PairGuards {
   quorum: number;
   max_deviation_bps: number;
+  max_jump_bps?: number;
 }
+
+/** A move of more than 20% in one poll is not a market: a glitch, or a source steered. */
+export const DEFAULT_MAX_JUMP_BPS = 2_000;
 
 /** How an asset's VND rate is made: the product of its legs' medians, ASSET/VND alone or ASSET/USD × USD/VND. */
 export interface AssetRule {
   legs: Pair[];
   /** The customer's rate is the market rate less this, in basis points. */
   spread_bps: number;
+  /** The market rate (VND per unit) outside these is no rate at all: decimal strings, each optional. */
+  min?: string;
+  max?: string;
 }
 
 export interface RateSettings {
@@ -30,7 +41,8 @@ export interface RateSettings {
 /** The sandbox's market rates in VND per unit. */
 const DEFAULT_RATES: Record<AssetCode, string> = { USDT: '26350', ETH: '92000000', BTC: '2600000000' };
 
-const POSITIVE_DECIMAL = /^(?!0+(\.0+)?$)\d+(\.\d+)?$/;
+/** Within the bounds a source's price is read at (rates/sources.ts): 15 digits, 18 places. */
+const POSITIVE_DECIMAL = /^(?!0+(\.0+)?$)\d{1,15}(\.\d{1,18})?$/;
 
 /** Every configured asset's rule and the sources they read: from RATE_SOURCES, else the sandbox's fixed rates. */
 export function ratesFrom(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[], spreadBps: number): RateSettings {
@@ -66,11 +78,13 @@ const Source = z.object({
   poll_ms: z._default(whole(1_000), 30_000),
   timeout_ms: z._default(whole(100, 60_000), 5_000),
   stale_after_ms: z.optional(whole(1_000)),
+  max_bytes: z._default(whole(1_024, 1_048_576), MAX_BYTES),
 });
-const Guards = { quorum: z.optional(whole(1)), max_deviation_bps: z.optional(whole(0, 10_000)) };
+const Guards = { quorum: z.optional(whole(1)), max_deviation_bps: z.optional(whole(0, 10_000)), max_jump_bps: z.optional(whole(0, 1_000_000)) };
+const bound = z.optional(z.string('must be a decimal string such as "20000000"').check(z.regex(POSITIVE_DECIMAL, 'must be a positive decimal string of VND such as "20000000"')));
 const RateSourcesFile = z.object({
   sources: z.array(Source).check(z.minLength(1, 'must name at least one source')),
-  assets: z.record(z.string().check(z.regex(ASSET_CODE, 'must be an asset code such as USDT')), z.object({ via: z.optional(z.string().check(z.regex(CODE, 'must be a currency code such as USD'))), spread_bps: z.optional(whole(0, 9_999)) })),
+  assets: z.record(z.string().check(z.regex(ASSET_CODE, 'must be an asset code such as USDT')), z.object({ via: z.optional(z.string().check(z.regex(CODE, 'must be a currency code such as USD'))), spread_bps: z.optional(whole(0, 9_999)), min: bound, max: bound })),
   pairs: z._default(z.record(pair, z.object(Guards)), {}),
   ...Guards,
 });
@@ -101,7 +115,16 @@ function rateSourcesFile(path: string, assets: readonly AssetCode[], spreadBps: 
       const bad = Object.entries(s.pairs).find(([, where]) => !/^[a-z0-9-]+\.[a-z]+$/.test(where));
       if (bad) throw new Error(`${at}.pairs.${bad[0]} must be a CoinGecko coin id and currency such as ethereum.usd, got ${bad[1]}`);
     }
-    return { id: s.id, kind: s.kind, url: s.url, pairs: s.pairs, poll_ms: s.poll_ms, timeout_ms: s.timeout_ms, stale_after_ms: s.kind === 'fixed' ? null : (s.stale_after_ms ?? 4 * s.poll_ms) };
+    return {
+      id: s.id,
+      kind: s.kind,
+      url: s.url,
+      pairs: s.pairs,
+      poll_ms: s.poll_ms,
+      timeout_ms: s.timeout_ms,
+      stale_after_ms: s.kind === 'fixed' ? null : (s.stale_after_ms ?? 4 * s.poll_ms),
+      max_bytes: s.max_bytes,
+    };
   });
   const rules: Record<AssetCode, AssetRule> = {};
   const pairs: Record<Pair, PairGuards> = {};
@@ -110,12 +133,19 @@ function rateSourcesFile(path: string, assets: readonly AssetCode[], spreadBps: 
     if (!rule) throw new Error(`${name}: [assets] has no rule for ${asset}, which a network takes`);
     const legs = rule.via ? [`${asset}/${rule.via}`, `${rule.via}/VND`] : [`${asset}/VND`];
     for (const leg of legs) {
-      const guards = { quorum: file.pairs[leg]?.quorum ?? file.quorum ?? 1, max_deviation_bps: file.pairs[leg]?.max_deviation_bps ?? file.max_deviation_bps ?? 300 };
+      const guards = {
+        quorum: file.pairs[leg]?.quorum ?? file.quorum ?? 1,
+        max_deviation_bps: file.pairs[leg]?.max_deviation_bps ?? file.max_deviation_bps ?? 300,
+        max_jump_bps: file.pairs[leg]?.max_jump_bps ?? file.max_jump_bps ?? DEFAULT_MAX_JUMP_BPS,
+      };
       const offered = sources.filter((s) => leg in s.pairs).length;
       if (offered < guards.quorum) throw new Error(`${name}: ${asset}'s rule needs ${leg} from ${guards.quorum} source${guards.quorum > 1 ? 's' : ''}, and ${offered} give${offered === 1 ? 's' : ''} it`);
       pairs[leg] = guards;
     }
-    rules[asset] = { legs, spread_bps: rule.spread_bps ?? spreadBps };
+    const places = Math.max(...[rule.min, rule.max].map((bound) => bound?.split('.')[1]?.length ?? 0));
+    if (rule.min && rule.max && parseDecimal(rule.min, places) > parseDecimal(rule.max, places)) throw new Error(`${name}: [assets.${asset}] min ${rule.min} is above max ${rule.max}`);
+    rules[asset] = { legs, spread_bps: rule.spread_bps ?? spreadBps, ...(rule.min && { min: rule.min }), ...(rule.max && { max: rule.max }) };
   }
   return { sources, assets: rules, pairs };
 }
+

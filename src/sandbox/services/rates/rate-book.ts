@@ -3,12 +3,14 @@
 // USD/VND): the sources whose price is fresh, their median, those further from it than the bound left out, then the
 // median of the rest, if at least the quorum is left. The market rate is the product of the legs' medians, rounded down
 // to 6 decimal places; the customer's rate is that less the spread. Exact decimal arithmetic throughout: no floats.
-// Reading it never waits on a source, so a quote costs what it did with fixed rates.
+// Reading it never waits on a source, so a quote costs what it did with fixed rates. Two plausibility guards sit on top:
+// a source's price that moves further than the pair's max_jump_bps from its last is held back (record) until its next
+// answer or another source agrees, and an asset's market rate outside its rule's min and max is no rate at all.
 import { applySpread, formatAtomic, parseDecimal } from '../../../codecs/amounts.js';
 import type { AssetCode, RateProvenance } from '../../../contract/index.js';
 import { unavailable } from '../../errors.js';
 import type { Pair, Price, RateSourceSpec } from '../../rates/sources.js';
-import type { AssetRule, PairGuards, RateSettings } from '../../rates/configuration.js';
+import { DEFAULT_MAX_JUMP_BPS, type AssetRule, type PairGuards, type RateSettings } from '../../rates/configuration.js';
 
 /** Decimal places of a market rate: those of the customer's rate (codecs/amounts.ts, applySpread). */
 const RATE_PLACES = 6;
@@ -96,6 +98,10 @@ export function evaluateRule(asset: AssetCode, rule: AssetRule, guardsOf: (pair:
   if (missing?.rate === null) return { asset, legs, market_rate: null, problem: missing.problem };
   const priced = legs.flatMap(({ problem: _problem, ...leg }) => (leg.rate === null ? [] : [{ ...leg, rate: leg.rate }]));
   const market_rate = product(priced.map((leg) => leg.rate));
+  const below = rule.min !== undefined && compare(decimal(market_rate), decimal(rule.min)) < 0;
+  if (below || (rule.max !== undefined && compare(decimal(market_rate), decimal(rule.max)) > 0)) {
+    return { asset, legs, market_rate: null, problem: `${asset}'s market rate ${market_rate} VND is ${below ? `below its floor of ${rule.min}` : `above its ceiling of ${rule.max}`}` };
+  }
   const rate = applySpread(market_rate, rule.spread_bps);
   // Checked after the spread: a market rate of 0.000001 less any spread rounds down to nothing a quote can use.
   if (/^0+(\.0+)?$/.test(rate)) return { asset, legs, market_rate: null, problem: `${asset}'s rate rounds to 0 VND` };
@@ -108,9 +114,20 @@ export interface LockedRate {
   provenance: RateProvenance;
 }
 
+/** A price record() held back: the source's last price stays in the book until its next answer or another agrees. */
+export interface Held {
+  pair: Pair;
+  value: string;
+  /** The source's last price, which it moved from. */
+  last: string;
+  max_jump_bps: number;
+}
+
 export class RateBook {
-  /** Each source's last prices, by pair. */
+  /** Each source's last accepted prices, by pair. */
   readonly #prices = new Map<string, Map<Pair, Price>>();
+  /** Each source's prices held back from its last answer, by pair: its next answer agreeing with one takes it. */
+  readonly #held = new Map<string, Map<Pair, Price>>();
   readonly #sources: Map<string, RateSourceSpec>;
   /**
    * The last answer of unavailable(), and the span of time it holds for: every checkout view asks, and the answer
@@ -126,10 +143,56 @@ export class RateBook {
     return Object.keys(this.settings.assets);
   }
 
-  /** A source's answer replaces what it said before. */
-  record(source: string, prices: readonly Price[]): void {
-    this.#prices.set(source, new Map(prices.map((p) => [p.pair, p])));
+  /**
+   * A source's answer replaces what it said before, but for a price further than its pair's max_jump_bps from the
+   * source's last one: that one is held back, the last kept, unless the source's answer before said the same (within
+   * the bound) or another source's price fresh at its time, taken or held, agrees with it (within the pair's
+   * max_deviation_bps). A single wild answer then moves nothing; a move the market made is taken one poll later, or at
+   * once when another source saw it too.
+   */
+  record(source: string, prices: readonly Price[]): Held[] {
+    const last = this.#prices.get(source);
+    const heldBefore = this.#held.get(source);
+    const taken = new Map<Pair, Price>();
+    const holding = new Map<Pair, Price>();
+    const held: Held[] = [];
+    for (const p of prices) {
+      const before = last?.get(p.pair);
+      const guards = this.settings.pairs[p.pair];
+      const bound = guards?.max_jump_bps ?? DEFAULT_MAX_JUMP_BPS;
+      const repeated = heldBefore?.get(p.pair);
+      const plausible =
+        !before ||
+        !deviates(p.value, before.value, bound) ||
+        (repeated !== undefined && !deviates(p.value, repeated.value, bound)) ||
+        this.#othersAgree(source, p, guards?.max_deviation_bps ?? 0);
+      if (plausible || !before) taken.set(p.pair, p);
+      else {
+        taken.set(p.pair, before);
+        holding.set(p.pair, p);
+        held.push({ pair: p.pair, value: p.value, last: before.value, max_jump_bps: bound });
+      }
+    }
+    this.#prices.set(source, taken);
+    this.#held.set(source, holding);
     this.#unavailable = undefined;
+    return held;
+  }
+
+  /** Whether another source's price, taken or held back, fresh at `p`'s time, is within `bps` of it. */
+  #othersAgree(source: string, p: Price, bps: number): boolean {
+    for (const [id, spec] of this.#sources) {
+      if (id === source) continue;
+      for (const q of [this.#prices.get(id)?.get(p.pair), this.#held.get(id)?.get(p.pair)]) {
+        if (q && (spec.stale_after_ms === null || p.at.getTime() - q.at.getTime() <= spec.stale_after_ms) && !deviates(p.value, q.value, bps)) return true;
+      }
+    }
+    return false;
+  }
+
+  /** A source that failed: what it held back is forgotten, so only two answers in a row agreeing take a jump. */
+  dropHeld(source: string): void {
+    this.#held.delete(source);
   }
 
   /** A source's last prices. */
@@ -140,7 +203,12 @@ export class RateBook {
   evaluate(asset: AssetCode, now: Date): Evaluation {
     const rule = this.settings.assets[asset];
     if (!rule) return { asset, legs: [], market_rate: null, problem: `${asset} has no rate rule` };
-    return evaluateRule(asset, rule, (pair) => this.settings.pairs[pair]!, (pair) => this.#quoted(pair), now);
+    try {
+      return evaluateRule(asset, rule, (pair) => this.settings.pairs[pair]!, (pair) => this.#quoted(pair), now);
+    } catch (error) {
+      // Whatever the book holds, a rule that cannot be applied is no rate (a 503), never a failed request or process.
+      return { asset, legs: [], market_rate: null, problem: `${asset}'s rule could not be applied: ${(error as Error)?.message ?? String(error)}` };
+    }
   }
 
   /** The rate a new quote in `asset` locks now; a 503 naming the asset when its rule cannot make one. */

@@ -1,12 +1,13 @@
 // Asks each rate source on its own schedule and writes its prices to the rate book: one request at a time per source,
 // each bounded by the source's timeout, a failure retried with backoff (1 s, 2 s, 4 s … up to four polls, or the
 // source's Retry-After when longer). Requests never wait on this: they read the book. After every answer or failure,
-// each asset's rule is applied, and what changed is logged once: a price left out as an outlier, an asset that has lost
-// or found its quorum, a source that failed or answers again.
+// each asset's rule is applied, and what changed is logged once: a price left out as an outlier or held back as too far a
+// move, an asset that has lost or found its quorum, a source that failed (or broke another bound) or answers again.
+// Nothing a source says throws past its own round: the schedule goes on, and the start is never stopped by a source.
 import type { AssetCode } from '../../../contract/index.js';
 import type { Clock } from '../../clock.js';
 import { log } from '../../logging.js';
-import { RateSourceError, type RateSource } from '../../rates/sources.js';
+import { checkPrices, RateSourceError, type RateSource } from '../../rates/sources.js';
 import type { RateBook } from './rate-book.js';
 
 /** A source as the metrics show it. */
@@ -29,12 +30,15 @@ export function retryDelay(failures: number, pollMs: number, retryAfterMs = 0): 
 }
 
 export class RateFeed {
+  /** `error` is what was last logged of a failure: the bound it broke, else its message. */
   readonly #status = new Map<string, SourceStatus & { error?: string; retryAfterMs?: number }>();
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #stop = new AbortController();
   /** What was last logged: the outliers (by source, pair, time and value) and the assets without a rate. */
   readonly #outliersLogged = new Set<string>();
+  /** The source and pair of each price held back now (logged when the holding began). */
+  readonly #heldLogged = new Set<string>();
   #unavailableLogged = new Set<AssetCode>();
 
   constructor(
@@ -75,7 +79,10 @@ export class RateFeed {
     if (this.#stop.signal.aborted) return;
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
-      void this.#ask(source).then(() => this.#schedule(source, this.#nextDelay(source)));
+      // #ask logs its own failures; this catch is for a bug, so that it never takes the schedule (or the process) along.
+      void this.#ask(source)
+        .catch((error: unknown) => log.error({ source: source.spec.id, err: error }, 'rates: a round failed unexpectedly'))
+        .finally(() => this.#schedule(source, this.#nextDelay(source)));
     }, delay);
     timer.unref();
     this.#timers.add(timer);
@@ -98,22 +105,46 @@ export class RateFeed {
     const asked = source.fetch(signal, () => this.clock.now());
     this.#inFlight.add(asked);
     try {
-      const prices = await asked;
-      this.book.record(id, prices);
+      const arrived = await asked;
+      const prices = checkPrices(arrived, this.clock.now());
+      const held = this.book.record(id, prices);
+      this.#logHeld(id, prices, held);
       if (status.error) log.info({ source: id }, 'rates: the source answers again');
-      Object.assign(status, { last_success_at: this.clock.now(), oldest_price_at: new Date(Math.min(...prices.map((p) => p.at.getTime()))), failures: 0, error: undefined, retryAfterMs: undefined });
+      const kept = this.book.pricesOf(id);
+      Object.assign(status, { last_success_at: this.clock.now(), oldest_price_at: kept.length ? new Date(Math.min(...kept.map((p) => p.at.getTime()))) : undefined, failures: 0, error: undefined, retryAfterMs: undefined });
     } catch (error) {
       if (this.#stop.signal.aborted) return;
-      const message = error instanceof RateSourceError ? error.message : `unexpected: ${(error as Error).message}`;
+      this.book.dropHeld(id);
+      const known = error instanceof RateSourceError;
+      const message = known ? error.message : `unexpected: ${(error as Error)?.message ?? String(error)}`;
+      // A bound broken is said once, however the hostile answers vary; other errors when their message changes.
+      const said = (known && error.bound) || message;
       status.failures += 1;
-      status.retryAfterMs = error instanceof RateSourceError ? error.retryAfterMs : undefined;
-      if (status.error !== message) log.warn({ source: id, error: message, failures: status.failures }, 'rates: the source did not answer with prices (said again only when the error changes)');
-      status.error = message;
+      status.retryAfterMs = known ? error.retryAfterMs : undefined;
+      if (status.error !== said) log.warn({ source: id, error: message, bound: known ? error.bound : undefined, failures: status.failures }, 'rates: the source did not answer with prices (said again only when the error changes)');
+      status.error = said;
     } finally {
       clearTimeout(timer);
       this.#inFlight.delete(asked);
     }
-    this.#review();
+    try {
+      this.#review();
+    } catch (error) {
+      log.error({ err: error }, 'rates: the rules could not be reviewed');
+    }
+  }
+
+  /** Logs a price held back once, when the holding begins; a pair taken again may be held (and logged) again later. */
+  #logHeld(id: string, prices: readonly { pair: string; value: string }[], held: ReturnType<RateBook['record']>): void {
+    for (const p of prices) {
+      const key = `${id} ${p.pair}`;
+      const hold = held.find((h) => h.pair === p.pair);
+      if (!hold) this.#heldLogged.delete(key);
+      else if (!this.#heldLogged.has(key)) {
+        this.#heldLogged.add(key);
+        log.warn({ source: id, ...hold }, "rates: a price too far from the source's last is held back until its next answer or another source agrees");
+      }
+    }
   }
 
   /** Applies every asset's rule now, and logs what changed since the last time. */
