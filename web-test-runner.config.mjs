@@ -71,7 +71,8 @@ export default {
   browserStartTimeout: 60_000,
   testsStartTimeout: 60_000,
   testsFinishTimeout: 180_000,
-  testFramework: { config: { timeout: 30_000 } },
+  // A test's bound is a guard against a hang, above the 20 s a wait in it may take (test/checkout/helpers/element.ts).
+  testFramework: { config: { timeout: 60_000 } },
   middleware: [stubRefusals],
   plugins: [esbuildPlugin({ ts: true, tsconfig: new URL('./tsconfig.json', import.meta.url).pathname }), gatewayPlugin(browsers)],
 };

@@ -100,8 +100,12 @@ export function textOf(node: Element | undefined): string {
   return (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
-/** Waits for a condition; on time-out the error says what was expected and which view was showing. */
-export async function until(el: HTMLElement, what: string, predicate: () => boolean, timeout = 10_000): Promise<void> {
+/**
+ * Waits for a condition; on time-out the error says what was expected and which view was showing. The time-out is a
+ * guard against a hang: the gateways of all three engines answer from the test server's one process, and at load 10
+ * a WebKit page waited over 10 s for its first view.
+ */
+export async function until(el: HTMLElement, what: string, predicate: () => boolean, timeout = 20_000): Promise<void> {
   try {
     await waitUntil(predicate, what, { timeout, interval: 25 });
   } catch {
