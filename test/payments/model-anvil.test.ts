@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { storageName } from '../helpers/gateway.js';
 import { ModelNode } from '../helpers/model-node.js';
-import { describeStats, GatewaySystem, newStats, runModel } from '../helpers/payment-model.js';
+import { describeStats, GatewaySystem, newStats, runModel, SCENARIOS } from '../helpers/payment-model.js';
 
 describe(`payment truth on a node, model-based (${storageName})`, () => {
   it('holds every invariant, the node’s included, through reorgs, rewinds, node restarts and gateway restarts', async () => {
@@ -25,5 +25,6 @@ describe(`payment truth on a node, model-based (${storageName})`, () => {
     }
     assert.ok(stats.restarts * 5 >= stats.sequences, 'a gateway restart in at least a fifth of the sequences');
     for (const seen of ['reorg', 'rewind', 'node restart']) assert.ok([...stats.seen.keys()].some((key) => key.startsWith(seen)), `at least one ${seen}`);
+    for (const { name } of SCENARIOS.slice(0, Math.ceil(stats.sequences / 2))) assert.ok(stats.seen.has(`scenario: ${name}`), `the scenario "${name}" reached its point`);
   });
 });
