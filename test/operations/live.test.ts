@@ -181,9 +181,14 @@ describe('a live gateway', () => {
       await sandboxGateway?.close();
     });
 
-    it('carries environment live, offers only the networks taken, and opens payments on the node', async () => {
+    it('carries environment live, offers only the networks taken, opens payments on the node, and refuses the sandbox field of a link', async () => {
       assert.equal(liveGateway.gateway.sandboxMerchant, undefined, 'no sandbox merchant in live');
       const { client } = await liveGateway.addMerchant('Live Merchant');
+      await assert.rejects(client.createPaymentLink(sampleLink({ sandbox_quote_ttl_seconds: 60 })), (error: Error & { status?: number }) => {
+        assert.equal(error.status, 422);
+        assert.match(error.message, /sandbox_quote_ttl_seconds is a sandbox field: a live gateway refuses it/);
+        return true;
+      });
       const link = await client.createPaymentLink(sampleLink());
       const checkout = checkoutApi(liveGateway.url, link.payment_link_ref);
       const { status, body } = await checkout.view();
