@@ -8,6 +8,12 @@ import { DEMO_DIST } from '../src/sandbox/paths.js';
 import { runGateway } from '../src/sandbox/start.js';
 import { demoRoutes } from './server.js';
 
+// The demo is the sandbox's: its shop, wallet and portal sign in as the sandbox merchant, which live has none of.
+if (process.env.GATEWAY_ENV === 'live') {
+  console.error('pay-checkout demo cannot start: GATEWAY_ENV=live; the demo runs on the sandbox only, and `npm run gateway` runs the live gateway alone');
+  process.exit(1);
+}
+
 await runGateway({
   title: 'pay-checkout demo and sandbox gateway',
   env: {

@@ -5,7 +5,7 @@
 // the same answers, and name the same fields.
 import type { CheckoutView as View, Payment as PaymentAnswer } from '../contract/checkout.js';
 import type { Problem as ProblemAnswer } from '../contract/problem.js';
-import { BIDI_CONTROL, COUNTRY_CODE, DECIMAL, LANGUAGE, LINK_STATUSES, PAYMENT_STATUSES } from '../contract/rules.js';
+import { BIDI_CONTROL, COUNTRY_CODE, DECIMAL, ENVIRONMENTS, LANGUAGE, LINK_STATUSES, PAYMENT_STATUSES } from '../contract/rules.js';
 
 /** Checks `value`, adding the path of each field that breaks a rule to `issues` (`order_details.0.price`). */
 type Check = (value: unknown, path: string, issues: string[]) => void;
@@ -153,6 +153,7 @@ const view = object({
   received_vnd: int,
   receipt_url: nullable(string),
   failure_redirect_url: string,
+  environment: oneOf(ENVIRONMENTS),
   sandbox: boolean,
 });
 

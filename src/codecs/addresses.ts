@@ -35,6 +35,12 @@ export function sandboxRootKey(seedOrExtendedKey: string): HDKey {
   return HDKey.fromMasterSeed(hexToBytes(seedOrExtendedKey));
 }
 
+/** Whether `extended` is an account key of the public sandbox seed: anyone can spend what reaches its addresses. */
+export function isSandboxAccount(family: NetworkFamily, extended: string): boolean {
+  const sandbox = accountNode(sandboxRootKey(DEFAULT_SANDBOX_SEED_HEX), family);
+  return bytesToHex(accountKeyFrom(extended).deriveChild(0).publicKey!) === bytesToHex(sandbox.publicKey!);
+}
+
 /** Version bytes of the extended public keys taken: xpub and tpub (BIP32/44), zpub and vpub (BIP84). */
 const PUBLIC_VERSIONS: Record<string, number> = { xpub: 0x0488b21e, tpub: 0x043587cf, zpub: 0x04b24746, vpub: 0x045f1cf6 };
 

@@ -3,9 +3,9 @@
 import * as z from 'zod/mini';
 import { assetCode, email, expected, networkId, object, phone, text } from './fields.js';
 import { Address } from './payment-link.js';
-import { DECIMAL, LINK_STATUSES, PAYMENT_STATUSES, type LinkStatus, type PaymentStatus } from './rules.js';
+import { DECIMAL, ENVIRONMENTS, LINK_STATUSES, PAYMENT_STATUSES, type Environment, type LinkStatus, type PaymentStatus } from './rules.js';
 
-export { LINK_STATUSES, PAYMENT_STATUSES, type LinkStatus, type PaymentStatus };
+export { ENVIRONMENTS, LINK_STATUSES, PAYMENT_STATUSES, type Environment, type LinkStatus, type PaymentStatus };
 
 const decimal = z.string().check(z.regex(DECIMAL, 'must be a decimal string'));
 
@@ -170,7 +170,9 @@ export const CheckoutView = z.object({
   receipt_url: z.nullable(z.string()),
   /** The signed `failure_url` to follow when the customer gives up or the link expires. */
   failure_redirect_url: z.string(),
-  /** True on the sandbox gateway: the element shows a "Sandbox" badge. */
+  /** The gateway's environment (GATEWAY_ENV): in the sandbox the element marks its coins as test coins; live, nothing. */
+  environment: z.enum(ENVIRONMENTS),
+  /** `environment` is `sandbox`: kept for the clients that read it before `environment` came. */
   sandbox: z.boolean(),
 });
 export type CheckoutView = z.infer<typeof CheckoutView>;

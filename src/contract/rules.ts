@@ -9,6 +9,10 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const LINK_STATUSES = ['active', 'paid', 'expired'] as const;
 export type LinkStatus = (typeof LINK_STATUSES)[number];
 
+/** Which environment a gateway process is (GATEWAY_ENV): the sandbox's test coins, or live payments. */
+export const ENVIRONMENTS = ['sandbox', 'live'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
 // The groups of statuses the rules speak of, named once: the gateway, the element and the SQL statements take them
 // from here. The migrations hold the lists as they were when each was released: a list that changes here needs a new
 // migration (test/gateway/status-groups.test.ts fails until the database says the same).

@@ -9,7 +9,7 @@ import { bearer } from './http/bearer.js';
 import { asProblem, ProblemError, problemResponse } from './http/problem.js';
 import { signedBody } from './http/signed-body.js';
 import { log } from './logging.js';
-import { ROUTE_GROUPS } from './routes/index.js';
+import { routeGroups } from './routes/index.js';
 import { honoPath, type Auth } from './routes/route.js';
 import type { Services } from './services.js';
 
@@ -57,7 +57,7 @@ export function createApp(services: Services): Hono {
   });
   // Each route behind the middleware its declaration's `auth` names (the token endpoint checks its client itself).
   const guards: Record<Auth, MiddlewareHandler[]> = { bearer: [bearer(services.tokens)], signature: [signedBody(services.merchants)], client: [] };
-  for (const { use, routes } of ROUTE_GROUPS) {
+  for (const { use, routes } of routeGroups(services.config.environment)) {
     if (use) app.use(...use);
     for (const { method, path, spec, handler } of routes) {
       const sized = spec.maxBodyBytes === undefined ? [] : [limitBody(spec.maxBodyBytes)];

@@ -1,6 +1,6 @@
 // What `npm start` and `npm run gateway` print once listening, as plain text on stdout: where, on what storage, who can
 // reach it, where rates come from, the sandbox credentials while they are the public defaults (never one an operator set), and which keys the
-// process holds.
+// process holds. A live gateway says LIVE, which of its networks are testnets, and has no sandbox credentials to print.
 import { networkInterfaces } from 'node:os';
 import { DEFAULT_SANDBOX_SEED_HEX } from '../codecs/addresses.js';
 import { SANDBOX_DATA_KEY, SANDBOX_DEFAULTS, SANDBOX_PAYOUT_SEED_HEX } from './config.js';
@@ -23,23 +23,39 @@ export function startBanner({ gateway, url, metricsUrl }: RunningGateway, title:
   const where = databaseUrl ? `, ${parsePostgresUrl(databaseUrl).display}` : dataDir ? `, ${dataDir}` : '';
   const shown = (value: string, fallback: string, variable: string) => (value === fallback ? value : `(set by ${variable}; not printed)`);
   const publicDefaults = clientSecret === SANDBOX_DEFAULTS.clientSecret || merchantKey === SANDBOX_DEFAULTS.merchantKey;
+  const live = gateway.config.environment === 'live';
+  const merchants = live
+    ? ['Merchants: only those in its database; live takes none from the environment (no SANDBOX_* credentials).']
+    : [
+        publicDefaults ? 'Sandbox credentials (public defaults, written in the README: anyone can use them):' : 'Sandbox credentials:',
+        `  ClientId       ${clientId}`,
+        `  Client Secret  ${shown(clientSecret, SANDBOX_DEFAULTS.clientSecret, 'SANDBOX_CLIENT_SECRET')}`,
+        `  Merchant Key   ${shown(merchantKey, SANDBOX_DEFAULTS.merchantKey, 'SANDBOX_MERCHANT_KEY')}`,
+        `  Access Token   POST ${url}/api/v2/oauth/token with the two above`,
+      ];
   return [
     `${title} on ${url} (storage: ${gateway.db.engine}${where})`,
-    ...reach(gateway.config.host, new URL(url).port, options.phonePath ?? ''),
-    rates(gateway.config.rates),
+    ...(live ? liveLines(gateway) : []),
+    ...reach(gateway.config.host, new URL(url).port, options.phonePath ?? '', live),
+    rates(gateway.config.rates, live),
     ...metrics(gateway.config, url, metricsUrl),
     '',
-    publicDefaults ? 'Sandbox credentials (public defaults, written in the README: anyone can use them):' : 'Sandbox credentials:',
-    `  ClientId       ${clientId}`,
-    `  Client Secret  ${shown(clientSecret, SANDBOX_DEFAULTS.clientSecret, 'SANDBOX_CLIENT_SECRET')}`,
-    `  Merchant Key   ${shown(merchantKey, SANDBOX_DEFAULTS.merchantKey, 'SANDBOX_MERCHANT_KEY')}`,
-    `  Access Token   POST ${url}/api/v2/oauth/token with the two above`,
+    ...merchants,
     '',
     'Keys this process holds:',
     ...keys(gateway),
     ...(extra.length ? ['', ...extra] : []),
     '',
   ].join('\n');
+}
+
+/** What a live gateway is: real payments, on which networks, and which of those are testnets (a staging deployment). */
+function liveLines({ networks }: Services): string[] {
+  const testnets = networks.all.filter((n) => n.testnet).map((n) => `${n.id} (${n.name})`);
+  return [
+    `LIVE (GATEWAY_ENV=live): payments on ${networks.all.map((n) => n.id).join(', ')}, each watched on its node; no sandbox route, tester panel or test wallet.`,
+    ...(testnets.length ? [`Testnet: ${testnets.join(', ')}: coins there are worth nothing.`] : []),
+  ];
 }
 
 /** Where /metrics is and what it needs, once METRICS_PORT or METRICS_TOKEN says (without them it is the main port's, open). */
@@ -65,16 +81,18 @@ function keys({ config, networks }: Services): string[] {
     `  Data key       ${dataKey}`,
     ...(fromXpub.length ? [`  Addresses      ${fromXpub.join(', ')} from extended public keys (HD_XPUB_*): no private key here`] : []),
     ...(fromSeed.length ? [`  Addresses      ${fromSeed.join(', ')} from ${seed}`] : []),
-    '  Test wallet    the sandbox wallet\'s private keys (SANDBOX_WALLET_SEED): it signs the sandbox\'s test payments',
+    ...(config.environment === 'live' ? [] : ['  Test wallet    the sandbox wallet\'s private keys (SANDBOX_WALLET_SEED): it signs the sandbox\'s test payments']),
     `  Payouts        the hot wallet's private keys (${config.payments.payoutSeedHex === SANDBOX_PAYOUT_SEED_HEX ? 'the public sandbox seed; PAYOUT_HD_SEED for real funds' : 'PAYOUT_HD_SEED'}): they sign refunds sent on chain`,
   ];
 }
 
 /** Where quotes' rates come from: the sandbox's fixed rates, or the market's sources (docs/rates.md). */
-function rates({ sources }: RateSettings): string {
+function rates({ sources }: RateSettings, live: boolean): string {
   const market = sources.filter((s) => s.kind !== 'fixed').map((s) => s.id);
-  return market.length
-    ? `Rates from the market: ${market.join(', ')} (RATE_SOURCES), fetched on their schedules.`
+  if (market.length) return `Rates from the market: ${market.join(', ')} (RATE_SOURCES), fetched on their schedules.`;
+  // Live always has RATE_SOURCES: fixed rates there are the operator's own, never the sandbox's.
+  return live
+    ? `Rates: fixed, as RATE_SOURCES gives them (${sources.map((s) => s.id).join(', ')}): the operator's choice, moved by no market.`
     : "Rates: the sandbox's fixed ones (SANDBOX_RATE_*); RATE_SOURCES takes them from the market (docs/rates.md).";
 }
 
@@ -82,9 +100,9 @@ const WILDCARD = new Set(['0.0.0.0', '::', '[::]']);
 const isLoopback = (host: string) => host === 'localhost' || /^127\./.test(host) || host === '::1' || host === '[::1]';
 
 /** Who reaches the server on this HOST; the network's addresses only when HOST opens it to them. */
-function reach(host: string, port: string, phonePath: string): string[] {
+function reach(host: string, port: string, phonePath: string, live: boolean): string[] {
   if (isLoopback(host)) {
-    return [`Only this machine reaches it (HOST=${host}). HOST=0.0.0.0 opens it to your network, e.g. for the test wallet on a phone.`];
+    return [`Only this machine reaches it (HOST=${host}). HOST=0.0.0.0 opens it to your network${live ? '' : ', e.g. for the test wallet on a phone'}.`];
   }
   const addresses = WILDCARD.has(host)
     ? Object.values(networkInterfaces())
@@ -92,8 +110,10 @@ function reach(host: string, port: string, phonePath: string): string[] {
         .filter((i) => i && i.family === 'IPv4' && !i.internal)
         .map((i) => i!.address)
     : [host];
+  const open = `HOST=${host}: open to your network at ${addresses.map((a) => `http://${a}:${port}${phonePath}`).join(', ') || 'every address of this machine'}.`;
+  if (live) return [open, 'Anyone there can use the checkout; the merchant API and the portal need a merchant\'s credentials.'];
   return [
-    `HOST=${host}: open to your network at ${addresses.map((a) => `http://${a}:${port}${phonePath}`).join(', ') || 'every address of this machine'}.`,
+    open,
     'Anyone there can use the checkout and the sandbox endpoints (test wallet, mining); the merchant API and the portal',
     'need the merchant credentials below, which are public defaults unless SANDBOX_CLIENT_SECRET and SANDBOX_MERCHANT_KEY are set.',
   ];

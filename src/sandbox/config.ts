@@ -1,9 +1,11 @@
 // Configuration by environment (README, "Configuration"). The sandbox defaults are public on purpose:
-// they are printed at start and written in the README, so a tester can use them at once.
+// they are printed at start and written in the README, so a tester can use them at once; GATEWAY_ENV=live refuses
+// every one of them (liveRefusals below; docs/operations.md, "Going live").
 import { isIP } from 'node:net';
 import * as z from 'zod/mini';
-import { accountKeyFrom, DEFAULT_SANDBOX_SEED_HEX, type NetworkFamily } from '../codecs/addresses.js';
-import { networksFrom, type NetworkSpec } from './chains/configuration.js';
+import { accountKeyFrom, DEFAULT_SANDBOX_SEED_HEX, isSandboxAccount, type NetworkFamily } from '../codecs/addresses.js';
+import { ENVIRONMENTS, type Environment } from '../contract/rules.js';
+import { networksFrom, networksTaken, type NetworkSpec } from './chains/configuration.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './logging.js';
 import { ratesFrom, type RateSettings } from './rates/configuration.js';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits } from './storage/database.js';
@@ -17,6 +19,11 @@ export interface MerchantCredentials {
 }
 
 export interface GatewayConfig {
+  /**
+   * GATEWAY_ENV: `sandbox` serves the /sandbox routes, the tester panel and the test wallet; `live` serves none of them,
+   * has no sandbox merchant, and started only with every network on a node and no public key (liveRefusals).
+   */
+  environment: Environment;
   port: number;
   /** The address to listen on: loopback by default, so only this machine reaches the gateway and the portal. */
   host: string;
@@ -27,6 +34,7 @@ export interface GatewayConfig {
   dataDir?: string;
   /** Public address of the hosted checkout page; `payment_link` = `{checkoutUrl}?ref=...`. */
   checkoutUrl: string;
+  /** The sandbox merchant, created at start in the sandbox; a live gateway creates none and never reads this. */
   sandboxMerchant: MerchantCredentials;
   /** A webhook endpoint the sandbox merchant gets at start (more can be added through the API or the portal). */
   sandboxWebhookUrl?: string;
@@ -209,6 +217,7 @@ const metricsPort = variable<number | undefined>(undefined, (raw) => {
 
 /** Every variable the gateway reads, with its default; the networks and rates are read by chains/configuration.ts and rates/configuration.ts. */
 const ENVIRONMENT = z.object({
+  GATEWAY_ENV: oneOf(ENVIRONMENTS, 'sandbox'),
   PORT: whole(4010, 0, 65535),
   HOST: variable('127.0.0.1', (raw) => (isIP(raw) || /^[a-zA-Z0-9.-]+$/.test(raw) ? raw : { wrong: `must be an IP address or a host name, got ${raw}` })),
   DATABASE_URL: databaseUrl,
@@ -255,11 +264,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   let networks: NetworkSpec[] = [];
   let rates: RateSettings = { sources: [], assets: {}, pairs: {} };
   try {
-    networks = networksFrom(env);
+    const taken = networksTaken(networksFrom(env), env.NETWORKS);
+    networks = taken.networks;
+    problems.push(...taken.problems);
     rates = ratesFrom(env, networks, parsed.success ? parsed.data.SANDBOX_SPREAD_BPS : 0);
   } catch (error) {
     problems.push((error as Error).message);
   }
+  if (env.GATEWAY_ENV === 'live') problems.push(...liveRefusals(env, networks));
   if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT === parsed.data.PORT) {
     problems.push(`METRICS_PORT must differ from PORT (both ${parsed.data.PORT}): it is a listener of its own, so that /metrics can be kept off the port customers reach`);
   }
@@ -267,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   const v = parsed.data;
   const xpubs: Partial<Record<NetworkFamily, string>> = { tron: v.HD_XPUB_TRON, evm: v.HD_XPUB_EVM, bitcoin: v.HD_XPUB_BITCOIN };
   return {
+    environment: v.GATEWAY_ENV,
     port: v.PORT,
     host: v.HOST,
     databaseUrl: v.DATABASE_URL,
@@ -300,4 +313,68 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     limits: Object.fromEntries(Object.entries(LIMIT_VARIABLES).map(([key, [name]]) => [key, (v as Record<string, unknown>)[name]])) as unknown as LimitSettings,
     metrics: { token: v.METRICS_TOKEN, port: v.METRICS_PORT },
   };
+}
+
+/** The variable of each family's account key: its addresses derive from it, with no private key here. */
+const XPUB_VARIABLES: Record<NetworkFamily, string> = { tron: 'HD_XPUB_TRON', evm: 'HD_XPUB_EVM', bitcoin: 'HD_XPUB_BITCOIN' };
+/** Seeds written in this repository: whatever they sign or receive, anyone can spend. */
+const PUBLIC_SEEDS = [DEFAULT_SANDBOX_SEED_HEX, SANDBOX_WALLET_SEED_HEX, SANDBOX_PAYOUT_SEED_HEX];
+/** Variables that act on the sandbox merchant or on the sandbox's own tools: in live there are neither. */
+const SANDBOX_ONLY: [name: string, refused: (value: string) => boolean, why: string][] = [
+  ['SANDBOX_CLIENT_ID', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
+  ['SANDBOX_CLIENT_SECRET', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
+  ['SANDBOX_MERCHANT_KEY', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
+  ['SANDBOX_HD_SEED', () => true, 'live holds no receiving private key: addresses derive from HD_XPUB_*'],
+  ['SANDBOX_WALLET_SEED', () => true, 'live has no test wallet'],
+  ['SANDBOX_WEBHOOK_URL', () => true, "it is the sandbox merchant's endpoint, and live has no sandbox merchant"],
+  ['SANDBOX_SECRETLESS_SIGN_IN', (value) => value === '1', 'it signs in as the sandbox merchant, and live has none'],
+  ['SANDBOX_ALLOW_LOCAL_WEBHOOKS', (value) => value === '1', "it lets webhooks reach this machine's own ports (the demo's receiver)"],
+  ['SANDBOX_CHAIN', (value) => value === 'anvil', 'a development node the gateway starts itself is the sandbox\'s; live watches the nodes it is given'],
+];
+
+/**
+ * What GATEWAY_ENV=live refuses to start with, one line each (DESIGN section 10): a network not on a node, the sandbox's
+ * merchant, tools or public keys, a key it needs missing. Every value of the sandbox is public, so a live gateway that
+ * took one would take real money anyone could spend, or seal secrets anyone could open.
+ */
+function liveRefusals(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[]): string[] {
+  const given = (name: string) => (env[name] ? env[name] : undefined);
+  const problems: string[] = [];
+  for (const network of networks) {
+    if (network.source.kind === 'simulated') {
+      problems.push(`${network.id} is simulated: live watches every network on a node; configure one for it (docs/networks.md) or leave it out of NETWORKS`);
+    } else if (network.source.dev) {
+      problems.push(`${network.id} is a development node (dev in EVM_NETWORKS): live never funds or mines on a node it watches`);
+    }
+  }
+  for (const [name, refused, why] of SANDBOX_ONLY) {
+    const value = given(name);
+    if (value !== undefined && refused(value)) problems.push(`${name} is set, which live refuses: ${why}`);
+  }
+  for (const family of new Set(networks.map((n) => n.family))) {
+    const name = XPUB_VARIABLES[family];
+    const ids = networks.filter((n) => n.family === family).map((n) => n.id).join(', ');
+    const xpub = given(name);
+    if (xpub === undefined) problems.push(`${name} is required in live: the addresses of ${ids} derive from this account's extended public key, and the sandbox's seed is public`);
+    else if (safely(() => isSandboxAccount(family, xpub))) problems.push(`${name} is the public sandbox seed's account: anyone can spend what reaches its addresses`);
+  }
+  const dataKey = given('GATEWAY_DATA_KEY');
+  if (dataKey === undefined) problems.push("GATEWAY_DATA_KEY is required in live: it seals the merchants' secrets, and the sandbox's key is public");
+  else if (dataKey === SANDBOX_DATA_KEY) problems.push('GATEWAY_DATA_KEY is the public sandbox key: anyone could open the secrets it seals');
+  const payoutSeed = given('PAYOUT_HD_SEED');
+  if (payoutSeed === undefined) problems.push('PAYOUT_HD_SEED is required in live: the hot wallet that pays refunds on chain signs with it, and the sandbox\'s seed is public');
+  else if (PUBLIC_SEEDS.includes(payoutSeed.toLowerCase())) problems.push('PAYOUT_HD_SEED is a public sandbox seed: anyone could spend the hot wallet\'s coins');
+  if (given('RATE_SOURCES') === undefined) {
+    problems.push('RATE_SOURCES is required in live: the sandbox\'s rates are made up; name the sources (a "fixed" one is taken as the operator\'s choice; docs/rates.md)');
+  }
+  return problems;
+}
+
+/** A check that cannot be made (a key that does not parse, refused already by its variable) is no refusal of its own. */
+function safely(check: () => boolean): boolean {
+  try {
+    return check();
+  } catch {
+    return false;
+  }
 }

@@ -67,7 +67,8 @@ export interface Services {
   webhookEndpoints: WebhookEndpoints;
   webhookOutbox: WebhookOutbox;
   webhookDispatcher: WebhookDispatcher;
-  sandboxMerchant: Merchant;
+  /** The sandbox merchant; none in live, whose merchants are only those in its database. */
+  sandboxMerchant?: Merchant;
   eventStreams: EventStreams;
   health: Health;
   metrics: Metrics;
@@ -100,7 +101,8 @@ export interface ServiceOptions {
 
 export async function createServices(config: GatewayConfig, options: ServiceOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
-  const networks = new Networks(await resolveNetworks(config.networks));
+  const sandbox = config.environment === 'sandbox';
+  const networks = new Networks(await resolveNetworks(config.networks, { findDevelopmentNodes: sandbox }));
   // Before the database: a key that cannot derive stops the start before anything is written.
   const receiving = receivingKey(everyFamilyGiven(config, networks) ? undefined : config.payments.hdSeedHex, config.payments.accountXpubs ?? {});
   const metrics = new Metrics();
@@ -139,11 +141,12 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const eventStreams = new EventStreams(config.limits);
   const health = new Health(db, clock, sealer, sandboxControls, await migrationNames());
   metrics.observe({ db, clock, eventStreams, sandboxControls, watcher, rateFeed, rateBook });
-  const sandboxMerchant = await merchants.upsert(config.sandboxMerchant);
-  if (config.sandboxWebhookUrl) await webhookEndpoints.ensure(sandboxMerchant.merchant_id, config.sandboxWebhookUrl);
+  const sandboxMerchant = sandbox ? await merchants.upsert(config.sandboxMerchant) : undefined;
+  if (sandboxMerchant && config.sandboxWebhookUrl) await webhookEndpoints.ensure(sandboxMerchant.merchant_id, config.sandboxWebhookUrl);
   await merchants.start();
   await paymentEvents.start();
-  await wallet.faucetWhereEmpty();
+  // Live has no test wallet: no route reaches this one, and it is given nothing.
+  if (sandbox) await wallet.faucetWhereEmpty();
   await payouts.prepareHotWallets();
   if (options.watch ?? true) {
     // Bounded by each source's timeout: a gateway that starts with its sources answering quotes at once.
@@ -171,7 +174,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     refundClaims: new RefundClaims(db, clock, networks, payouts),
     payouts,
     heldPayments: new HeldPayments(clock, orders, reconciler, merchantLinks, idempotency),
-    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, rateBook, receiving, reader, reconciler, view, new URL('receipt', config.checkoutUrl), config.limits, rateLimits),
+    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, rateBook, receiving, reader, reconciler, view, new URL('receipt', config.checkoutUrl), config.limits, rateLimits, config.environment),
     sandboxControls,
     merchantLinks,
     webhookEndpoints,

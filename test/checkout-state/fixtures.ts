@@ -32,6 +32,7 @@ export function checkoutView(overrides: Partial<CheckoutView> = {}): CheckoutVie
     received_vnd: 0,
     receipt_url: null,
     failure_redirect_url: 'https://shop.example/failure?signature=x',
+    environment: 'sandbox',
     sandbox: true,
     ...overrides,
   };

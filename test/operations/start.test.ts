@@ -1,17 +1,19 @@
 // Starting the gateway as an operator does (`node --import tsx src/sandbox/main.ts`, the `npm run gateway` command): a
 // configuration it cannot run with stops the start with one line per variable that is wrong, no stack trace, exit 1;
 // a database that never answers fails the start within the connect timeout; the banner never prints a secret an
-// operator set; the data key must open what the database sealed, and a previous key lets it rotate.
+// operator set; the data key must open what the database sealed, and a previous key lets it rotate. A live start
+// (GATEWAY_ENV=live) is refused for each simulated network, each sandbox value set and each public key, all named at once.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HDKey } from '@scure/bip32';
-import { SANDBOX_DATA_KEY } from '../../src/sandbox/config.js';
+import { DEFAULT_SANDBOX_SEED_HEX } from '../../src/codecs/addresses.js';
+import { loadConfig, SANDBOX_DATA_KEY, SANDBOX_DEFAULTS, SANDBOX_PAYOUT_SEED_HEX, SANDBOX_WALLET_SEED_HEX } from '../../src/sandbox/config.js';
 import { seedPgliteFolder } from '../helpers/pglite-image.js';
 
 interface Run {
@@ -38,11 +40,11 @@ async function run(env: Record<string, string>): Promise<Run> {
 }
 
 /** A start refused: exit 1, and each line on stderr one plain sentence (no stack trace, no JSON). */
-function refused(result: Run): string[] {
+function refused(result: Run, title = 'pay-checkout sandbox gateway'): string[] {
   assert.equal(result.code, 1, `exit code; stderr:\n${result.stderr}`);
   const lines = result.stderr.trim().split('\n');
   for (const line of lines) {
-    assert.match(line, /^pay-checkout sandbox gateway cannot start: /);
+    assert.ok(line.startsWith(`${title} cannot start: `), line);
     assert.doesNotMatch(line, /^\s+at |\{"level"/);
   }
   return lines;
@@ -142,5 +144,95 @@ describe('starting the gateway', () => {
     assert.equal(rotating.code, 0, rotating.stderr);
     assert.equal((await run({ ...env, GATEWAY_DATA_KEY: 'a new key' })).code, 0);
     refused(await run(env));
+  });
+});
+
+describe('starting a live gateway', () => {
+  let folder: string;
+  /** A live configuration with nothing to refuse: Ethereum on a node (none runs: each case is refused before it is asked), keys of its own. */
+  let live: Record<string, string>;
+  before(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'pay-checkout-live-start-'));
+    const rateSources = join(folder, 'rates.json');
+    await writeFile(rateSources, JSON.stringify({ sources: [{ id: 'desk', kind: 'fixed', pairs: { 'ETH/VND': '92000000', 'USDT/VND': '26350' } }], assets: { ETH: {}, USDT: {} } }));
+    live = {
+      GATEWAY_ENV: 'live',
+      NETWORKS: 'ETHEREUM',
+      ETHEREUM_RPC_URL: 'http://127.0.0.1:9',
+      RATE_SOURCES: rateSources,
+      GATEWAY_DATA_KEY: 'an operator data key',
+      PAYOUT_HD_SEED: '22'.repeat(32),
+      HD_XPUB_EVM: accountXpub(new Uint8Array(32).fill(4), "m/44'/60'/0'"),
+    };
+  });
+  after(() => rm(folder, { recursive: true, force: true }));
+
+  const accountXpub = (seed: Uint8Array, path: string) => HDKey.fromMasterSeed(seed).derive(path).publicExtendedKey;
+  const sandboxSeed = Buffer.from(DEFAULT_SANDBOX_SEED_HEX, 'hex');
+  /** Each line's subject: the variable or network it names first. */
+  const subjects = (lines: string[]) => lines.map((line) => /cannot start: (\w+)/.exec(line)![1]).sort();
+
+  it('takes the live configuration it is given, with nothing of the sandbox in it', () => {
+    const config = loadConfig(live);
+    assert.equal(config.environment, 'live');
+    assert.deepEqual(config.networks.map((n) => n.id), ['ETHEREUM']);
+  });
+
+  it('refuses each simulated network, sandbox value, public key and missing key in one line that names it, with exit code 1', async () => {
+    const unset = (name: string) => ({ [name]: '' });
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ ...unset('ETHEREUM_RPC_URL') }, /ETHEREUM is simulated: live watches every network on a node; configure one for it \(docs\/networks\.md\) or leave it out of NETWORKS$/],
+      [{ NETWORKS: 'ETHEREUM,TRON', HD_XPUB_TRON: accountXpub(new Uint8Array(32).fill(4), "m/44'/195'/0'") }, /TRON is simulated: live watches every network on a node/],
+      [{ NETWORKS: 'ETHEREUM,DOGE' }, /NETWORKS names DOGE, which is not a configured network \(configured: TRON, ETHEREUM, BITCOIN\)$/],
+      [{ SANDBOX_CLIENT_ID: SANDBOX_DEFAULTS.clientId }, /SANDBOX_CLIENT_ID is set, which live refuses: live has no sandbox merchant/],
+      [{ SANDBOX_CLIENT_SECRET: SANDBOX_DEFAULTS.clientSecret }, /SANDBOX_CLIENT_SECRET is set, which live refuses/],
+      [{ SANDBOX_MERCHANT_KEY: 'an-operator-merchant-key' }, /SANDBOX_MERCHANT_KEY is set, which live refuses/],
+      [{ SANDBOX_HD_SEED: DEFAULT_SANDBOX_SEED_HEX }, /SANDBOX_HD_SEED is set, which live refuses: live holds no receiving private key/],
+      [{ SANDBOX_WALLET_SEED: SANDBOX_WALLET_SEED_HEX }, /SANDBOX_WALLET_SEED is set, which live refuses: live has no test wallet$/],
+      [{ SANDBOX_WEBHOOK_URL: 'https://shop.example/hooks' }, /SANDBOX_WEBHOOK_URL is set, which live refuses/],
+      [{ SANDBOX_SECRETLESS_SIGN_IN: '1' }, /SANDBOX_SECRETLESS_SIGN_IN is set, which live refuses/],
+      [{ SANDBOX_ALLOW_LOCAL_WEBHOOKS: '1' }, /SANDBOX_ALLOW_LOCAL_WEBHOOKS is set, which live refuses/],
+      [{ SANDBOX_CHAIN: 'anvil' }, /SANDBOX_CHAIN is set, which live refuses/],
+      [{ ...unset('GATEWAY_DATA_KEY') }, /GATEWAY_DATA_KEY is required in live/],
+      [{ GATEWAY_DATA_KEY: SANDBOX_DATA_KEY }, /GATEWAY_DATA_KEY is the public sandbox key/],
+      [{ ...unset('PAYOUT_HD_SEED') }, /PAYOUT_HD_SEED is required in live/],
+      [{ PAYOUT_HD_SEED: SANDBOX_PAYOUT_SEED_HEX }, /PAYOUT_HD_SEED is a public sandbox seed/],
+      [{ PAYOUT_HD_SEED: DEFAULT_SANDBOX_SEED_HEX.toUpperCase() }, /PAYOUT_HD_SEED is a public sandbox seed/],
+      [{ ...unset('RATE_SOURCES') }, /RATE_SOURCES is required in live: the sandbox's rates are made up/],
+      [{ ...unset('HD_XPUB_EVM') }, /HD_XPUB_EVM is required in live: the addresses of ETHEREUM derive from this account's extended public key/],
+      [{ HD_XPUB_EVM: accountXpub(sandboxSeed, "m/44'/60'/0'") }, /HD_XPUB_EVM is the public sandbox seed's account/],
+    ];
+    const results: Run[] = [];
+    // Four at a time: each is a process of its own, on a machine that runs other tests beside.
+    for (let i = 0; i < cases.length; i += 4) results.push(...(await Promise.all(cases.slice(i, i + 4).map(([env]) => run({ ...live, ...env })))));
+    for (const [i, [env, expected]] of cases.entries()) {
+      const lines = refused(results[i]!, 'pay-checkout gateway');
+      // TRON taken adds its own line only: its key is given.
+      assert.equal(lines.length, 1, `${JSON.stringify(env)}:\n${lines.join('\n')}`);
+      assert.match(lines[0]!, expected);
+      for (const secret of ['an operator data key', '22'.repeat(32), SANDBOX_DEFAULTS.clientSecret, 'an-operator-merchant-key']) assert.ok(!lines[0]!.includes(secret), `${secret} printed`);
+    }
+  });
+
+  it('names every refusal at once, one line each', async () => {
+    // Nothing but GATEWAY_ENV: every network simulated, no key, no rate source.
+    assert.deepEqual(subjects(refused(await run({ GATEWAY_ENV: 'live' }), 'pay-checkout gateway')), [
+      'BITCOIN', 'ETHEREUM', 'GATEWAY_DATA_KEY', 'HD_XPUB_BITCOIN', 'HD_XPUB_EVM', 'HD_XPUB_TRON', 'PAYOUT_HD_SEED', 'RATE_SOURCES', 'TRON',
+    ]);
+    // Every public value of the sandbox given at once.
+    const everyPublic = {
+      ...live,
+      SANDBOX_CLIENT_ID: SANDBOX_DEFAULTS.clientId,
+      SANDBOX_CLIENT_SECRET: SANDBOX_DEFAULTS.clientSecret,
+      SANDBOX_MERCHANT_KEY: SANDBOX_DEFAULTS.merchantKey,
+      SANDBOX_HD_SEED: DEFAULT_SANDBOX_SEED_HEX,
+      SANDBOX_WALLET_SEED: SANDBOX_WALLET_SEED_HEX,
+      GATEWAY_DATA_KEY: SANDBOX_DATA_KEY,
+      PAYOUT_HD_SEED: SANDBOX_PAYOUT_SEED_HEX,
+      HD_XPUB_EVM: accountXpub(sandboxSeed, "m/44'/60'/0'"),
+    };
+    assert.deepEqual(subjects(refused(await run(everyPublic), 'pay-checkout gateway')), [
+      'GATEWAY_DATA_KEY', 'HD_XPUB_EVM', 'PAYOUT_HD_SEED', 'SANDBOX_CLIENT_ID', 'SANDBOX_CLIENT_SECRET', 'SANDBOX_HD_SEED', 'SANDBOX_MERCHANT_KEY', 'SANDBOX_WALLET_SEED',
+    ]);
   });
 });

@@ -69,7 +69,7 @@ describe(`webhook delivery fairness (${storageName})`, () => {
     const fast = await startReceiver();
     try {
       // The slow merchant: 8 endpoints on the stalling receiver, 3 links: 24 deliveries, none waiting for another.
-      const slowMerchant = gw.gateway.sandboxMerchant.merchant_id;
+      const slowMerchant = gw.gateway.sandboxMerchant!.merchant_id;
       for (let i = 0; i < 8; i++) await gw.client.addWebhookEndpoint(slow.url(`hooks/${i}`));
       const slowRefs = [];
       for (let i = 0; i < 3; i++) slowRefs.push((await gw.client.createPaymentLink(sampleLink())).payment_link_ref);

@@ -39,7 +39,7 @@ describe(`webhook queues per endpoint and link (${storageName})`, () => {
   let eventCount = 0;
   before(async () => {
     gw = await startTestGateway();
-    merchantId = gw.gateway.sandboxMerchant.merchant_id;
+    merchantId = gw.gateway.sandboxMerchant!.merchant_id;
   });
   after(() => gw.close());
 

@@ -1,7 +1,7 @@
 // English: the catalog that defines the keys. `{name}` placeholders are filled by format().
 export const en = {
   loading: 'Loading checkout…',
-  sandbox: 'Sandbox',
+  sandbox: 'Sandbox: test coins only',
   checkout: 'Checkout',
   order: 'Order {order}',
   /** The name of the other language, written in it: the language switch's label. */

@@ -4,7 +4,7 @@ import type { Messages } from './index.js';
 
 export const vi: Messages = {
   loading: 'Đang tải trang thanh toán…',
-  sandbox: 'Thử nghiệm',
+  sandbox: 'Thử nghiệm: chỉ dùng tiền thử',
   checkout: 'Thanh toán',
   order: 'Đơn hàng {order}',
   otherLanguage: 'English',

@@ -244,7 +244,7 @@ export type NamedAsset = Pick<CheckoutAsset, 'asset' | 'network' | 'network_name
  */
 export function namedAsset(view: CheckoutView, payment: Pick<Payment, 'asset' | 'network'>): NamedAsset {
   const offered = view.methods.flatMap((m) => m.assets).find((a) => assetKey(a) === assetKey(payment));
-  return offered ?? { ...payment, network_name: payment.network, testnet: view.sandbox, token_standard: null, token_contract: null, chain_id: null, explorer_url: null, wallet_rpc_url: null };
+  return offered ?? { ...payment, network_name: payment.network, testnet: view.environment === 'sandbox', token_standard: null, token_contract: null, chain_id: null, explorer_url: null, wallet_rpc_url: null };
 }
 
 /** The asset as a wallet names it: `USDT · TRC-20`, `ETH`, `BTC`. The same in every language. */

@@ -82,13 +82,14 @@ const START_ATTEMPTS = 5;
 
 /**
  * The networks with every token's decimals (where the configuration left them out, the token's contract says), and
- * each node known for what it is: a development node (anvil) lets the sandbox's wallet fund and mine on it.
+ * each node known for what it is: a development node (anvil) lets the sandbox's wallet fund and mine on it. Live asks
+ * no node that (`findDevelopmentNodes` false): it funds and mines on none.
  */
-export async function resolveNetworks(specs: readonly NetworkSpec[]): Promise<NetworkConfig[]> {
+export async function resolveNetworks(specs: readonly NetworkSpec[], { findDevelopmentNodes = true } = {}): Promise<NetworkConfig[]> {
   const resolved: NetworkConfig[] = [];
   for (const { assets, ...spec } of specs) {
     const network = { ...spec };
-    if (network.source.kind === 'node' && !network.source.dev) {
+    if (findDevelopmentNodes && network.source.kind === 'node' && !network.source.dev) {
       const { isDevelopmentNode } = await import('./evm/node-chain.js');
       // One try: a node that does not answer now is taken for what it was configured as.
       network.source = { ...network.source, dev: await isDevelopmentNode(network.source).catch(() => false) };

@@ -38,6 +38,20 @@ export function networksFrom(env: NodeJS.ProcessEnv): NetworkSpec[] {
   return networks;
 }
 
+/**
+ * NETWORKS=ETHEREUM,TRON: the configured networks taken, in the order configured; unset, every one. A network left out
+ * is not offered, watched or quoted at all. Each name that is no configured network is one problem.
+ */
+export function networksTaken(networks: NetworkSpec[], raw: string | undefined): { networks: NetworkSpec[]; problems: string[] } {
+  if (raw === undefined || raw === '') return { networks, problems: [] };
+  const names = raw.split(',').map((name) => name.trim()).filter(Boolean);
+  const configured = networks.map((n) => n.id);
+  const unknown = names.filter((name) => !configured.includes(name));
+  const problems = unknown.map((name) => `NETWORKS names ${name}, which is not a configured network (configured: ${configured.join(', ')})`);
+  if (!names.length) problems.push(`NETWORKS names no network; list the ones taken, such as NETWORKS=${configured.join(',')}`);
+  return { networks: networks.filter((n) => names.includes(n.id)), problems };
+}
+
 /** A network of the same id is replaced (Ethereum on a node, say); a new one is added. */
 function replace(networks: NetworkSpec[], network: NetworkSpec): void {
   const at = networks.findIndex((n) => n.id === network.id);

@@ -5,6 +5,7 @@
 // writes them.
 import * as z from 'zod/mini';
 import {
+  type Environment,
   Address,
   CheckoutView,
   CreateRefundRequest,
@@ -24,7 +25,7 @@ import {
   WEBHOOK_TEST_EVENT,
   WEBHOOK_EVENT_TYPES,
 } from '../../contract/index.js';
-import { ROUTES } from '../routes/index.js';
+import { routesOf } from '../routes/index.js';
 import { isMedia, type Body, type Method, type RouteSpec, type Tag } from '../routes/route.js';
 
 type Json = Record<string, unknown>;
@@ -154,19 +155,23 @@ function operation(method: Method, path: string, spec: RouteSpec): Json {
   };
 }
 
-export function openApiDocument(serverUrl = 'http://localhost:4010'): Json {
+/** The document of a gateway in `environment`: a live one's has no sandbox route, and no Sandbox tag. */
+export function openApiDocument(serverUrl = 'http://localhost:4010', environment: Environment = 'sandbox'): Json {
   const paths: Record<string, Json> = {};
-  for (const { method, path, spec } of ROUTES) (paths[path] ??= {})[method] = operation(method, path, spec);
+  for (const { method, path, spec } of routesOf(environment)) (paths[path] ??= {})[method] = operation(method, path, spec);
+  const live = environment === 'live';
   return {
     openapi: '3.1.1',
     info: {
       title: 'pay-checkout gateway',
       version: '1',
-      summary: 'The merchant API, the checkout API of <pay-checkout>, and the sandbox.',
+      summary: live ? 'The merchant API and the checkout API of <pay-checkout>.' : 'The merchant API, the checkout API of <pay-checkout>, and the sandbox.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: serverUrl }],
-    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    tags: Object.entries(TAGS)
+      .filter(([name]) => !live || name !== 'Sandbox')
+      .map(([name, description]) => ({ name, description })),
     paths,
     webhooks: {
       event: {

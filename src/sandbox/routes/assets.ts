@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Context } from 'hono';
 import * as z from 'zod/mini';
+import type { Environment } from '../../contract/index.js';
 import { builtFile } from '../http/built-file.js';
 import { jsonForScript } from '../http/inline-json.js';
 import { asProblem, ProblemError, problemResponse } from '../http/problem.js';
@@ -53,15 +54,16 @@ const PAGE_CSS = 'html{color-scheme:light dark}body{margin:0}tester-panel{displa
  */
 export const CHECKOUT_CSP = `default-src 'self'; img-src 'self' data: https:; connect-src 'self'; style-src 'self' 'sha256-${createHash('sha256').update(PAGE_CSS).digest('base64')}'; frame-ancestors 'none'`;
 
-function checkoutPage(lang: PageLanguage, view: string | undefined): string {
+function checkoutPage(lang: PageLanguage, view: string | undefined, environment: Environment): string {
   const title = lang === 'vi' ? 'Thanh toán' : 'Checkout';
   // No inline script: the CSP allows none. <pay-checkout> reads ?ref= from the page URL, and shows the full page
   // layout whatever the link's is_checkout_embed says: this page is the hosted checkout. The link's view goes in
   // the element as a JSON data block, escaped (http/inline-json.ts), so the order paints without a request; an
   // unknown ref has none, and the element fetches and shows why. Below the checkout, outside its card, the sandbox's
-  // tester panel (/sandbox/tester-panel.js): this gateway is always the sandbox (src/sandbox/config.ts has no live
-  // setting), and the panel goes with the /sandbox routes it calls (docs/guide.md, "What a tester does").
+  // tester panel (/sandbox/tester-panel.js), which goes with the /sandbox routes it calls (docs/guide.md, "What a tester
+  // does"): a live gateway serves neither, and its page never asks for the panel.
   const data = view ? `<script type="application/json">${jsonForScript(view)}</script>` : '';
+  const sandbox = environment === 'sandbox';
   return `<!doctype html>
 <html lang="${lang}">
 <head>
@@ -70,12 +72,10 @@ function checkoutPage(lang: PageLanguage, view: string | undefined): string {
 <title>${title}</title>
 <style>${PAGE_CSS}</style>
 <script type="module" src="/pay-checkout.js"></script>
-<script type="module" src="/sandbox/tester-panel.js"></script>
-</head>
+${sandbox ? '<script type="module" src="/sandbox/tester-panel.js"></script>\n' : ''}</head>
 <body>
 <main><pay-checkout embedded="false">${data}</pay-checkout></main>
-<tester-panel></tester-panel>
-</body>
+${sandbox ? '<tester-panel></tester-panel>\n' : ''}</body>
 </html>
 `;
 }
@@ -91,7 +91,7 @@ async function viewForPage(checkout: Services['customerCheckout'], ref: string |
   }
 }
 
-export const assetRoutes: RouteGroup<Pick<Services, 'customerCheckout'>> = {
+export const assetRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'config'>> = {
   routes: [
     // Gzipped to the browsers that take it: the budget of the script-tag file counts what travels.
     route(
@@ -142,10 +142,10 @@ export const assetRoutes: RouteGroup<Pick<Services, 'customerCheckout'>> = {
         query: z.object({ ref: z.optional(z.string()) }),
         ok: { 200: media('text/html', 'Served under a strict Content-Security-Policy; the link’s view inside, so the order shows without a request.') },
       },
-      ({ customerCheckout: checkout }) =>
+      ({ customerCheckout: checkout, config }) =>
         async (c) =>
           // The page's language before the element knows the link's: the customer's browser's.
-          c.html(checkoutPage(pageLanguage(undefined, undefined, c.req.header('Accept-Language')), await viewForPage(checkout, c.req.query('ref'))), 200, {
+          c.html(checkoutPage(pageLanguage(undefined, undefined, c.req.header('Accept-Language')), await viewForPage(checkout, c.req.query('ref')), config.environment), 200, {
             'Content-Security-Policy': CHECKOUT_CSP,
             // The ref in the URL is the link's bearer secret: the pages the customer goes on to never see it.
             'Referrer-Policy': 'no-referrer',

@@ -1,6 +1,8 @@
-// Every route of the gateway, by resource, in the order app.ts mounts them and the OpenAPI document lists them.
+// Every route of the gateway, by resource, in the order app.ts mounts them and the OpenAPI document lists them; a live
+// gateway mounts and lists all but the sandbox's (routeGroups).
 // The document describes its own route too: openapi/document.ts reads this list, and ./openapi.ts, in it, reads the
 // document, both only when the document is asked for (a request, scripts/openapi.ts), never as the modules load.
+import type { Environment } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { assetRoutes } from './assets.js';
 import { checkoutRoutes } from './checkout.js';
@@ -34,3 +36,9 @@ export const ROUTE_GROUPS: RouteGroup<Services>[] = [
 ];
 
 export const ROUTES: Declaration[] = ROUTE_GROUPS.flatMap((group) => group.routes);
+
+/** The routes an environment serves: live leaves out /sandbox/*, so each answers 404 as any unknown path does. */
+export const routeGroups = (environment: Environment): RouteGroup<Services>[] =>
+  environment === 'live' ? ROUTE_GROUPS.filter((group) => group !== sandboxRoutes) : ROUTE_GROUPS;
+
+export const routesOf = (environment: Environment): Declaration[] => routeGroups(environment).flatMap((group) => group.routes);

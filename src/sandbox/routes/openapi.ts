@@ -1,16 +1,17 @@
 // GET /openapi.json: the gateway's OpenAPI 3.1 document (src/sandbox/openapi/), with this gateway as its server.
-// CORS open, so that an API explorer on another origin can load it.
+// CORS open, so that an API explorer on another origin can load it. A live gateway's lists no sandbox route.
+import type { Services } from '../services.js';
 import { openApiDocument } from '../openapi/document.js';
 import { media, route, type RouteGroup } from './route.js';
 
-export const openApiRoutes: RouteGroup<unknown> = {
+export const openApiRoutes: RouteGroup<Pick<Services, 'config'>> = {
   routes: [
-    route('get', '/openapi.json', { tag: 'Assets', summary: 'This document', ok: { 200: media('application/json', 'OpenAPI 3.1.') } }, () => {
+    route('get', '/openapi.json', { tag: 'Assets', summary: 'This document', ok: { 200: media('application/json', 'OpenAPI 3.1.') } }, ({ config }) => {
       const documents = new Map<string, string>();
       return (c) => {
         const origin = new URL(c.req.url).origin;
         let document = documents.get(origin);
-        if (!document) documents.set(origin, (document = JSON.stringify(openApiDocument(origin))));
+        if (!document) documents.set(origin, (document = JSON.stringify(openApiDocument(origin, config.environment))));
         return c.body(document, 200, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300' });
       };
     }),

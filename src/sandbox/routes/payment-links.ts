@@ -1,11 +1,12 @@
 // {base_url}/api/paymentLink (docs/api.md, "Create a payment link", "Merchant-side truth").
 import { PaymentLinkList, PaymentLinkListQuery, PaymentLinkRequest, PaymentLinkResource, PaymentLinkResponse } from '../../contract/index.js';
 import type { Services } from '../services.js';
+import { invalid } from '../errors.js';
 import { parseWith } from '../http/problem.js';
 import { idempotencyScope, replayHeaders } from './replay.js';
 import { route, type RouteGroup } from './route.js';
 
-export const paymentLinkRoutes: RouteGroup<Pick<Services, 'paymentLinks' | 'merchantLinks'>> = {
+export const paymentLinkRoutes: RouteGroup<Pick<Services, 'paymentLinks' | 'merchantLinks' | 'config'>> = {
   routes: [
     // Signed, not Bearer: the signed-body middleware (http/signed-body.ts) has read the body and checked the signature.
     route(
@@ -20,8 +21,13 @@ export const paymentLinkRoutes: RouteGroup<Pick<Services, 'paymentLinks' | 'merc
         ok: { 201: PaymentLinkResponse },
         errors: [401, 409, 422],
       },
-      ({ paymentLinks }) =>
+      ({ paymentLinks, config }) =>
         async (c) => {
+          // The testers' shortcut through time is the sandbox's: a live link's quotes hold for the gateway's own time.
+          if (config.environment === 'live' && c.var.request.sandbox_quote_ttl_seconds !== undefined) {
+            const message = 'is a sandbox field: a live gateway refuses it';
+            throw invalid(`sandbox_quote_ttl_seconds ${message}.`, [{ path: 'sandbox_quote_ttl_seconds', message }]);
+          }
           const { value, replayed } = await paymentLinks.create(c.var.merchant, c.var.request, idempotencyScope(c, c.var.body));
           return c.json(value, 201, replayHeaders(replayed));
         },

@@ -83,7 +83,7 @@ export function header(ui: Ui, view: CheckoutView | undefined, hosted: boolean, 
   if (!view && !hosted) return nothing;
   const merchant = view?.merchant_details;
   const logo = merchant?.logo && isWebUrl(merchant.logo) ? merchant.logo : undefined;
-  const badge = view?.sandbox ? html` <span part="badge">${ui.t('sandbox')}</span>` : nothing;
+  const badge = view?.environment === 'sandbox' ? html` <span part="badge">${ui.t('sandbox')}</span>` : nothing;
   const title = html`${merchant?.name || ui.t('checkout')}${view
     ? html`<span class="order-id">${ui.t('order', { order: view.merchant_order_id })}${badge}</span>`
     : nothing}`;

@@ -36,7 +36,7 @@ export function paymentView(ui: Ui, view: CheckoutView, payment: Payment, { wall
   const title = payment.status === 'underpaid' ? ui.t('underpaid') : partial ? ui.t('partialSeen') : wallet ? ui.t('scanToPay') : ui.t('scanAddress');
   const amount = { amount: ui.crypto(toSend), asset: payment.asset };
   const links = html`<div part="wallet-links" class="actions" role="group" aria-label=${ui.t('walletApps')}>
-    ${walletLinks(payment, asset, toSend, !view.sandbox && !asset.testnet).map(
+    ${walletLinks(payment, asset, toSend, view.environment === 'live' && !asset.testnet).map(
       // A wallet's web link opens in a new tab, so that without the app this card stays; a scheme opens an app or nothing.
       (link) => html`<a part="wallet-link" class="button" href=${link.href} target=${link.href.startsWith('https:') ? '_blank' : '_self'} rel="noopener"
         >${link.name ? ui.t('openIn', { wallet: link.name }) : ui.t('openWallet')}</a

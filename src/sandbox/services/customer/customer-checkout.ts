@@ -3,7 +3,7 @@
 // quote in time keeps that quote's rate, and coins that reach it later are held for the merchant
 // (docs/payment-lifecycle.md, "Credit across quotes").
 import type { HDKey } from '@scure/bip32';
-import { isIn, OPEN_PAYMENT_STATUSES, type CheckoutAsset, type CheckoutView, type OpenPaymentRequest, type Payment } from '../../../contract/index.js';
+import { isIn, OPEN_PAYMENT_STATUSES, type CheckoutAsset, type CheckoutView, type Environment, type OpenPaymentRequest, type Payment } from '../../../contract/index.js';
 import { deriveAddress } from '../../../codecs/addresses.js';
 import { quoteAtomic, quoteStep } from '../../../codecs/amounts.js';
 import { assetFields, type AssetInfo, type NetworkConfig, type Networks } from '../../chains/networks.js';
@@ -69,6 +69,8 @@ export class CustomerCheckout {
     private readonly receiptPage: URL,
     private readonly limits: Pick<LimitSettings, 'paymentsPerLink' | 'opensPerLinkPerMinute' | 'opensPerClientPerMinute'>,
     private readonly rateLimits: RateLimits,
+    /** The gateway's GATEWAY_ENV, which every view carries: the element marks the sandbox's test coins by it. */
+    private readonly environment: Environment,
   ) {}
 
   /**
@@ -119,7 +121,8 @@ export class CustomerCheckout {
       received_vnd: Number(snapshot.states.reduce((sum, state) => (isIn(OPEN_PAYMENT_STATUSES, state.status) ? sum : sum + state.covered_vnd), 0n)),
       receipt_url: [...snapshot.transfers.values()].some((transfers) => transfers.length) ? this.#receiptUrl(link.payment_link_ref) : null,
       failure_redirect_url: await this.view.redirectUrl(this.db, link, r.failure_url, link.status === 'expired' ? 'expired' : 'cancelled'),
-      sandbox: true,
+      environment: this.environment,
+      sandbox: this.environment === 'sandbox',
     };
   }
 

@@ -1,0 +1,215 @@
+// A live gateway (GATEWAY_ENV=live) as an operator starts it (`node --import tsx src/sandbox/main.ts`): Ethereum on a
+// node (anvil), TRON and Bitcoin left out by NETWORKS, fixed rates the operator chose, keys of its own. It serves no
+// sandbox surface: every /sandbox route (the tester panel, the wallet and its faucet, mining, each expiry shortcut) and
+// anything else under /sandbox answers 404 exactly as an unknown path does; its hosted page asks for no panel; its
+// OpenAPI document lists no sandbox route; its banner says LIVE and names the testnet. Its checkout view says `live`
+// (the sandbox's says `sandbox`) and offers only the networks NETWORKS takes.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { HDKey } from '@scure/bip32';
+import type { CheckoutView } from '../../src/contract/index.js';
+import { loadConfig } from '../../src/sandbox/config.js';
+import { openApiDocument } from '../../src/sandbox/openapi/document.js';
+import { sandboxRoutes } from '../../src/sandbox/routes/sandbox.js';
+import { startTestChain, type TestChain } from '../helpers/anvil.js';
+import { checkoutApi } from '../helpers/checkout.js';
+import { sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+
+/** What a live operator sets: a node, the networks taken, rates, and keys of its own (none of the sandbox's). */
+async function liveEnv(chain: TestChain, folder: string): Promise<Record<string, string>> {
+  const rateSources = join(folder, 'rates.json');
+  // BTC too, though no network taken pays in it: the sandbox this replaced started with the same file.
+  const rates = { sources: [{ id: 'desk', kind: 'fixed', pairs: { 'ETH/VND': '92000000', 'USDT/VND': '26350', 'BTC/VND': '2600000000' } }], assets: { ETH: {}, USDT: {}, BTC: {} } };
+  await writeFile(rateSources, JSON.stringify(rates));
+  return {
+    GATEWAY_ENV: 'live',
+    NETWORKS: 'ETHEREUM',
+    ETHEREUM_RPC_URL: chain.rpcUrl,
+    ETHEREUM_USDT_CONTRACT: chain.token,
+    ETHEREUM_POLL_MS: '200',
+    RATE_SOURCES: rateSources,
+    GATEWAY_DATA_KEY: 'the operator data key of this test',
+    PAYOUT_HD_SEED: '11'.repeat(32),
+    HD_XPUB_EVM: HDKey.fromMasterSeed(new Uint8Array(32).fill(3)).derive("m/44'/60'/0'").publicExtendedKey,
+  };
+}
+
+interface Started {
+  url: string;
+  banner: string;
+  stop(): Promise<void>;
+}
+
+/** The gateway's own main in a process of its own, until its banner is printed whole. */
+async function startMain(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts'], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  const exited = once(child, 'exit');
+  child.stdout.setEncoding('utf8');
+  while (!/^Keys this process holds:[\s\S]*\n\n/m.test(stdout)) {
+    const chunk = await Promise.race([once(child.stdout, 'data'), exited.then(() => undefined)]);
+    if (!chunk) throw new Error(`the live gateway exited (${child.exitCode}) before its banner:\n${stdout}${stderr}`);
+    stdout += chunk[0];
+  }
+  child.stdout.resume();
+  return {
+    url: /on (http:\/\/\S+)/.exec(stdout)![1]!,
+    banner: stdout,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+interface Answer {
+  status: number;
+  type: string | null;
+  cors: string | null;
+  body: Record<string, unknown>;
+}
+
+async function ask(base: string, method: string, path: string): Promise<Answer> {
+  const withBody = method === 'POST';
+  const response = await fetch(new URL(path, base), {
+    method,
+    headers: { ...(withBody && { 'Content-Type': 'application/json' }), ...(method === 'OPTIONS' && { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'POST' }) },
+    body: withBody ? '{}' : undefined,
+  });
+  const text = await response.text();
+  const type = response.headers.get('content-type');
+  // What the sandbox serves there (its panel's script) reads as text, so that a failure says what came.
+  const body = /json/.test(type ?? '') && text ? (JSON.parse(text) as Record<string, unknown>) : { text: text.slice(0, 40) };
+  return { status: response.status, type, cors: response.headers.get('access-control-allow-origin'), body };
+}
+
+/** Every route the sandbox declares, its parameters filled, and the paths the issue names, and more under /sandbox. */
+const SANDBOX_SURFACES: [method: string, path: string][] = [
+  ...sandboxRoutes.routes.map(({ method, path }) => [method.toUpperCase(), path.replace(/\{\w+\}/g, 'x')] as [string, string]),
+  ['POST', '/sandbox/addresses/0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed/expire-quote'],
+  ['POST', '/sandbox/payment-links/pl_anything/expire'],
+  ['GET', '/sandbox/wallet'],
+  ['POST', '/sandbox/wallet/faucet'],
+  ['POST', '/sandbox/chain/mine'],
+  ['GET', '/sandbox/tester-panel.js'],
+  ['GET', '/sandbox'],
+  ['GET', '/sandbox/'],
+  ['GET', '/sandbox/anything/else'],
+  ['DELETE', '/sandbox/wallet'],
+  // The sandbox's CORS preflight goes with its routes.
+  ['OPTIONS', '/sandbox/wallet/transfers'],
+];
+
+describe('a live gateway', () => {
+  let chain: TestChain;
+  let folder: string;
+  let env: Record<string, string>;
+  let live: Started;
+  before(async () => {
+    chain = await startTestChain();
+    folder = await mkdtemp(join(tmpdir(), 'pay-checkout-live-'));
+    env = await liveEnv(chain, folder);
+    live = await startMain(env);
+  });
+  after(async () => {
+    await live?.stop();
+    await chain?.stop();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('answers every sandbox surface 404, exactly as an unknown path', async () => {
+    const unknown = await ask(live.url, 'GET', '/no-such-path');
+    assert.equal(unknown.status, 404);
+    for (const [method, path] of SANDBOX_SURFACES) {
+      const answer = await ask(live.url, method, path);
+      const what = `${method} ${path}: ${JSON.stringify(answer)}`;
+      assert.equal(answer.status, 404, what);
+      assert.equal(answer.type, unknown.type, what);
+      assert.equal(answer.cors, unknown.cors, what);
+      assert.deepEqual(Object.keys(answer.body).sort(), Object.keys(unknown.body).sort(), what);
+      assert.deepEqual({ ...answer.body, detail: undefined }, { ...unknown.body, detail: undefined }, what);
+      assert.equal(answer.body.detail, `No route for ${method} ${path}.`, what);
+    }
+  });
+
+  it('serves a hosted page that never loads the tester panel', async () => {
+    const page = await (await fetch(new URL('/checkout?ref=pl_unknown', live.url))).text();
+    assert.match(page, /<pay-checkout embedded="false">/);
+    assert.doesNotMatch(page, /tester-panel\.js|<tester-panel/);
+  });
+
+  it('lists no sandbox route in its OpenAPI document, and every other route', async () => {
+    const document = (await (await fetch(new URL('/openapi.json', live.url))).json()) as { paths: Record<string, Record<string, { tags: string[] }>>; tags: { name: string }[] };
+    const sandbox = openApiDocument(live.url) as { paths: Record<string, unknown> };
+    assert.deepEqual(Object.keys(document.paths), Object.keys(sandbox.paths).filter((path) => !path.startsWith('/sandbox')));
+    assert.ok(Object.keys(sandbox.paths).some((path) => path.startsWith('/sandbox')), 'the sandbox document has its routes');
+    assert.deepEqual(Object.values(document.paths).flatMap((operations) => Object.values(operations).flatMap((o) => o.tags)).filter((tag) => tag === 'Sandbox'), []);
+    assert.ok(!document.tags.some((tag) => tag.name === 'Sandbox'));
+  });
+
+  it('says LIVE in its banner and names the testnet, with no sandbox credentials and no test wallet', () => {
+    assert.match(live.banner, /^pay-checkout gateway on http:/m);
+    assert.match(live.banner, /^LIVE \(GATEWAY_ENV=live\): payments on ETHEREUM, each watched on its node/m);
+    assert.match(live.banner, /^Testnet: ETHEREUM \(Ethereum Sepolia\)/m);
+    assert.match(live.banner, /^Rates: fixed, as RATE_SOURCES gives them \(desk\): the operator's choice/m);
+    assert.match(live.banner, /^ {2}Addresses {6}ETHEREUM from extended public keys \(HD_XPUB_\*\): no private key here$/m);
+    assert.match(live.banner, /^ {2}Payouts .*\(PAYOUT_HD_SEED\)/m);
+    assert.doesNotMatch(live.banner, /Sandbox credentials|ClientId|Test wallet|sandbox_secret|public sandbox/);
+    for (const secret of [env.GATEWAY_DATA_KEY!, env.PAYOUT_HD_SEED!]) assert.ok(!live.banner.includes(secret), 'a secret printed');
+  });
+
+  describe('its checkout view, beside the sandbox', () => {
+    let liveGateway: TestGateway;
+    let sandboxGateway: TestGateway;
+    before(async () => {
+      // In process, on the same configuration, with a merchant put in its database as the operator's command will.
+      liveGateway = await startTestGateway({ config: loadConfig(env) });
+      sandboxGateway = await startTestGateway();
+    });
+    after(async () => {
+      await liveGateway?.close();
+      await sandboxGateway?.close();
+    });
+
+    it('carries environment live, offers only the networks taken, opens payments on the node, and refuses the sandbox field of a link', async () => {
+      assert.equal(liveGateway.gateway.sandboxMerchant, undefined, 'no sandbox merchant in live');
+      const { client } = await liveGateway.addMerchant('Live Merchant');
+      await assert.rejects(client.createPaymentLink(sampleLink({ sandbox_quote_ttl_seconds: 60 })), (error: Error & { status?: number }) => {
+        assert.equal(error.status, 422);
+        assert.match(error.message, /sandbox_quote_ttl_seconds is a sandbox field: a live gateway refuses it/);
+        return true;
+      });
+      const link = await client.createPaymentLink(sampleLink());
+      const checkout = checkoutApi(liveGateway.url, link.payment_link_ref);
+      const { status, body } = await checkout.view();
+      assert.equal(status, 200);
+      assert.equal(body.environment, 'live');
+      assert.equal(body.sandbox, false);
+      assert.deepEqual([...new Set(body.methods.flatMap((m) => m.assets.map((a) => a.network)))], ['ETHEREUM']);
+      await liveGateway.gateway.watcher.follow('ETHEREUM');
+      const opened = await checkout.open('ETH', 'ETHEREUM');
+      assert.equal(opened.status, 201, JSON.stringify(opened.body));
+      const page = await (await fetch(new URL(`/checkout?ref=${link.payment_link_ref}`, liveGateway.url))).text();
+      assert.match(page, /"environment":"live"/);
+      assert.doesNotMatch(page, /tester-panel\.js|<tester-panel/);
+    });
+
+    it('carries environment sandbox on the sandbox, whose hosted page loads the panel', async () => {
+      const link = await sandboxGateway.client.createPaymentLink(sampleLink());
+      const { body } = await checkoutApi(sandboxGateway.url, link.payment_link_ref).view();
+      assert.deepEqual([body.environment, body.sandbox], ['sandbox', true] satisfies [CheckoutView['environment'], boolean]);
+      const page = await (await fetch(new URL(`/checkout?ref=${link.payment_link_ref}`, sandboxGateway.url))).text();
+      assert.match(page, /<script type="module" src="\/sandbox\/tester-panel.js"><\/script>/);
+    });
+  });
+});
