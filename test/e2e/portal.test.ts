@@ -253,7 +253,9 @@ test('search and filters find one order among 120, and paging walks all 120 once
   assert.equal(seen[0], `${RUN}-BTC`, 'the newest first');
   // The export holds the same list, in the same order, every page of it, with amounts as plain numbers.
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export]').click()]);
-  const csv = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\r\n').map((line) => line.split(','));
+  const file = await readFile((await download.path())!, 'utf8');
+  assert.ok(file.startsWith('\uFEFF'), 'the export starts with a byte order mark (Excel reads the names as UTF-8)');
+  const csv = file.slice(1).trimEnd().split('\r\n').map((line) => line.split(','));
   const header = csv[0]!;
   const column = (name: string) => csv.slice(1).map((cells) => cells[header.indexOf(name)]!);
   assert.deepEqual(column('merchant_order_id'), seen, 'the rows are the filtered list');
