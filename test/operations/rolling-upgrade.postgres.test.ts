@@ -24,8 +24,8 @@ const PREVIOUS_RELEASE = '027043f6511043b62acb7c42b3fc154dab0492a6';
 
 const databaseUrl = process.env.TEST_DATABASE_URL!;
 const repository = fileURLToPath(new URL('../..', import.meta.url));
-const OLD_ALONE_MS = 1_500;
-const SIDE_BY_SIDE_MS = 4_000;
+/** Links with a payment the previous release acknowledges alone, then each release beside the other, before the test stops. */
+const ACKNOWLEDGED_EACH = 25;
 const WORKERS = 2;
 
 interface Acknowledged {
@@ -75,6 +75,17 @@ describe('rolling upgrade from the previous release (PostgreSQL)', () => {
 
     const failures: string[] = [];
     const acknowledged: Acknowledged[] = [];
+    // The test goes on when enough was acknowledged (or something failed, which the assertions then show), not after a time.
+    const waiters: (() => boolean)[] = [];
+    const heard = () => {
+      for (const settled of [...waiters]) if (settled()) waiters.splice(waiters.indexOf(settled), 1);
+    };
+    const until = (enough: () => boolean) =>
+      new Promise<void>((resolve) => {
+        const settled = () => (enough() || failures.length > 0) && (resolve(), true);
+        if (!settled()) waiters.push(settled);
+      });
+    const count = (by: string) => acknowledged.filter((a) => a.by === by).length;
     // The SDK retries a 5xx: each answer it got is looked at, not only the last.
     const recording =
       (name: string): typeof fetch =>
@@ -100,25 +111,28 @@ describe('rolling upgrade from the previous release (PostgreSQL)', () => {
           const { payment_link_ref: ref } = await client.createPaymentLink(sampleLink());
           const payment = await checkout(name, url, `/api/checkout/${ref}/payments`, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' });
           acknowledged.push({ ref, paymentId: payment.payment_id!, by: name });
+          heard();
           await checkout(name, url, `/api/checkout/${ref}`);
         } catch (error) {
           failures.push((error as Error).message);
+          heard();
         }
       }
     };
     const workers = Array.from({ length: WORKERS }, () => worker('previous', old!.url));
-    await new Promise((resolve) => setTimeout(resolve, OLD_ALONE_MS));
+    await until(() => count('previous') >= ACKNOWLEDGED_EACH);
 
     // This release migrates the database the previous one is serving, and starts beside it.
     current = await startGatewayProcess(env, { cwd: repository, captureLogs: true });
     const currentStarted = performance.now();
+    const byOldAtStart = count('previous');
     workers.push(...Array.from({ length: WORKERS }, () => worker('current', current!.url)));
-    await new Promise((resolve) => setTimeout(resolve, SIDE_BY_SIDE_MS));
+    await until(() => count('current') >= ACKNOWLEDGED_EACH && count('previous') >= byOldAtStart + ACKNOWLEDGED_EACH);
     stop = true;
     await Promise.all(workers);
     const byOld = acknowledged.filter((a) => a.by === 'previous').length;
     t.diagnostic(
-      `previous release started in ${Math.round(oldStarted - started)} ms, this one in ${Math.round(currentStarted - oldStarted - OLD_ALONE_MS)} ms; ` +
+      `previous release started in ${Math.round(oldStarted - started)} ms, this one ${Math.round(currentStarted - oldStarted)} ms later; ` +
         `${acknowledged.length} links with a payment acknowledged (${byOld} by the previous release, ${acknowledged.length - byOld} by this one)`,
     );
     const errorLines = () =>
