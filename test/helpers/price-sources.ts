@@ -159,3 +159,16 @@ export const exchangeRateLatest =
 /** ExchangeRate-API's documented errors. */
 export const ER_API_UNSUPPORTED: Answer = { status: 404, body: '{"result":"error","error-type":"unsupported-code"}' };
 export const ER_API_RATE_LIMITED: Answer = { status: 429, body: '{"result":"error","error-type":"rate-limited"}' };
+
+/** A JSON answer that never ends: spaces for as long as the client reads, to try a reader's size bound. */
+export const ENDLESS_JSON: RawAnswer = {
+  raw: (response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    const spaces = Buffer.alloc(65_536, 0x20);
+    const pump = () => {
+      while (!response.destroyed && response.write(spaces));
+    };
+    response.on('drain', pump);
+    pump();
+  },
+};

@@ -18,7 +18,7 @@ import { log } from '../../src/sandbox/logging.js';
 import type { Price } from '../../src/sandbox/rates/sources.js';
 import { checkoutApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { startPriceSource, type Answer, type PriceSource, type Responder } from '../helpers/price-sources.js';
+import { ENDLESS_JSON, startPriceSource, type Answer, type PriceSource, type Responder } from '../helpers/price-sources.js';
 
 /** Each source's timeout here: a stall costs a case this much, and an honest answer on a loaded machine takes less. */
 const TIMEOUT_MS = 600;
@@ -404,19 +404,7 @@ describe('rate sources answering anything', () => {
         return fixed(h.gzip ? json(gzipSync(padded), { 'content-encoding': 'gzip' }) : json(padded));
       }
       case 'endless':
-        return {
-          responder: () => ({
-            raw: (response) => {
-              response.writeHead(200, { 'content-type': 'application/json' });
-              const spaces = Buffer.alloc(65_536, 0x20);
-              const pump = () => {
-                while (!response.destroyed && response.write(spaces));
-              };
-              response.on('drain', pump);
-              pump();
-            },
-          }),
-        };
+        return { responder: () => ENDLESS_JSON };
       case 'stall':
         if (h.after === 'nothing') return { responder: () => 'hang' };
         return {

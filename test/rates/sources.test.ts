@@ -15,6 +15,7 @@ import {
   binanceTicker,
   COINGECKO_RATE_LIMIT,
   coingeckoSimplePrice,
+  ENDLESS_JSON,
   ER_API_RATE_LIMITED,
   ER_API_UNSUPPORTED,
   exchangeRateLatest,
@@ -167,17 +168,7 @@ describe('an answer past a bound is a failed answer, naming the bound', () => {
   });
 
   it('its size: more than max_bytes is not read, the connection closed, whether declared or endless', async () => {
-    const endless = await source('coingecko', geckoPath, { 'ETH/USD': 'ethereum.usd' }, () => ({
-      raw: (response) => {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        const spaces = Buffer.alloc(65_536, 0x20);
-        const pump = () => {
-          while (!response.destroyed && response.write(spaces));
-        };
-        response.on('drain', pump);
-        pump();
-      },
-    }));
+    const endless = await source('coingecko', geckoPath, { 'ETH/USD': 'ethereum.usd' }, () => ENDLESS_JSON);
     const closed = endless.server.closed();
     const started = performance.now();
     await refused(endless, 'size', /^the answer is more than 16384 bytes$/);
