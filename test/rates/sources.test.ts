@@ -201,6 +201,7 @@ describe('an answer past a bound is a failed answer, naming the bound', () => {
       },
     }));
     const controller = new AbortController();
+    // The deadline under test, not a wait: the trickle takes about 2 s, and the read must end when its signal aborts.
     const timer = setTimeout(() => controller.abort(), 300);
     const started = performance.now();
     const error = await slow.source.fetch(controller.signal, now).then(
