@@ -7,11 +7,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { HDKey } from '@scure/bip32';
 import type { CheckoutView } from '../../src/contract/index.js';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { openApiDocument } from '../../src/sandbox/openapi/document.js';
@@ -19,25 +18,7 @@ import { sandboxRoutes } from '../../src/sandbox/routes/sandbox.js';
 import { startTestChain, type TestChain } from '../helpers/anvil.js';
 import { checkoutApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
-
-/** What a live operator sets: a node, the networks taken, rates, and keys of its own (none of the sandbox's). */
-async function liveEnv(chain: TestChain, folder: string): Promise<Record<string, string>> {
-  const rateSources = join(folder, 'rates.json');
-  // BTC too, though no network taken pays in it: the sandbox this replaced started with the same file.
-  const rates = { sources: [{ id: 'desk', kind: 'fixed', pairs: { 'ETH/VND': '92000000', 'USDT/VND': '26350', 'BTC/VND': '2600000000' } }], assets: { ETH: {}, USDT: {}, BTC: {} } };
-  await writeFile(rateSources, JSON.stringify(rates));
-  return {
-    GATEWAY_ENV: 'live',
-    NETWORKS: 'ETHEREUM',
-    ETHEREUM_RPC_URL: chain.rpcUrl,
-    ETHEREUM_USDT_CONTRACT: chain.token,
-    ETHEREUM_POLL_MS: '200',
-    RATE_SOURCES: rateSources,
-    GATEWAY_DATA_KEY: 'the operator data key of this test',
-    PAYOUT_HD_SEED: '11'.repeat(32),
-    HD_XPUB_EVM: HDKey.fromMasterSeed(new Uint8Array(32).fill(3)).derive("m/44'/60'/0'").publicExtendedKey,
-  };
-}
+import { liveEnv } from '../helpers/live.js';
 
 interface Started {
   url: string;

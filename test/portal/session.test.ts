@@ -43,6 +43,7 @@ function startPortal(options: Pick<Parameters<typeof demoRoutes>[0], 'secretless
       app.route(
         '/',
         demoRoutes({
+          environment: gateway.config.environment,
           sandbox: gateway.config.sandboxMerchant,
           clientFor: (credentials) => new MerchantClient({ baseUrl: 'http://gateway.test', ...credentials, fetch: inProcess }),
           distDir: '/nonexistent',
@@ -88,7 +89,7 @@ describe(`merchant portal sessions (${storageName})`, () => {
   let origin: string;
   let clock = Date.now();
   before(async () => {
-    gw = await startPortal({ secretlessSignIn: true, sessions: new Sessions(3_600_000, () => clock) });
+    gw = await startPortal({ secretlessSignIn: true, sessions: new Sessions('sandbox', 3_600_000, () => clock) });
     origin = new URL(gw.url).origin;
   });
   after(() => gw.close());
