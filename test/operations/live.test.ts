@@ -7,37 +7,23 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HDKey } from '@scure/bip32';
 import type { CheckoutView } from '../../src/contract/index.js';
 import { loadConfig } from '../../src/sandbox/config.js';
+import { MerchantAccounts, receivingKeyOf } from '../../src/sandbox/services/merchant/merchant-accounts.js';
 import { openApiDocument } from '../../src/sandbox/openapi/document.js';
 import { sandboxRoutes } from '../../src/sandbox/routes/sandbox.js';
 import { startTestChain, type TestChain } from '../helpers/anvil.js';
+import { liveEnv } from '../helpers/live.js';
 import { checkoutApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
-/** What a live operator sets: a node, the networks taken, rates, and keys of its own (none of the sandbox's). */
-async function liveEnv(chain: TestChain, folder: string): Promise<Record<string, string>> {
-  const rateSources = join(folder, 'rates.json');
-  // BTC too, though no network taken pays in it: the sandbox this replaced started with the same file.
-  const rates = { sources: [{ id: 'desk', kind: 'fixed', pairs: { 'ETH/VND': '92000000', 'USDT/VND': '26350', 'BTC/VND': '2600000000' } }], assets: { ETH: {}, USDT: {}, BTC: {} } };
-  await writeFile(rateSources, JSON.stringify(rates));
-  return {
-    GATEWAY_ENV: 'live',
-    NETWORKS: 'ETHEREUM',
-    ETHEREUM_RPC_URL: chain.rpcUrl,
-    ETHEREUM_USDT_CONTRACT: chain.token,
-    ETHEREUM_POLL_MS: '200',
-    RATE_SOURCES: rateSources,
-    GATEWAY_DATA_KEY: 'the operator data key of this test',
-    PAYOUT_HD_SEED: '11'.repeat(32),
-    HD_XPUB_EVM: HDKey.fromMasterSeed(new Uint8Array(32).fill(3)).derive("m/44'/60'/0'").publicExtendedKey,
-  };
-}
+/** The live merchant's receiving key: the account of a wallet of its own. */
+const EVM_XPUB = HDKey.fromMasterSeed(new Uint8Array(32).fill(3)).derive("m/44'/60'/0'").publicExtendedKey;
 
 interface Started {
   url: string;
@@ -162,7 +148,7 @@ describe('a live gateway', () => {
     assert.match(live.banner, /^LIVE \(GATEWAY_ENV=live\): payments on ETHEREUM, each watched on its node/m);
     assert.match(live.banner, /^Testnet: ETHEREUM \(Ethereum Sepolia\)/m);
     assert.match(live.banner, /^Rates: fixed, as RATE_SOURCES gives them \(desk\): the operator's choice/m);
-    assert.match(live.banner, /^ {2}Addresses {6}ETHEREUM from extended public keys \(HD_XPUB_\*\): no private key here$/m);
+    assert.match(live.banner, /^ {2}Addresses {6}ETHEREUM from each merchant's extended public keys \(npm run merchants -- set-xpub\): no private key here$/m);
     assert.match(live.banner, /^ {2}Payouts .*\(PAYOUT_HD_SEED\)/m);
     assert.doesNotMatch(live.banner, /Sandbox credentials|ClientId|Test wallet|sandbox_secret|public sandbox/);
     for (const secret of [env.GATEWAY_DATA_KEY!, env.PAYOUT_HD_SEED!]) assert.ok(!live.banner.includes(secret), 'a secret printed');
@@ -172,7 +158,7 @@ describe('a live gateway', () => {
     let liveGateway: TestGateway;
     let sandboxGateway: TestGateway;
     before(async () => {
-      // In process, on the same configuration, with a merchant put in its database as the operator's command will.
+      // In process, on the same configuration, with a merchant and its receiving key put in its database as the operator's command does.
       liveGateway = await startTestGateway({ config: loadConfig(env) });
       sandboxGateway = await startTestGateway();
     });
@@ -183,7 +169,9 @@ describe('a live gateway', () => {
 
     it('carries environment live, offers only the networks taken, opens payments on the node, and refuses the sandbox field of a link', async () => {
       assert.equal(liveGateway.gateway.sandboxMerchant, undefined, 'no sandbox merchant in live');
-      const { client } = await liveGateway.addMerchant('Live Merchant');
+      const { client, credentials } = await liveGateway.addMerchant('Live Merchant');
+      const { db, clock, merchants } = liveGateway.gateway;
+      await new MerchantAccounts(db, clock, merchants, 'live').setXpub(credentials.clientId, receivingKeyOf({ family: 'evm', xpub: EVM_XPUB, argument: '--evm' }, 'live'));
       await assert.rejects(client.createPaymentLink(sampleLink({ sandbox_quote_ttl_seconds: 60 })), (error: Error & { status?: number }) => {
         assert.equal(error.status, 422);
         assert.match(error.message, /sandbox_quote_ttl_seconds is a sandbox field: a live gateway refuses it/);
