@@ -22,7 +22,8 @@ export const USAGE = `Usage: npm run merchants -- <command> [--json]   (in the i
   disable <client_id>                                                   its tokens and sessions end; its links take no new payment
   roll-secret <client_id>                                               a new client secret, shown once; the old one ends now
   set-xpub <client_id> --evm X | --tron X | --bitcoin X                 its receiving key for that network family
-The database and keys are the gateway's: DATABASE_URL or PGLITE_DIR, GATEWAY_ENV, GATEWAY_DATA_KEY.`;
+The database and keys are the gateway's: DATABASE_URL or PGLITE_DIR, GATEWAY_ENV, GATEWAY_DATA_KEY.
+With --json through npm, npm run --silent merchants: npm prints the script's name on stdout otherwise.`;
 
 type Options = Record<string, { type: 'string' | 'boolean' }>;
 const json = { json: { type: 'boolean' } } as const;
