@@ -63,6 +63,12 @@ export function accountKeyFrom(extended: string): HDKey {
   return key;
 }
 
+/** One account however its extended public key is written (xpub, tpub, zpub, vpub): its chain code and public key, hex. */
+export function accountKeyId(extended: string): string {
+  const key = accountKeyFrom(extended);
+  return `${bytesToHex(key.chainCode!)}${bytesToHex(key.publicKey!)}`;
+}
+
 // Deriving the account node once per root keeps 10,000 addresses to 10,000 child derivations. A root made by
 // receivingKey() holds here the accounts it was given as extended public keys.
 const accounts = new WeakMap<HDKey, Map<NetworkFamily, HDKey>>();

@@ -1,6 +1,6 @@
 // The composition root: every service built once, from the configuration, over the storage of openDatabase().
 // app.ts turns them into routes; server.ts runs them on a port.
-import { receivingKey } from '../codecs/addresses.js';
+import { receivingKey, sandboxRootKey } from '../codecs/addresses.js';
 import { Chains, resolveNetworks } from './chains/chains.js';
 import { Networks } from './chains/networks.js';
 import { systemClock, type Clock } from './clock.js';
@@ -17,6 +17,7 @@ import { RefundClaims } from './services/orders/refund-claims.js';
 import { Idempotency } from './services/merchant/idempotency.js';
 import { MerchantLinks } from './services/merchant/merchant-links.js';
 import { Merchants, type Merchant } from './services/merchant/merchants.js';
+import { ReceivingKeys } from './services/merchant/receiving-keys.js';
 import { PaymentEvents } from './services/customer/payment-events.js';
 import { PaymentLinks } from './services/orders/payment-links.js';
 import { PaymentView } from './services/payments/payment-view.js';
@@ -103,8 +104,14 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const clock = options.clock ?? systemClock;
   const sandbox = config.environment === 'sandbox';
   const networks = new Networks(await resolveNetworks(config.networks, { findDevelopmentNodes: sandbox }));
-  // Before the database: a key that cannot derive stops the start before anything is written.
-  const receiving = receivingKey(everyFamilyGiven(config, networks) ? undefined : config.payments.hdSeedHex, config.payments.accountXpubs ?? {});
+  // Before the database: a key that cannot derive stops the start before anything is written. Live has none: each
+  // merchant's addresses derive from its own keys (services/merchant/receiving-keys.ts).
+  const sandboxKeys = sandbox
+    ? {
+        sandboxMerchant: receivingKey(everyFamilyGiven(config, networks) ? undefined : config.payments.hdSeedHex, config.payments.accountXpubs ?? {}),
+        others: sandboxRootKey(config.payments.hdSeedHex),
+      }
+    : undefined;
   const metrics = new Metrics();
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.schema, pgliteImage: options.pgliteImage, limits: config.databaseLimits, timed: metrics.timed });
   const sealer = createSealer(config.dataKey, config.previousDataKeys);
@@ -143,6 +150,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   metrics.observe({ db, clock, eventStreams, sandboxControls, watcher, rateFeed, rateBook });
   const sandboxMerchant = sandbox ? await merchants.upsert(config.sandboxMerchant) : undefined;
   if (sandboxMerchant && config.sandboxWebhookUrl) await webhookEndpoints.ensure(sandboxMerchant.merchant_id, config.sandboxWebhookUrl);
+  const receivingKeys = new ReceivingKeys(merchants, sandboxKeys && { ...sandboxKeys, sandboxMerchantId: sandboxMerchant?.merchant_id });
   await merchants.start();
   await paymentEvents.start();
   // Live has no test wallet: no route reaches this one, and it is given nothing.
@@ -174,7 +182,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     refundClaims: new RefundClaims(db, clock, networks, payouts),
     payouts,
     heldPayments: new HeldPayments(clock, orders, reconciler, merchantLinks, idempotency),
-    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, rateBook, receiving, reader, reconciler, view, new URL('receipt', config.checkoutUrl), config.limits, rateLimits, config.environment),
+    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, rateBook, receivingKeys, reader, reconciler, view, new URL('receipt', config.checkoutUrl), config.limits, rateLimits, config.environment),
     sandboxControls,
     merchantLinks,
     webhookEndpoints,
