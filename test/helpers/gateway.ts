@@ -14,7 +14,7 @@ export interface TestGateway extends RunningGateway {
   client: MerchantClient;
   credentials: MerchantCredentials;
   /** Another merchant, for "not yours" cases. */
-  addMerchant(name?: string): Promise<{ credentials: MerchantCredentials; client: MerchantClient }>;
+  addMerchant(name?: string): Promise<{ credentials: MerchantCredentials; client: MerchantClient; merchantId: string }>;
   /** Pays a link in full through the real flow: open a USDT/TRON payment, the test wallet sends, blocks confirm it. */
   markPaid(paymentLinkRef: string): Promise<void>;
   /** Empties every table but merchants and the chains (the simulator's, and how far the gateway followed them). */
@@ -73,8 +73,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     async addMerchant(name = 'Other Merchant') {
       const suffix = randomBytes(6).toString('hex');
       const credentials = { name, clientId: `client_${suffix}`, clientSecret: `secret_${suffix}`, merchantKey: `key_${suffix}` };
-      await running.gateway.merchants.upsert(credentials);
-      return { credentials, client: clientFor(credentials) };
+      const { merchant_id } = await running.gateway.merchants.upsert(credentials);
+      return { credentials, client: clientFor(credentials), merchantId: merchant_id };
     },
     async markPaid(paymentLinkRef) {
       const { customerCheckout: checkout, wallet, sandboxControls } = running.gateway;
