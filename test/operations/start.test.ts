@@ -77,6 +77,8 @@ describe('starting the gateway', () => {
       [{ SANDBOX_RATE_USDT: 'abc' }, /SANDBOX_RATE_USDT must be a positive decimal number of VND, got abc/],
       [{ PORT: '70000' }, /PORT must be a whole number from 0 to 65535, got 70000/],
       [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be fatal, error, warn, info, debug, trace, silent, got loud/],
+      [{ PAYOUT_DAILY_CAP_VND: '1e6' }, /PAYOUT_DAILY_CAP_VND must be a whole number of VND in digits \(0 or more\), got 1e6/],
+      [{ PAYOUT_DAILY_CAP_VND: '-500' }, /PAYOUT_DAILY_CAP_VND must be a whole number of VND in digits \(0 or more\), got -500/],
       [{ HD_XPUB_TRON: HDKey.fromMasterSeed(new Uint8Array(32).fill(1)).derive("m/44'/195'/0'").privateExtendedKey }, /HD_XPUB_TRON is a private key/],
     ];
     const results = await Promise.all(cases.map(([env]) => run(env)));
