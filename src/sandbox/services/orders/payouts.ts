@@ -339,9 +339,9 @@ export class Payouts {
     const now = this.clock.now().getTime();
     const sent = await payoutsSignedSince(sql, refund.merchant_id, new Date(now - CAP_WINDOW_MS));
     const before = await waitingForCapBefore(sql, refund.merchant_id, refund.refund_id, cap);
-    let total = sent.reduce((sum, s) => sum + s.amount, 0) + before + refund.amount;
-    if (total <= cap) return undefined;
     const inWindow = sent.reduce((sum, s) => sum + s.amount, 0);
+    let total = inWindow + before + refund.amount;
+    if (total <= cap) return undefined;
     let until = now;
     for (const s of sent) {
       total -= s.amount;
