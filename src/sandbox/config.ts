@@ -119,8 +119,13 @@ export interface PaymentSettings {
   accountXpubs?: Partial<Record<NetworkFamily, string>>;
   /** The HD seed (hex) of the test wallet's keys. */
   walletSeedHex: string;
-  /** The HD seed (hex) of the hot wallet refunds are paid out from on a node's network: a key of its own. */
+  /** The HD seed (hex) each merchant's payout wallet derives from, at an account of its own: refunds on a node's network leave it. */
   payoutSeedHex: string;
+  /**
+   * What each merchant's payout wallets may send in any 24 h, in VND (by the VND of each refund); 0 sends nothing from
+   * them until the operator sets a cap (docs/operations.md, "Payout wallets").
+   */
+  payoutDailyCapVnd: number;
   /** The customer's rate is the market rate less this spread, in basis points (a rate rule may set its own). */
   spreadBps: number;
   /** A payment short of what is due by at most this much (basis points) counts as full. */
@@ -130,8 +135,11 @@ export interface PaymentSettings {
 
 /** The test wallet's seed: public, like every sandbox default. */
 export const SANDBOX_WALLET_SEED_HEX = '7061792d636865636b6f75742073616e64626f782074657374207761606c6574';
-/** The hot wallet's seed in the sandbox: public too (a real gateway sets PAYOUT_HD_SEED, and funds that wallet). */
+/** The payout wallets' seed in the sandbox: public too (a real gateway sets PAYOUT_HD_SEED, and funds each merchant's wallet). */
 export const SANDBOX_PAYOUT_SEED_HEX = '7061792d636865636b6f7574207061796f75742077616c6c6574202d2d2d2d21';
+
+/** Each merchant's payouts in any 24 h when PAYOUT_DAILY_CAP_VND is unset: 100 million VND (about 4,000 USD). */
+export const DEFAULT_PAYOUT_DAILY_CAP_VND = 100_000_000;
 
 /** The name to print for a listen address: `localhost` for the loopback and for every interface. */
 export function urlHost(host: string): string {
@@ -198,6 +206,9 @@ const hdSeed = variable(DEFAULT_SANDBOX_SEED_HEX, (raw) =>
 );
 const seedOr = (fallback: string) => variable(fallback, (raw) => (/^([0-9a-fA-F]{2}){16,64}$/.test(raw) ? raw : { wrong: 'must be 16 to 64 bytes of hex (not printed)' }));
 const walletSeed = seedOr(SANDBOX_WALLET_SEED_HEX);
+/** Whole VND in digits: money is never read as a float, an exponent or hex. */
+const vnd = (fallback: number) =>
+  variable(fallback, (raw) => (/^\d+$/.test(raw) && Number(raw) <= Number.MAX_SAFE_INTEGER ? Number(raw) : { wrong: `must be a whole number of VND in digits (0 or more), got ${raw}` }));
 const accountKey = variable(undefined, (raw) => {
   try {
     accountKeyFrom(raw);
@@ -242,6 +253,7 @@ const ENVIRONMENT = z.object({
   HD_XPUB_BITCOIN: accountKey,
   SANDBOX_WALLET_SEED: walletSeed,
   PAYOUT_HD_SEED: seedOr(SANDBOX_PAYOUT_SEED_HEX),
+  PAYOUT_DAILY_CAP_VND: vnd(DEFAULT_PAYOUT_DAILY_CAP_VND),
   SANDBOX_SPREAD_BPS: whole(50, 0, 9_999),
   SANDBOX_TOLERANCE_BPS: whole(50),
   SANDBOX_QUOTE_TTL_SECONDS: whole(900),
@@ -303,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       accountXpubs: Object.fromEntries(Object.entries(xpubs).filter(([, key]) => key)),
       walletSeedHex: v.SANDBOX_WALLET_SEED,
       payoutSeedHex: v.PAYOUT_HD_SEED,
+      payoutDailyCapVnd: v.PAYOUT_DAILY_CAP_VND,
       spreadBps: v.SANDBOX_SPREAD_BPS,
       toleranceBps: v.SANDBOX_TOLERANCE_BPS,
       quoteTtlSeconds: v.SANDBOX_QUOTE_TTL_SECONDS,
@@ -359,8 +372,8 @@ function liveRefusals(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[]):
   }
   problems.push(...liveDataKeyRefusals(env));
   const payoutSeed = given('PAYOUT_HD_SEED');
-  if (payoutSeed === undefined) problems.push('PAYOUT_HD_SEED is required in live: the hot wallet that pays refunds on chain signs with it, and the sandbox\'s seed is public');
-  else if (PUBLIC_SEEDS.includes(payoutSeed.toLowerCase())) problems.push('PAYOUT_HD_SEED is a public sandbox seed: anyone could spend the hot wallet\'s coins');
+  if (payoutSeed === undefined) problems.push('PAYOUT_HD_SEED is required in live: each merchant\'s payout wallet, which pays its refunds on chain, derives from it, and the sandbox\'s seed is public');
+  else if (PUBLIC_SEEDS.includes(payoutSeed.toLowerCase())) problems.push('PAYOUT_HD_SEED is a public sandbox seed: anyone could spend the payout wallets\' coins');
   if (given('RATE_SOURCES') === undefined) {
     problems.push('RATE_SOURCES is required in live: the sandbox\'s rates are made up; name the sources (a "fixed" one is taken as the operator\'s choice; docs/rates.md)');
   }

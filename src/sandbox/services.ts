@@ -139,7 +139,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets, idempotency, rateLimits, config.limits, config.environment);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
   const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);
-  const payouts = new Payouts(db, clock, chains, networks, webhookOutbox, config.payments.payoutSeedHex);
+  const payouts = new Payouts(db, clock, chains, networks, webhookOutbox, config.payments.payoutSeedHex, config.payments.payoutDailyCapVnd);
   const refunds = new Refunds(db, clock, networks, orders, refundLedger, payouts, webhookOutbox, idempotency, config.refundClaimTtlSeconds);
   const wallet = new TestWallet(chains, networks, watcher, config.payments.walletSeedHex);
   const sandboxControls = new SandboxControls(db, clock, networks, chains, reconciler, view, watcher);
@@ -155,7 +155,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   await paymentEvents.start();
   // Live has no test wallet: no route reaches this one, and it is given nothing.
   if (sandbox) await wallet.faucetWhereEmpty();
-  await payouts.prepareHotWallets();
+  await payouts.prepareWallets();
   if (options.watch ?? true) {
     // Bounded by each source's timeout: a gateway that starts with its sources answering quotes at once.
     await rateFeed.start();

@@ -77,6 +77,8 @@ describe('starting the gateway', () => {
       [{ SANDBOX_RATE_USDT: 'abc' }, /SANDBOX_RATE_USDT must be a positive decimal number of VND, got abc/],
       [{ PORT: '70000' }, /PORT must be a whole number from 0 to 65535, got 70000/],
       [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be fatal, error, warn, info, debug, trace, silent, got loud/],
+      [{ PAYOUT_DAILY_CAP_VND: '1e6' }, /PAYOUT_DAILY_CAP_VND must be a whole number of VND in digits \(0 or more\), got 1e6/],
+      [{ PAYOUT_DAILY_CAP_VND: '-500' }, /PAYOUT_DAILY_CAP_VND must be a whole number of VND in digits \(0 or more\), got -500/],
       [{ HD_XPUB_TRON: HDKey.fromMasterSeed(new Uint8Array(32).fill(1)).derive("m/44'/195'/0'").privateExtendedKey }, /HD_XPUB_TRON is a private key/],
     ];
     const results = await Promise.all(cases.map(([env]) => run(env)));
@@ -130,7 +132,7 @@ describe('starting the gateway', () => {
     assert.match(own.stdout, /Data key {7}GATEWAY_DATA_KEY\n/);
     assert.match(own.stdout, /Addresses {6}TRON from extended public keys \(HD_XPUB_\*\): no private key here/);
     assert.match(own.stdout, /Addresses {6}ETHEREUM, BITCOIN from the public sandbox HD seed/);
-    assert.match(own.stdout, /Payouts {8}the hot wallet's private keys \(the public sandbox seed/);
+    assert.match(own.stdout, /Payouts {8}each merchant's payout wallet, at its own account of the public sandbox seed .*, at most 100,000,000 VND a merchant in any 24 h/);
   });
 
   it('stops a start whose data key opens nothing the database sealed, and rotates with the previous key listed', async () => {
