@@ -3,11 +3,13 @@
 // prefer for verify-full and fails on a server without SSL, and without $USER sends no user name: the gateway reads
 // sslmode as libpq does and takes the operating system's user, as libpq does.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { userInfo } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { parsePostgresUrl, tlsFor } from '../../src/sandbox/storage/postgres-url.js';
+import { asProblem } from '../../src/sandbox/http/problem.js';
+import { DEFAULT_DATABASE_LIMITS } from '../../src/sandbox/storage/database.js';
 import { openPostgres } from '../../src/sandbox/storage/postgres.js';
 
 const databaseUrl = new URL(process.env.TEST_DATABASE_URL!);
@@ -51,6 +53,22 @@ describe('DATABASE_URL as pg_autoctl prints it (PostgreSQL)', () => {
     });
   }
 
+  it('waits out a silent host once with sslmode=prefer, not once to ask it for SSL and again to connect', async () => {
+    const held: Socket[] = [];
+    const silent = createServer((socket) => held.push(socket)); // takes connections and never answers: a host lost
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as { port: number }).port;
+      const url = `postgres://127.0.0.1:${port},${server}${databaseUrl.pathname}?target_session_attrs=read-write&sslmode=prefer`;
+      const database = await openPostgres(url, { limits: { ...DEFAULT_DATABASE_LIMITS, connectTimeoutMs: 300 } });
+      await database.close();
+      assert.equal(held.length, 1);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   it('refuses sslmode=require on a server without SSL, as libpq does', async () => {
     await assert.rejects(openPostgres(`postgres://${server}${databaseUrl.pathname}?sslmode=require`), /does not support SSL/);
   });
@@ -79,5 +97,22 @@ describe('DATABASE_URL as pg_autoctl prints it (PostgreSQL)', () => {
     const verifyCa = tlsFor('verify-ca', { ca: 'CA' });
     assert.ok(verifyCa && verifyCa.checkServerIdentity!('h', {} as never) === undefined);
     assert.deepEqual(tlsFor('verify-full', { ca: 'CA' }), { ca: 'CA' });
+  });
+});
+
+describe('a pool with no connection free (PostgreSQL)', () => {
+  it('answers 503 with Retry-After, not 500, when no connection of the pool frees within the connect timeout', async () => {
+    const database = await openPostgres(databaseUrl.toString(), { limits: { ...DEFAULT_DATABASE_LIMITS, poolMax: 1, connectTimeoutMs: 300 } });
+    try {
+      // The one connection is held past the timeout, as commits waiting on a server that is switching hold them all.
+      const [held, waiting] = await Promise.allSettled([database.query('SELECT pg_sleep(1)'), database.query('SELECT 1')]);
+      assert.equal(held.status, 'fulfilled');
+      assert.equal(waiting.status, 'rejected');
+      const problem = asProblem((waiting as PromiseRejectedResult).reason);
+      assert.equal(problem?.status, 503, String((waiting as PromiseRejectedResult).reason));
+      assert.equal(problem.headers?.['Retry-After'], '1');
+    } finally {
+      await database.close();
+    }
   });
 });

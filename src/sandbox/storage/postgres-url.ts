@@ -1,6 +1,6 @@
 // DATABASE_URL in libpq's URI syntax, several hosts included (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`).
 // pg reads one host only (pg-connection-string takes `h1:5432,h2:5432` for an invalid URL): the hosts are read here, and
-// pg gets the URL with the first of them for everything else (user, password, database, sslmode, options …);
+// pg gets the URL with the first of them for everything else (user, password, database, the certificate files, options …);
 // postgres.ts connects to the hosts in turn. sslmode is read here too and applied as libpq does (postgres.ts): pg would take
 // prefer and require for verify-full, so the URL `pg_autoctl show uri` prints (`sslmode=prefer` on a node without SSL,
 // `sslmode=require` on one with a self-signed certificate) could not connect (docs/operations.md, "Going live").

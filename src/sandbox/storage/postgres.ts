@@ -61,18 +61,18 @@ function hostsOf(target: PostgresTarget) {
 
 /** PostgreSQL's SSLRequest: the server answers one byte, S (it takes SSL) or N (it has none). */
 const SSL_REQUEST = Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]);
-/** Whether the server at host:port takes SSL, or undefined when it could not be asked (down, silent). */
-function takesSsl(host: string, port: number, timeoutMs: number): Promise<boolean | undefined> {
+/** Whether the server at host:port takes SSL, or why it could not be asked (down, silent, not PostgreSQL). */
+function takesSsl(host: string, port: number, timeoutMs: number): Promise<boolean | string> {
   return new Promise((resolve) => {
     const socket = connectSocket({ host, port });
-    const done = (answer: boolean | undefined) => {
+    const done = (answer: boolean | string) => {
       socket.destroy();
       resolve(answer);
     };
-    socket.setTimeout(timeoutMs, () => done(undefined));
-    socket.once('error', () => done(undefined));
+    socket.setTimeout(timeoutMs, () => done(`no answer within ${timeoutMs} ms`));
+    socket.once('error', (error) => done(error.message));
     socket.once('connect', () => socket.write(SSL_REQUEST));
-    socket.once('data', (answer) => done(answer[0] === 0x53 ? true : answer[0] === 0x4e ? false : undefined));
+    socket.once('data', (answer) => done(answer[0] === 0x53 ? true : answer[0] === 0x4e ? false : 'an answer that is not PostgreSQL\'s'));
   });
 }
 
@@ -99,6 +99,8 @@ const setTls = (client: ClientInternals, tls: ConnectionOptions | false) => {
   client.connection.ssl = tls;
 };
 
+/** SQLSTATE sqlclient_unable_to_establish_sqlconnection: a server that did not answer (transient, as every 08). */
+const UNABLE_TO_CONNECT = '08001';
 /** A connection to a standby when the URL asked for read-write: refused like a host that is down, and the next tried. */
 const READ_ONLY = '08006';
 /** SQLSTATE transaction_resolution_unknown: a COMMIT went unanswered and the server that could tell is gone. */
@@ -160,8 +162,13 @@ export async function openPostgres(url: string, { schema, limits = DEFAULT_DATAB
     const key = `${host}:${port}`;
     let answer = sslAnswers.get(key);
     if (answer === undefined) {
-      answer = await takesSsl(host, port, limits.connectTimeoutMs);
-      if (answer !== undefined) sslAnswers.set(key, answer);
+      const asked = await takesSsl(host, port, limits.connectTimeoutMs);
+      if (typeof asked === 'string') {
+        // Down or silent: the connection would wait out the same timeout again. The next host is tried instead.
+        hosts?.skip(hostIndexOf(client as unknown as pg.Client));
+        throw Object.assign(new Error(`${key}: ${asked}`), { code: UNABLE_TO_CONNECT });
+      }
+      sslAnswers.set(key, (answer = asked));
     }
     if (answer === false) setTls(client, false);
     return key;
