@@ -390,15 +390,6 @@ function sandboxCredentialRefusals(env: NodeJS.ProcessEnv): string[] {
   });
 }
 
-/** A check that cannot be made (a key that does not parse, refused already by its variable) is no refusal of its own. */
-function safely(check: () => boolean): boolean {
-  try {
-    return check();
-  } catch {
-    return false;
-  }
-}
-
 /** The live data key's refusals: it seals the merchants' secrets, so it is the operator's own. */
 function liveDataKeyRefusals(env: NodeJS.ProcessEnv): string[] {
   const dataKey = env.GATEWAY_DATA_KEY || undefined;
