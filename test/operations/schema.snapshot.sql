@@ -1,3 +1,5 @@
+ALTER SEQUENCE merchant_payout_accounts OWNED BY merchants.payout_account;
+
 ALTER TABLE ONLY access_tokens
     ADD CONSTRAINT access_tokens_merchant_id_fkey FOREIGN KEY (merchant_id) REFERENCES merchants(merchant_id) ON DELETE CASCADE;
 
@@ -22,14 +24,25 @@ ALTER TABLE ONLY idempotency_keys
 ALTER TABLE ONLY idempotency_keys
     ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (merchant_id, idempotency_key);
 
+ALTER TABLE ONLY merchant_account_keys
+    ADD CONSTRAINT merchant_account_keys_merchant_id_fkey FOREIGN KEY (merchant_id) REFERENCES merchants(merchant_id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY merchant_account_keys
+    ADD CONSTRAINT merchant_account_keys_pkey PRIMARY KEY (family, account_key);
+
 ALTER TABLE ONLY merchants
     ADD CONSTRAINT merchants_client_id_key UNIQUE (client_id);
+
+ALTER TABLE ONLY merchants
+    ADD CONSTRAINT merchants_payout_account_key UNIQUE (payout_account);
 
 ALTER TABLE ONLY merchants
     ADD CONSTRAINT merchants_pkey PRIMARY KEY (merchant_id);
 
 ALTER TABLE ONLY merchants
     ADD CONSTRAINT merchants_svc_key_hash_key UNIQUE (svc_key_hash);
+
+ALTER TABLE ONLY merchants ALTER COLUMN payout_account SET DEFAULT nextval('merchant_payout_accounts'::regclass);
 
 ALTER TABLE ONLY payment_events
     ADD CONSTRAINT payment_events_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(payment_id) ON DELETE CASCADE;
@@ -45,9 +58,6 @@ ALTER TABLE ONLY payment_links
 
 ALTER TABLE ONLY payment_links
     ADD CONSTRAINT payment_links_pkey PRIMARY KEY (payment_link_ref);
-
-ALTER TABLE ONLY payments
-    ADD CONSTRAINT payments_address_index_key UNIQUE (address_index);
 
 ALTER TABLE ONLY payments
     ADD CONSTRAINT payments_address_key UNIQUE (address);
@@ -282,6 +292,8 @@ CREATE INDEX payments_unsettled ON payments USING btree (network, payment_link_r
 
 CREATE INDEX payout_transactions_by_refund ON payout_transactions USING btree (refund_id, seq);
 
+CREATE INDEX payout_transactions_by_signed_at ON payout_transactions USING btree (signed_at);
+
 CREATE INDEX rate_limit_windows_ends_at ON rate_limit_windows USING btree (ends_at);
 
 CREATE INDEX refund_events_by_refund ON refund_events USING btree (refund_id, seq);
@@ -319,6 +331,13 @@ CREATE INDEX webhook_deliveries_order ON webhook_deliveries USING btree (endpoin
 CREATE INDEX webhook_endpoints_by_merchant ON webhook_endpoints USING btree (merchant_id) WHERE (deleted_at IS NULL);
 
 CREATE INDEX webhook_events_by_link ON webhook_events USING btree (payment_link_ref);
+
+CREATE SEQUENCE merchant_payout_accounts
+    START WITH 0
+    INCREMENT BY 1
+    MINVALUE 0
+    NO MAXVALUE
+    CACHE 1;
 
 CREATE SEQUENCE payment_address_index
     START WITH 0
@@ -380,6 +399,17 @@ CREATE TABLE idempotency_keys (
     created_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
+CREATE TABLE merchant_account_keys (
+    merchant_id text NOT NULL,
+    family text NOT NULL,
+    account_key text NOT NULL,
+    account_xpub text NOT NULL,
+    next_index bigint DEFAULT 0 NOT NULL,
+    in_use boolean NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT merchant_account_keys_next_index_check CHECK (((next_index >= 0) AND (next_index <= '2147483648'::bigint)))
+);
+
 CREATE TABLE merchants (
     merchant_id text NOT NULL,
     name text NOT NULL,
@@ -391,7 +421,10 @@ CREATE TABLE merchants (
     secret_generation integer DEFAULT 1 NOT NULL,
     previous_secret_hash text,
     previous_secret_sealed text,
-    previous_secret_expires_at timestamp with time zone
+    previous_secret_expires_at timestamp with time zone,
+    disabled_at timestamp with time zone,
+    payout_account integer NOT NULL,
+    CONSTRAINT merchants_payout_account_check CHECK ((payout_account >= 0))
 );
 
 CREATE TABLE payment_events (
@@ -442,6 +475,7 @@ CREATE TABLE payments (
     reorged_at timestamp with time zone,
     rate_provenance jsonb,
     opened_xid xid8 DEFAULT pg_current_xact_id() NOT NULL,
+    account_key text,
     CONSTRAINT payments_amount_atomic_check CHECK ((amount_atomic > (0)::numeric)),
     CONSTRAINT payments_status_check CHECK ((status = ANY (ARRAY['awaiting_payment'::text, 'confirming'::text, 'underpaid'::text, 'paid'::text, 'expired'::text, 'paid_late'::text])))
 );
@@ -508,7 +542,11 @@ CREATE TABLE refunds (
     destination text,
     failure_reason text,
     retry_of text,
+    payout_waiting text,
+    payout_waiting_detail text,
+    payout_waiting_until timestamp with time zone,
     CONSTRAINT refunds_amount_check CHECK ((amount > 0)),
+    CONSTRAINT refunds_payout_waiting_check CHECK ((payout_waiting = ANY (ARRAY['daily_cap'::text, 'wallet_funds'::text]))),
     CONSTRAINT refunds_refund_status_check CHECK ((refund_status = ANY (ARRAY['PENDING'::text, 'SUCCESS'::text, 'FAILED'::text]))),
     CONSTRAINT refunds_refund_type_check CHECK ((refund_type = ANY (ARRAY['partial'::text, 'full'::text]))),
     CONSTRAINT refunds_send_to_check CHECK ((send_to = ANY (ARRAY['claim'::text, 'payer'::text])))
@@ -585,4 +623,10 @@ CREATE TABLE webhook_events (
     created_at timestamp with time zone NOT NULL
 );
 
+CREATE UNIQUE INDEX merchant_account_keys_in_use ON merchant_account_keys USING btree (merchant_id, family) WHERE in_use;
+
 CREATE UNIQUE INDEX payment_links_one_live_per_order ON payment_links USING btree (merchant_id, merchant_order_id) WHERE (status = ANY (ARRAY['active'::text, 'paid'::text]));
+
+CREATE UNIQUE INDEX payments_address_index_global ON payments USING btree (address_index) WHERE (account_key IS NULL);
+
+CREATE UNIQUE INDEX payments_address_index_per_account ON payments USING btree (account_key, address_index) WHERE (account_key IS NOT NULL);
