@@ -71,7 +71,8 @@ describe('the merchants command, on a PGlite folder', () => {
   let c: Added;
   before(async () => {
     folder = await mkdtemp(join(tmpdir(), 'pay-checkout-merchants-'));
-    store = { PGLITE_DIR: join(folder, 'pglite'), GATEWAY_DATA_KEY: 'the operator data key of this test', LOG_LEVEL: 'warn' };
+    // The operator's live database: what the command adds there is live (its credentials begin live_).
+    store = { PGLITE_DIR: join(folder, 'pglite'), GATEWAY_ENV: 'live', GATEWAY_DATA_KEY: 'the operator data key of this test', LOG_LEVEL: 'warn' };
   });
   after(() => rm(folder, { recursive: true, force: true }));
 
@@ -84,6 +85,7 @@ describe('the merchants command, on a PGlite folder', () => {
     for (const added of [a, b, c]) {
       assert.deepEqual(Object.keys(added), ['merchant_id', 'client_id', 'client_secret', 'merchant_key']);
       for (const value of Object.values(added)) assert.match(value, /^[\w-]{16,}$/, 'random and URL-safe');
+      for (const credential of [added.client_id, added.client_secret, added.merchant_key]) assert.match(credential, /^live_/, 'named by its environment');
     }
     assert.equal(new Set([a, b, c].flatMap((m) => Object.values(m))).size, 12);
     const listed = jsonOf<{ client_id: string; name: string; xpubs: Record<string, string> }[]>(await merchants(['list', '--json'], store));
@@ -122,13 +124,17 @@ describe('the merchants command, on a PGlite folder', () => {
 
   /** Each merchant's payments opened by the live gateway, by client_id. */
   const opened = new Map<string, (Payment & { ref: string })[]>();
+  /** A link of each merchant made by the live gateway, left for the sandbox gateway to open: it refuses live credentials. */
+  const spare = new Map<string, string>();
   const clientOf = (gateway: GatewayProcess, m: Added) =>
     new MerchantClient({ baseUrl: gateway.url, clientId: m.client_id, clientSecret: m.client_secret, merchantKey: m.merchant_key });
-  async function open(gateway: GatewayProcess, m: Added, asset: 'ETH' | 'USDT', network: 'ETHEREUM' | 'TRON'): Promise<Payment & { ref: string }> {
-    const link = await clientOf(gateway, m).createPaymentLink(sampleLink());
-    const answer = await checkoutApi(gateway.url, link.payment_link_ref).open(asset, network);
+  async function openAt(gateway: GatewayProcess, ref: string, asset: 'ETH' | 'USDT', network: 'ETHEREUM' | 'TRON'): Promise<Payment & { ref: string }> {
+    const answer = await checkoutApi(gateway.url, ref).open(asset, network);
     assert.equal(answer.status, 201, JSON.stringify(answer.body));
-    return { ...answer.body, ref: link.payment_link_ref };
+    return { ...answer.body, ref };
+  }
+  async function open(gateway: GatewayProcess, m: Added, asset: 'ETH' | 'USDT', network: 'ETHEREUM' | 'TRON'): Promise<Payment & { ref: string }> {
+    return openAt(gateway, (await clientOf(gateway, m).createPaymentLink(sampleLink())).payment_link_ref, asset, network);
   }
 
   describe('a live gateway on that folder', () => {
@@ -192,6 +198,10 @@ describe('the merchants command, on a PGlite folder', () => {
       }
     });
 
+    it('makes a link of each merchant for the sandbox gateway below (one link per order: a coin each)', async () => {
+      for (const m of [a, b, c]) for (const asset of ['USDT', 'ETH']) spare.set(`${m.client_id} ${asset}`, (await clientOf(live, m).createPaymentLink(sampleLink())).payment_link_ref);
+    });
+
     it('offers a merchant without a receiving key no coin, and refuses to open one naming the network', async () => {
       const link = await clientOf(live, c).createPaymentLink(sampleLink());
       const checkout = checkoutApi(live.url, link.payment_link_ref);
@@ -206,21 +216,21 @@ describe('the merchants command, on a PGlite folder', () => {
   describe('a sandbox gateway on that folder, after the live one', () => {
     let sandbox: GatewayProcess;
     before(async () => {
-      sandbox = await startGatewayProcess({ ...store, SANDBOX_BLOCK_INTERVAL_MS: '0' });
+      sandbox = await startGatewayProcess({ ...store, GATEWAY_ENV: 'sandbox', SANDBOX_BLOCK_INTERVAL_MS: '0' });
     });
     after(() => sandbox?.stop());
 
     it("derives each merchant's TRON addresses from its TRON key (0x41 and the 20 bytes ethers derives)", async () => {
       for (const [m, own] of [[a, walletA], [b, walletB]] as const) {
-        const payment = await open(sandbox, m, 'USDT', 'TRON');
+        const payment = await openAt(sandbox, spare.get(`${m.client_id} USDT`)!, 'USDT', 'TRON');
         assert.equal(tronBytes(payment.address), `41${derived(own.tron, 1)[0]!.slice(2).toLowerCase()}`, m.client_id);
       }
     });
 
     it('goes on from where the live gateway left each EVM index, and gives a merchant without keys the sandbox seed', async () => {
       const used = opened.get(a.client_id)!.length;
-      assert.equal((await open(sandbox, a, 'ETH', 'ETHEREUM')).address, derived(walletA.evm, used + 1)[used]);
-      const keyless = (await open(sandbox, c, 'ETH', 'ETHEREUM')).address;
+      assert.equal((await openAt(sandbox, spare.get(`${a.client_id} ETH`)!, 'ETH', 'ETHEREUM')).address, derived(walletA.evm, used + 1)[used]);
+      const keyless = (await openAt(sandbox, spare.get(`${c.client_id} ETH`)!, 'ETH', 'ETHEREUM')).address;
       assert.ok(![...derived(walletA.evm, 100), ...derived(walletB.evm, 100)].includes(keyless), keyless);
     });
   });
