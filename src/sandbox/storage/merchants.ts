@@ -15,13 +15,15 @@ export interface MerchantRow {
   previous_secret_hash: string | null;
   previous_secret_sealed: string | null;
   previous_secret_expires_at: Date | null;
+  /** When the operator disabled the merchant (disableMerchant); null while it is enabled. */
+  disabled_at: Date | null;
 }
 
 /** NOTIFY channel: a merchant's credentials changed, so every process drops what it cached of them. */
 export const MERCHANTS_CHANNEL = 'pay_checkout_merchants';
 
 const COLUMNS =
-  'merchant_id, name, client_id, client_secret_hash, client_secret_sealed, secret_generation, previous_secret_hash, previous_secret_sealed, previous_secret_expires_at';
+  'merchant_id, name, client_id, client_secret_hash, client_secret_sealed, secret_generation, previous_secret_hash, previous_secret_sealed, previous_secret_expires_at, disabled_at';
 
 const notify = (sql: Sql, merchantId: string) => sql.query('SELECT pg_notify($1, $2)', [MERCHANTS_CHANNEL, merchantId]);
 
@@ -73,6 +75,20 @@ export async function rollSecret(
   const oldestLive = row.secret_generation - (previousUntil ? 1 : 0);
   await sql.query('DELETE FROM access_tokens WHERE merchant_id = $1 AND secret_generation < $2', [merchantId, oldestLive]);
   await notify(sql, merchantId);
+  return row;
+}
+
+/**
+ * Disables the merchant, once (a second call keeps the first instant): every process drops what it cached of the
+ * merchant on the NOTIFY, so its tokens and the portal's sessions end at once there too (services/merchant/merchants.ts).
+ */
+export async function disableMerchant(sql: Sql, merchantId: string): Promise<MerchantRow | undefined> {
+  const row = await one<MerchantRow>(
+    sql,
+    `UPDATE merchants SET disabled_at = coalesce(disabled_at, now()) WHERE merchant_id = $1 RETURNING ${COLUMNS}`,
+    [merchantId],
+  );
+  if (row) await notify(sql, merchantId);
   return row;
 }
 
