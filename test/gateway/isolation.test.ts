@@ -1,4 +1,4 @@
-// Two merchants in one database never reach each other (DESIGN.md section 10; docs/security.md, "Merchants"). Each has
+// Two merchants in one database never reach each other (docs/security.md, "Two merchants, one database"). Each has
 // links paid through the sandbox, a held payment, a refund, a webhook endpoint with deliveries, a token and a portal
 // session (test/helpers/merchants.ts). Random requests of one, across the merchant API and the portal's own, each
 // carrying the other's ids, refs, order ids, refund ids, endpoint ids, delivery ids, list cursor, Idempotency-Keys,
