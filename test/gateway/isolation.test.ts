@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { DEFAULT_LIMITS } from '../../src/sandbox/config.js';
-import { storageName, type TestGateway } from '../helpers/gateway.js';
+import { sampleLink, storageName, type TestGateway } from '../helpers/gateway.js';
 import { FORM, JSON_TYPE, signedLinkBody } from '../helpers/merchant-api.js';
 import { furnish, storedMerchant, type MerchantEstate } from '../helpers/merchants.js';
 import { startPortal } from '../helpers/portal.js';
@@ -73,6 +73,8 @@ function templates(origin: string): Record<string, Template> {
     redeliver: (v, a, p) => bearer(a, 'POST', `/api/webhooks/deliveries/${at(v.deliveryIds, p)}/redeliver`),
     'endpoint with its key': (v, a, p) => bearer(a, 'POST', '/api/webhooks/endpoints', JSON.stringify({ url: `http://127.0.0.1:9/mine/${p}` }), { 'Idempotency-Key': at(v.idempotencyKeys, p) }),
     'link with its key': (v, a) => ({ method: 'POST', path: '/api/paymentLink', headers: JSON_TYPE, body: JSON.stringify(signedLinkBody({ merchantKey: v.credentials.merchantKey, clientSecret: a.credentials.clientSecret })) }),
+    // Order ids are each merchant's own: the other's is free for this one, and a 409 would tell that the other has it.
+    'link for its order': (v, a, p) => ({ method: 'POST', path: '/api/paymentLink', headers: JSON_TYPE, body: JSON.stringify(signedLinkBody(a.credentials, sampleLink({ merchant_order_id: at(v.orderIds, p) }))) }),
     'token with its client id': (v, a) => ({
       method: 'POST',
       path: '/api/v2/oauth/token',
@@ -190,6 +192,8 @@ describe(`two merchants in one database (${storageName})`, () => {
     const all = templates(origin);
     const names = Object.keys(all);
     let requests = 0;
+    /** The other's order ids this one has made a link for: a second link for one is its own 409. */
+    const ordersTaken = new Set<string>();
     const statuses = new Map<number, number>();
     await fc.assert(
       fc.asyncProperty(
@@ -207,6 +211,11 @@ describe(`two merchants in one database (${storageName})`, () => {
             requests++;
             statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
             assert.ok(response.status < 500, `${name}: ${sent.method} ${sent.path} answered ${response.status}: ${body}`);
+            if (name === 'link for its order') {
+              const order = `${attacker.credentials.clientId} ${at(victim.orderIds, pick)}`;
+              assert.equal(response.status, ordersTaken.has(order) ? 409 : 201, `${name}: ${body}`);
+              ordersTaken.add(order);
+            }
             const asked = JSON.stringify(sent);
             const leaked = [...secrets[victimIndex]!].filter((s) => !asked.includes(s) && body.includes(s));
             assert.deepEqual(leaked, [], `${name}: ${sent.method} ${sent.path} answered ${response.status} with the other merchant's ${leaked.join(', ')}: ${body}`);
