@@ -29,6 +29,7 @@ await runGateway({
     app.route(
       '/',
       demoRoutes({
+        environment: config.environment,
         sandbox: config.sandboxMerchant,
         secretlessSignIn: config.secretlessSignIn,
         countSignIn: (clientId) => clientSignIn.countSignIn(clientId),

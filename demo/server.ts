@@ -13,15 +13,19 @@ import { PayCheckoutApiError } from '../src/merchant/errors.js';
 import { verifyRedirect } from '../src/merchant/redirect.js';
 import { verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '../src/merchant/webhook.js';
 import { ClientSecretRollRequest, MERCHANT_DISABLED, object, SECRET_REPLACED, text } from '../src/contract/index.js';
+import type { Environment } from '../src/contract/rules.js';
 import type { MerchantCredentials } from '../src/sandbox/config.js';
 import { readJsonObject } from '../src/sandbox/http/body.js';
 import { badRequest, parseWith, ProblemError, unauthorized } from '../src/sandbox/http/problem.js';
 // Where the demo's own receiver listens; the webhooks page offers it as an endpoint, and the gateway takes it.
 import { DEMO_RECEIVER_PATH } from '../src/sandbox/services/webhooks/targets.js';
+import { otherEnvironmentRefusal } from '../src/sandbox/services/merchant/credentials.js';
 import { transactionsCsv } from './transactions-csv.js';
 import { fromThisMachine, ownPagesOnly, requireSession, sessionView, Sessions, type Session, type SessionEnv } from './session.js';
 
 export interface DemoOptions {
+  /** The gateway's (GATEWAY_ENV): a credential or session of the other one is refused, naming it. */
+  environment: Environment;
   /** The sandbox merchant: the demo signs its links, checks its redirects and its webhooks with these. */
   sandbox: MerchantCredentials;
   /** The SDK for a merchant's credentials (for `npm start`, the gateway in the same process). */
@@ -89,7 +93,7 @@ export interface WebhookReceipt {
 }
 
 export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
-  const sessions = options.sessions ?? new Sessions();
+  const sessions = options.sessions ?? new Sessions(options.environment);
   // The sandbox merchant's credentials as this process last knew them: a roll from the portal changes its secret.
   let sandbox = options.sandbox;
   let sandboxClient = options.clientFor(sandbox);
@@ -126,6 +130,9 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
       credentials = sandbox;
     } else {
       const { client_id, client_secret } = parseWith(SignIn, body);
+      // Before the gateway is asked, which would answer the same, and which the catch below would turn into a mismatch.
+      const refusal = otherEnvironmentRefusal(client_id, options.environment, 'client_id') ?? otherEnvironmentRefusal(client_secret, options.environment, 'client_secret');
+      if (refusal) throw unauthorized(refusal);
       credentials = { clientId: client_id, clientSecret: client_secret, merchantKey: client_id === sandbox.clientId ? sandbox.merchantKey : '' };
     }
     const client = options.clientFor(credentials);

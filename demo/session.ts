@@ -1,14 +1,17 @@
 // The merchant portal's sessions (docs/security.md). A merchant signs in with its client id and client secret
 // (checked by the gateway's token endpoint) and gets an HttpOnly, SameSite=Strict cookie naming a session held in
-// this process's memory: a restart or sign-out ends it, and so do 8 hours. Every change the portal's API takes must
+// this process's memory: a restart or sign-out ends it, and so do 8 hours. Its id names the environment
+// (src/sandbox/services/merchant/credentials.ts): a session cookie of the other environment is refused, naming it. Every change the portal's API takes must
 // come from the portal's own pages: same Origin, Content-Type application/json, and the session's CSRF token.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { Environment } from '../src/contract/rules.js';
 import type { MerchantClient } from '../src/merchant/client.js';
 import { requireJsonType } from '../src/sandbox/http/body.js';
 import { ProblemError, unauthorized } from '../src/sandbox/http/problem.js';
+import { issueCredential, otherEnvironmentRefusal } from '../src/sandbox/services/merchant/credentials.js';
 
 export const SESSION_COOKIE = 'pay_checkout_session';
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -44,6 +47,8 @@ export class Sessions {
   readonly #byId = new Map<string, Session>();
 
   constructor(
+    /** The gateway's (GATEWAY_ENV): it names the sessions' ids. */
+    readonly environment: Environment,
     readonly ttlMs = SESSION_TTL_MS,
     private readonly now: () => number = Date.now,
   ) {}
@@ -54,7 +59,7 @@ export class Sessions {
     own = own.filter((s) => this.#byId.has(s.id));
     // Oldest first (a Map keeps the order of insertion).
     for (const session of own.slice(0, Math.max(0, own.length - SESSIONS_PER_MERCHANT + 1))) this.#byId.delete(session.id);
-    const session = { ...fields, id: randomBytes(32).toString('base64url'), csrfToken: randomBytes(32).toString('base64url'), expiresAt: this.now() + this.ttlMs };
+    const session = { ...fields, id: issueCredential(this.environment, 'portalSession'), csrfToken: randomBytes(32).toString('base64url'), expiresAt: this.now() + this.ttlMs };
     this.#byId.set(session.id, session);
     setCookie(c, SESSION_COOKIE, session.id, {
       httpOnly: true,
@@ -87,9 +92,11 @@ export const sessionView = (s: Session): SessionView => ({
   expires_at: new Date(s.expiresAt).toISOString(),
 });
 
-/** The request's session, else a 401 that says how to get one. */
+/** The request's session, else a 401 that says how to get one (or, for a cookie of the other environment, why not). */
 export function requireSession(sessions: Sessions): MiddlewareHandler<SessionEnv> {
   return async (c, next) => {
+    const refusal = otherEnvironmentRefusal(getCookie(c, SESSION_COOKIE) ?? '', sessions.environment, 'The session cookie');
+    if (refusal) throw unauthorized(refusal);
     const session = sessions.of(c);
     if (!session) throw unauthorized('Sign in to the merchant portal first (/signin): this needs the merchant\'s session.');
     c.set('session', session);

@@ -2,7 +2,9 @@
 // once more on a throwaway PostgreSQL cluster started on loopback for this run (README, "Set up").
 // `--pglite-only` skips the second pass; extra arguments narrow the files (`npm run test:node -- test/chain`).
 // The second pass runs only what depends on the store: files that start a test gateway (test/helpers), but not
-// test/build (what ships, whatever the store); `*.pglite.test.ts` and `*.postgres.test.ts` run in their store's pass.
+// test/build (what ships, whatever the store) nor a file that says `// Store: any.` in its header (a gateway it starts
+// is only the way to reach what it checks: bodies, configuration, documents); `*.pglite.test.ts` and
+// `*.postgres.test.ts` run in their store's pass.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,9 +36,11 @@ const TIME_BOXED = /model(-anvil)?\.test\.ts$/;
 files.sort((a, b) => Number(TIME_BOXED.test(b)) - Number(TIME_BOXED.test(a)));
 
 const STARTS_A_GATEWAY = /from '\.\.\/helpers\/(gateway|payment-model)\.js'/;
+const STORE_ANY = /^\/\/ Store: any\./m;
+const storeBound = (source) => STARTS_A_GATEWAY.test(source) && !STORE_ANY.test(source);
 const pgliteFiles = files.filter((f) => !f.endsWith('.postgres.test.ts'));
 const postgresFiles = files.filter(
-  (f) => f.endsWith('.postgres.test.ts') || (!f.endsWith('.pglite.test.ts') && !f.startsWith(join('test', 'build')) && STARTS_A_GATEWAY.test(readFileSync(f, 'utf8'))),
+  (f) => f.endsWith('.postgres.test.ts') || (!f.endsWith('.pglite.test.ts') && !f.startsWith(join('test', 'build')) && storeBound(readFileSync(f, 'utf8'))),
 );
 
 function run(label, files, env) {

@@ -1,25 +1,52 @@
-// `npm test`: every tier in order, stopping at the first that fails, then how long each took, so that the README's
-// tier table can be read against any run (README, "Set up"; CI prints it too).
-import { spawnSync } from 'node:child_process';
+// `npm test`: every tier, then how long each took, so that the README's tier table can be read against any run
+// (README, "Set up"; CI prints it too). Tiers of one stage run side by side, chosen from their measured CPU on two
+// cores (README, "Set up"): lint, types and build each take one core for seconds; the browser and end-to-end tiers
+// each keep about one core busy for their whole run, so together they fill the machine that either leaves half idle.
+// The node tier fills both cores alone. A stage starts only when the one before it passed. The first tier of a stage
+// prints as it runs; the others' output is held and printed whole when they end, so that no report interleaves.
+import { Buffer } from 'node:buffer';
+import { spawn } from 'node:child_process';
 
-const TIERS = [
-  ['lint', ['run', 'lint']],
-  ['types', ['run', 'typecheck']],
-  ['build', ['run', 'build']],
-  ['node (PGlite, then PostgreSQL)', ['run', 'test:node']],
-  ['browsers', ['run', 'test:browser']],
-  ['end to end', ['run', 'test:e2e', '--', '--built', '--compiled']],
+const STAGES = [
+  [
+    ['lint', ['run', 'lint']],
+    ['types', ['run', 'typecheck']],
+    ['build', ['run', 'build']],
+  ],
+  [['node (PGlite, then PostgreSQL)', ['run', 'test:node']]],
+  [
+    ['browsers', ['run', 'test:browser']],
+    ['end to end', ['run', 'test:e2e', '--', '--built', '--compiled']],
+  ],
 ];
 
-const times = [];
-let status = 0;
-for (const [name, args] of TIERS) {
+/** Runs one tier: its status and seconds; `shown` streams its output, otherwise it is printed when it ends. */
+function tier([name, args], shown) {
   const started = process.hrtime.bigint();
-  status = spawnSync('npm', args, { stdio: 'inherit' }).status ?? 1;
-  times.push([name, Number(process.hrtime.bigint() - started) / 1e9]);
-  if (status !== 0) break;
+  const child = spawn('npm', args, { stdio: shown ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+  const held = [];
+  if (!shown) {
+    child.stdout.on('data', (chunk) => held.push(chunk));
+    child.stderr.on('data', (chunk) => held.push(chunk));
+  }
+  return new Promise((resolve) => {
+    child.once('close', (code) => {
+      if (!shown) process.stdout.write(Buffer.concat([Buffer.from(`\n# ${name}, run beside the tier above:\n`), ...held]));
+      resolve({ name, status: code ?? 1, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
+    });
+  });
 }
-const total = times.reduce((sum, [, s]) => sum + s, 0);
-console.log(`\n# npm test, ${status === 0 ? 'passed' : `failed in ${times.at(-1)[0]}`}: ${Math.round(total)} s`);
-for (const [name, s] of times) console.log(`#   ${name.padEnd(32)} ${Math.round(s)} s`);
-process.exit(status);
+
+const times = [];
+let failed;
+const started = process.hrtime.bigint();
+for (const stage of STAGES) {
+  const results = await Promise.all(stage.map((t, i) => tier(t, i === 0)));
+  times.push(...results);
+  failed = results.find((r) => r.status !== 0);
+  if (failed) break;
+}
+const total = Number(process.hrtime.bigint() - started) / 1e9;
+console.log(`\n# npm test, ${failed ? `failed in ${failed.name}` : 'passed'}: ${Math.round(total)} s`);
+for (const { name, seconds } of times) console.log(`#   ${name.padEnd(32)} ${Math.round(seconds)} s`);
+process.exit(failed ? failed.status : 0);

@@ -56,7 +56,11 @@ export function createApp(services: Services): Hono {
     await next();
   });
   // Each route behind the middleware its declaration's `auth` names (the token endpoint checks its client itself).
-  const guards: Record<Auth, MiddlewareHandler[]> = { bearer: [bearer(services.tokens)], signature: [signedBody(services.merchants)], client: [] };
+  const guards: Record<Auth, MiddlewareHandler[]> = {
+    bearer: [bearer(services.tokens, services.config.environment)],
+    signature: [signedBody(services.merchants, services.config.environment)],
+    client: [],
+  };
   for (const { use, routes } of routeGroups(services.config.environment)) {
     if (use) app.use(...use);
     for (const { method, path, spec, handler } of routes) {

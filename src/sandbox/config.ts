@@ -8,6 +8,7 @@ import { ENVIRONMENTS, type Environment } from '../contract/rules.js';
 import { networksFrom, networksTaken, type NetworkSpec } from './chains/configuration.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './logging.js';
 import { ratesFrom, type RateSettings } from './rates/configuration.js';
+import { environmentOf } from './services/merchant/credentials.js';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits } from './storage/database.js';
 import { parsePostgresUrl } from './storage/postgres-url.js';
 
@@ -272,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     problems.push((error as Error).message);
   }
   if (env.GATEWAY_ENV === 'live') problems.push(...liveRefusals(env, networks));
+  else problems.push(...sandboxCredentialRefusals(env));
   if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT === parsed.data.PORT) {
     problems.push(`METRICS_PORT must differ from PORT (both ${parsed.data.PORT}): it is a listener of its own, so that /metrics can be kept off the port customers reach`);
   }
@@ -319,6 +321,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
 const XPUB_VARIABLES: Record<NetworkFamily, string> = { tron: 'HD_XPUB_TRON', evm: 'HD_XPUB_EVM', bitcoin: 'HD_XPUB_BITCOIN' };
 /** Seeds written in this repository: whatever they sign or receive, anyone can spend. */
 const PUBLIC_SEEDS = [DEFAULT_SANDBOX_SEED_HEX, SANDBOX_WALLET_SEED_HEX, SANDBOX_PAYOUT_SEED_HEX];
+const SANDBOX_CREDENTIAL_VARIABLES = ['SANDBOX_CLIENT_ID', 'SANDBOX_CLIENT_SECRET', 'SANDBOX_MERCHANT_KEY'] as const;
 /** Variables that act on the sandbox merchant or on the sandbox's own tools: in live there are neither. */
 const SANDBOX_ONLY: [name: string, refused: (value: string) => boolean, why: string][] = [
   ['SANDBOX_CLIENT_ID', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
@@ -368,6 +371,16 @@ function liveRefusals(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[]):
     problems.push('RATE_SOURCES is required in live: the sandbox\'s rates are made up; name the sources (a "fixed" one is taken as the operator\'s choice; docs/rates.md)');
   }
   return problems;
+}
+
+/** The sandbox merchant's credentials as given: any shape but one that names live, which the sandbox would refuse at every request. */
+function sandboxCredentialRefusals(env: NodeJS.ProcessEnv): string[] {
+  return SANDBOX_CREDENTIAL_VARIABLES.flatMap((name) => {
+    const named = env[name] ? environmentOf(env[name]) : undefined;
+    return named?.environment === 'live'
+      ? [`${name} begins ${named.prefix}, which names a live credential: the sandbox refuses every one by its prefix (docs/security.md, "Credentials name their environment"); give it a sandbox one`]
+      : [];
+  });
 }
 
 /** A check that cannot be made (a key that does not parse, refused already by its variable) is no refusal of its own. */

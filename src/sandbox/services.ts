@@ -114,7 +114,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     await db.close();
     throw error;
   }
-  const merchants = new Merchants(db, sealer, clock);
+  const merchants = new Merchants(db, sealer, clock, config.environment);
   const rateLimits = new RateLimits(db, clock);
   const idempotency = new Idempotency(db, clock, config.idempotencyKeyTtlSeconds);
   const chains = await Chains.open(db, clock, networks);
@@ -129,7 +129,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const orders = new Orders(clock, reconciler);
   const local = config.allowLocalWebhooks ? (options.localReceivers ?? sandboxReceivers(config.sandboxWebhookUrl, config.port)) : undefined;
   const targets = new WebhookTargets(local, options.resolve);
-  const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets, idempotency, rateLimits, config.limits);
+  const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets, idempotency, rateLimits, config.limits, config.environment);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
   const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);
   const payouts = new Payouts(db, clock, chains, networks, webhookOutbox, config.payments.payoutSeedHex);
@@ -166,7 +166,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     clock,
     merchants,
     idempotency,
-    tokens: new Tokens(db, clock, config.tokenTtlSeconds, merchants),
+    tokens: new Tokens(db, clock, config.tokenTtlSeconds, merchants, config.environment),
     clientSignIn: new ClientSignIn(merchants, rateLimits, config.limits),
     paymentLinks: new PaymentLinks(db, clock, config.checkoutUrl, orders, idempotency),
     refunds,

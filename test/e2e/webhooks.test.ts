@@ -109,7 +109,7 @@ test('a merchant adds the demo receiver, sees a paid link’s events delivered a
   await reveal.click();
   assert.equal(await reveal.getAttribute('aria-pressed'), 'true');
   const secret = (await receiverRow.locator('[data-secret]').textContent())!;
-  assert.match(secret, /^whsec_\S+$/);
+  assert.match(secret, /^test_whsec_\S+$/);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(baseUrl).origin });
   await receiverRow.getByRole('button', { name: `Copy the signing secret of ${RECEIVER_URL}` }).click();
   await page.getByRole('status').filter({ hasText: `Copied the signing secret of ${RECEIVER_URL}.` }).waitFor();

@@ -2,6 +2,7 @@
 // the token endpoint), never a 500, and leaves no row behind. Bodies are valid ones mutated (a required field dropped,
 // a wrong type, an over-long or empty string, a negative, fractional or out-of-range amount, a bad format, a lone
 // surrogate or NUL, nested junk), or not an object at all (other JSON, broken JSON text).
+// Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';

@@ -1,6 +1,7 @@
 // GET /openapi.json: an OpenAPI 3.1 document that a real validator accepts, naming the routes the gateway mounts
 // (both from the declarations of src/sandbox/routes/), and the same routes as docs/api.md. That each route answers
 // as declared is test/gateway/routes.test.ts.
+// Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,5 @@
 // Path and query parameters are input too: a NUL (%00) anywhere in the URL is a 400 problem, never a 500.
+// Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';

@@ -1,6 +1,7 @@
 // What the gateway asks of a request before any rule of the API: JSON bodies say they are JSON (415 otherwise;
 // createRefund, whose content type the integration document leaves open, and the checkout API's POST may send none), and a path or headers too large for the server
 // are answered with problem details, not Node's empty 431.
+// Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';

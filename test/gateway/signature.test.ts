@@ -1,5 +1,6 @@
 // signature_hash: the worked example of docs/api.md#signing, computed here on its own (node:crypto and a JCS written
 // for this test), equal to what the SDK computes and what the gateway accepts; anything else is refused.
+// Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -47,7 +47,7 @@ describe(`token endpoint (${storageName})`, () => {
     const second = assertIssued(await token(credentialsForm()));
     assert.notEqual(first, second);
     // Opaque: 32 random bytes, nothing of the merchant in it.
-    assert.match(first, /^at_[A-Za-z0-9_-]{43}$/);
+    assert.match(first, /^test_at_[A-Za-z0-9_-]{43}$/);
     assert.ok(!first.includes(gw.credentials.clientId));
     const stored = await gw.gateway.db.query<{ token_hash: string }>('SELECT token_hash FROM access_tokens');
     assert.ok(stored.every((row) => row.token_hash !== first && row.token_hash !== second));

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../src/sandbox/clock.js';
 import { loadConfig, type GatewayConfig, type MerchantCredentials } from '../../src/sandbox/config.js';
 import { startGateway, type RunningGateway, type StartOptions } from '../../src/sandbox/server.js';
+import { issueCredentials } from '../../src/sandbox/services/merchant/credentials.js';
 import { MerchantClient } from '../../src/merchant/index.js';
 import { migratedPgliteImage } from './pglite-image.js';
 import type { PaymentLinkInput } from '../../src/contract/index.js';
@@ -13,7 +14,7 @@ export interface TestGateway extends RunningGateway {
   /** The SDK, signed in as the sandbox merchant. */
   client: MerchantClient;
   credentials: MerchantCredentials;
-  /** Another merchant, for "not yours" cases. */
+  /** Another merchant, for "not yours" cases, with credentials issued as the operator's command issues them. */
   addMerchant(name?: string): Promise<{ credentials: MerchantCredentials; client: MerchantClient }>;
   /** Pays a link in full through the real flow: open a USDT/TRON payment, the test wallet sends, blocks confirm it. */
   markPaid(paymentLinkRef: string): Promise<void>;
@@ -71,8 +72,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     credentials: config.sandboxMerchant,
     client: clientFor(config.sandboxMerchant),
     async addMerchant(name = 'Other Merchant') {
-      const suffix = randomBytes(6).toString('hex');
-      const credentials = { name, clientId: `client_${suffix}`, clientSecret: `secret_${suffix}`, merchantKey: `key_${suffix}` };
+      const issued = issueCredentials(config.environment);
+      const credentials = { name, clientId: issued.client_id, clientSecret: issued.client_secret, merchantKey: issued.merchant_key };
       await running.gateway.merchants.upsert(credentials);
       return { credentials, client: clientFor(credentials) };
     },

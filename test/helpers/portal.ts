@@ -12,6 +12,7 @@ export function startPortal(options: Pick<Parameters<typeof demoRoutes>[0], 'sec
       app.route(
         '/',
         demoRoutes({
+          environment: services.config.environment,
           sandbox: services.config.sandboxMerchant,
           clientFor: (credentials) => new MerchantClient({ baseUrl: 'http://gateway.test', ...credentials, fetch: inProcess }),
           distDir: '/nonexistent',

@@ -1,5 +1,6 @@
 // Routes that need little take little (docs/security.md, "Limits"): a body past a route's own limit is a 413 before it
 // is read, and a deep one a 400 before it is parsed, so large or deep bodies cost the gateway next to nothing.
+// Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';

@@ -1,5 +1,6 @@
 // The sandbox controls answer nothing that maps an on-chain address (public) to its link's ref (the customer's bearer
 // secret): ending a quote by address answers 204 with no body.
+// Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { checkoutApi } from '../helpers/checkout.js';

@@ -1,6 +1,7 @@
 // The SDK through a loopback proxy that cuts connections, holds answers past the deadline and answers 503 and 429
 // itself: every call ends with exactly one link or refund, or a typed error within its timeout, and never does
 // anything twice (one Idempotency-Key per call, on every attempt).
+// Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import fc from 'fast-check';

@@ -40,7 +40,7 @@ describe(`rolling the client secret (${storageName})`, () => {
     assert.equal(rolled.body.client_id, credentials.clientId);
     assert.equal(rolled.body.previous_secret_expires_at, null);
     assert.notEqual(rolled.body.client_secret, credentials.clientSecret);
-    assert.match(rolled.body.client_secret, /^secret_[A-Za-z0-9_-]{43}$/);
+    assert.match(rolled.body.client_secret, /^test_secret_[A-Za-z0-9_-]{43}$/);
 
     assert.equal(await reads(old), 401, 'the token of the old secret ended');
     assert.equal((await tokenStatus(credentials)).status, 401, 'the old secret gets no token');

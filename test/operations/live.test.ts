@@ -3,41 +3,24 @@
 // sandbox surface: every /sandbox route (the tester panel, the wallet and its faucet, mining, each expiry shortcut) and
 // anything else under /sandbox answers 404 exactly as an unknown path does; its hosted page asks for no panel; its
 // OpenAPI document lists no sandbox route; its banner says LIVE and names the testnet. Its checkout view says `live`
-// (the sandbox's says `sandbox`) and offers only the networks NETWORKS takes.
+// (the sandbox's says `sandbox`) and offers only the networks NETWORKS takes. It refuses the sandbox's credentials,
+// naming the sandbox (test/merchant/environments.test.ts tries every kind, both ways).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { HDKey } from '@scure/bip32';
 import type { CheckoutView } from '../../src/contract/index.js';
-import { loadConfig } from '../../src/sandbox/config.js';
+import { loadConfig, SANDBOX_DEFAULTS } from '../../src/sandbox/config.js';
 import { openApiDocument } from '../../src/sandbox/openapi/document.js';
 import { sandboxRoutes } from '../../src/sandbox/routes/sandbox.js';
+import { issueCredential } from '../../src/sandbox/services/merchant/credentials.js';
 import { startTestChain, type TestChain } from '../helpers/anvil.js';
 import { checkoutApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
-
-/** What a live operator sets: a node, the networks taken, rates, and keys of its own (none of the sandbox's). */
-async function liveEnv(chain: TestChain, folder: string): Promise<Record<string, string>> {
-  const rateSources = join(folder, 'rates.json');
-  // BTC too, though no network taken pays in it: the sandbox this replaced started with the same file.
-  const rates = { sources: [{ id: 'desk', kind: 'fixed', pairs: { 'ETH/VND': '92000000', 'USDT/VND': '26350', 'BTC/VND': '2600000000' } }], assets: { ETH: {}, USDT: {}, BTC: {} } };
-  await writeFile(rateSources, JSON.stringify(rates));
-  return {
-    GATEWAY_ENV: 'live',
-    NETWORKS: 'ETHEREUM',
-    ETHEREUM_RPC_URL: chain.rpcUrl,
-    ETHEREUM_USDT_CONTRACT: chain.token,
-    ETHEREUM_POLL_MS: '200',
-    RATE_SOURCES: rateSources,
-    GATEWAY_DATA_KEY: 'the operator data key of this test',
-    PAYOUT_HD_SEED: '11'.repeat(32),
-    HD_XPUB_EVM: HDKey.fromMasterSeed(new Uint8Array(32).fill(3)).derive("m/44'/60'/0'").publicExtendedKey,
-  };
-}
+import { liveEnv } from '../helpers/live.js';
 
 interface Started {
   url: string;
@@ -166,6 +149,16 @@ describe('a live gateway', () => {
     assert.match(live.banner, /^ {2}Payouts .*\(PAYOUT_HD_SEED\)/m);
     assert.doesNotMatch(live.banner, /Sandbox credentials|ClientId|Test wallet|sandbox_secret|public sandbox/);
     for (const secret of [env.GATEWAY_DATA_KEY!, env.PAYOUT_HD_SEED!]) assert.ok(!live.banner.includes(secret), 'a secret printed');
+  });
+
+  it("refuses the sandbox merchant's credentials, naming the sandbox, as Stripe answers a test key sent to live", async () => {
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: SANDBOX_DEFAULTS.clientId, client_secret: SANDBOX_DEFAULTS.clientSecret });
+    const token = await fetch(new URL('/api/v2/oauth/token', live.url), { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form });
+    assert.equal(token.status, 401);
+    assert.match(((await token.json()) as { error_description: string }).error_description, /^client_id is a sandbox credential \(it begins sandbox_\); this gateway is live/);
+    const read = await fetch(new URL('/api/webhooks/endpoints', live.url), { headers: { Authorization: `Bearer ${issueCredential('sandbox', 'accessToken')}` } });
+    assert.equal(read.status, 401);
+    assert.match(((await read.json()) as { detail: string }).detail, /^The access token is a sandbox credential \(it begins test_\); this gateway is live/);
   });
 
   describe('its checkout view, beside the sandbox', () => {

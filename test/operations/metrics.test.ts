@@ -1,6 +1,7 @@
 // GET /metrics in the Prometheus text format, read back with a parser of that format: each series docs/operations.md
 // describes is there, with the figures of what the test did (a request, a paid payment, an open stream, a queued webhook);
 // and, with METRICS_TOKEN or METRICS_PORT, read by no one else.
+// Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';

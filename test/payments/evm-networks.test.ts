@@ -1,5 +1,6 @@
 // A second EVM network added by configuration alone (an EVM_NETWORKS file): BNB Smart Chain testnet's look (chain 97,
 // BNB, a USDT of 18 decimals) on a second anvil, side by side with Ethereum on the first.
+// Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

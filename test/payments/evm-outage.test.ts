@@ -2,6 +2,7 @@
 // customer pays through the chain itself, or stopped outright with SIGSTOP. New payments on its network are refused
 // with a 503 within seconds, other networks go on, nothing on it runs out meanwhile, and once the node answers again
 // the payment sent before its quote ran out is in time and paid. The gateway's own timers run here, on a real clock.
+// Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseEip681 } from 'eth-url-parser';

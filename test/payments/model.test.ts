@@ -5,7 +5,7 @@
 // VND figure against the reference model written from the docs (test/helpers/payment-reference.ts). Whatever is drawn,
 // a run of ten sequences meets each fixed scenario of the helper's SCENARIOS: a short pay confirmed, credit carried to
 // the next quote, money at a superseded address.
-// MODEL_SECONDS sets the time given to it (30 s a store in `npm test`, beside the anvil pass's 20 s of
+// MODEL_SECONDS sets the time given to it (20 s a store in `npm test`, beside the anvil pass's 20 s of
 // model-anvil.test.ts) and MODEL_MINIMUM the fewest sequences (`npm run soak`: 1,000 per store).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -19,7 +19,7 @@ describe(`payment truth, model-based (${storageName})`, () => {
     const stats = newStats();
     try {
       const minimum = Number(process.env.MODEL_MINIMUM ?? 10);
-      await runModel(system, { seconds: Number(process.env.MODEL_SECONDS ?? 30), minimum, stats });
+      await runModel(system, { seconds: Number(process.env.MODEL_SECONDS ?? 20), minimum, stats });
     } finally {
       console.log(describeStats(stats, storageName));
       await system.close();

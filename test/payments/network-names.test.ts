@@ -1,5 +1,6 @@
 // The checkout view names each asset's network as the gateway is configured, and says whether it is a test network:
 // the customer reads it, and the element tests no network id (one id, ETHEREUM, is Sepolia here and chain 1 there).
+// Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { networksFrom } from '../../src/sandbox/chains/configuration.js';

@@ -6,7 +6,8 @@ import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { SECRET_REPLACED, type Problem } from '../../src/contract/index.js';
 import type { MerchantCredentials } from '../../src/sandbox/config.js';
-import { Sessions } from '../../demo/session.js';
+import { SESSION_COOKIE, Sessions } from '../../demo/session.js';
+import { issueCredential, issueCredentials } from '../../src/sandbox/services/merchant/credentials.js';
 import { sampleLink, storageName, type TestGateway } from '../helpers/gateway.js';
 import { paidOrder } from '../helpers/merchant-api.js';
 import { startPortal } from '../helpers/portal.js';
@@ -68,7 +69,7 @@ describe(`merchant portal sessions (${storageName})`, () => {
   let origin: string;
   let clock = Date.now();
   before(async () => {
-    gw = await startPortal({ secretlessSignIn: true, sessions: new Sessions(3_600_000, () => clock) });
+    gw = await startPortal({ secretlessSignIn: true, sessions: new Sessions('sandbox', 3_600_000, () => clock) });
     origin = new URL(gw.url).origin;
   });
   after(() => gw.close());
@@ -208,6 +209,24 @@ describe(`merchant portal sessions (${storageName})`, () => {
     assert.deepEqual(blank.body.errors?.map((e) => e.path), ['client_id', 'client_secret']);
     const crossSite = await call('POST', '/demo/sign-in', { headers: { Origin: 'http://localhost:1' }, body: { sandbox: true } });
     assert.equal(crossSite.status, 403, 'no sign-in forced on the merchant by another page');
+  });
+
+  it('names its sessions test_session_, and refuses a live client id, client secret or session cookie, naming live', async () => {
+    const answer = await call('POST', '/demo/sign-in', { headers: { Origin: origin }, body: { client_id: gw.credentials.clientId, client_secret: gw.credentials.clientSecret } });
+    assert.match(answer.headers.getSetCookie()[0]!, new RegExp(`^${SESSION_COOKIE}=test_session_[A-Za-z0-9_-]{43};`));
+    const live = issueCredentials('live');
+    const bodies: [string, Record<string, string>][] = [
+      ['client_id', { client_id: live.client_id, client_secret: gw.credentials.clientSecret }],
+      ['client_secret', { client_id: gw.credentials.clientId, client_secret: live.client_secret }],
+    ];
+    for (const [field, body] of bodies) {
+      const refused = await call('POST', '/demo/sign-in', { headers: { Origin: origin }, body });
+      assert.deepEqual([refused.status, refused.headers.get('set-cookie')], [401, null], field);
+      assert.match(refused.body.detail!, new RegExp(`^${field} is a live credential \\(it begins live_\\); this gateway is the sandbox`));
+    }
+    const forged = await call('GET', '/demo/api/session', { headers: { Cookie: `${SESSION_COOKIE}=${issueCredential('live', 'portalSession')}` } });
+    assert.equal(forged.status, 401);
+    assert.match(forged.body.detail!, /^The session cookie is a live credential \(it begins live_\); this gateway is the sandbox/);
   });
 
   it('never signs in without the secret through a reverse proxy on this machine (which rewrites Host to the loopback)', async () => {

@@ -5,6 +5,7 @@
 // the source's prices as they were, a move past max_jump_bps is taken only when the source said it twice or another
 // source agrees, an honest answer is taken, and a quote uses only prices the book holds within the asset's floor and
 // ceiling. The fixed source (a peg) needs no answer and stands beside them.
+// Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

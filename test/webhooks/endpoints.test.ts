@@ -2,6 +2,7 @@
 // checked when the endpoint is added and again at every delivery, which connects to the very addresses checked.
 // Loopback, http: included, only when the sandbox allows it (SANDBOX_ALLOW_LOCAL_WEBHOOKS=1, as `npm start` does), and
 // then only for its own receivers (SANDBOX_WEBHOOK_URL and the demo's).
+// Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';

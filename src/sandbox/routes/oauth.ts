@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import { MERCHANT_DISABLED, SECRET_REPLACED, TokenRequest, TokenResponse, type TokenError } from '../../contract/index.js';
 import { clientAddress } from '../http/client-address.js';
+import { otherEnvironmentRefusal } from '../services/merchant/credentials.js';
 import type { Services } from '../services.js';
 import { route, type RouteGroup } from './route.js';
 
@@ -32,9 +33,9 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   }
 }
 
-type Uses = Pick<Services, 'clientSignIn' | 'tokens'>;
+type Uses = Pick<Services, 'clientSignIn' | 'tokens' | 'config'>;
 
-function issueToken({ clientSignIn, tokens }: Uses) {
+function issueToken({ clientSignIn, tokens, config }: Uses) {
   return async (c: Context) => {
     try {
       const type = c.req.header('Content-Type') ?? '';
@@ -64,6 +65,10 @@ function issueToken({ clientSignIn, tokens }: Uses) {
       if (!id || !secret) {
         throw new OAuthError(401, { error: 'invalid_client', error_description: 'client_id and client_secret are required.' }, Boolean(basic));
       }
+      // Told by their prefixes alone (services/merchant/credentials.ts): no lookup, and not counted as a wrong secret,
+      // since no secret of this gateway was tried (docs/security.md, "Credentials name their environment").
+      const refusal = otherEnvironmentRefusal(id, config.environment, 'client_id') ?? otherEnvironmentRefusal(secret, config.environment, 'client_secret');
+      if (refusal) throw new OAuthError(401, { error: 'invalid_client', error_description: refusal }, Boolean(basic));
       // The portal's sign-in asks in process: it has no address of its own here, and is counted per client id only.
       const address = clientAddress(c);
       const merchant = await clientSignIn.authenticate(id, secret, address === 'in-process' ? undefined : address);

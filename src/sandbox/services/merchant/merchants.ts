@@ -5,12 +5,14 @@
 // (storage/merchants.ts, disableMerchant) gets no token, and its key signs no link; its links open no payment
 // (customer-checkout.ts asks `disabled`), while what reaches its addresses is still followed (docs/operations.md).
 import type { ClientSecretRoll } from '../../../contract/index.js';
+import type { Environment } from '../../../contract/rules.js';
 import type { Clock } from '../../clock.js';
 import type { MerchantCredentials } from '../../config.js';
 import { notFound } from '../../errors.js';
 import { randomToken, sameSecret, sha256, type Sealer } from '../../secrets.js';
 import type { Database, Sql } from '../../storage/database.js';
 import { CredentialCache } from './credential-cache.js';
+import { issueCredential } from './credentials.js';
 import { disableMerchant, merchantById, merchantByClientId, merchantByKeyHash, MERCHANTS_CHANNEL, rollSecret, upsertMerchant, type MerchantRow } from '../../storage/merchants.js';
 
 export interface Merchant {
@@ -42,6 +44,8 @@ export class Merchants {
     private readonly db: Database,
     private readonly sealer: Sealer,
     private readonly clock: Clock,
+    /** Names the secrets a roll issues (credentials.ts). */
+    private readonly environment: Environment,
   ) {}
 
   /** Starts hearing of credential changes, from this process and any other on the database. */
@@ -92,7 +96,7 @@ export class Merchants {
    * process hears of it (NOTIFY).
    */
   async rollSecret(merchantId: string, expiresInSeconds = 0): Promise<ClientSecretRoll> {
-    const secret = randomToken('secret');
+    const secret = issueCredential(this.environment, 'clientSecret');
     const until = expiresInSeconds ? new Date(this.clock.now().getTime() + expiresInSeconds * 1000) : null;
     const row = await this.db.transaction((tx) => rollSecret(tx, merchantId, { hash: sha256(secret), sealed: this.sealer.seal(secret) }, until));
     if (!row) throw notFound('There is no such merchant.');

@@ -3,11 +3,13 @@
 // until it ends, and dropped with everything else cached of merchants when credentials change in any process on the
 // database (merchants.ts: a roll here drops it before its answer, another process's as soon as its NOTIFY arrives).
 import type { TokenResponse } from '../../../contract/index.js';
+import type { Environment } from '../../../contract/rules.js';
 import type { Clock } from '../../clock.js';
-import { randomToken, sha256 } from '../../secrets.js';
+import { sha256 } from '../../secrets.js';
 import type { Database } from '../../storage/database.js';
 import { insertToken, liveToken } from '../../storage/tokens.js';
 import type { CredentialCache } from './credential-cache.js';
+import { issueCredential } from './credentials.js';
 import type { AuthenticatedClient, Merchants } from './merchants.js';
 
 /**
@@ -27,13 +29,15 @@ export class Tokens {
     private readonly clock: Clock,
     private readonly ttlSeconds: number,
     merchants: Merchants,
+    /** Names the tokens it issues (credentials.ts). */
+    private readonly environment: Environment,
   ) {
     this.#live = merchants.cache(CACHE_MS, CACHE_MAX);
   }
 
   /** A token for the merchant, which ends with the secret it signed in with (at the latest, when its grace ends). */
   async issue(client: AuthenticatedClient): Promise<TokenResponse> {
-    const token = randomToken('at');
+    const token = issueCredential(this.environment, 'accessToken');
     const now = this.clock.now();
     const ttl = Math.min(this.ttlSeconds * 1000, (client.secret_expires_at?.getTime() ?? Infinity) - now.getTime());
     await insertToken(this.db, sha256(token), client.merchant_id, client.secret_generation, new Date(now.getTime() + ttl), now);

@@ -3,6 +3,7 @@
 // delivery again, and sending an endpoint a test event.
 import { WEBHOOK_TEST_EVENT, type WebhookDelivery, type WebhookDeliveryDetail, type WebhookEndpoint, type WebhookTestEvent } from '../../../contract/index.js';
 import type { Clock } from '../../clock.js';
+import type { Environment } from '../../../contract/rules.js';
 import type { LimitSettings } from '../../config.js';
 import { conflict, invalid, notFound } from '../../errors.js';
 import { randomToken, type Sealer } from '../../secrets.js';
@@ -25,6 +26,7 @@ import {
   type DeliveryRow,
   type EndpointRow,
 } from '../../storage/webhooks.js';
+import { issueCredential } from '../merchant/credentials.js';
 import type { Idempotency, IdempotencyScope } from '../merchant/idempotency.js';
 import type { RateLimits } from '../operations/rate-limits.js';
 import { RefusedTarget, UnresolvedTarget, type WebhookTargets } from './targets.js';
@@ -46,6 +48,8 @@ export class WebhookEndpoints {
      * an add past the cap still costs a transaction, so a flood of them is refused before any (docs/security.md, "Limits").
      */
     private readonly limits: Pick<LimitSettings, 'webhookEndpointsPerMerchant' | 'webhookEndpointAddsPerMerchantPerMinute'>,
+    /** Names the secrets it issues (merchant/credentials.ts). */
+    private readonly environment: Environment,
   ) {}
 
   /** A new endpoint and its secret (a replay: the same endpoint, its secret opened again; a key keeps only its id). */
@@ -72,7 +76,7 @@ export class WebhookEndpoints {
 
   /** Stores an endpoint with a new secret, sealed; its id. */
   async #insert(tx: Sql, merchantId: string, url: string): Promise<string> {
-    const row = { endpoint_id: randomToken('we', 12), url, secret_sealed: this.sealer.seal(randomToken('whsec', 24)), created_at: this.clock.now() };
+    const row = { endpoint_id: randomToken('we', 12), url, secret_sealed: this.sealer.seal(issueCredential(this.environment, 'webhookSecret')), created_at: this.clock.now() };
     const cap = this.limits.webhookEndpointsPerMerchant;
     if (!(await insertEndpointWithin(tx, merchantId, row, cap))) {
       // A count, not a rate: no wait frees one, so a 409 that says what does.

@@ -1,0 +1,26 @@
+// What a live operator sets (GATEWAY_ENV=live): Ethereum on a node (anvil), TRON and Bitcoin left out by NETWORKS,
+// fixed rates the operator chose, keys of its own (none of the sandbox's). For loadConfig, or a process of its own.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { HDKey } from '@scure/bip32';
+import type { TestChain } from './anvil.js';
+
+/** The live environment on `chain`, its rate file written in `folder`. */
+export async function liveEnv(chain: TestChain, folder: string): Promise<Record<string, string>> {
+  const rateSources = join(folder, 'rates.json');
+  // BTC too, though no network taken pays in it: the sandbox this replaced started with the same file.
+  const rates = { sources: [{ id: 'desk', kind: 'fixed', pairs: { 'ETH/VND': '92000000', 'USDT/VND': '26350', 'BTC/VND': '2600000000' } }], assets: { ETH: {}, USDT: {}, BTC: {} } };
+  await writeFile(rateSources, JSON.stringify(rates));
+  return {
+    GATEWAY_ENV: 'live',
+    NETWORKS: 'ETHEREUM',
+    ETHEREUM_RPC_URL: chain.rpcUrl,
+    ETHEREUM_USDT_CONTRACT: chain.token,
+    ETHEREUM_POLL_MS: '200',
+    RATE_SOURCES: rateSources,
+    GATEWAY_DATA_KEY: 'the operator data key of this test',
+    PAYOUT_HD_SEED: '11'.repeat(32),
+    HD_XPUB_EVM: HDKey.fromMasterSeed(new Uint8Array(32).fill(3)).derive("m/44'/60'/0'").publicExtendedKey,
+  };
+}
+
