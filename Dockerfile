@@ -12,7 +12,8 @@ RUN npm run build
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4010 PGLITE_DIR=/data/pglite
 WORKDIR /app
-# What was built: the gateway, the element it serves (and its chunks), the demo's pages for `node dist/gateway/demo.js`.
+# What was built: the gateway, the element it serves (and its chunks), the demo's pages for `node dist/gateway/demo.js`,
+# and the operator's merchants command, `node dist/gateway/merchants.js` (docs/operations.md, "Merchants").
 COPY --from=build /app/dist dist
 COPY --from=build /app/node_modules/@electric-sql/pglite node_modules/@electric-sql/pglite
 RUN mkdir /data && chown node:node /data

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { except } from 'hono/combine';
-import type { CreateRefundRequest, PaymentLinkInput, PaymentLinkResource, Problem, RefundResource, WebhookDelivery, WebhookEvent, WebhookTestEvent } from '../src/contract/index.js';
+import type { CreateRefundRequest, PaymentLinkInput, PaymentLinkResource, PayoutWallets, Problem, RefundResource, WebhookDelivery, WebhookEvent, WebhookTestEvent } from '../src/contract/index.js';
 import type { MerchantClient, PaymentLinkQuery } from '../src/merchant/client.js';
 import { PayCheckoutApiError } from '../src/merchant/errors.js';
 import { verifyRedirect } from '../src/merchant/redirect.js';
@@ -76,6 +76,8 @@ export interface OrderView {
   refunds: RefundResource[];
   /** Deliveries about the order's links to each of the merchant's endpoints, newest first. */
   deliveries: (WebhookDelivery & { endpoint_url: string })[];
+  /** The merchant's payout wallets, which its refunds on a node's network leave, and its daily cap. */
+  payout_wallets: PayoutWallets;
 }
 
 /** One delivery as the demo's receiver saw it. */
@@ -211,7 +213,12 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
   app.get('/demo/api/orders/:order_id', async (c) => {
     const { client } = c.get('session');
     const orderId = c.req.param('order_id');
-    const [links, refunds, endpoints] = await Promise.all([client.findPaymentLinks(orderId), client.listRefunds(orderId), client.listWebhookEndpoints()]);
+    const [links, refunds, endpoints, payoutWallets] = await Promise.all([
+      client.findPaymentLinks(orderId),
+      client.listRefunds(orderId),
+      client.listWebhookEndpoints(),
+      client.getPayoutWallets(),
+    ]);
     const deliveries = await Promise.all(
       endpoints.flatMap((endpoint) =>
         links.map(async (link) =>
@@ -225,6 +232,7 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
       amountToRefund: refunds.amountToRefund,
       refunds: refunds.refunds,
       deliveries: deliveries.flat().sort((a, b) => b.delivery_id - a.delivery_id),
+      payout_wallets: payoutWallets,
     };
     return c.json(view);
   });

@@ -1,8 +1,9 @@
 // `npm run build:gateway` (part of `npm run build`, and the image's build step, Dockerfile): the gateway compiled to
 // JavaScript, started with `node dist/gateway/main.js` (the gateway alone) or `node dist/gateway/demo.js` (what
-// `npm start` serves). Everything they import is bundled in, so the published package keeps the gateway's packages
-// as development dependencies, except PGlite, whose WebAssembly is read from beside its own module (the image copies
-// node_modules/@electric-sql/pglite), and what only development uses. The migrations, SQL read at run time, go beside.
+// `npm start` serves); `node dist/gateway/merchants.js` is the operator's merchants command. Everything they import is
+// bundled in, so the published package keeps the gateway's packages as development dependencies, except PGlite, whose
+// WebAssembly is read from beside its own module (the image copies node_modules/@electric-sql/pglite), and what only
+// development uses. The migrations, SQL read at run time, go beside.
 import { build } from 'esbuild';
 import { cp, rm, writeFile } from 'node:fs/promises';
 
@@ -10,7 +11,7 @@ const OUT = 'dist/gateway';
 
 await rm(OUT, { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/sandbox/main.ts', demo: 'demo/main.ts' },
+  entryPoints: { main: 'src/sandbox/main.ts', demo: 'demo/main.ts', merchants: 'src/sandbox/merchants-main.ts' },
   outdir: OUT,
   bundle: true,
   platform: 'node',

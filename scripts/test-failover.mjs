@@ -8,29 +8,52 @@
 //
 //   node scripts/test-failover.mjs           synchronous replication: asserts all of the above (npm run test:failover)
 //   node scripts/test-failover.mjs --async   asynchronous replication: prints what was lost (npm run soak)
+//   node scripts/test-failover.mjs --auto-failover
+//       pg_auto_failover (a monitor and two nodes, docs/operations.md "Going live"): the gateways on the URI
+//       `pg_autoctl show uri` prints, unchanged; `pg_autoctl perform failover`, then the primary's node killed (SIGKILL
+//       to its pg_autoctl and postgres) and the monitor left to promote the other; the same assertions, and how long
+//       writes stopped (npm run test:auto-failover); with --default-health-checks, on the monitor's defaults
 /* global fetch, AbortController, AbortSignal, TextDecoderStream, URLSearchParams */
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout } from 'node:timers';
+import { promisify } from 'node:util';
 import canonicalize from 'canonicalize';
 import pg from 'pg';
 import { freePort } from './free-port.mjs';
 import { postgresBin } from './postgres.mjs';
 
 const ASYNC = process.argv.includes('--async');
+const AUTO = process.argv.includes('--auto-failover');
+const DEFAULT_HEALTH_CHECKS = process.argv.includes('--default-health-checks');
 /** Load per order, and when in it the switch happens (the second step follows the first after GAP_MS). */
 const LOAD_MS = 20_000;
 const SWITCH_AT_MS = 7_000;
 const GAP_MS = 1_000;
 const WORKERS = 6;
 const STREAMS = 80;
-const MAX_FAILING_MS = 5_000;
+/** The monitor needs the health checks below to see a primary gone, and then promotes: seconds, not one. */
+const MAX_FAILING_MS = AUTO ? (DEFAULT_HEALTH_CHECKS ? 90_000 : 20_000) : 5_000;
 /** How long a client keeps sending one request again (same Idempotency-Key) before it gives up. */
-const GIVE_UP_MS = 15_000;
+const GIVE_UP_MS = AUTO ? (DEFAULT_HEALTH_CHECKS ? 120_000 : 30_000) : 15_000;
+/**
+ * The monitor's health checks (docs/operations.md, "Going live"), in milliseconds: a node is checked every second, a
+ * check gives up after one, is tried once more half a second later, and a node silent for two seconds that fails them is
+ * unhealthy; a primary that cannot be told to demote itself is taken as demoted after three. The defaults (5 s, 5 s,
+ * 2 retries, 2 s, 20 s, 30 s) make a lost primary's failover take about 50 s.
+ */
+const HEALTH_CHECKS = DEFAULT_HEALTH_CHECKS ? {} : {
+  'pgautofailover.health_check_period': 1_000,
+  'pgautofailover.health_check_timeout': 1_000,
+  'pgautofailover.health_check_max_retries': 1,
+  'pgautofailover.health_check_retry_delay': 500,
+  'pgautofailover.node_considered_unhealthy_timeout': 2_000,
+  'pgautofailover.primary_demote_timeout': 3_000,
+};
 
 const SANDBOX = { clientId: 'sandbox_client', clientSecret: 'sandbox_secret_7Hq2vN9xLr4pK8mW3tYz', merchantKey: 'sandbox_merchant_key_Qb6sE1uJ5cR0' };
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -38,8 +61,8 @@ const asRoot = process.getuid?.() === 0;
 
 /** Everything started, stopped in reverse order however the run ends. */
 const cleanups = [];
-async function cleanUp() {
-  while (cleanups.length) await cleanups.pop()().catch((error) => console.error(`cleanup: ${error.message}`));
+async function cleanUp(keep = 0) {
+  while (cleanups.length > keep) await cleanups.pop()().catch((error) => console.error(`cleanup: ${error.message}`));
 }
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
 
@@ -116,8 +139,119 @@ async function clusterPair(bin) {
     primaryUrl: url(primaryPort),
     standbyUrl: url(standbyPort),
     gatewayUrl: `postgres://postgres@127.0.0.1:${primaryPort},127.0.0.1:${standbyPort}/postgres?target_session_attrs=read-write`,
-    promote: () => sh(`${bin}/pg_ctl -D ${standby} -w promote >/dev/null`),
-    stopPrimary: () => stop(primary),
+    orders: ['promote first', 'stop first'],
+    steps(order) {
+      const promote = ['promoted', () => sh(`${bin}/pg_ctl -D ${standby} -w promote >/dev/null`)];
+      const stopPrimary = ['old primary stopped', () => stop(primary)];
+      return order === 'promote first' ? [promote, stopPrimary] : [stopPrimary, promote];
+    },
+    newPrimaryUrl: () => url(standbyPort),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// pg_auto_failover: a monitor and two nodes on loopback, as docs/operations.md has the operator make them. pg_autoctl
+// refuses root: as root it runs as postgres (as initdb does above).
+
+async function autoFormation(bin) {
+  const started = Date.now();
+  const dir = mkdtempSync(join(tmpdir(), 'pay-checkout-auto-failover-'));
+  chmodSync(dir, 0o777);
+  const env = { PATH: `${bin}:${process.env.PATH}`, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'share') };
+  const argv = (args) => (asRoot ? ['runuser', '-u', 'postgres', '--', 'env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), 'pg_autoctl', ...args] : ['pg_autoctl', ...args]);
+  const options = { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8' };
+  const autoctl = (...args) => {
+    const [command, ...rest] = argv(args);
+    const result = spawnSync(command, rest, options);
+    if (result.status !== 0) throw new Error(`pg_autoctl ${args.join(' ')}\n${result.stdout}${result.stderr}`);
+    return result.stdout;
+  };
+  // Asked during the load, which a blocking spawn would stop.
+  const autoctlAsync = async (...args) => {
+    const [command, ...rest] = argv(args);
+    return (await promisify(execFile)(command, rest, options)).stdout;
+  };
+  const running = new Map();
+  /** `pg_autoctl run` in a process group of its own, so that killing the group takes its postgres with it. */
+  const run = (name) => {
+    const child = spawn(...(([command, ...rest]) => [command, rest])(argv(['run', '--pgdata', join(dir, name)])), { ...options, detached: true, stdio: ['ignore', 'ignore', 'ignore'] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    running.set(name, { child, exited });
+  };
+  const kill = async (name) => {
+    const { child, exited } = running.get(name);
+    running.delete(name);
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    await exited;
+  };
+  cleanups.push(async () => {
+    for (const name of [...running.keys()].reverse()) await kill(name);
+    // A killed postgres's children may still be writing their last files for a moment.
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
+  });
+
+  const ports = { monitor: await freePort(), node1: await freePort(), node2: await freePort() };
+  const loopback = ['--hostname', '127.0.0.1', '--auth', 'trust', '--no-ssl'];
+  autoctl('create', 'monitor', '--pgdata', join(dir, 'monitor'), '--pgport', String(ports.monitor), ...loopback);
+  // The monitor listens on every address by default: loopback only here.
+  appendFileSync(
+    join(dir, 'monitor', 'postgresql.auto.conf'),
+    `listen_addresses = '127.0.0.1'\n` + Object.entries(HEALTH_CHECKS).map(([name, value]) => `${name} = ${value}\n`).join(''),
+  );
+  run('monitor');
+  const monitorUrl = `postgres://autoctl_node@127.0.0.1:${ports.monitor}/pg_auto_failover?sslmode=disable`;
+  /** The nodes as the monitor has them; a node is in a state once its assigned and current states agree. */
+  const state = async () => {
+    const nodes = JSON.parse(await autoctlAsync('show', 'state', '--pgdata', join(dir, 'monitor'), '--json'));
+    return nodes.map((n) => ({ name: n.nodename, port: n.nodeport, state: n.current_group_state === n.assigned_group_state ? n.current_group_state : 'changing' }));
+  };
+  const until = async (what, test, ms = 120_000) => {
+    let last;
+    for (const end = Date.now() + ms; Date.now() < end; await pause(200)) {
+      last = await state().catch((error) => error.message);
+      if (typeof last !== 'string' && test(last)) return last;
+    }
+    throw new Error(`pg_auto_failover: no ${what} within ${ms} ms: ${JSON.stringify(last)}`);
+  };
+  const primaryOf = (nodes) => nodes.find((n) => ['primary', 'wait_primary', 'single'].includes(n.state));
+
+  for (const name of ['node1', 'node2']) {
+    autoctl('create', 'postgres', '--pgdata', join(dir, name), '--pgport', String(ports[name]), '--listen', '127.0.0.1', '--name', name, '--monitor', monitorUrl, ...loopback);
+    // The test's own speed-up, as the other mode's clusters have it (node2 is a base backup of node1: it has it too).
+    if (name === 'node1') appendFileSync(join(dir, name, 'postgresql.auto.conf'), 'fsync = off\n');
+    run(name);
+    if (name === 'node1') await until('single node1', (nodes) => nodes[0]?.state === 'single');
+  }
+  await until('primary and secondary', (nodes) => nodes.some((n) => n.state === 'primary') && nodes.some((n) => n.state === 'secondary'));
+  const gatewayUrl = autoctl('show', 'uri', '--formation', 'default', '--pgdata', join(dir, 'monitor')).trim();
+  console.log(`pg_auto_failover: a monitor and two nodes in ${Math.round((Date.now() - started) / 1000)} s; the gateways' DATABASE_URL: ${gatewayUrl}`);
+  let primary = primaryOf(await state());
+  return {
+    dir,
+    gatewayUrl,
+    // The URI names no user (libpq's PGUSER gives it); the gateway runs as root in CI, which has no role.
+    env: { PGUSER: 'postgres' },
+    orders: ['perform failover', 'kill the primary'],
+    steps(order) {
+      const old = primary;
+      const promoted = ['new primary', async () => (primary = primaryOf(await until('new primary', (nodes) => primaryOf(nodes) && primaryOf(nodes).name !== old.name)))];
+      if (order === 'perform failover') return [['failover asked', () => autoctlAsync('perform', 'failover', '--pgdata', join(dir, 'monitor'))], promoted];
+      return [['primary killed', () => kill(old.name)], promoted];
+    },
+    // The next order starts on a formation of two again (the old primary back as the secondary) and on an empty
+    // database, at the same URI: the checks count the whole database.
+    async settle() {
+      await until('secondary again', (nodes) => nodes.some((n) => n.state === 'secondary') && primaryOf(nodes));
+      const db = new pg.Client({ connectionString: this.newPrimaryUrl() });
+      await db.connect();
+      await db.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
+      await db.end();
+    },
+    newPrimaryUrl: () => `postgres://postgres@127.0.0.1:${primary.port}/postgres`,
   };
 }
 
@@ -277,10 +411,13 @@ function follow(base, ref) {
 // ---------------------------------------------------------------------------------------------------------------
 // One order of the switch.
 
-async function run(bin, order) {
-  const cluster = await clusterPair(bin);
+async function run(cluster, order) {
+  // What this order starts is stopped at its end; the cluster may serve the next order (pg_auto_failover's does).
+  const keep = cleanups.length;
+  const logOf = (name) => join(cluster.dir, `gateway-${name}-${order.replaceAll(' ', '-')}.log`);
   const receiver = await startReceiver();
   const env = {
+    ...cluster.env,
     DATABASE_URL: cluster.gatewayUrl,
     SANDBOX_WEBHOOK_URL: receiver.url,
     SANDBOX_ALLOW_LOCAL_WEBHOOKS: '1',
@@ -291,8 +428,9 @@ async function run(bin, order) {
   };
   // One at a time: the first migrates, the second finds it done.
   const gateways = [];
-  for (const name of ['a', 'b']) gateways.push(await startGateway(env, join(cluster.dir, `gateway-${name}.log`)));
+  for (const name of ['a', 'b']) gateways.push(await startGateway(env, logOf(name)));
   const t0 = Date.now();
+  const loadAtStart = loadavg()[0];
   const api = clients(gateways, t0);
   await api.faucet(0);
   await api.faucet(1);
@@ -322,12 +460,13 @@ async function run(bin, order) {
   const marks = {};
   const switching = (async () => {
     await pause(SWITCH_AT_MS);
-    const steps = order === 'promote first' ? [['promoted', cluster.promote], ['old primary stopped', cluster.stopPrimary]] : [['old primary stopped', cluster.stopPrimary], ['promoted', cluster.promote]];
+    const steps = cluster.steps(order);
     for (const [name, step] of steps) {
       marks[`${name} (start)`] = Date.now() - t0;
-      step();
+      await step();
       marks[name] = Date.now() - t0;
-      if (step === steps[0][1]) await pause(GAP_MS);
+      // The manual switch's second step comes a second after the first; the monitor's promotion is waited for.
+      if (!AUTO && step === steps[0][1]) await pause(GAP_MS);
     }
   })();
 
@@ -378,7 +517,7 @@ async function run(bin, order) {
   }
   await Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w)));
   await switching;
-  const upAt = Math.max(marks.promoted, marks['old primary stopped']);
+  const upAt = Math.max(...Object.values(marks));
 
   // The streams' money, on the new primary: each stream must reach paid.
   await Promise.all(
@@ -393,7 +532,7 @@ async function run(bin, order) {
   await api.mine(0, 4);
 
   // On the new primary: what was acknowledged, what was announced.
-  const db = new pg.Client({ connectionString: cluster.standbyUrl });
+  const db = new pg.Client({ connectionString: cluster.newPrimaryUrl() });
   await db.connect();
   cleanups.push(() => db.end());
   const missing = async (table, column, values) =>
@@ -435,12 +574,20 @@ async function run(bin, order) {
   const byStatus = {};
   for (const a of failed) byStatus[a.status || 'no answer'] = (byStatus[a.status || 'no answer'] ?? 0) + 1;
   const ok = api.attempts.filter((a) => a.status >= 200 && a.status < 300);
-  const before = ok.filter((a) => a.ended < marks[Object.keys(marks)[0]]).length;
+  const switchedAt = marks[Object.keys(marks)[0]];
+  const before = ok.filter((a) => a.ended < switchedAt).length;
+  // How long no write was acknowledged: the longest gap between two, from the last one before the switch on.
+  const writes = ok.filter((a) => ['link', 'payment', 'transfer', 'refund'].includes(a.op)).map((a) => a.ended).sort((a, b) => a - b);
+  let writesStopped = 0;
+  for (let i = Math.max(1, writes.findIndex((t) => t >= switchedAt)); i > 0 && i < writes.length; i++) writesStopped = Math.max(writesStopped, writes[i] - writes[i - 1]);
 
   const figures = {
     order,
     replication: ASYNC ? 'asynchronous' : 'synchronous',
     switch_ms: marks,
+    ...(AUTO && { health_checks_ms: HEALTH_CHECKS }),
+    writes_stopped_ms: writesStopped,
+    load_average: [loadAtStart, loadavg()[0]].map((n) => Math.round(n * 10) / 10),
     requests: api.attempts.length,
     answered_2xx: ok.length,
     answered_2xx_before_switch: before,
@@ -466,7 +613,7 @@ async function run(bin, order) {
   console.log(JSON.stringify(figures));
   const logTail = () => {
     for (const name of ['a', 'b']) {
-      const lines = readFileSync(join(cluster.dir, `gateway-${name}.log`), 'utf8').trim().split('\n').slice(-15).map((line) => line.slice(0, 400));
+      const lines = readFileSync(logOf(name), 'utf8').trim().split('\n').slice(-15).map((line) => line.slice(0, 400));
       console.error(`gateway ${name}, last log lines:\n${lines.join('\n')}`);
     }
   };
@@ -487,7 +634,7 @@ async function run(bin, order) {
     if (!acked.refund.length || !receiver.received.length) problems.push('the load made no refunds or no webhooks: it proves nothing');
   }
   if (problems.length) logTail();
-  await cleanUp();
+  await cleanUp(keep);
   return problems;
 }
 
@@ -496,12 +643,28 @@ if (!bin) {
   console.error('test-failover: PostgreSQL is not installed (initdb, pg_ctl, pg_basebackup): apt-get install postgresql');
   process.exit(1);
 }
+if (AUTO && !spawnSync('sh', ['-c', 'command -v pg_autoctl'], { encoding: 'utf8' }).stdout.trim()) {
+  console.error('test-failover: pg_autoctl is not installed: apt-get install postgresql-15-auto-failover pg-auto-failover-cli');
+  process.exit(1);
+}
 let failed = false;
 try {
-  for (const order of ['promote first', 'stop first']) {
-    const problems = await run(bin, order);
-    for (const problem of problems) console.error(`FAIL (${order}): ${problem}`);
-    failed ||= problems.length > 0;
+  if (AUTO) {
+    // One formation for both orders: after `perform failover` the old primary comes back as the secondary.
+    const formation = await autoFormation(bin);
+    for (const order of formation.orders) {
+      if (order !== formation.orders[0]) await formation.settle();
+      const problems = await run(formation, order);
+      for (const problem of problems) console.error(`FAIL (${order}): ${problem}`);
+      failed ||= problems.length > 0;
+    }
+  } else {
+    for (const order of ['promote first', 'stop first']) {
+      const problems = await run(await clusterPair(bin), order);
+      for (const problem of problems) console.error(`FAIL (${order}): ${problem}`);
+      failed ||= problems.length > 0;
+      await cleanUp();
+    }
   }
 } catch (error) {
   console.error(error);

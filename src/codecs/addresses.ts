@@ -19,14 +19,21 @@ const TRON_PREFIX = 0x41;
 const BITCOIN_TESTNET_HRP = 'tb';
 
 /**
- * The account-level paths: TRON coin 195, Ethereum coin 60 (BIP44, every EVM network, as wallets do), Bitcoin testnet
- * native segwit (BIP84, coin 1).
+ * Each family's purpose and coin: TRON coin 195, Ethereum coin 60 (BIP44, every EVM network, as wallets do), Bitcoin
+ * testnet native segwit (BIP84, coin 1). One-time addresses are the receive chain of account 0.
  */
-const ACCOUNT_PATH: Record<NetworkFamily, string> = {
-  tron: "m/44'/195'/0'/0",
-  evm: "m/44'/60'/0'/0",
-  bitcoin: "m/84'/1'/0'/0",
-};
+const COIN_PATH: Record<NetworkFamily, string> = { tron: "m/44'/195'", evm: "m/44'/60'", bitcoin: "m/84'/1'" };
+const accountPath = (family: NetworkFamily, account: number) => `${COIN_PATH[family]}/${account}'/0`;
+
+/**
+ * The path of a merchant's payout wallet (services/orders/payouts.ts): the first receive address of its own hardened
+ * account, `m/44'/60'/<account>'/0/0` and each family's coin, as any BIP32 wallet derives it from the seed. Account 0
+ * is the one hot wallet every merchant shared before each had its own.
+ */
+export function payoutPath(family: NetworkFamily, account: number): string {
+  if (!Number.isSafeInteger(account) || account < 0 || account >= 2 ** 31) throw new RangeError(`payout account ${account} is out of range`);
+  return `${accountPath(family, account)}/0`;
+}
 
 /** The sandbox root key, from a hex seed or an extended private key (`xprv…`/`tprv…`). */
 export function sandboxRootKey(seedOrExtendedKey: string): HDKey {
@@ -63,6 +70,12 @@ export function accountKeyFrom(extended: string): HDKey {
   return key;
 }
 
+/** One account however its extended public key is written (xpub, tpub, zpub, vpub): its chain code and public key, hex. */
+export function accountKeyId(extended: string): string {
+  const key = accountKeyFrom(extended);
+  return `${bytesToHex(key.chainCode!)}${bytesToHex(key.publicKey!)}`;
+}
+
 // Deriving the account node once per root keeps 10,000 addresses to 10,000 child derivations. A root made by
 // receivingKey() holds here the accounts it was given as extended public keys.
 const accounts = new WeakMap<HDKey, Map<NetworkFamily, HDKey>>();
@@ -71,7 +84,7 @@ function accountNode(root: HDKey, family: NetworkFamily): HDKey {
   let byFamily = accounts.get(root);
   if (!byFamily) accounts.set(root, (byFamily = new Map()));
   let node = byFamily.get(family);
-  if (!node) byFamily.set(family, (node = root.derive(ACCOUNT_PATH[family])));
+  if (!node) byFamily.set(family, (node = root.derive(accountPath(family, 0))));
   return node;
 }
 

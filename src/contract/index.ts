@@ -7,4 +7,5 @@ export * from './assets.js';
 export * from './checkout.js';
 export * from './sandbox.js';
 export * from './merchant-read.js';
+export * from './payouts.js';
 export { isIn, LIVE_LINK_STATUSES, OPEN_PAYMENT_STATUSES, QUOTE_OPEN_STATUSES } from './rules.js';

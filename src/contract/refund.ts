@@ -14,6 +14,9 @@ export type RefundDestination = (typeof REFUND_DESTINATIONS)[number];
 /** A refund's history, in order: asked for, claimed by the customer, sent on chain, confirmed, or failed (with why). */
 export const REFUND_EVENTS = ['requested', 'claimed', 'sent', 'confirmed', 'failed'] as const;
 
+/** Why a claimed refund's payout waits to be sent (RefundResource.payout_waiting). */
+export const PAYOUT_WAITING_REASONS = ['daily_cap', 'wallet_funds'] as const;
+
 /** POST /api/refund/createRefund/{order_id}'s body: the integration document shows all five fields, so all five are required. */
 export const CreateRefundRequest = object({
   amount: vndAmount(1),
@@ -91,6 +94,13 @@ export const RefundResource = z.extend(RefundRecord, {
   failure_reason: z.nullable(z.string()),
   /** The refund this one made again after it failed. */
   retry_of: z.nullable(z.string()),
+  /**
+   * Why its payout waits to be sent, while it does: `daily_cap` (the merchant's payouts of the last 24 h and this one
+   * would pass the operator's daily cap; `until` is when the window allows it, null when no time will) or
+   * `wallet_funds` (the merchant's payout wallet holds too little of the coin or its gas); `detail` in words. Null
+   * otherwise: claimed payouts go out at once.
+   */
+  payout_waiting: z.nullable(z.object({ reason: z.enum(PAYOUT_WAITING_REASONS), detail: z.string(), until: z.nullable(z.string()) })),
   history: z.array(RefundHistoryEntry),
 });
 export type RefundResource = z.infer<typeof RefundResource>;

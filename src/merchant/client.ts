@@ -8,6 +8,7 @@ import {
   PaymentLinkList,
   PaymentLinkResource,
   PaymentLinkResponse,
+  PayoutWallets,
   Problem,
   RefundList,
   RefundResource,
@@ -200,6 +201,14 @@ export class MerchantClient {
   /** One refund as you see it (as listRefunds shows each). */
   async getRefund(refundId: string, options: ReadOptions = {}): Promise<RefundResource> {
     return this.#read(`/api/refunds/${encodeURIComponent(refundId)}`, RefundResource, options);
+  }
+
+  /**
+   * Your payout wallets: on each network watched on a node, the address your refunds are paid from (fund it with the
+   * coins and the gas they need), its path from the operator's seed and its balances; and the daily cap they go out within.
+   */
+  async getPayoutWallets(options: ReadOptions = {}): Promise<PayoutWallets> {
+    return this.#read('/api/payouts/wallets', PayoutWallets, options);
   }
 
   /**

@@ -77,14 +77,25 @@ function keys({ config, networks }: Services): string[] {
     config.payments.hdSeedHex === DEFAULT_SANDBOX_SEED_HEX
       ? 'the public sandbox HD seed: anyone can spend what reaches them (sandbox only; HD_XPUB_* for real funds)'
       : 'SANDBOX_HD_SEED, a private key held here';
+  // Live holds no receiving key at all: each merchant's addresses derive from its own (services/merchant/receiving-keys.ts).
+  const addresses =
+    config.environment === 'live'
+      ? [`  Addresses      ${networks.all.map((n) => n.id).join(', ')} from each merchant's extended public keys (npm run merchants -- set-xpub): no private key here`]
+      : [
+          ...(fromXpub.length ? [`  Addresses      ${fromXpub.join(', ')} from extended public keys (HD_XPUB_*): no private key here`] : []),
+          ...(fromSeed.length ? [`  Addresses      ${fromSeed.join(', ')} from ${seed}`] : []),
+        ];
   return [
     `  Data key       ${dataKey}`,
-    ...(fromXpub.length ? [`  Addresses      ${fromXpub.join(', ')} from extended public keys (HD_XPUB_*): no private key here`] : []),
-    ...(fromSeed.length ? [`  Addresses      ${fromSeed.join(', ')} from ${seed}`] : []),
+    ...addresses,
     ...(config.environment === 'live' ? [] : ['  Test wallet    the sandbox wallet\'s private keys (SANDBOX_WALLET_SEED): it signs the sandbox\'s test payments']),
-    `  Payouts        the hot wallet's private keys (${config.payments.payoutSeedHex === SANDBOX_PAYOUT_SEED_HEX ? 'the public sandbox seed; PAYOUT_HD_SEED for real funds' : 'PAYOUT_HD_SEED'}): they sign refunds sent on chain`,
+    `  Payouts        each merchant's payout wallet, at its own account of ${config.payments.payoutSeedHex === SANDBOX_PAYOUT_SEED_HEX ? 'the public sandbox seed (PAYOUT_HD_SEED for real funds)' : "the operator's seed (PAYOUT_HD_SEED)"}: it signs that merchant's refunds sent on chain, ${payoutCap(config.payments.payoutDailyCapVnd)}`,
   ];
 }
+
+/** The daily cap of each merchant's payouts, as the banner says it (docs/operations.md, "Payout wallets"). */
+const payoutCap = (cap: number) =>
+  cap === 0 ? 'none of them sent while PAYOUT_DAILY_CAP_VND is 0' : `at most ${cap.toLocaleString('en-US')} VND a merchant in any 24 h (PAYOUT_DAILY_CAP_VND)`;
 
 /** Where quotes' rates come from: the sandbox's fixed rates, or the market's sources (docs/rates.md). */
 function rates({ sources }: RateSettings, live: boolean): string {

@@ -3,7 +3,7 @@
 // every one of them (liveRefusals below; docs/operations.md, "Going live").
 import { isIP } from 'node:net';
 import * as z from 'zod/mini';
-import { accountKeyFrom, DEFAULT_SANDBOX_SEED_HEX, isSandboxAccount, type NetworkFamily } from '../codecs/addresses.js';
+import { accountKeyFrom, DEFAULT_SANDBOX_SEED_HEX, type NetworkFamily } from '../codecs/addresses.js';
 import { ENVIRONMENTS, type Environment } from '../contract/rules.js';
 import { networksFrom, networksTaken, type NetworkSpec } from './chains/configuration.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './logging.js';
@@ -119,8 +119,13 @@ export interface PaymentSettings {
   accountXpubs?: Partial<Record<NetworkFamily, string>>;
   /** The HD seed (hex) of the test wallet's keys. */
   walletSeedHex: string;
-  /** The HD seed (hex) of the hot wallet refunds are paid out from on a node's network: a key of its own. */
+  /** The HD seed (hex) each merchant's payout wallet derives from, at an account of its own: refunds on a node's network leave it. */
   payoutSeedHex: string;
+  /**
+   * What each merchant's payout wallets may send in any 24 h, in VND (by the VND of each refund); 0 sends nothing from
+   * them until the operator sets a cap (docs/operations.md, "Payout wallets").
+   */
+  payoutDailyCapVnd: number;
   /** The customer's rate is the market rate less this spread, in basis points (a rate rule may set its own). */
   spreadBps: number;
   /** A payment short of what is due by at most this much (basis points) counts as full. */
@@ -130,8 +135,11 @@ export interface PaymentSettings {
 
 /** The test wallet's seed: public, like every sandbox default. */
 export const SANDBOX_WALLET_SEED_HEX = '7061792d636865636b6f75742073616e64626f782074657374207761606c6574';
-/** The hot wallet's seed in the sandbox: public too (a real gateway sets PAYOUT_HD_SEED, and funds that wallet). */
+/** The payout wallets' seed in the sandbox: public too (a real gateway sets PAYOUT_HD_SEED, and funds each merchant's wallet). */
 export const SANDBOX_PAYOUT_SEED_HEX = '7061792d636865636b6f7574207061796f75742077616c6c6574202d2d2d2d21';
+
+/** Each merchant's payouts in any 24 h when PAYOUT_DAILY_CAP_VND is unset: 100 million VND (about 4,000 USD). */
+export const DEFAULT_PAYOUT_DAILY_CAP_VND = 100_000_000;
 
 /** The name to print for a listen address: `localhost` for the loopback and for every interface. */
 export function urlHost(host: string): string {
@@ -198,6 +206,9 @@ const hdSeed = variable(DEFAULT_SANDBOX_SEED_HEX, (raw) =>
 );
 const seedOr = (fallback: string) => variable(fallback, (raw) => (/^([0-9a-fA-F]{2}){16,64}$/.test(raw) ? raw : { wrong: 'must be 16 to 64 bytes of hex (not printed)' }));
 const walletSeed = seedOr(SANDBOX_WALLET_SEED_HEX);
+/** Whole VND in digits: money is never read as a float, an exponent or hex. */
+const vnd = (fallback: number) =>
+  variable(fallback, (raw) => (/^\d+$/.test(raw) && Number(raw) <= Number.MAX_SAFE_INTEGER ? Number(raw) : { wrong: `must be a whole number of VND in digits (0 or more), got ${raw}` }));
 const accountKey = variable(undefined, (raw) => {
   try {
     accountKeyFrom(raw);
@@ -242,6 +253,7 @@ const ENVIRONMENT = z.object({
   HD_XPUB_BITCOIN: accountKey,
   SANDBOX_WALLET_SEED: walletSeed,
   PAYOUT_HD_SEED: seedOr(SANDBOX_PAYOUT_SEED_HEX),
+  PAYOUT_DAILY_CAP_VND: vnd(DEFAULT_PAYOUT_DAILY_CAP_VND),
   SANDBOX_SPREAD_BPS: whole(50, 0, 9_999),
   SANDBOX_TOLERANCE_BPS: whole(50),
   SANDBOX_QUOTE_TTL_SECONDS: whole(900),
@@ -303,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       accountXpubs: Object.fromEntries(Object.entries(xpubs).filter(([, key]) => key)),
       walletSeedHex: v.SANDBOX_WALLET_SEED,
       payoutSeedHex: v.PAYOUT_HD_SEED,
+      payoutDailyCapVnd: v.PAYOUT_DAILY_CAP_VND,
       spreadBps: v.SANDBOX_SPREAD_BPS,
       toleranceBps: v.SANDBOX_TOLERANCE_BPS,
       quoteTtlSeconds: v.SANDBOX_QUOTE_TTL_SECONDS,
@@ -317,7 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   };
 }
 
-/** The variable of each family's account key: its addresses derive from it, with no private key here. */
+/** The variable of each family's account key (the sandbox merchant's): its addresses derive from it, with no private key here. */
 const XPUB_VARIABLES: Record<NetworkFamily, string> = { tron: 'HD_XPUB_TRON', evm: 'HD_XPUB_EVM', bitcoin: 'HD_XPUB_BITCOIN' };
 /** Seeds written in this repository: whatever they sign or receive, anyone can spend. */
 const PUBLIC_SEEDS = [DEFAULT_SANDBOX_SEED_HEX, SANDBOX_WALLET_SEED_HEX, SANDBOX_PAYOUT_SEED_HEX];
@@ -327,7 +340,7 @@ const SANDBOX_ONLY: [name: string, refused: (value: string) => boolean, why: str
   ['SANDBOX_CLIENT_ID', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
   ['SANDBOX_CLIENT_SECRET', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
   ['SANDBOX_MERCHANT_KEY', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
-  ['SANDBOX_HD_SEED', () => true, 'live holds no receiving private key: addresses derive from HD_XPUB_*'],
+  ['SANDBOX_HD_SEED', () => true, "live holds no receiving private key: addresses derive from each merchant's extended public keys"],
   ['SANDBOX_WALLET_SEED', () => true, 'live has no test wallet'],
   ['SANDBOX_WEBHOOK_URL', () => true, "it is the sandbox merchant's endpoint, and live has no sandbox merchant"],
   ['SANDBOX_SECRETLESS_SIGN_IN', (value) => value === '1', 'it signs in as the sandbox merchant, and live has none'],
@@ -354,19 +367,13 @@ function liveRefusals(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[]):
     const value = given(name);
     if (value !== undefined && refused(value)) problems.push(`${name} is set, which live refuses: ${why}`);
   }
-  for (const family of new Set(networks.map((n) => n.family))) {
-    const name = XPUB_VARIABLES[family];
-    const ids = networks.filter((n) => n.family === family).map((n) => n.id).join(', ');
-    const xpub = given(name);
-    if (xpub === undefined) problems.push(`${name} is required in live: the addresses of ${ids} derive from this account's extended public key, and the sandbox's seed is public`);
-    else if (safely(() => isSandboxAccount(family, xpub))) problems.push(`${name} is the public sandbox seed's account: anyone can spend what reaches its addresses`);
+  for (const name of Object.values(XPUB_VARIABLES)) {
+    if (given(name) !== undefined) problems.push(`${name} is set, which live refuses: receiving keys are per merchant in live (npm run merchants -- set-xpub)`);
   }
-  const dataKey = given('GATEWAY_DATA_KEY');
-  if (dataKey === undefined) problems.push("GATEWAY_DATA_KEY is required in live: it seals the merchants' secrets, and the sandbox's key is public");
-  else if (dataKey === SANDBOX_DATA_KEY) problems.push('GATEWAY_DATA_KEY is the public sandbox key: anyone could open the secrets it seals');
+  problems.push(...liveDataKeyRefusals(env));
   const payoutSeed = given('PAYOUT_HD_SEED');
-  if (payoutSeed === undefined) problems.push('PAYOUT_HD_SEED is required in live: the hot wallet that pays refunds on chain signs with it, and the sandbox\'s seed is public');
-  else if (PUBLIC_SEEDS.includes(payoutSeed.toLowerCase())) problems.push('PAYOUT_HD_SEED is a public sandbox seed: anyone could spend the hot wallet\'s coins');
+  if (payoutSeed === undefined) problems.push('PAYOUT_HD_SEED is required in live: each merchant\'s payout wallet, which pays its refunds on chain, derives from it, and the sandbox\'s seed is public');
+  else if (PUBLIC_SEEDS.includes(payoutSeed.toLowerCase())) problems.push('PAYOUT_HD_SEED is a public sandbox seed: anyone could spend the payout wallets\' coins');
   if (given('RATE_SOURCES') === undefined) {
     problems.push('RATE_SOURCES is required in live: the sandbox\'s rates are made up; name the sources (a "fixed" one is taken as the operator\'s choice; docs/rates.md)');
   }
@@ -390,4 +397,49 @@ function safely(check: () => boolean): boolean {
   } catch {
     return false;
   }
+}
+
+/** The live data key's refusals: it seals the merchants' secrets, so it is the operator's own. */
+function liveDataKeyRefusals(env: NodeJS.ProcessEnv): string[] {
+  const dataKey = env.GATEWAY_DATA_KEY || undefined;
+  if (dataKey === undefined) return ["GATEWAY_DATA_KEY is required in live: it seals the merchants' secrets, and the sandbox's key is public"];
+  return dataKey === SANDBOX_DATA_KEY ? ['GATEWAY_DATA_KEY is the public sandbox key: anyone could open the secrets it seals'] : [];
+}
+
+/** What the operator's merchants command works on: the gateway's own database and data key, in its environment. */
+export type StoreConfig = Pick<GatewayConfig, 'environment' | 'databaseUrl' | 'dataDir' | 'databaseLimits' | 'dataKey' | 'previousDataKeys'>;
+
+const STORE_ENVIRONMENT = z.pick(ENVIRONMENT, {
+  GATEWAY_ENV: true,
+  DATABASE_URL: true,
+  DATABASE_CONNECT_TIMEOUT_MS: true,
+  DATABASE_STATEMENT_TIMEOUT_MS: true,
+  DATABASE_POOL_MAX: true,
+  PGLITE_DIR: true,
+  GATEWAY_DATA_KEY: true,
+  GATEWAY_DATA_KEYS_PREVIOUS: true,
+});
+
+/**
+ * The database and data key of `env`, read as the gateway reads them (src/sandbox/merchants-command.ts), or a
+ * ConfigError naming every variable that is wrong. A database must be named: a gateway without one keeps it in memory.
+ */
+export function loadStoreConfig(env: NodeJS.ProcessEnv = process.env): StoreConfig {
+  const problems: string[] = [];
+  const parsed = STORE_ENVIRONMENT.safeParse(env);
+  if (!parsed.success) for (const issue of parsed.error.issues) problems.push(`${String(issue.path[0])} ${issue.message}`);
+  if (!env.DATABASE_URL && !env.PGLITE_DIR) {
+    problems.push("DATABASE_URL or PGLITE_DIR must name the gateway's database (a gateway with neither keeps its database in memory, where no other process reaches it)");
+  }
+  if (env.GATEWAY_ENV === 'live') problems.push(...liveDataKeyRefusals(env));
+  if (!parsed.success || problems.length) throw new ConfigError(problems);
+  const v = parsed.data;
+  return {
+    environment: v.GATEWAY_ENV,
+    databaseUrl: v.DATABASE_URL,
+    dataDir: v.PGLITE_DIR,
+    databaseLimits: { connectTimeoutMs: v.DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: v.DATABASE_STATEMENT_TIMEOUT_MS, poolMax: v.DATABASE_POOL_MAX },
+    dataKey: v.GATEWAY_DATA_KEY,
+    previousDataKeys: v.GATEWAY_DATA_KEYS_PREVIOUS,
+  };
 }

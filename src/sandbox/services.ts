@@ -1,6 +1,6 @@
 // The composition root: every service built once, from the configuration, over the storage of openDatabase().
 // app.ts turns them into routes; server.ts runs them on a port.
-import { receivingKey } from '../codecs/addresses.js';
+import { receivingKey, sandboxRootKey } from '../codecs/addresses.js';
 import { Chains, resolveNetworks } from './chains/chains.js';
 import { Networks } from './chains/networks.js';
 import { systemClock, type Clock } from './clock.js';
@@ -17,6 +17,7 @@ import { RefundClaims } from './services/orders/refund-claims.js';
 import { Idempotency } from './services/merchant/idempotency.js';
 import { MerchantLinks } from './services/merchant/merchant-links.js';
 import { Merchants, type Merchant } from './services/merchant/merchants.js';
+import { ReceivingKeys } from './services/merchant/receiving-keys.js';
 import { PaymentEvents } from './services/customer/payment-events.js';
 import { PaymentLinks } from './services/orders/payment-links.js';
 import { PaymentView } from './services/payments/payment-view.js';
@@ -103,8 +104,14 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const clock = options.clock ?? systemClock;
   const sandbox = config.environment === 'sandbox';
   const networks = new Networks(await resolveNetworks(config.networks, { findDevelopmentNodes: sandbox }));
-  // Before the database: a key that cannot derive stops the start before anything is written.
-  const receiving = receivingKey(everyFamilyGiven(config, networks) ? undefined : config.payments.hdSeedHex, config.payments.accountXpubs ?? {});
+  // Before the database: a key that cannot derive stops the start before anything is written. Live has none: each
+  // merchant's addresses derive from its own keys (services/merchant/receiving-keys.ts).
+  const sandboxKeys = sandbox
+    ? {
+        sandboxMerchant: receivingKey(everyFamilyGiven(config, networks) ? undefined : config.payments.hdSeedHex, config.payments.accountXpubs ?? {}),
+        others: sandboxRootKey(config.payments.hdSeedHex),
+      }
+    : undefined;
   const metrics = new Metrics();
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.schema, pgliteImage: options.pgliteImage, limits: config.databaseLimits, timed: metrics.timed });
   const sealer = createSealer(config.dataKey, config.previousDataKeys);
@@ -132,7 +139,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets, idempotency, rateLimits, config.limits, config.environment);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
   const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);
-  const payouts = new Payouts(db, clock, chains, networks, webhookOutbox, config.payments.payoutSeedHex);
+  const payouts = new Payouts(db, clock, chains, networks, webhookOutbox, config.payments.payoutSeedHex, config.payments.payoutDailyCapVnd);
   const refunds = new Refunds(db, clock, networks, orders, refundLedger, payouts, webhookOutbox, idempotency, config.refundClaimTtlSeconds);
   const wallet = new TestWallet(chains, networks, watcher, config.payments.walletSeedHex);
   const sandboxControls = new SandboxControls(db, clock, networks, chains, reconciler, view, watcher);
@@ -143,11 +150,12 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   metrics.observe({ db, clock, eventStreams, sandboxControls, watcher, rateFeed, rateBook });
   const sandboxMerchant = sandbox ? await merchants.upsert(config.sandboxMerchant) : undefined;
   if (sandboxMerchant && config.sandboxWebhookUrl) await webhookEndpoints.ensure(sandboxMerchant.merchant_id, config.sandboxWebhookUrl);
+  const receivingKeys = new ReceivingKeys(merchants, sandboxKeys && { ...sandboxKeys, sandboxMerchantId: sandboxMerchant?.merchant_id });
   await merchants.start();
   await paymentEvents.start();
   // Live has no test wallet: no route reaches this one, and it is given nothing.
   if (sandbox) await wallet.faucetWhereEmpty();
-  await payouts.prepareHotWallets();
+  await payouts.prepareWallets();
   if (options.watch ?? true) {
     // Bounded by each source's timeout: a gateway that starts with its sources answering quotes at once.
     await rateFeed.start();
@@ -174,7 +182,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     refundClaims: new RefundClaims(db, clock, networks, payouts),
     payouts,
     heldPayments: new HeldPayments(clock, orders, reconciler, merchantLinks, idempotency),
-    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, rateBook, receiving, reader, reconciler, view, new URL('receipt', config.checkoutUrl), config.limits, rateLimits, config.environment, merchants),
+    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, rateBook, receivingKeys, reader, reconciler, view, new URL('receipt', config.checkoutUrl), config.limits, rateLimits, config.environment, merchants),
     sandboxControls,
     merchantLinks,
     webhookEndpoints,

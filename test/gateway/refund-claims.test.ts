@@ -141,14 +141,15 @@ describe(`refund claims and payouts (${storageName})`, () => {
     assert.equal((await claim(made.claim_url!, { address: good, confirm: 'yes' })).status, 409, 'claimed once');
   });
 
-  it("refuses a claim to an address of the gateway's own (the order's payment address, another order's or merchant's, the hot wallet), naming the field and storing nothing", async () => {
+  it("refuses a claim to an address of the gateway's own (the order's payment address, another order's or merchant's, its merchant's payout wallet or another's), naming the field and storing nothing", async () => {
     const { orderId, payment } = await paidOrder('USDT', 'ETHEREUM');
     const made = await refundOf(orderId, 60_000);
     const { payment: otherOrders } = await paidOrder('ETH', 'ETHEREUM');
     const other = await gw.addMerchant();
     const otherLink = await other.client.createPaymentLink(sampleLink());
     const { body: otherMerchants } = await checkoutApi(gw.url, otherLink.payment_link_ref).open('USDT', 'ETHEREUM');
-    for (const address of [payment.address, payment.address.toLowerCase(), otherOrders.address, otherMerchants.address, gw.gateway.payouts.hotWallet('ETHEREUM')]) {
+    const payoutWallets = [await gw.gateway.payouts.walletAddress(gw.gateway.sandboxMerchant!.merchant_id, 'ETHEREUM'), await gw.gateway.payouts.walletAddress(other.merchantId, 'ETHEREUM')];
+    for (const address of [payment.address, payment.address.toLowerCase(), otherOrders.address, otherMerchants.address, ...payoutWallets]) {
       const refused = await claim(made.claim_url!, { address, confirm: 'yes' });
       assert.equal(refused.status, 422, address);
       assert.match(refused.html, /id="address-error"[^>]*>Địa chỉ ví: là địa chỉ của chính cổng thanh toán/, address);

@@ -15,7 +15,7 @@ export interface TestGateway extends RunningGateway {
   client: MerchantClient;
   credentials: MerchantCredentials;
   /** Another merchant, for "not yours" cases, with credentials issued as the operator's command issues them. */
-  addMerchant(name?: string): Promise<{ credentials: MerchantCredentials; client: MerchantClient }>;
+  addMerchant(name?: string): Promise<{ credentials: MerchantCredentials; client: MerchantClient; merchantId: string }>;
   /** Pays a link in full through the real flow: open a USDT/TRON payment, the test wallet sends, blocks confirm it. */
   markPaid(paymentLinkRef: string): Promise<void>;
   /** Empties every table but merchants and the chains (the simulator's, and how far the gateway followed them). */
@@ -74,8 +74,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     async addMerchant(name = 'Other Merchant') {
       const issued = issueCredentials(config.environment);
       const credentials = { name, clientId: issued.client_id, clientSecret: issued.client_secret, merchantKey: issued.merchant_key };
-      await running.gateway.merchants.upsert(credentials);
-      return { credentials, client: clientFor(credentials) };
+      const { merchant_id } = await running.gateway.merchants.upsert(credentials);
+      return { credentials, client: clientFor(credentials), merchantId: merchant_id };
     },
     async markPaid(paymentLinkRef) {
       const { customerCheckout: checkout, wallet, sandboxControls } = running.gateway;

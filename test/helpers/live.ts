@@ -1,8 +1,7 @@
-// What a live operator sets (GATEWAY_ENV=live): Ethereum on a node (anvil), TRON and Bitcoin left out by NETWORKS,
-// fixed rates the operator chose, keys of its own (none of the sandbox's). For loadConfig, or a process of its own.
+// What a live operator sets (GATEWAY_ENV=live; docs/operations.md, "Going live"): Ethereum on a node (a test's anvil),
+// TRON and Bitcoin left out by NETWORKS, fixed rates the operator chose, keys of its own (none of the sandbox's).
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HDKey } from '@scure/bip32';
 import type { TestChain } from './anvil.js';
 
 /** The live environment on `chain`, its rate file written in `folder`. */
@@ -20,7 +19,5 @@ export async function liveEnv(chain: TestChain, folder: string): Promise<Record<
     RATE_SOURCES: rateSources,
     GATEWAY_DATA_KEY: 'the operator data key of this test',
     PAYOUT_HD_SEED: '11'.repeat(32),
-    HD_XPUB_EVM: HDKey.fromMasterSeed(new Uint8Array(32).fill(3)).derive("m/44'/60'/0'").publicExtendedKey,
   };
 }
-

@@ -3,7 +3,8 @@
 // `npm run build`; the element was built by `npm run build` before the tests), the final stage's files copied where its
 // COPY lines put them and nothing else (no TypeScript, no node_modules but PGlite), then its CMD with its ENV. A smoke
 // subset of the gateway suites runs against it over HTTP (test/gateway/smoke.test.ts: a link paid and partly refunded;
-// the element and the hosted page served; readiness and metrics); its HEALTHCHECK passes; SIGTERM ends it with exit 0.
+// the element and the hosted page served; readiness and metrics); the operator's merchants command runs from it on the
+// gateway's database; its HEALTHCHECK passes; SIGTERM ends it with exit 0.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +17,7 @@ import { MerchantClient } from '../../src/merchant/index.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/config.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
 import { sampleLink, storageName } from '../helpers/gateway.js';
+import { runMerchants, type CommandRun } from '../helpers/merchants-command.js';
 import { startGatewayProcess, urlInSchema, type GatewayProcess } from '../helpers/process.js';
 
 interface FinalStage {
@@ -53,6 +55,8 @@ describe(`the gateway's image, started as its Dockerfile says (${storageName})`,
   let root: string;
   let stage: FinalStage;
   let gateway: GatewayProcess;
+  /** Where the gateway keeps its data: a PGlite folder of the image's volume, or a schema of the PostgreSQL server. */
+  let storage: Record<string, string>;
 
   before(async () => {
     stage = finalStage(await readFile('Dockerfile', 'utf8'));
@@ -66,7 +70,7 @@ describe(`the gateway's image, started as its Dockerfile says (${storageName})`,
       await admin.query(`CREATE SCHEMA ${schema}`);
       await admin.end();
     }
-    const storage: Record<string, string> = databaseUrl ? { DATABASE_URL: urlInSchema(databaseUrl, schema) } : { PGLITE_DIR: join(root, 'data', 'pglite') };
+    storage = databaseUrl ? { DATABASE_URL: urlInSchema(databaseUrl, schema) } : { PGLITE_DIR: join(root, 'data', 'pglite') };
     gateway = await startGatewayProcess(
       { ...stage.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', SANDBOX_BLOCK_INTERVAL_MS: '0', ...storage },
       // A first start on an empty volume: the image's own migrations make the store.
@@ -121,6 +125,29 @@ describe(`the gateway's image, started as its Dockerfile says (${storageName})`,
     const page = await fetch(`${gateway.url}/checkout?ref=${link.payment_link_ref}`);
     assert.equal(page.status, 200);
     assert.match(await page.text(), /<pay-checkout/);
+  });
+
+  it("runs the operator's merchants command from the compiled gateway, on the gateway's database", async () => {
+    // In a process of its own, waited for without blocking: the gateway's connections stay served meanwhile.
+    const command = (args: string[], env: Record<string, string>) =>
+      runMerchants(args, { PATH: process.env.PATH, ...stage.env, ...env }, { command: ['dist/gateway/merchants.js'], cwd: root });
+    let added: CommandRun;
+    if (databaseUrl) {
+      added = await command(['add', '--name', 'Image Merchant', '--json'], storage);
+    } else {
+      // The running gateway holds its PGlite folder: the command is refused it, and works on a folder of its own.
+      const held = await command(['list', '--json'], storage);
+      assert.equal(held.code, 1, held.stderr);
+      assert.match(held.stderr, /is in use by process \d+: one folder belongs to one gateway/);
+      added = await command(['add', '--name', 'Image Merchant', '--json'], { PGLITE_DIR: join(root, 'data', 'merchants') });
+    }
+    assert.equal(added.code, 0, added.stderr);
+    const merchant = JSON.parse(added.stdout) as { client_id: string; client_secret: string; merchant_key: string };
+    if (databaseUrl) {
+      // A merchant the command added signs in to the gateway that runs on the same database.
+      const client = new MerchantClient({ baseUrl: gateway.url, clientId: merchant.client_id, clientSecret: merchant.client_secret, merchantKey: merchant.merchant_key });
+      assert.match((await client.createPaymentLink(sampleLink())).payment_link_ref, /\w/);
+    }
   });
 
   it('is ready, reports its metrics, passes its HEALTHCHECK, and stops on SIGTERM with exit 0', async () => {

@@ -13,14 +13,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CheckoutView } from '../../src/contract/index.js';
+import { HDKey } from '@scure/bip32';
 import { loadConfig, SANDBOX_DEFAULTS } from '../../src/sandbox/config.js';
+import { MerchantAccounts, receivingKeyOf } from '../../src/sandbox/services/merchant/merchant-accounts.js';
 import { openApiDocument } from '../../src/sandbox/openapi/document.js';
 import { sandboxRoutes } from '../../src/sandbox/routes/sandbox.js';
 import { issueCredential } from '../../src/sandbox/services/merchant/credentials.js';
 import { startTestChain, type TestChain } from '../helpers/anvil.js';
+import { liveEnv } from '../helpers/live.js';
 import { checkoutApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { liveEnv } from '../helpers/live.js';
+
+/** The live merchant's receiving key: the account of a wallet of its own. */
+const EVM_XPUB = HDKey.fromMasterSeed(new Uint8Array(32).fill(3)).derive("m/44'/60'/0'").publicExtendedKey;
 
 interface Started {
   url: string;
@@ -145,7 +150,7 @@ describe('a live gateway', () => {
     assert.match(live.banner, /^LIVE \(GATEWAY_ENV=live\): payments on ETHEREUM, each watched on its node/m);
     assert.match(live.banner, /^Testnet: ETHEREUM \(Ethereum Sepolia\)/m);
     assert.match(live.banner, /^Rates: fixed, as RATE_SOURCES gives them \(desk\): the operator's choice/m);
-    assert.match(live.banner, /^ {2}Addresses {6}ETHEREUM from extended public keys \(HD_XPUB_\*\): no private key here$/m);
+    assert.match(live.banner, /^ {2}Addresses {6}ETHEREUM from each merchant's extended public keys \(npm run merchants -- set-xpub\): no private key here$/m);
     assert.match(live.banner, /^ {2}Payouts .*\(PAYOUT_HD_SEED\)/m);
     assert.doesNotMatch(live.banner, /Sandbox credentials|ClientId|Test wallet|sandbox_secret|public sandbox/);
     for (const secret of [env.GATEWAY_DATA_KEY!, env.PAYOUT_HD_SEED!]) assert.ok(!live.banner.includes(secret), 'a secret printed');
@@ -165,7 +170,7 @@ describe('a live gateway', () => {
     let liveGateway: TestGateway;
     let sandboxGateway: TestGateway;
     before(async () => {
-      // In process, on the same configuration, with a merchant put in its database as the operator's command will.
+      // In process, on the same configuration, with a merchant and its receiving key put in its database as the operator's command does.
       liveGateway = await startTestGateway({ config: loadConfig(env) });
       sandboxGateway = await startTestGateway();
     });
@@ -176,7 +181,9 @@ describe('a live gateway', () => {
 
     it('carries environment live, offers only the networks taken, opens payments on the node, and refuses the sandbox field of a link', async () => {
       assert.equal(liveGateway.gateway.sandboxMerchant, undefined, 'no sandbox merchant in live');
-      const { client } = await liveGateway.addMerchant('Live Merchant');
+      const { client, credentials } = await liveGateway.addMerchant('Live Merchant');
+      const { db, clock, merchants } = liveGateway.gateway;
+      await new MerchantAccounts(db, clock, merchants, 'live').setXpub(credentials.clientId, receivingKeyOf({ family: 'evm', xpub: EVM_XPUB, argument: '--evm' }, 'live'));
       await assert.rejects(client.createPaymentLink(sampleLink({ sandbox_quote_ttl_seconds: 60 })), (error: Error & { status?: number }) => {
         assert.equal(error.status, 422);
         assert.match(error.message, /sandbox_quote_ttl_seconds is a sandbox field: a live gateway refuses it/);

@@ -77,6 +77,8 @@ describe('starting the gateway', () => {
       [{ SANDBOX_RATE_USDT: 'abc' }, /SANDBOX_RATE_USDT must be a positive decimal number of VND, got abc/],
       [{ PORT: '70000' }, /PORT must be a whole number from 0 to 65535, got 70000/],
       [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be fatal, error, warn, info, debug, trace, silent, got loud/],
+      [{ PAYOUT_DAILY_CAP_VND: '1e6' }, /PAYOUT_DAILY_CAP_VND must be a whole number of VND in digits \(0 or more\), got 1e6/],
+      [{ PAYOUT_DAILY_CAP_VND: '-500' }, /PAYOUT_DAILY_CAP_VND must be a whole number of VND in digits \(0 or more\), got -500/],
       [{ HD_XPUB_TRON: HDKey.fromMasterSeed(new Uint8Array(32).fill(1)).derive("m/44'/195'/0'").privateExtendedKey }, /HD_XPUB_TRON is a private key/],
     ];
     const results = await Promise.all(cases.map(([env]) => run(env)));
@@ -130,7 +132,7 @@ describe('starting the gateway', () => {
     assert.match(own.stdout, /Data key {7}GATEWAY_DATA_KEY\n/);
     assert.match(own.stdout, /Addresses {6}TRON from extended public keys \(HD_XPUB_\*\): no private key here/);
     assert.match(own.stdout, /Addresses {6}ETHEREUM, BITCOIN from the public sandbox HD seed/);
-    assert.match(own.stdout, /Payouts {8}the hot wallet's private keys \(the public sandbox seed/);
+    assert.match(own.stdout, /Payouts {8}each merchant's payout wallet, at its own account of the public sandbox seed .*, at most 100,000,000 VND a merchant in any 24 h/);
   });
 
   it('stops a start whose data key opens nothing the database sealed, and rotates with the previous key listed', async () => {
@@ -162,7 +164,6 @@ describe('starting a live gateway', () => {
       RATE_SOURCES: rateSources,
       GATEWAY_DATA_KEY: 'an operator data key',
       PAYOUT_HD_SEED: '22'.repeat(32),
-      HD_XPUB_EVM: accountXpub(new Uint8Array(32).fill(4), "m/44'/60'/0'"),
     };
   });
   after(() => rm(folder, { recursive: true, force: true }));
@@ -182,7 +183,7 @@ describe('starting a live gateway', () => {
     const unset = (name: string) => ({ [name]: '' });
     const cases: [Record<string, string>, RegExp][] = [
       [{ ...unset('ETHEREUM_RPC_URL') }, /ETHEREUM is simulated: live watches every network on a node; configure one for it \(docs\/networks\.md\) or leave it out of NETWORKS$/],
-      [{ NETWORKS: 'ETHEREUM,TRON', HD_XPUB_TRON: accountXpub(new Uint8Array(32).fill(4), "m/44'/195'/0'") }, /TRON is simulated: live watches every network on a node/],
+      [{ NETWORKS: 'ETHEREUM,TRON' }, /TRON is simulated: live watches every network on a node/],
       [{ NETWORKS: 'ETHEREUM,DOGE' }, /NETWORKS names DOGE, which is not a configured network \(configured: TRON, ETHEREUM, BITCOIN\)$/],
       [{ SANDBOX_CLIENT_ID: SANDBOX_DEFAULTS.clientId }, /SANDBOX_CLIENT_ID is set, which live refuses: live has no sandbox merchant/],
       [{ SANDBOX_CLIENT_SECRET: SANDBOX_DEFAULTS.clientSecret }, /SANDBOX_CLIENT_SECRET is set, which live refuses/],
@@ -199,15 +200,16 @@ describe('starting a live gateway', () => {
       [{ PAYOUT_HD_SEED: SANDBOX_PAYOUT_SEED_HEX }, /PAYOUT_HD_SEED is a public sandbox seed/],
       [{ PAYOUT_HD_SEED: DEFAULT_SANDBOX_SEED_HEX.toUpperCase() }, /PAYOUT_HD_SEED is a public sandbox seed/],
       [{ ...unset('RATE_SOURCES') }, /RATE_SOURCES is required in live: the sandbox's rates are made up/],
-      [{ ...unset('HD_XPUB_EVM') }, /HD_XPUB_EVM is required in live: the addresses of ETHEREUM derive from this account's extended public key/],
-      [{ HD_XPUB_EVM: accountXpub(sandboxSeed, "m/44'/60'/0'") }, /HD_XPUB_EVM is the public sandbox seed's account/],
+      // Receiving keys are each merchant's (npm run merchants -- set-xpub): one for the whole process is refused.
+      [{ HD_XPUB_EVM: accountXpub(new Uint8Array(32).fill(4), "m/44'/60'/0'") }, /HD_XPUB_EVM is set, which live refuses: receiving keys are per merchant in live \(npm run merchants -- set-xpub\)$/],
+      [{ HD_XPUB_TRON: accountXpub(new Uint8Array(32).fill(4), "m/44'/195'/0'") }, /HD_XPUB_TRON is set, which live refuses: receiving keys are per merchant/],
     ];
     const results: Run[] = [];
     // Four at a time: each is a process of its own, on a machine that runs other tests beside.
     for (let i = 0; i < cases.length; i += 4) results.push(...(await Promise.all(cases.slice(i, i + 4).map(([env]) => run({ ...live, ...env })))));
     for (const [i, [env, expected]] of cases.entries()) {
       const lines = refused(results[i]!, 'pay-checkout gateway');
-      // TRON taken adds its own line only: its key is given.
+      // Each case one line: TRON taken adds its own only, no key being asked of it.
       assert.equal(lines.length, 1, `${JSON.stringify(env)}:\n${lines.join('\n')}`);
       assert.match(lines[0]!, expected);
       for (const secret of ['an operator data key', '22'.repeat(32), SANDBOX_DEFAULTS.clientSecret, 'an-operator-merchant-key']) assert.ok(!lines[0]!.includes(secret), `${secret} printed`);
@@ -217,7 +219,7 @@ describe('starting a live gateway', () => {
   it('names every refusal at once, one line each', async () => {
     // Nothing but GATEWAY_ENV: every network simulated, no key, no rate source.
     assert.deepEqual(subjects(refused(await run({ GATEWAY_ENV: 'live' }), 'pay-checkout gateway')), [
-      'BITCOIN', 'ETHEREUM', 'GATEWAY_DATA_KEY', 'HD_XPUB_BITCOIN', 'HD_XPUB_EVM', 'HD_XPUB_TRON', 'PAYOUT_HD_SEED', 'RATE_SOURCES', 'TRON',
+      'BITCOIN', 'ETHEREUM', 'GATEWAY_DATA_KEY', 'PAYOUT_HD_SEED', 'RATE_SOURCES', 'TRON',
     ]);
     // Every public value of the sandbox given at once.
     const everyPublic = {

@@ -1,4 +1,4 @@
-// Refunds paid out on an EVM node (anvil, mining only when told) from the gateway's hot wallet: ETH and the token
+// Refunds paid out on an EVM node (anvil, mining only when told) from the sandbox merchant's payout wallet: ETH and the token
 // claimed, signed (EIP-1559), followed to their confirmations and SUCCESS; a payout that reverts on chain FAILED with
 // its amount back, and made again; a payout written down but never broadcast (as after a crash) sent once; a stuck one
 // replaced with higher fees at the same nonce, and still paid once; a confirmed one that a reorganisation takes back
@@ -53,7 +53,7 @@ describe(`refunds paid out on an EVM node (${storageName})`, () => {
     asset === 'ETH' ? chain.client.getBalance({ address }) : chain.client.readContract({ address: chain.token, abi: ERC20_BALANCE, functionName: 'balanceOf', args: [address] });
   const fresh = () => `0x${[...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, '0')).join('')}` as Address;
   const sentTo = async (to: Address, asset: 'ETH' | 'USDT') => {
-    const hot = gw.gateway.payouts.hotWallet('ETHEREUM') as Address;
+    const hot = (await gw.gateway.payouts.walletAddress(gw.gateway.sandboxMerchant!.merchant_id, 'ETHEREUM')) as Address;
     const tip = await chain.client.getBlockNumber();
     let count = 0;
     for (let n = 0n; n <= tip; n++) {
@@ -68,7 +68,7 @@ describe(`refunds paid out on an EVM node (${storageName})`, () => {
   };
 
   for (const asset of ['ETH', 'USDT'] as const) {
-    it(`pays a claimed ${asset} refund from the hot wallet, EIP-1559, SUCCESS once confirmed`, async () => {
+    it(`pays a claimed ${asset} refund from the merchant's payout wallet, EIP-1559, SUCCESS once confirmed`, async () => {
       const orderId = await paidOrder(asset);
       const to = fresh();
       const refund = await claimed(orderId, 90_000, to);
@@ -78,7 +78,7 @@ describe(`refunds paid out on an EVM node (${storageName})`, () => {
       assert.deepEqual(sent.history.map((h) => h.event), ['requested', 'claimed', 'sent']);
       const tx = await chain.client.getTransaction({ hash: sent.psp_refund_id as Hex });
       assert.equal(tx.type, 'eip1559');
-      assert.equal(tx.from.toLowerCase(), gw.gateway.payouts.hotWallet('ETHEREUM').toLowerCase());
+      assert.equal(tx.from.toLowerCase(), (await gw.gateway.payouts.walletAddress(gw.gateway.sandboxMerchant!.merchant_id, 'ETHEREUM')).toLowerCase());
       await mine(2);
       assert.equal((await gw.client.getRefund(refund.refund_id)).refund_status, 'PENDING', '2 of 3 confirmations');
       await mine(1);

@@ -2,11 +2,11 @@
 // accept of held money confirmed with its amount before anything is sent, and the refund amount typed as the page's
 // language writes VND.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import type { PaymentLinkResource, RefundList } from '../../src/contract/index.js';
+import type { PaymentLinkResource, RefundList, RefundResource } from '../../src/contract/index.js';
 import type { OrderView } from '../../demo/server.js';
 import { OrderPage } from '../../demo/scripts/portal/order-page.js';
 import { RefundDialog } from '../../demo/scripts/portal/refund-dialog.js';
-import { choose, ORDERS, pageIn, shown, stubFetch, typeInto, type Sent } from './helpers/portal.js';
+import { choose, ORDERS, pageIn, refund, shown, stubFetch, typeInto, type Sent } from './helpers/portal.js';
 
 customElements.define('portal-order', OrderPage);
 customElements.define('refund-dialog', RefundDialog);
@@ -17,6 +17,7 @@ const orderOf = (link: PaymentLinkResource): OrderView => ({
   amountToRefund: link.amountToRefund,
   refunds: [],
   deliveries: [],
+  payout_wallets: { daily_cap_vnd: 100_000_000, sent_last_24h_vnd: 0, wallets: [] },
 });
 
 let server: { sent: Sent[]; restore: () => void } | undefined;
@@ -71,6 +72,46 @@ describe('the portal: an order', () => {
     button(el, 'Accept 100.000 ₫')!.click();
     await waitUntil(() => shown(el.querySelector('#order-notice')).startsWith('Accepted'), 'the accept is told');
     expect(server!.sent.filter((s) => s.method === 'POST').map((s) => s.url.pathname)).to.deep.equal(['/demo/api/payments/pay_held/accept']);
+  });
+
+  it("shows the merchant's payout wallet and a refund whose payout waits for the daily cap, saying why, with a Cancel", async () => {
+    pageIn('en');
+    const waiting: RefundResource = {
+      ...refund(100_000, { refund_id: 'rf_waits', refund_status: 'PENDING' }),
+      payment_id: 'pay_1',
+      merchant_order_id: ORDERS.paid.merchant_order_id,
+      payment_link_ref: ORDERS.paid.payment_link_ref,
+      asset: 'ETH',
+      network: 'ETHEREUM',
+      amount_crypto: '0.001',
+      payment_received_crypto: '0.0036',
+      payment_value_vnd: 360_000,
+      send_to: 'payer',
+      destination: '0x00000000000000000000000000000000000000aa',
+      claim_expires_at: null,
+      description: 'returned',
+      failure_reason: null,
+      retry_of: null,
+      payout_waiting: { reason: 'daily_cap', detail: 'the daily cap of 200000 VND would be passed', until: '2026-11-23T08:00:00.000Z' },
+      history: [{ event: 'requested', at: '2026-11-22T08:00:00.000Z', detail: null }],
+    };
+    const view: OrderView = {
+      ...orderOf(ORDERS.paid),
+      refunds: [waiting],
+      payout_wallets: {
+        daily_cap_vnd: 200_000,
+        sent_last_24h_vnd: 150_000,
+        wallets: [{ network: 'ETHEREUM', address: '0x9700FACf5b1E5707e6cd3e1871A44A87Df48F354', derivation_path: "m/44'/60'/0'/0/0", balances: [{ asset: 'ETH', balance: '1.5' }, { asset: 'USDT', balance: null }] }],
+      },
+    };
+    server = stubFetch((method, url) => (url.pathname.startsWith('/demo/api/orders/') ? view : undefined));
+    const el = await fixture<OrderPage>(html`<portal-order order-id=${view.merchant_order_id}></portal-order>`);
+    await waitUntil(() => el.querySelector('[data-refund="rf_waits"]'), 'the refund shows');
+    expect(shown(el.querySelector('[data-payout-wallet="ETHEREUM"]'))).to.equal("ETHEREUM: 0x9700FACf5b1E5707e6cd3e1871A44A87Df48F354 (m/44'/60'/0'/0/0), holds 1.5 ETH, ? USDT");
+    expect(shown(el.querySelector('[data-payout-wallets] p'))).to.include('₫150,000 sent of ₫200,000 in the last 24 h');
+    expect(shown(el.querySelector('[data-refund-waiting]'))).to.match(/^Waiting to be sent: the daily cap of 200000 VND would be passed \(from .+\)$/);
+    expect(el.querySelector('[data-refund="rf_waits"] [data-refund-cancel]'), 'a waiting payout can be cancelled').to.not.equal(null);
+    await expect(el).to.be.accessible();
   });
 });
 

@@ -3,13 +3,22 @@
 // status, its payload and attempts, and "Resend"). Money held for the
 // merchant (late, superseded or excess payments) is shown first, with the two decisions it waits for: accept it as
 // the order's payment, or refund it. Each refund shows what it sends and where, its rate, its history and note, and
-// what can be done with it: cancel one nobody claimed yet, make a failed one again, or (the sandbox's shortcut) claim
-// it as the customer with the test wallet's address.
+// what can be done with it: cancel one nobody claimed yet or whose payout waits (for the daily cap or the payout
+// wallet's funds, said in words), make a failed one again, or (the sandbox's shortcut) claim it as the customer with
+// the test wallet's address. Beside them, the merchant's payout wallets, which its refunds on a node's network leave.
 import { Task } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { isIn, OPEN_PAYMENT_STATUSES, type MerchantPayment, type PaymentLinkResource, type RefundResource, type WebhookDelivery } from '../../../src/contract/index.js';
+import {
+  isIn,
+  OPEN_PAYMENT_STATUSES,
+  type MerchantPayment,
+  type PaymentLinkResource,
+  type PayoutWallets,
+  type RefundResource,
+  type WebhookDelivery,
+} from '../../../src/contract/index.js';
 import type { OrderView } from '../../server.js';
 import { api } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
@@ -194,6 +203,7 @@ export class OrderPage extends LightElement {
     return html`<section class="card" aria-labelledby="refunds-title">
       <h2 id="refunds-title" tabindex="-1">Refunds of order ${order.merchant_order_id}</h2>
       <p>Left to refund (<code>amountToRefund</code>): <strong data-amount-to-refund=${order.amountToRefund}>${formatVnd(order.amountToRefund)}</strong></p>
+      ${payoutWallets(order.payout_wallets)}
       ${this.#refundAction.problemBox()}
       ${refunds.length
         ? html`<div class="table-wrap">
@@ -224,6 +234,7 @@ export class OrderPage extends LightElement {
 
   #refundRow(r: RefundResource): TemplateResult {
     const waiting = r.refund_status === 'PENDING' && !r.destination;
+    const payout = r.payout_waiting;
     return html`<tr data-refund=${r.refund_id}>
       <td>${formatDate(r.refund_date)}</td>
       <td class="mono">${r.refund_id}${r.retry_of ? html`<br /><span class="muted small">again for ${r.retry_of}</span>` : nothing}</td>
@@ -232,7 +243,9 @@ export class OrderPage extends LightElement {
         <strong>${r.amount_crypto} ${r.asset}</strong> on ${coin(r.asset, r.network)}<br />
         <span class="muted small">at this payment's rate: ${r.payment_received_crypto} ${r.asset} for ${formatVnd(r.payment_value_vnd)}</span>
       </td>
-      <td><span class="pill ${r.refund_status.toLowerCase()}" data-refund-status>${r.refund_status}</span>${r.failure_reason ? html`<br /><span class="small" data-refund-failure>${r.failure_reason}</span>` : nothing}</td>
+      <td><span class="pill ${r.refund_status.toLowerCase()}" data-refund-status>${r.refund_status}</span>${r.failure_reason ? html`<br /><span class="small" data-refund-failure>${r.failure_reason}</span>` : nothing}${payout
+          ? html`<br /><span class="small" data-refund-waiting>Waiting to be sent: ${payout.detail}${payout.until ? html` (from ${formatDate(payout.until)})` : nothing}</span>`
+          : nothing}</td>
       <td>${r.refund_type}</td>
       <td>${r.refund_reason}</td>
       <td data-refund-note>${r.description}</td>
@@ -255,6 +268,8 @@ export class OrderPage extends LightElement {
                 Claim with the test wallet
               </button>
               <button type="button" class="secondary" data-refund-cancel ?disabled=${this.#refundAction.pending} @click=${() => this.#refundDo(r, 'cancel')}>Cancel</button>`
+          : payout
+            ? html`<button type="button" class="secondary" data-refund-cancel ?disabled=${this.#refundAction.pending} @click=${() => this.#refundDo(r, 'cancel')}>Cancel</button>`
           : r.refund_status === 'FAILED'
             ? html`<button type="button" class="secondary" data-refund-retry ?disabled=${this.#refundAction.pending} @click=${() => this.#refundDo(r, 'retry')}>Retry</button>`
             : nothing}
@@ -375,6 +390,26 @@ export class OrderPage extends LightElement {
         </p>`,
     })}`;
   }
+}
+
+/** Where the merchant's refunds on a node's network are paid from, what each wallet holds, and the daily cap. */
+function payoutWallets({ wallets, daily_cap_vnd, sent_last_24h_vnd }: PayoutWallets): TemplateResult | typeof nothing {
+  if (!wallets.length) return nothing;
+  return html`<div class="small" data-payout-wallets>
+    <p>
+      Refunds on a node's network are paid from your own payout wallet. Daily cap:
+      ${daily_cap_vnd === 0 ? 'none sent until the operator sets one' : html`${formatVnd(sent_last_24h_vnd)} sent of ${formatVnd(daily_cap_vnd)} in the last 24 h`}.
+    </p>
+    <ul>
+      ${wallets.map(
+        (w) =>
+          html`<li data-payout-wallet=${w.network}>
+            ${w.network}: <span class="mono wrap">${w.address}</span> <span class="muted">(${w.derivation_path})</span>, holds
+            ${w.balances.map((b, i) => html`${i ? ', ' : ''}${b.balance ?? '?'} ${b.asset}`)}
+          </li>`,
+      )}
+    </ul>
+  </div>`;
 }
 
 /** Whether the order can change without the merchant: a payment still open or confirming, a delivery still pending. */

@@ -47,7 +47,7 @@ export class Chains {
     return port && 'send' in port ? (port as ChainWallet) : undefined;
   }
 
-  /** The network's payouts: the simulator's (sent with their record), or a node's (signed by the gateway's hot wallet). */
+  /** The network's payouts: the simulator's (sent with their record), or a node's (signed by the merchant's payout wallet). */
   payouts(network: Network): PayoutPort & Partial<SigningPayoutPort> {
     return this.port(network) as unknown as PayoutPort & Partial<SigningPayoutPort>;
   }

@@ -96,7 +96,7 @@ export interface PayoutPlan {
   amount: bigint;
 }
 
-/** Sending payouts from the gateway's own hot wallet, where the network takes signed transactions (a node's). */
+/** Sending payouts from a merchant's payout wallet (a key of the gateway's), where the network takes signed transactions (a node's). */
 export interface SigningPayoutPort extends PayoutPort {
   /** The gas and fees a payout needs; throws PayoutRefused, saying why, when it cannot be sent (funds, a call that reverts). */
   prepare(plan: PayoutPlan): Promise<{ gas: bigint; fees: PayoutFees }>;
@@ -105,11 +105,19 @@ export interface SigningPayoutPort extends PayoutPort {
   broadcast(raw: string): Promise<void>;
   /** The next nonce of an address as the node counts it, waiting transactions included. */
   nonce(address: string): Promise<number>;
+  /** What an address holds of an asset, transfers still waiting for a block included: a payout wallet's balance. */
+  balance(asset: AssetCode, address: string): Promise<bigint>;
 }
 
-/** A payout the network would not take as it is: `reason` says why, in words for the merchant. */
+/**
+ * A payout the network would not take as it is: `reason` says why, in words for the merchant. `unfunded`: the wallet
+ * holds too little of the coin or of its gas, and the same payout can go once it is funded.
+ */
 export class PayoutRefused extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    readonly unfunded = false,
+  ) {
     super(reason);
   }
 }

@@ -12,6 +12,7 @@ import { openApiRoutes } from './openapi.js';
 import { operationsRoutes } from './operations.js';
 import { paymentLinkRoutes } from './payment-links.js';
 import { paymentRoutes } from './payments.js';
+import { payoutRoutes } from './payouts.js';
 import { receiptRoutes } from './receipt.js';
 import { refundClaimRoutes } from './refund-claims.js';
 import { refundRoutes } from './refunds.js';
@@ -24,6 +25,7 @@ export const ROUTE_GROUPS: RouteGroup<Services>[] = [
   clientSecretRoutes,
   paymentLinkRoutes,
   refundRoutes,
+  payoutRoutes,
   paymentRoutes,
   webhookRoutes,
   checkoutRoutes,

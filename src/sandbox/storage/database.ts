@@ -82,14 +82,16 @@ export async function one<T extends Row>(sql: Sql, text: string, params?: readon
 
 /**
  * A failure that running the same transaction again can get past: deadlock, serialization failure, lost connection, a
- * write refused by a server that is no longer the primary (25006: the next connection seeks the primary).
+ * write refused by a server that is no longer the primary (25006: the next connection seeks the primary), no connection
+ * of the pool free within the connect timeout (pg-pool's message: every connection waits on a server that is switching,
+ * as during `pg_autoctl perform failover`, where it was a 500).
  */
 export function isTransient(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (code === '40P01' || code === '40001' || code === '25006' || /^(08|57P0)/.test(code))) return true;
   if (typeof code === 'string' && ['ECONNRESET', 'ECONNREFUSED', 'EPIPE'].includes(code)) return true;
-  return typeof message === 'string' && /Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i.test(message);
+  return typeof message === 'string' && /Connection terminated|connection.*(closed|ended)|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
 }
 
 /** SQLSTATE of a unique violation, as both engines report it. */

@@ -103,3 +103,61 @@ export async function merchantByKeyHash(sql: Sql, svcKeyHash: string): Promise<M
 export async function merchantById(sql: Sql, merchantId: string): Promise<MerchantRow | undefined> {
   return one<MerchantRow>(sql, `SELECT ${COLUMNS} FROM merchants WHERE merchant_id = $1`, [merchantId]);
 }
+
+/** Some merchants (every one without `merchantIds`), oldest first, with when each was added. */
+export async function listMerchants(sql: Sql, merchantIds?: readonly string[]): Promise<(MerchantRow & { created_at: Date })[]> {
+  return merchantIds
+    ? sql.query(`SELECT ${COLUMNS}, created_at FROM merchants WHERE merchant_id = ANY($1::text[]) ORDER BY created_at, merchant_id`, [merchantIds])
+    : sql.query(`SELECT ${COLUMNS}, created_at FROM merchants ORDER BY created_at, merchant_id`);
+}
+
+/** A merchant's account key in use for a family: its addresses derive from `account_xpub`. */
+export interface AccountKeyRow {
+  merchant_id: string;
+  family: string;
+  account_key: string;
+  account_xpub: string;
+}
+
+/**
+ * Makes the account the merchant's key in use for its family: the one it had there before stays on record (with its
+ * index), out of use. False, and nothing changed, when the account is another merchant's.
+ */
+export async function useAccountKey(sql: Sql, key: AccountKeyRow, now: Date): Promise<boolean> {
+  await sql.query('UPDATE merchant_account_keys SET in_use = false WHERE merchant_id = $1 AND family = $2 AND in_use AND account_key <> $3', [
+    key.merchant_id,
+    key.family,
+    key.account_key,
+  ]);
+  const row = await one(
+    sql,
+    `INSERT INTO merchant_account_keys (merchant_id, family, account_key, account_xpub, in_use, created_at) VALUES ($1, $2, $3, $4, true, $5)
+     ON CONFLICT (family, account_key) DO UPDATE SET in_use = true, account_xpub = EXCLUDED.account_xpub
+       WHERE merchant_account_keys.merchant_id = EXCLUDED.merchant_id
+     RETURNING 1`,
+    [key.merchant_id, key.family, key.account_key, key.account_xpub, now],
+  );
+  if (!row) return false;
+  await notify(sql, key.merchant_id);
+  return true;
+}
+
+/** The account keys in use of some merchants (every merchant's without `merchantIds`). */
+export async function accountKeysInUse(sql: Sql, merchantIds?: readonly string[]): Promise<AccountKeyRow[]> {
+  return merchantIds
+    ? sql.query('SELECT merchant_id, family, account_key, account_xpub FROM merchant_account_keys WHERE in_use AND merchant_id = ANY($1::text[]) ORDER BY family', [merchantIds])
+    : sql.query('SELECT merchant_id, family, account_key, account_xpub FROM merchant_account_keys WHERE in_use ORDER BY merchant_id, family');
+}
+
+/**
+ * The next address index of the merchant's account key in use for the family, taken (the row stays locked until the
+ * transaction ends, so no other takes the same); undefined when it has none there.
+ */
+export async function takeAccountIndex(sql: Sql, merchantId: string, family: string): Promise<(AccountKeyRow & { index: number }) | undefined> {
+  return one(
+    sql,
+    `UPDATE merchant_account_keys SET next_index = next_index + 1 WHERE merchant_id = $1 AND family = $2 AND in_use
+     RETURNING merchant_id, family, account_key, account_xpub, next_index - 1 AS index`,
+    [merchantId, family],
+  );
+}

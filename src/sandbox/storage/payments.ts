@@ -117,12 +117,15 @@ export async function nextAddressIndex(sql: Sql): Promise<number> {
   return (await one<{ index: number }>(sql, `SELECT nextval('payment_address_index')::bigint AS index`))!.index;
 }
 
-/** A new payment, with where its rate came from (read on its own: rateProvenanceOf). */
-export async function insertPayment(sql: Sql, row: PaymentRow, provenance: RateProvenance): Promise<void> {
+/**
+ * A new payment, with where its rate came from (read on its own: rateProvenanceOf) and the merchant's account key its
+ * address derived from (null: the sandbox's keys, at the global index).
+ */
+export async function insertPayment(sql: Sql, row: PaymentRow, provenance: RateProvenance, accountKey: string | null): Promise<void> {
   await sql.query(
     `INSERT INTO payments (payment_id, payment_link_ref, status, asset, network, address, address_index, amount_atomic, amount_vnd, rate,
-       quote_expires_at, confirmations_required, customer, created_at, rate_provenance)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+       quote_expires_at, confirmations_required, customer, created_at, rate_provenance, account_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
     [
       row.payment_id,
       row.payment_link_ref,
@@ -139,6 +142,7 @@ export async function insertPayment(sql: Sql, row: PaymentRow, provenance: RateP
       row.customer === undefined || row.customer === null ? null : JSON.stringify(row.customer),
       row.created_at,
       JSON.stringify(provenance),
+      accountKey,
     ],
   );
 }

@@ -1,5 +1,6 @@
-// Every statement about payouts on a node's network: the hot wallets' nonces, and the transactions signed for each
-// refund (migrations/010_payouts.sql).
+// Every statement about payouts on a node's network: each merchant's payout wallet (its account, what it signed in the
+// last day), the wallets' nonces, and the transactions signed for each refund (migrations/010_payouts.sql,
+// 022_merchant_payout_wallets.sql).
 import type { Network } from '../../contract/index.js';
 import { one, type Sql } from './database.js';
 
@@ -13,8 +14,54 @@ export interface PayoutTransaction {
   nonce: number;
 }
 
+/** The account of a merchant's payout wallet (migrations/022_merchant_payout_wallets.sql); undefined for no such merchant. */
+export async function payoutAccountOf(sql: Sql, merchantId: string): Promise<number | undefined> {
+  return (await one<{ payout_account: number }>(sql, 'SELECT payout_account FROM merchants WHERE merchant_id = $1', [merchantId]))?.payout_account;
+}
+
+/** Every merchant's payout account, by merchant. */
+export async function payoutAccounts(sql: Sql): Promise<{ merchant_id: string; payout_account: number }[]> {
+  return sql.query('SELECT merchant_id, payout_account FROM merchants ORDER BY payout_account');
+}
+
 /**
- * The next nonce of a hot wallet, taken: the wallet's row locked until the caller's transaction ends. `chain` is the
+ * Held until the caller's transaction ends: a merchant's payouts are checked against its daily cap and signed one at
+ * a time, in every process, so two cannot both take the last of its room.
+ */
+export async function lockMerchantPayouts(sql: Sql, merchantId: string): Promise<void> {
+  await sql.query('SELECT pg_advisory_xact_lock(7310004, hashtext($1))', [merchantId]);
+}
+
+/**
+ * What a merchant's payouts signed since `since`, oldest first: each refund once, at its first transaction (a fee
+ * bump or a resend after a reorganisation is the same payout), by the VND recorded with the refund.
+ */
+export async function payoutsSignedSince(sql: Sql, merchantId: string, since: Date): Promise<{ signed_at: Date; amount: number }[]> {
+  return sql.query(
+    `SELECT s.signed_at, r.amount FROM (SELECT refund_id, min(signed_at) AS signed_at FROM payout_transactions GROUP BY refund_id) s
+       JOIN refunds r USING (refund_id) JOIN payment_links l USING (payment_link_ref)
+     WHERE l.merchant_id = $1 AND s.signed_at > $2 ORDER BY s.signed_at, r.seq`,
+    [merchantId, since],
+  );
+}
+
+/**
+ * VND of a merchant's refunds made before `refundId` that wait for the daily cap, each no larger than `cap` (one
+ * larger never fits, and holds no room): they go first.
+ */
+export async function waitingForCapBefore(sql: Sql, merchantId: string, refundId: string, cap: number): Promise<number> {
+  const row = await one<{ total: number }>(
+    sql,
+    `SELECT COALESCE(sum(r.amount), 0)::bigint AS total FROM refunds r JOIN payment_links l USING (payment_link_ref)
+     WHERE l.merchant_id = $1 AND r.refund_status = 'PENDING' AND r.payout_waiting = 'daily_cap' AND r.amount <= $3
+       AND r.seq < (SELECT seq FROM refunds WHERE refund_id = $2)`,
+    [merchantId, refundId, cap],
+  );
+  return Number(row!.total);
+}
+
+/**
+ * The next nonce of a wallet, taken: the wallet's row locked until the caller's transaction ends. `chain` is the
  * nonce the node counts; a wallet that also sent by other means goes on from there.
  */
 export async function takeNonce(sql: Sql, network: Network, address: string, chain: number): Promise<number> {

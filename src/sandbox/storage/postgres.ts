@@ -1,8 +1,10 @@
-import { Socket } from 'node:net';
+import { Socket, connect as connectSocket } from 'node:net';
+import { userInfo } from 'node:os';
+import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { firstLine, log } from '../logging.js';
 import { DEFAULT_DATABASE_LIMITS, isTransient, type Database, type DatabaseLimits, type Row, type Sql, type Timed } from './database.js';
-import { parsePostgresUrl, type PostgresTarget } from './postgres-url.js';
+import { parsePostgresUrl, tlsFor, type PostgresTarget } from './postgres-url.js';
 
 // int8 holds VND amounts and counts, all below 2^53: read them as numbers, as PGlite does.
 // Crypto amounts live in numeric columns and stay strings.
@@ -57,6 +59,48 @@ function hostsOf(target: PostgresTarget) {
   return { stream, skip };
 }
 
+/** PostgreSQL's SSLRequest: the server answers one byte, S (it takes SSL) or N (it has none). */
+const SSL_REQUEST = Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]);
+/** Whether the server at host:port takes SSL, or why it could not be asked (down, silent, not PostgreSQL). */
+function takesSsl(host: string, port: number, timeoutMs: number): Promise<boolean | string> {
+  return new Promise((resolve) => {
+    const socket = connectSocket({ host, port });
+    const done = (answer: boolean | string) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(timeoutMs, () => done(`no answer within ${timeoutMs} ms`));
+    socket.once('error', (error) => done(error.message));
+    socket.once('connect', () => socket.write(SSL_REQUEST));
+    socket.once('data', (answer) => done(answer[0] === 0x53 ? true : answer[0] === 0x4e ? false : 'an answer that is not PostgreSQL\'s'));
+  });
+}
+
+/** The user libpq takes when neither the URL nor PGUSER names one: the operating system's (pg would read $USER, often unset). */
+function osUser(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    return undefined; // a uid without a name (a container's): PostgreSQL says no user was given
+  }
+}
+
+/** What pg.Client keeps of its settings and its connection's, set again per connection below. */
+interface ClientInternals {
+  ssl: ConnectionOptions | boolean;
+  user?: string;
+  host: string;
+  port: number;
+  connectionParameters: { ssl?: ConnectionOptions | boolean; user?: string };
+  connection: { ssl: ConnectionOptions | boolean };
+}
+const setTls = (client: ClientInternals, tls: ConnectionOptions | false) => {
+  client.ssl = tls;
+  client.connection.ssl = tls;
+};
+
+/** SQLSTATE sqlclient_unable_to_establish_sqlconnection: a server that did not answer (transient, as every 08). */
+const UNABLE_TO_CONNECT = '08001';
 /** A connection to a standby when the URL asked for read-write: refused like a host that is down, and the next tried. */
 const READ_ONLY = '08006';
 /** SQLSTATE transaction_resolution_unknown: a COMMIT went unanswered and the server that could tell is gone. */
@@ -109,13 +153,47 @@ export async function openPostgres(url: string, { schema, limits = DEFAULT_DATAB
     }
     serverOf.set(client, timeline);
   }
+  /** For sslmode=prefer: each server's last answer to SSLRequest, by host:port, forgotten when a connection to it fails. */
+  const sslAnswers = new Map<string, boolean>();
+  /** prefer: SSL where the server takes it, else none, as libpq falls back (pg would fail on a server without SSL). */
+  async function preferTls(client: ClientInternals, tls: ConnectionOptions | false): Promise<string | undefined> {
+    const { host, port } = hosts ? target.hosts[hostIndexOf(client as unknown as pg.Client)]! : client;
+    if (!tls || host.startsWith('/')) return undefined; // a Unix socket: libpq uses no SSL there either
+    const key = `${host}:${port}`;
+    let answer = sslAnswers.get(key);
+    if (answer === undefined) {
+      const asked = await takesSsl(host, port, limits.connectTimeoutMs);
+      if (typeof asked === 'string') {
+        // Down or silent: the connection would wait out the same timeout again. The next host is tried instead.
+        hosts?.skip(hostIndexOf(client as unknown as pg.Client));
+        throw Object.assign(new Error(`${key}: ${asked}`), { code: UNABLE_TO_CONNECT });
+      }
+      sslAnswers.set(key, (answer = asked));
+    }
+    if (answer === false) setTls(client, false);
+    return key;
+  }
   class Client extends pg.Client {
     constructor(options?: pg.ClientConfig) {
       super(options);
+      const internals = this as unknown as ClientInternals;
+      internals.connectionParameters.user ||= internals.user ||= osUser();
+      const files = internals.connectionParameters.ssl;
+      const tls = target.sslmode ? tlsFor(target.sslmode, typeof files === 'object' ? files : {}) : undefined;
+      if (tls !== undefined) setTls(internals, tls);
       const connect = pg.Client.prototype.connect.bind(this) as () => Promise<unknown>;
+      const connectTls = async () => {
+        const key = target.sslmode === 'prefer' && tls !== undefined ? await preferTls(internals, tls) : undefined;
+        try {
+          await connect();
+        } catch (error) {
+          if (key) sslAnswers.delete(key);
+          throw error;
+        }
+      };
       // pg-pool connects with a callback, the listener with a promise.
       this.connect = ((callback?: (error?: Error) => void) => {
-        const connected = connect().then(() => checkServer(this));
+        const connected = connectTls().then(() => checkServer(this));
         if (!callback) return connected;
         connected.then(() => callback(), callback);
       }) as pg.Client['connect'];
@@ -126,13 +204,18 @@ export async function openPostgres(url: string, { schema, limits = DEFAULT_DATAB
   // pool: without a listener it would end the process. The pool replaces the connection on the next query; the
   // outage itself is logged once, by the listener below.
   pool.on('error', (error) => log.debug({ err: error }, 'PostgreSQL dropped an idle connection'));
-  // The start fails here, within the connect timeout, when the database cannot be reached.
-  try {
-    const first = await pool.connect();
-    first.release();
-  } catch (error) {
-    await pool.end().catch(() => undefined);
-    throw new Error(`the database at ${target.display} cannot be reached: ${firstLine(error)}`, { cause: error });
+  // The start fails here, within the connect timeout per host, when the database cannot be reached. Each host is tried
+  // once, as libpq does: after a failover the URL's first host may be the old primary, down or a standby now.
+  for (let tried = 1; ; tried++) {
+    try {
+      const first = await pool.connect();
+      first.release();
+      break;
+    } catch (error) {
+      if (hosts && tried < target.hosts.length && isTransient(error)) continue;
+      await pool.end().catch(() => undefined);
+      throw new Error(`the database at ${target.display} cannot be reached: ${firstLine(error)}`, { cause: error });
+    }
   }
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
 

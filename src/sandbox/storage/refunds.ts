@@ -1,6 +1,6 @@
 // Every statement about refunds. A refund returns part of one payment's money; the order's refunds are those of
 // all its links.
-import type { AssetCode, LinkRefund, Network, RefundDestination, RefundHistoryEntry, RefundStatus } from '../../contract/index.js';
+import type { AssetCode, LinkRefund, Network, PAYOUT_WAITING_REASONS, RefundDestination, RefundHistoryEntry, RefundStatus } from '../../contract/index.js';
 import { one, type Sql } from './database.js';
 import { linkRecordFacts, linkRowsOf, type LinkFactsJson, type LinkRows } from './link-facts.js';
 import type { LinkRecord } from './payments.js';
@@ -113,13 +113,25 @@ export interface RefundState {
   /** The billing locale of the link: the claim page's language. */
   locale: string | null;
   merchant_name: string | null;
+  /** Why its payout waits to be signed (migrations/022_merchant_payout_wallets.sql), when it does. */
+  payout_waiting: PayoutWaiting['reason'] | null;
+  payout_waiting_detail: string | null;
+  payout_waiting_until: Date | null;
+}
+
+/** Why a payout waits: the merchant's daily cap (until when), or its payout wallet's funds. */
+export interface PayoutWaiting {
+  reason: (typeof PAYOUT_WAITING_REASONS)[number];
+  detail: string;
+  until: Date | null;
 }
 
 const STATE = `SELECT r.refund_id, l.merchant_id, l.merchant_order_id, r.payment_link_ref, r.payment_id, r.amount, r.refund_status,
     r.refund_type, r.refund_reason, r.description, r.channel, r.currency, r.psp_refund_id, r.amount_atomic::text AS amount_atomic,
     r.basis_atomic::text AS basis_atomic, r.basis_vnd, r.send_to, r.claim_token, r.claim_expires_at, r.destination, r.failure_reason,
     r.retry_of, r.created_at, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') AS refund_date, p.asset, p.network, p.address AS payment_address,
-    l.request #>> '{billing_details,billing_address,locale}' AS locale, l.request #>> '{merchant_details,name}' AS merchant_name
+    l.request #>> '{billing_details,billing_address,locale}' AS locale, l.request #>> '{merchant_details,name}' AS merchant_name,
+    r.payout_waiting, r.payout_waiting_detail, r.payout_waiting_until
   FROM refunds r JOIN payments p USING (payment_id) JOIN payment_links l ON l.payment_link_ref = r.payment_link_ref`;
 
 /** A refund by its id, locked for a change when `lock`. */
@@ -185,6 +197,16 @@ export async function recentNodePayouts(sql: Sql, since: Date): Promise<string[]
 /** A SUCCESS refund whose payout left the chain: PENDING again, followed as before. */
 export async function reopenRefund(sql: Sql, refundId: string): Promise<void> {
   await sql.query(`UPDATE refunds SET refund_status = 'PENDING' WHERE refund_id = $1`, [refundId]);
+}
+
+/** Why the refund's payout waits now, or null: it no longer does. */
+export async function setPayoutWaiting(sql: Sql, refundId: string, waiting: PayoutWaiting | null): Promise<void> {
+  await sql.query('UPDATE refunds SET payout_waiting = $2, payout_waiting_detail = $3, payout_waiting_until = $4 WHERE refund_id = $1', [
+    refundId,
+    waiting?.reason ?? null,
+    waiting?.detail ?? null,
+    waiting?.until ?? null,
+  ]);
 }
 
 export async function setRefundDestination(sql: Sql, refundId: string, destination: string): Promise<void> {

@@ -263,7 +263,7 @@ export class EvmNodeChain implements ChainPort, ChainWallet, SigningPayoutPort {
     return [];
   }
 
-  // Payouts from the gateway's hot wallet (services/orders/payouts.ts).
+  // Payouts from the merchants' payout wallets (services/orders/payouts.ts).
 
   async locate(hash: string): Promise<SentTransaction | undefined> {
     const receipt = await this.#client.getTransactionReceipt({ hash: hash as Hex }).catch(() => undefined);
@@ -276,7 +276,7 @@ export class EvmNodeChain implements ChainPort, ChainWallet, SigningPayoutPort {
     const token = this.#token(asset);
     const { maxFeePerGas, maxPriorityFeePerGas } = await this.#client.estimateFeesPerGas();
     const held = await this.balance(asset, from.address);
-    if (held < amount) throw new PayoutRefused(`the hot wallet ${from.address} holds ${held} atomic units of ${asset}, less than the ${amount} to send`);
+    if (held < amount) throw new PayoutRefused(`the payout wallet ${from.address} holds ${held} atomic units of ${asset}, less than the ${amount} to send`, true);
     let gas = NATIVE_TRANSFER_GAS;
     if (token) {
       try {
@@ -287,7 +287,7 @@ export class EvmNodeChain implements ChainPort, ChainWallet, SigningPayoutPort {
     }
     const gasCost = gas * maxFeePerGas + (token ? 0n : amount);
     const native = await this.#client.getBalance({ address: from.address as Hex, blockTag: 'pending' });
-    if (native < gasCost) throw new PayoutRefused(`the hot wallet ${from.address} holds ${native} wei of ${this.#native.asset}, less than the ${gasCost} the payout and its gas need`);
+    if (native < gasCost) throw new PayoutRefused(`the payout wallet ${from.address} holds ${native} wei of ${this.#native.asset}, less than the ${gasCost} the payout and its gas need`, true);
     return { gas, fees: { maxFeePerGas, maxPriorityFeePerGas } };
   }
 

@@ -2,9 +2,7 @@
 // A new quote is always a new payment at a new address, for what the order still lacks: money that reached an old
 // quote in time keeps that quote's rate, and coins that reach it later are held for the merchant
 // (docs/payment-lifecycle.md, "Credit across quotes").
-import type { HDKey } from '@scure/bip32';
 import { isIn, OPEN_PAYMENT_STATUSES, type CheckoutAsset, type CheckoutView, type Environment, type OpenPaymentRequest, type Payment } from '../../../contract/index.js';
-import { deriveAddress } from '../../../codecs/addresses.js';
 import { quoteAtomic, quoteStep } from '../../../codecs/amounts.js';
 import { assetFields, type AssetInfo, type NetworkConfig, type Networks } from '../../chains/networks.js';
 import type { Clock } from '../../clock.js';
@@ -14,8 +12,9 @@ import { readCursor } from '../../storage/chain-facts.js';
 import { randomToken } from '../../secrets.js';
 import type { Database, Sql } from '../../storage/database.js';
 import { parseLinkFacts, parseLinkRecordFacts, type LinkRows } from '../../storage/link-facts.js';
-import { insertPayment, nextAddressIndex, type LinkRecord, type LinkRow, type PaymentRow } from '../../storage/payments.js';
+import { insertPayment, type LinkRecord, type LinkRow, type PaymentRow } from '../../storage/payments.js';
 import { staleAfterMs } from '../chains/chain-facts.js';
+import type { ReceivingKeys } from '../merchant/receiving-keys.js';
 import { DerivedAnswers } from '../payments/derived-answers.js';
 import type { PaymentView } from '../payments/payment-view.js';
 import { LinkReader, type LinkSnapshot } from '../payments/link-reader.js';
@@ -60,6 +59,8 @@ interface KeptView {
   secret: string;
   /** The link's request, which never changes: its facts are read without it while it is kept here. */
   request: LinkRow['request'];
+  /** The families of the merchant's receiving keys it offered coins in (live; empty in the sandbox, which offers all). */
+  families: string;
 }
 
 export class CustomerCheckout {
@@ -71,7 +72,7 @@ export class CustomerCheckout {
     private readonly networks: Networks,
     private readonly settings: PaymentSettings,
     private readonly rates: RateBook,
-    private readonly root: HDKey,
+    private readonly receivingKeys: ReceivingKeys,
     private readonly reader: LinkReader,
     private readonly reconciler: Reconciler,
     private readonly view: PaymentView,
@@ -96,16 +97,22 @@ export class CustomerCheckout {
     const noRate = this.rates.unavailable(this.clock.now());
     const derivedFrom = `${noRate.join(',')} ${facts}`;
     const kept = this.#views.get(ref, derivedFrom, this.clock.now().getTime());
-    if (kept && kept.secret === (await this.view.signingSecret(this.db, kept.merchantId)) && kept.disabled === (await this.standing.disabled(this.db, kept.merchantId))) {
+    if (
+      kept &&
+      kept.secret === (await this.view.signingSecret(this.db, kept.merchantId)) &&
+      kept.families === (await this.#familiesOf(kept.merchantId)) &&
+      kept.disabled === (await this.standing.disabled(this.db, kept.merchantId))
+    ) {
       return kept.json;
     }
     const { snapshot, reconciled } = await this.current(ref, request === undefined ? parseLinkFacts(facts) : withRequest(parseLinkRecordFacts(facts), request));
     const merchantId = snapshot.link.merchant_id;
     // Read before rendering: a secret changed in between makes the next request render again, never the reverse.
     const secret = await this.view.signingSecret(this.db, merchantId);
+    const families = await this.#familiesOf(merchantId);
     const disabled = await this.standing.disabled(this.db, merchantId);
     const json = JSON.stringify(await this.viewOf(snapshot, noRate, disabled));
-    const answer = { json, merchantId, secret, disabled, request: snapshot.link.request };
+    const answer = { json, merchantId, secret, disabled, request: snapshot.link.request, families };
     if (!reconciled) this.#views.set(ref, derivedFrom, answer, { from: this.clock.now().getTime(), until: snapshot.derived.stable_until });
     return json;
   }
@@ -131,7 +138,13 @@ export class CustomerCheckout {
       show_back_button: r.show_back_button ?? false,
       default_guest_checkout: r.default_guest_checkout ?? false,
       is_checkout_embed: r.is_checkout_embed ?? false,
-      methods: [{ pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', assets: this.#assets(snapshot.available, noRate, disabled) }],
+      methods: [
+        {
+          pmt_channel: 'PROVIDER',
+          pmt_method: 'PROVIDER_CRYPTO',
+          assets: this.#assets(snapshot.available, noRate, await this.receivingKeys.families(this.db, link.merchant_id), disabled),
+        },
+      ],
       payment: latest >= 0 ? await this.render(this.db, snapshot, latest) : null,
       received_vnd: Number(snapshot.states.reduce((sum, state) => (isIn(OPEN_PAYMENT_STATUSES, state.status) ? sum : sum + state.covered_vnd), 0n)),
       receipt_url: [...snapshot.transfers.values()].some((transfers) => transfers.length) ? this.#receiptUrl(link.payment_link_ref) : null,
@@ -155,9 +168,19 @@ export class CustomerCheckout {
     return { view: await this.viewOf(snapshot, undefined, disabled), payments: payments.filter((p) => p.transactions.length) };
   }
 
-  /** Every configured asset, each available while its network can be seen and its rate can be had (and its merchant is not disabled). */
-  #assets(available: readonly string[] = [], noRate: readonly string[] = [], disabled = false): CheckoutAsset[] {
-    return this.networks.assets.map((info) => {
+  /** The families a view offered coins in, as a key of the kept view: set-xpub adds one. */
+  async #familiesOf(merchantId: string): Promise<string> {
+    return [...((await this.receivingKeys.families(this.db, merchantId)) ?? [])].sort().join(',');
+  }
+
+  /**
+   * Every configured asset the merchant can receive (`families`: those of its keys; undefined: all), each available
+   * while its network can be seen and its rate can be had, and its merchant is not `disabled`. A coin the merchant has
+   * no key for is not offered at all, rather than shown unavailable: it will not become available by trying again.
+   */
+  #assets(available: readonly string[] = [], noRate: readonly string[] = [], families?: ReadonlySet<string>, disabled = false): CheckoutAsset[] {
+    const offered = this.networks.assets.filter((info) => !families || families.has(this.networks.of(info.network).family));
+    return offered.map((info) => {
       const network = this.networks.of(info.network);
       const seen = network.source.kind === 'simulated' || available.includes(network.id);
       return checkoutAsset(network, info, !disabled && seen && !noRate.includes(info.asset));
@@ -224,8 +247,8 @@ export class CustomerCheckout {
       const locked = this.rates.lock(asset.asset, this.clock.now());
       // The new payment closes the last one's quote at once (it is newer); both are written before this commits.
       const ttlSeconds = link.request.sandbox_quote_ttl_seconds ?? this.settings.quoteTtlSeconds;
-      const row = await this.quote(tx, link.payment_link_ref, rest, link.expires_at, ttlSeconds, asset, locked.rate, request.customer);
-      await insertPayment(tx, row, locked.provenance);
+      const { row, accountKey } = await this.quote(tx, link, rest, ttlSeconds, asset, locked.rate, request.customer);
+      await insertPayment(tx, row, locked.provenance, accountKey);
       snapshot = await this.reconciler.reconcile(tx, ref);
       return { payment: await this.render(tx, snapshot, snapshot.payments.length - 1), created: true };
     });
@@ -253,24 +276,32 @@ export class CustomerCheckout {
     throw unavailable(`${network.name} (${network.id}) cannot be reached right now, so no payment opens on it; choose another coin, or try again shortly.`);
   }
 
-  private async quote(tx: Sql, ref: string, amountVnd: number, linkExpiresAt: Date, ttlSeconds: number, info: AssetInfo, rate: string, customer: unknown): Promise<PaymentRow> {
+  private async quote(
+    tx: Sql,
+    link: LinkRecord,
+    amountVnd: number,
+    ttlSeconds: number,
+    info: AssetInfo,
+    rate: string,
+    customer: unknown,
+  ): Promise<{ row: PaymentRow; accountKey: string | null }> {
     const { asset, network, decimals, quote_decimals } = info;
-    const index = await nextAddressIndex(tx);
+    const { address, address_index, account_key } = await this.receivingKeys.next(tx, link.merchant_id, this.networks.of(network).family, network);
     const now = this.clock.now();
-    return {
+    const row: PaymentRow = {
       payment_id: randomToken('pay', 12),
-      payment_link_ref: ref,
+      payment_link_ref: link.payment_link_ref,
       status: 'awaiting_payment',
       overpaid: false,
       asset,
       network,
-      address: deriveAddress(this.root, this.networks.of(network).family, index),
-      address_index: index,
+      address,
+      address_index,
       amount_atomic: quoteAtomic(BigInt(amountVnd), rate, decimals, quoteStep(decimals, quote_decimals)).toString(),
       amount_vnd: amountVnd,
       rate,
       // Never locked past the link's expiry.
-      quote_expires_at: new Date(Math.min(now.getTime() + ttlSeconds * 1000, linkExpiresAt.getTime())),
+      quote_expires_at: new Date(Math.min(now.getTime() + ttlSeconds * 1000, link.expires_at.getTime())),
       confirmations_required: this.networks.of(network).confirmations,
       customer,
       accepted_at: null,
@@ -281,6 +312,7 @@ export class CustomerCheckout {
       known_until: null,
       created_at: now,
     };
+    return { row, accountKey: account_key };
   }
 
   /**

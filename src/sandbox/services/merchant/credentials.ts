@@ -27,8 +27,14 @@ const BYTES: Record<CredentialKind, number> = { clientId: 16, clientSecret: 32, 
 export const issueCredential = (environment: Environment, kind: CredentialKind): string =>
   randomToken(`${ENVIRONMENT_PREFIXES[environment][0]}${CREDENTIAL_KINDS[kind]}`, BYTES[kind]);
 
+export interface IssuedCredentials {
+  client_id: string;
+  client_secret: string;
+  merchant_key: string;
+}
+
 /** A new merchant's credentials (`npm run merchants -- add`): its ClientId, Client Secret and Merchant Key. */
-export function issueCredentials(environment: Environment): { client_id: string; client_secret: string; merchant_key: string } {
+export function issueCredentials(environment: Environment): IssuedCredentials {
   return { client_id: issueCredential(environment, 'clientId'), client_secret: issueCredential(environment, 'clientSecret'), merchant_key: issueCredential(environment, 'merchantKey') };
 }
 

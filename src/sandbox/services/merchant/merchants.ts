@@ -57,9 +57,9 @@ export class Merchants {
     await this.#unlisten?.();
   }
 
-  /** Creates the merchant of these credentials, or brings its stored secrets up to date. */
-  async upsert(credentials: MerchantCredentials): Promise<Merchant> {
-    const row = await upsertMerchant(this.db, {
+  /** Creates the merchant of these credentials, or brings its stored secrets up to date; `sql` may be an open transaction. */
+  async upsert(credentials: MerchantCredentials, sql: Sql = this.db): Promise<Merchant> {
+    const row = await upsertMerchant(sql, {
       merchant_id: randomToken('mch', 12),
       name: credentials.name,
       client_id: credentials.clientId,

@@ -3,23 +3,38 @@
 // nothing). Every end of a refund is written here, with its history step and its webhook, in one transaction that
 // holds the refund's row: a refund ends once, whichever process sees it first.
 // On a simulated network the coins leave the payment's own address in the transaction that records the send, so
-// they cannot leave twice. On a node's network they leave the gateway's hot wallet (a key of its own, PAYOUT_HD_SEED):
-// each payout takes one nonce of the wallet (the wallet's row locked, so processes sharing the database never share
-// one), is signed (EIP-1559) and written down in that transaction, and only then broadcast. A crash can therefore
+// they cannot leave twice. On a node's network they leave the merchant's own payout wallet (PAYOUT_HD_SEED at the
+// merchant's account, payoutPath), never another merchant's, and only within the merchant's daily cap (a payout that
+// would pass it, or that its wallet cannot pay for, waits, saying why, and goes when it can): each payout takes one
+// nonce of the wallet (the wallet's row locked, so processes sharing the database never share one), is signed
+// (EIP-1559) and written down in that transaction, and only then broadcast. A crash can therefore
 // only broadcast the same transaction again; a payout stuck without a block is signed again with higher fees at the
 // same nonce; and since a refund has one nonce, at most one of its transactions is ever mined.
 // docs/payment-lifecycle.md, "Refunds", tells the whole story.
 import { HDKey } from '@scure/bip32';
 import { hexToBytes } from '@noble/hashes/utils.js';
-import { deriveAddress, deriveKey } from '../../../codecs/addresses.js';
-import type { Network } from '../../../contract/index.js';
+import { encodeAddress, payoutPath, type NetworkFamily } from '../../../codecs/addresses.js';
+import { formatAtomic } from '../../../codecs/amounts.js';
+import type { Network, PayoutWallets } from '../../../contract/index.js';
 import type { Chains } from '../../chains/chains.js';
 import type { Networks } from '../../chains/networks.js';
 import { PayoutRefused, type PayoutPlan, type SentTransaction, type Signer, type SigningPayoutPort } from '../../chains/port.js';
 import type { Clock } from '../../clock.js';
+import { invalid, notFound } from '../../errors.js';
 import { firstLine, log } from '../../logging.js';
 import type { Database, Sql } from '../../storage/database.js';
-import { insertPayoutNonce, insertPayoutTransaction, payoutTransactionsOf, takeNonce, type PayoutTransaction } from '../../storage/payouts.js';
+import {
+  insertPayoutNonce,
+  insertPayoutTransaction,
+  lockMerchantPayouts,
+  payoutAccountOf,
+  payoutAccounts,
+  payoutsSignedSince,
+  payoutTransactionsOf,
+  takeNonce,
+  waitingForCapBefore,
+  type PayoutTransaction,
+} from '../../storage/payouts.js';
 import {
   endRefund,
   insertRefundEvent,
@@ -28,7 +43,9 @@ import {
   recentNodePayouts,
   refundById,
   reopenRefund,
+  setPayoutWaiting,
   setRefundTransaction,
+  type PayoutWaiting,
   type RefundState,
 } from '../../storage/refunds.js';
 import { faucetAmount } from '../sandbox/test-wallet.js';
@@ -42,8 +59,10 @@ export const STUCK_MS = 60_000;
 const FEE_BUMP_PERCENT = 25n;
 /** How long a node's confirmed payout stays watched for a reorganisation that takes it back. */
 const REORG_WATCH_MS = 3_600_000;
-/** What a development node's hot wallet is given at start, in faucets of the test wallet. */
-const HOT_WALLET_FAUCETS = 100n;
+/** What a development node gives a payout wallet that holds nothing at start, in faucets of the test wallet. */
+const PAYOUT_WALLET_FAUCETS = 100n;
+/** The daily cap's window: a rolling 24 h. */
+export const CAP_WINDOW_MS = 86_400_000;
 
 export class Payouts {
   #timer: NodeJS.Timeout | undefined;
@@ -55,40 +74,108 @@ export class Payouts {
     private readonly chains: Chains,
     private readonly networks: Networks,
     private readonly events: MerchantEventSink,
-    /** The hot wallet's seed (hex). */
+    /** The payout wallets' seed (hex). */
     payoutSeedHex: string,
+    /** What each merchant's payout wallets may send in any 24 h, in VND; 0: nothing. */
+    private readonly dailyCapVnd: number,
   ) {
     // A simulated chain says when it moved: its payouts are followed at once (also when the tests drive the blocks).
     for (const network of networks.all) this.chains.simulated(network.id)?.onChange(() => this.follow());
-    const root = HDKey.fromMasterSeed(hexToBytes(payoutSeedHex));
-    for (const network of networks.all) {
-      this.#hot.set(network.id, { address: deriveAddress(root, network.family, 0), privateKey: deriveKey(root, network.family, 0).privateKey! });
+    this.#root = HDKey.fromMasterSeed(hexToBytes(payoutSeedHex));
+  }
+
+  readonly #root: HDKey;
+  /** Signers by family and account: a hardened derivation is made once per process. */
+  readonly #signers = new Map<string, Signer>();
+
+  #signer(family: NetworkFamily, account: number): Signer {
+    const key = `${family} ${account}`;
+    let signer = this.#signers.get(key);
+    if (!signer) {
+      const node = this.#root.derive(payoutPath(family, account));
+      this.#signers.set(key, (signer = { address: encodeAddress(family, node.publicKey!), privateKey: node.privateKey! }));
     }
+    return signer;
   }
 
-  readonly #hot = new Map<Network, Signer>();
-
-  /** The hot wallet's address on a network. */
-  hotWallet(network: Network): string {
-    return this.#hot.get(network)!.address;
+  async #walletOf(sql: Sql, merchantId: string, network: Network): Promise<Signer> {
+    const account = await payoutAccountOf(sql, merchantId);
+    if (account === undefined) throw notFound(`There is no merchant ${merchantId}.`);
+    return this.#signer(this.networks.of(network).family, account);
   }
 
-  /** At start: each node network's hot wallet, logged (it needs coins and gas), and funded where it holds none on a development node. */
-  async prepareHotWallets(): Promise<void> {
+  /** The address of a merchant's payout wallet on a network. */
+  async walletAddress(merchantId: string, network: Network): Promise<string> {
+    return (await this.#walletOf(this.db, merchantId, network)).address;
+  }
+
+  /** Whether an address is any merchant's payout wallet on the network's family. */
+  async isPayoutWallet(sql: Sql, network: Network, address: string): Promise<boolean> {
+    const { family } = this.networks.of(network);
+    return (await payoutAccounts(sql)).some((m) => this.#signer(family, m.payout_account).address === address);
+  }
+
+  /**
+   * A merchant's payout wallets as it sees them (GET /api/payouts/wallets): on each node's network, the address, its
+   * path from PAYOUT_HD_SEED and what it holds of each asset (null where the node cannot say now); and its daily cap,
+   * with what its payouts sent in the last 24 h.
+   */
+  async wallets(merchantId: string): Promise<PayoutWallets> {
+    const account = await payoutAccountOf(this.db, merchantId);
+    if (account === undefined) throw notFound(`There is no merchant ${merchantId}.`);
+    const now = this.clock.now();
+    const sent = await payoutsSignedSince(this.db, merchantId, new Date(now.getTime() - CAP_WINDOW_MS));
+    const wallets = await Promise.all(
+      this.networks.all
+        .filter((network) => network.source.kind === 'node')
+        .map(async (network) => {
+          const { address } = this.#signer(network.family, account);
+          const port = this.chains.payouts(network.id) as SigningPayoutPort;
+          const balances = await Promise.all(
+            network.assets.map(async (asset) => {
+              const held = await port.balance(asset.asset, address).catch(() => undefined);
+              return { asset: asset.asset, balance: held === undefined ? null : formatAtomic(held, asset.decimals) };
+            }),
+          );
+          return { network: network.id, address, derivation_path: payoutPath(network.family, account), balances };
+        }),
+    );
+    return { daily_cap_vnd: this.dailyCapVnd, sent_last_24h_vnd: sent.reduce((sum, s) => sum + s.amount, 0), wallets };
+  }
+
+  /**
+   * At start: each merchant's payout wallet on each node network, logged (it needs coins and gas), and funded where it
+   * holds none on a development node. A merchant added later is funded by its operator (or at the next start).
+   */
+  async prepareWallets(): Promise<void> {
+    const merchants = await payoutAccounts(this.db);
     for (const network of this.networks.all) {
       const wallet = this.chains.wallet(network.id);
       if (network.source.kind !== 'node') continue;
-      const address = this.hotWallet(network.id);
-      log.info({ network: network.id, address }, 'payouts: refunds on this network are paid out from this hot wallet');
-      if (!network.source.dev || !wallet) continue;
-      try {
-        for (const asset of network.assets) {
-          if ((await wallet.balance(asset.asset, address)) === 0n) await wallet.fund(address, asset.asset, faucetAmount(asset) * HOT_WALLET_FAUCETS);
+      for (const { merchant_id, payout_account } of merchants) {
+        const { address } = this.#signer(network.family, payout_account);
+        log.info({ network: network.id, merchant_id, address, path: payoutPath(network.family, payout_account) }, "payouts: this merchant's refunds on this network are paid out from this wallet");
+        if (!network.source.dev || !wallet) continue;
+        try {
+          for (const asset of network.assets) {
+            if ((await wallet.balance(asset.asset, address)) === 0n) await wallet.fund(address, asset.asset, faucetAmount(asset) * PAYOUT_WALLET_FAUCETS);
+          }
+        } catch (error) {
+          log.warn({ network: network.id, merchant_id, error: firstLine(error) }, 'payouts: a payout wallet could not be funded at start');
         }
-      } catch (error) {
-        log.warn({ network: network.id, error: firstLine(error) }, 'payouts: the hot wallet could not be funded at start');
       }
     }
+  }
+
+  /**
+   * Refuses, naming the field, a refund on a node's network larger than the daily cap: it could never be sent. (With
+   * the cap at 0 every payout waits for the operator, and none is refused.)
+   */
+  checkAmount(network: Network, amount: number): void {
+    if (this.chains.simulated(network) || this.dailyCapVnd === 0 || amount <= this.dailyCapVnd) return;
+    throw invalid(`${amount} VND is more than a merchant's payouts may send in a day on ${network} (${this.dailyCapVnd} VND): refund it in parts.`, [
+      { path: 'amount', message: `must be at most ${this.dailyCapVnd} VND, the daily cap of payouts (PAYOUT_DAILY_CAP_VND)` },
+    ]);
   }
 
   /** Sends a refund that has its destination, in the caller's transaction (which holds the refund's row). */
@@ -199,14 +286,21 @@ export class Payouts {
     });
   }
 
-  /** The first payout of a claimed refund: a nonce of the hot wallet, signed and written down, then broadcast. */
+  /**
+   * The first payout of a claimed refund: within the merchant's daily cap and what its wallet holds (else it waits,
+   * saying why), a nonce of the merchant's payout wallet, signed and written down, then broadcast.
+   */
   async #sign(port: SigningPayoutPort, seen: RefundState & { destination: string }): Promise<void> {
-    const plan = this.#plan(seen);
+    // Checked first without the lock, so that a payout the cap holds asks the node nothing; again under it to sign.
+    const held = await this.#capWait(this.db, seen);
+    if (held) return this.#wait(seen, held);
+    const plan = await this.#plan(this.db, seen);
     let prepared: Awaited<ReturnType<SigningPayoutPort['prepare']>>;
     try {
       prepared = await port.prepare(plan);
     } catch (error) {
       if (!(error instanceof PayoutRefused)) throw error;
+      if (error.unfunded) return this.#wait(seen, { reason: 'wallet_funds', detail: `${error.reason}: it is sent once the wallet is funded`, until: null });
       // Nothing was signed: the refund fails with the reason, its amount back, and can be made again.
       return this.db.transaction(async (tx) => {
         const refund = await refundById(tx, seen.refund_id, { lock: true });
@@ -217,16 +311,69 @@ export class Payouts {
     const signed = await this.db.transaction(async (tx) => {
       const refund = await refundById(tx, seen.refund_id, { lock: true });
       if (refund?.refund_status !== 'PENDING' || (await payoutTransactionsOf(tx, refund.refund_id)).length) return undefined;
+      await lockMerchantPayouts(tx, refund.merchant_id);
+      const waiting = await this.#capWait(tx, refund);
+      if (waiting) {
+        await this.#noteWaiting(tx, refund, waiting);
+        return undefined;
+      }
       const nonce = await takeNonce(tx, refund.network, plan.from.address, chainNonce);
       await insertPayoutNonce(tx, refund.network, plan.from.address, nonce, refund.refund_id);
+      if (refund.payout_waiting) await setPayoutWaiting(tx, refund.refund_id, null);
       return this.#record(tx, port, refund, plan, nonce, prepared.gas, prepared.fees);
     });
     if (signed) await port.broadcast(signed.raw);
   }
 
+  /**
+   * Whether the merchant's daily cap holds this payout back, and until when: what its payouts signed in the last 24 h,
+   * with the refunds made before this one that wait for the cap (they go first), and this one, must fit the cap. The
+   * window allows it once enough of those payouts are 24 h old; never, for a payout larger than the cap.
+   */
+  async #capWait(sql: Sql, refund: RefundState): Promise<PayoutWaiting | undefined> {
+    const cap = this.dailyCapVnd;
+    if (cap === 0) return { reason: 'daily_cap', detail: 'payouts from payout wallets are paused: the operator set PAYOUT_DAILY_CAP_VND to 0', until: null };
+    if (refund.amount > cap) {
+      return { reason: 'daily_cap', detail: `${refund.amount} VND is more than the daily cap of ${cap} VND (PAYOUT_DAILY_CAP_VND): cancel it and refund in parts`, until: null };
+    }
+    const now = this.clock.now().getTime();
+    const sent = await payoutsSignedSince(sql, refund.merchant_id, new Date(now - CAP_WINDOW_MS));
+    const before = await waitingForCapBefore(sql, refund.merchant_id, refund.refund_id, cap);
+    const inWindow = sent.reduce((sum, s) => sum + s.amount, 0);
+    let total = inWindow + before + refund.amount;
+    if (total <= cap) return undefined;
+    let until = now;
+    for (const s of sent) {
+      total -= s.amount;
+      until = s.signed_at.getTime() + CAP_WINDOW_MS;
+      if (total <= cap) break;
+    }
+    const queue = before ? `, the ${before} VND of refunds made before it that wait for the cap` : '';
+    return {
+      reason: 'daily_cap',
+      detail: `the merchant's payouts of the last 24 h (${inWindow} VND)${queue} and this one (${refund.amount} VND) would pass the daily cap of ${cap} VND (PAYOUT_DAILY_CAP_VND): it is sent once the window allows`,
+      until: new Date(until),
+    };
+  }
+
+  /** The refund's payout waits, saying why (written only when that changed). */
+  #wait(seen: RefundState, waiting: PayoutWaiting): Promise<void> {
+    return this.db.transaction(async (tx) => {
+      const refund = await refundById(tx, seen.refund_id, { lock: true });
+      if (refund?.refund_status === 'PENDING' && !(await payoutTransactionsOf(tx, refund.refund_id)).length) await this.#noteWaiting(tx, refund, waiting);
+    });
+  }
+
+  async #noteWaiting(tx: Sql, refund: RefundState, waiting: PayoutWaiting): Promise<void> {
+    const same = refund.payout_waiting === waiting.reason && refund.payout_waiting_detail === waiting.detail && refund.payout_waiting_until?.getTime() === waiting.until?.getTime();
+    if (same) return;
+    await setPayoutWaiting(tx, refund.refund_id, waiting);
+    log.info({ refund_id: refund.refund_id, merchant_id: refund.merchant_id, waiting: waiting.reason, until: waiting.until }, `payouts: a payout waits: ${waiting.detail}`);
+  }
+
   /** A payout stuck without a block: the same payout at the same nonce, with fees a quarter higher (or the network's, if more). */
   async #replace(port: SigningPayoutPort, seen: RefundState, stuck: PayoutTransaction): Promise<void> {
-    const plan = this.#plan({ ...seen, destination: seen.destination! });
+    const plan = await this.#plan(this.db, { ...seen, destination: seen.destination! });
     const { gas, fees } = await port.prepare(plan).catch(() => ({ gas: BigInt(stuck.gas), fees: { maxFeePerGas: 0n, maxPriorityFeePerGas: 0n } }));
     const bump = (fee: string) => (BigInt(fee) * (100n + FEE_BUMP_PERCENT)) / 100n;
     const higher = {
@@ -258,8 +405,9 @@ export class Payouts {
     return signed;
   }
 
-  #plan(refund: RefundState & { destination: string }): PayoutPlan {
-    return { from: this.#hot.get(refund.network)!, to: refund.destination, asset: refund.asset, amount: BigInt(refund.amount_atomic) };
+  /** The payout of a refund: from its merchant's payout wallet on the refund's network. */
+  async #plan(sql: Sql, refund: RefundState & { destination: string }): Promise<PayoutPlan> {
+    return { from: await this.#walletOf(sql, refund.merchant_id, refund.network), to: refund.destination, asset: refund.asset, amount: BigInt(refund.amount_atomic) };
   }
 
   /** Follows payouts on a timer (a node's network tells nothing by itself). */

@@ -76,13 +76,13 @@ export class RefundClaims {
 
   /**
    * Whether a well-formed address is one of the gateway's: a payment address of any merchant on any network (a payout
-   * there would read as a second payment of that order), or the hot wallet that pays refunds out. The test wallet is
+   * there would read as a second payment of that order), or a merchant's payout wallet that pays refunds out. The test wallet is
    * not: it stands for the customer's wallet in the sandbox ("Claim with the test wallet"), and nothing it receives
    * is counted for any order.
    */
   async #gatewayOwns(sql: Sql, network: NetworkConfig, address: string): Promise<boolean> {
     const canonical = canonicalAddress(network.family, address);
-    if (this.networks.all.some((n) => n.family === network.family && this.payouts.hotWallet(n.id) === canonical)) return true;
+    if (await this.payouts.isPayoutWallet(sql, network.id, canonical)) return true;
     return (await findPaymentLink(sql, { address: canonical })) !== undefined;
   }
 

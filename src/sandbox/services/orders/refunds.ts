@@ -183,12 +183,17 @@ export class Refunds {
       description: refund.description,
       failure_reason: refund.failure_reason,
       retry_of: refund.retry_of,
+      payout_waiting:
+        refund.refund_status === 'PENDING' && refund.payout_waiting
+          ? { reason: refund.payout_waiting, detail: refund.payout_waiting_detail ?? '', until: refund.payout_waiting_until?.toISOString() ?? null }
+          : null,
       history,
     };
   }
 
   /** Records one refund of one payment's money, PENDING; sends it at once when its destination is known. Its id. */
   async #make(tx: Sql, merchantId: string, { source, amount, request, destination, retryOf }: Terms): Promise<string> {
+    this.payouts.checkAmount(source.payment.network, amount);
     const coins = await coinsOf(tx, source, amount);
     const now = this.clock.now();
     const claim = destination === null;
