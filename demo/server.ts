@@ -12,7 +12,7 @@ import type { MerchantClient, PaymentLinkQuery } from '../src/merchant/client.js
 import { PayCheckoutApiError } from '../src/merchant/errors.js';
 import { verifyRedirect } from '../src/merchant/redirect.js';
 import { verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '../src/merchant/webhook.js';
-import { ClientSecretRollRequest, object, SECRET_REPLACED, text } from '../src/contract/index.js';
+import { ClientSecretRollRequest, MERCHANT_DISABLED, object, SECRET_REPLACED, text } from '../src/contract/index.js';
 import type { Environment } from '../src/contract/rules.js';
 import type { MerchantCredentials } from '../src/sandbox/config.js';
 import { readJsonObject } from '../src/sandbox/http/body.js';
@@ -104,11 +104,12 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
   // Gateway errors go to the page as the gateway sent them (status and problem details), so it can show them by field.
   app.onError((error, c) => {
     if (!(error instanceof PayCheckoutApiError)) throw error;
-    // The session's secret no longer gets a token (rolled, or changed at a restart): the session ends with it.
+    // The session's secret no longer gets a token (rolled, or changed at a restart), or the operator disabled the
+    // merchant: the session ends with it.
     const session = c.get('session') as Session | undefined;
     if (error.status === 401 && session) {
       sessions.end(c, session);
-      throw unauthorized('Sign in again: the merchant\'s client secret changed, which ended this session.');
+      throw unauthorized(disabledMerchant(error) ? MERCHANT_DISABLED : 'Sign in again: the merchant\'s client secret changed, which ended this session.');
     }
     const problem: Problem = error.problem ?? { title: 'Error', status: error.status, detail: error.message };
     const retryAfter = error.retryAfterMs === undefined ? undefined : { 'Retry-After': String(Math.ceil(error.retryAfterMs / 1000)) };
@@ -142,7 +143,13 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
     } catch (error) {
       // A 429 (too many wrong secrets) goes to the page as the gateway said it, with when to try again; so does the
       // secret a roll replaced, which is no mistyping.
-      if (error instanceof PayCheckoutApiError && error.status < 500 && error.status !== 429 && error.oauthError?.error_description !== SECRET_REPLACED) {
+      if (
+        error instanceof PayCheckoutApiError &&
+        error.status < 500 &&
+        error.status !== 429 &&
+        error.oauthError?.error_description !== SECRET_REPLACED &&
+        !disabledMerchant(error)
+      ) {
         throw unauthorized('The client id and client secret do not match a merchant.');
       }
       throw error;
@@ -362,6 +369,9 @@ function webhookRoutes(app: Hono<SessionEnv>, sandboxClient: () => MerchantClien
     return c.json({ received: event.id });
   });
 }
+
+/** The gateway refused a disabled merchant's token (a problem) or credentials (the token endpoint's answer). */
+const disabledMerchant = (error: PayCheckoutApiError) => error.problem?.detail === MERCHANT_DISABLED || error.oauthError?.error_description === MERCHANT_DISABLED;
 
 function deliveryIdOf(c: Context): number {
   const id = c.req.param('delivery_id') ?? '';

@@ -22,6 +22,12 @@ export type TokenError = z.infer<typeof TokenError>;
  */
 export const SECRET_REPLACED = 'This client secret was replaced when it was rolled: use the new one.';
 
+/**
+ * What the gateway says to a disabled merchant's credentials, tokens and merchant key (the token endpoint's
+ * `error_description`, the merchant API's 401 `detail`), so the portal can end its sessions saying why.
+ */
+export const MERCHANT_DISABLED = 'This merchant is disabled: its credentials and tokens no longer work. Ask the gateway\'s operator.';
+
 /** The token request's form (RFC 6749 4.4.2); the credentials may come as HTTP Basic instead. */
 export const TokenRequest = z.object({
   grant_type: z.literal('client_credentials'),

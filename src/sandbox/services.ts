@@ -182,7 +182,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     refundClaims: new RefundClaims(db, clock, networks, payouts),
     payouts,
     heldPayments: new HeldPayments(clock, orders, reconciler, merchantLinks, idempotency),
-    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, rateBook, receivingKeys, reader, reconciler, view, new URL('receipt', config.checkoutUrl), config.limits, rateLimits, config.environment),
+    customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, rateBook, receivingKeys, reader, reconciler, view, new URL('receipt', config.checkoutUrl), config.limits, rateLimits, config.environment, merchants),
     sandboxControls,
     merchantLinks,
     webhookEndpoints,

@@ -5,13 +5,12 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { SECRET_REPLACED, type Problem } from '../../src/contract/index.js';
-import { MerchantClient } from '../../src/merchant/index.js';
 import type { MerchantCredentials } from '../../src/sandbox/config.js';
-import { demoRoutes } from '../../demo/server.js';
 import { SESSION_COOKIE, Sessions } from '../../demo/session.js';
 import { issueCredential, issueCredentials } from '../../src/sandbox/services/merchant/credentials.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { sampleLink, storageName, type TestGateway } from '../helpers/gateway.js';
 import { paidOrder } from '../helpers/merchant-api.js';
+import { startPortal } from '../helpers/portal.js';
 import { startReceiver } from '../helpers/receiver.js';
 
 /** Every route of the portal's API, with a body where it takes one. */
@@ -35,26 +34,6 @@ const PORTAL_API: [string, string, unknown?][] = [
   ['GET', '/demo/api/webhooks/receiver'],
   ['POST', '/demo/api/client-secret/roll', {}],
 ];
-
-/** A test gateway with the portal's routes, its merchant client calling the gateway in process. */
-function startPortal(options: Pick<Parameters<typeof demoRoutes>[0], 'secretlessSignIn' | 'sessions'>): Promise<TestGateway> {
-  return startTestGateway({
-    mount(app, gateway) {
-      const inProcess: typeof fetch = async (input, init) => app.fetch(new Request(input, init));
-      app.route(
-        '/',
-        demoRoutes({
-          environment: gateway.config.environment,
-          sandbox: gateway.config.sandboxMerchant,
-          clientFor: (credentials) => new MerchantClient({ baseUrl: 'http://gateway.test', ...credentials, fetch: inProcess }),
-          distDir: '/nonexistent',
-          countSignIn: (clientId) => gateway.clientSignIn.countSignIn(clientId),
-          ...options,
-        }),
-      );
-    },
-  });
-}
 
 /** A request with exactly these headers (fetch would not send a Host of its own). */
 function raw(base: string, method: string, path: string, headers: Record<string, string>, body?: string) {

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { MERCHANT_DISABLED } from '../../contract/index.js';
 import type { Environment } from '../../contract/rules.js';
 import { otherEnvironmentRefusal } from '../services/merchant/credentials.js';
 import type { Tokens } from '../services/merchant/tokens.js';
@@ -9,8 +10,9 @@ export type BearerEnv = { Variables: { merchantId: string } };
 const INVALID_TOKEN = { 'WWW-Authenticate': 'Bearer realm="pay-checkout", error="invalid_token"' };
 
 /**
- * Bearer tokens from the token endpoint (RFC 6750): the merchant behind a live token, else 401; a token of the other
- * environment is refused by its prefix, before it is looked up (services/merchant/credentials.ts).
+ * Bearer tokens from the token endpoint (RFC 6750): the merchant behind a live token, else 401 (also for a disabled
+ * merchant's); a token of the other environment is refused by its prefix, before it is looked up
+ * (services/merchant/credentials.ts).
  */
 export function bearer(tokens: Tokens, environment: Environment): MiddlewareHandler<BearerEnv> {
   return async (c, next) => {
@@ -18,9 +20,10 @@ export function bearer(tokens: Tokens, environment: Environment): MiddlewareHand
     if (!token) throw unauthorized('An access token is required: Authorization: Bearer <access_token>.', { 'WWW-Authenticate': 'Bearer realm="pay-checkout"' });
     const refusal = otherEnvironmentRefusal(token, environment, 'The access token');
     if (refusal) throw unauthorized(refusal, INVALID_TOKEN);
-    const merchantId = await tokens.merchantOf(token);
-    if (!merchantId) throw unauthorized('The access token is unknown or has expired; issue a new one.', INVALID_TOKEN);
-    c.set('merchantId', merchantId);
+    const merchant = await tokens.merchantOf(token);
+    if (!merchant) throw unauthorized('The access token is unknown or has expired; issue a new one.', INVALID_TOKEN);
+    if (merchant.disabled) throw unauthorized(MERCHANT_DISABLED, INVALID_TOKEN);
+    c.set('merchantId', merchant.merchantId);
     await next();
   };
 }

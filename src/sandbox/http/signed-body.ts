@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { PaymentLinkRequest } from '../../contract/index.js';
+import { MERCHANT_DISABLED, PaymentLinkRequest } from '../../contract/index.js';
 import type { Environment } from '../../contract/rules.js';
 import { verifyPaymentLinkSignature } from '../../merchant/signature.js';
 import { otherEnvironmentRefusal } from '../services/merchant/credentials.js';
@@ -30,6 +30,8 @@ export function signedBody(merchants: Merchants, environment: Environment): Midd
     if (!signed) {
       throw unauthorized('signature_hash does not match the body: sign the JCS form of the body without signature_hash with your client secret.');
     }
+    // Said only to a request its merchant signed: a key alone does not tell whether its merchant is disabled.
+    if (merchant.disabled) throw unauthorized(MERCHANT_DISABLED);
     c.set('merchant', merchant);
     c.set('body', body);
     c.set('request', request);

@@ -1,6 +1,6 @@
 // POST {auth_url}/api/v2/oauth/token: the client-credentials grant (RFC 6749 4.4), errors as RFC 6749 5.2.
 import type { Context } from 'hono';
-import { SECRET_REPLACED, TokenRequest, TokenResponse, type TokenError } from '../../contract/index.js';
+import { MERCHANT_DISABLED, SECRET_REPLACED, TokenRequest, TokenResponse, type TokenError } from '../../contract/index.js';
 import { clientAddress } from '../http/client-address.js';
 import { otherEnvironmentRefusal } from '../services/merchant/credentials.js';
 import type { Services } from '../services.js';
@@ -76,6 +76,7 @@ function issueToken({ clientSignIn, tokens, config }: Uses) {
         throw new OAuthError(401, { error: 'invalid_client', error_description: SECRET_REPLACED }, Boolean(basic));
       }
       if (!merchant) throw new OAuthError(401, { error: 'invalid_client', error_description: 'Unknown client or wrong secret.' }, Boolean(basic));
+      if (merchant.disabled) throw new OAuthError(401, { error: 'invalid_client', error_description: MERCHANT_DISABLED }, Boolean(basic));
       return c.json(await tokens.issue(merchant), 200, NO_STORE);
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;

@@ -12,14 +12,14 @@ export async function insertToken(sql: Sql, tokenHash: string, merchantId: strin
 }
 
 /**
- * The merchant of a token, and when the token ends (its expiry, or the end of its secret's grace); undefined for an
- * unknown or expired token, or one whose secret has ended: a secret since replaced, unless it is the one just before
- * the current one and still in its grace.
+ * The merchant of a token, whether the operator disabled it, and when the token ends (its expiry, or the end of its
+ * secret's grace); undefined for an unknown or expired token, or one whose secret has ended: a secret since replaced,
+ * unless it is the one just before the current one and still in its grace.
  */
-export async function liveToken(sql: Sql, tokenHash: string, now: Date): Promise<{ merchant_id: string; ends_at: Date } | undefined> {
+export async function liveToken(sql: Sql, tokenHash: string, now: Date): Promise<{ merchant_id: string; disabled: boolean; ends_at: Date } | undefined> {
   return one(
     sql,
-    `SELECT t.merchant_id,
+    `SELECT t.merchant_id, m.disabled_at IS NOT NULL AS disabled,
        CASE WHEN t.secret_generation = m.secret_generation THEN t.expires_at ELSE least(t.expires_at, m.previous_secret_expires_at) END AS ends_at
      FROM access_tokens t JOIN merchants m ON m.merchant_id = t.merchant_id
      WHERE t.token_hash = $1 AND t.expires_at > $2

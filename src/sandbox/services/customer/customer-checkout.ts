@@ -42,9 +42,19 @@ const withRequest = ({ link, ...facts }: LinkRows<LinkRecord>, request: LinkRow[
 /** How many links' views a process keeps rendered (services/payments/derived-answers.ts); each is a few KB. */
 const VIEWS_KEPT = 1_000;
 
+/** Whether the operator disabled a link's merchant (merchant/merchants.ts): its links open no new payment. */
+export interface MerchantStanding {
+  disabled(sql: Sql, merchantId: string): Promise<boolean>;
+}
+
+/** Opening a payment on a disabled merchant's link: the element shows it, and its view offers no asset. */
+const NO_LONGER_AVAILABLE = 'This payment link is no longer available: the merchant takes no new payments through it.';
+
 interface KeptView {
   json: string;
   merchantId: string;
+  /** Whether the merchant was disabled: every asset of its view is unavailable then. */
+  disabled: boolean;
   /** The signing secret its redirect URLs were signed with. */
   secret: string;
   /** The link's request, which never changes: its facts are read without it while it is kept here. */
@@ -72,6 +82,7 @@ export class CustomerCheckout {
     private readonly rateLimits: RateLimits,
     /** The gateway's GATEWAY_ENV, which every view carries: the element marks the sandbox's test coins by it. */
     private readonly environment: Environment,
+    private readonly standing: MerchantStanding,
   ) {}
 
   /**
@@ -86,19 +97,28 @@ export class CustomerCheckout {
     const noRate = this.rates.unavailable(this.clock.now());
     const derivedFrom = `${noRate.join(',')} ${facts}`;
     const kept = this.#views.get(ref, derivedFrom, this.clock.now().getTime());
-    if (kept && kept.secret === (await this.view.signingSecret(this.db, kept.merchantId)) && kept.families === (await this.#familiesOf(kept.merchantId))) return kept.json;
+    if (
+      kept &&
+      kept.secret === (await this.view.signingSecret(this.db, kept.merchantId)) &&
+      kept.families === (await this.#familiesOf(kept.merchantId)) &&
+      kept.disabled === (await this.standing.disabled(this.db, kept.merchantId))
+    ) {
+      return kept.json;
+    }
     const { snapshot, reconciled } = await this.current(ref, request === undefined ? parseLinkFacts(facts) : withRequest(parseLinkRecordFacts(facts), request));
     const merchantId = snapshot.link.merchant_id;
     // Read before rendering: a secret changed in between makes the next request render again, never the reverse.
     const secret = await this.view.signingSecret(this.db, merchantId);
     const families = await this.#familiesOf(merchantId);
-    const json = JSON.stringify(await this.viewOf(snapshot, noRate));
-    const answer = { json, merchantId, secret, request: snapshot.link.request, families };
+    const disabled = await this.standing.disabled(this.db, merchantId);
+    const json = JSON.stringify(await this.viewOf(snapshot, noRate, disabled));
+    const answer = { json, merchantId, secret, disabled, request: snapshot.link.request, families };
     if (!reconciled) this.#views.set(ref, derivedFrom, answer, { from: this.clock.now().getTime(), until: snapshot.derived.stable_until });
     return json;
   }
 
-  private async viewOf(snapshot: LinkSnapshot, noRate = this.rates.unavailable(this.clock.now())): Promise<CheckoutView> {
+  /** The view; a `disabled` merchant's offers no asset (its payments already open are shown as they go on). */
+  private async viewOf(snapshot: LinkSnapshot, noRate = this.rates.unavailable(this.clock.now()), disabled = false): Promise<CheckoutView> {
     const { link } = snapshot;
     const r = link.request;
     const latest = snapshot.payments.length - 1;
@@ -119,7 +139,11 @@ export class CustomerCheckout {
       default_guest_checkout: r.default_guest_checkout ?? false,
       is_checkout_embed: r.is_checkout_embed ?? false,
       methods: [
-        { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', assets: this.#assets(snapshot.available, noRate, await this.receivingKeys.families(this.db, link.merchant_id)) },
+        {
+          pmt_channel: 'PROVIDER',
+          pmt_method: 'PROVIDER_CRYPTO',
+          assets: this.#assets(snapshot.available, noRate, await this.receivingKeys.families(this.db, link.merchant_id), disabled),
+        },
       ],
       payment: latest >= 0 ? await this.render(this.db, snapshot, latest) : null,
       received_vnd: Number(snapshot.states.reduce((sum, state) => (isIn(OPEN_PAYMENT_STATUSES, state.status) ? sum : sum + state.covered_vnd), 0n)),
@@ -140,7 +164,8 @@ export class CustomerCheckout {
   async receipt(ref: string): Promise<{ view: CheckoutView; payments: Payment[] }> {
     const { snapshot } = await this.current(ref, parseLinkFacts(await this.reader.readFacts(this.db, ref)));
     const payments = await Promise.all(snapshot.payments.map((_, index) => this.render(this.db, snapshot, index)));
-    return { view: await this.viewOf(snapshot), payments: payments.filter((p) => p.transactions.length) };
+    const disabled = await this.standing.disabled(this.db, snapshot.link.merchant_id);
+    return { view: await this.viewOf(snapshot, undefined, disabled), payments: payments.filter((p) => p.transactions.length) };
   }
 
   /** The families a view offered coins in, as a key of the kept view: set-xpub adds one. */
@@ -150,15 +175,15 @@ export class CustomerCheckout {
 
   /**
    * Every configured asset the merchant can receive (`families`: those of its keys; undefined: all), each available
-   * while its network can be seen and its rate can be had. A coin the merchant has no key for is not offered at all,
-   * rather than shown unavailable: it will not become available by trying again.
+   * while its network can be seen and its rate can be had, and its merchant is not `disabled`. A coin the merchant has
+   * no key for is not offered at all, rather than shown unavailable: it will not become available by trying again.
    */
-  #assets(available: readonly string[] = [], noRate: readonly string[] = [], families?: ReadonlySet<string>): CheckoutAsset[] {
+  #assets(available: readonly string[] = [], noRate: readonly string[] = [], families?: ReadonlySet<string>, disabled = false): CheckoutAsset[] {
     const offered = this.networks.assets.filter((info) => !families || families.has(this.networks.of(info.network).family));
     return offered.map((info) => {
       const network = this.networks.of(info.network);
       const seen = network.source.kind === 'simulated' || available.includes(network.id);
-      return checkoutAsset(network, info, seen && !noRate.includes(info.asset));
+      return checkoutAsset(network, info, !disabled && seen && !noRate.includes(info.asset));
     });
   }
 
@@ -205,6 +230,8 @@ export class CustomerCheckout {
       if (current && isIn(OPEN_PAYMENT_STATUSES, current.status) && current.asset === asset.asset && current.network === asset.network) {
         return { payment: await this.render(tx, snapshot, last), created: false };
       }
+      // A disabled merchant's link takes no new payment; the one already open (above) is followed to its end.
+      if (await this.standing.disabled(tx, link.merchant_id)) throw conflict(NO_LONGER_AVAILABLE);
       // What reached the link's quotes in time keeps its VND: the new quote asks only for the rest.
       const rest = link.amount - Number(snapshot.derived.covered_vnd);
       if (rest <= 0) throw conflict('What was sent for this order already covers it; it is waiting for its confirmations.');

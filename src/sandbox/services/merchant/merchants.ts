@@ -1,7 +1,9 @@
 // Merchants and their credentials: client id and secret (token endpoint), merchant key (svc_key). Every link creation
 // and every signed redirect needs the merchant, so what was read is kept in memory, and dropped in every process when
 // credentials change (NOTIFY). A secret can be rolled, the old one kept for a grace of at most 7 days (docs/api.md,
-// "Roll the client secret"); tokens end with the secret that issued them (tokens.ts).
+// "Roll the client secret"); tokens end with the secret that issued them (tokens.ts). A disabled merchant
+// (storage/merchants.ts, disableMerchant) gets no token, and its key signs no link; its links open no payment
+// (customer-checkout.ts asks `disabled`), while what reaches its addresses is still followed (docs/operations.md).
 import type { ClientSecretRoll } from '../../../contract/index.js';
 import type { Environment } from '../../../contract/rules.js';
 import type { Clock } from '../../clock.js';
@@ -11,12 +13,14 @@ import { randomToken, sameSecret, sha256, type Sealer } from '../../secrets.js';
 import type { Database, Sql } from '../../storage/database.js';
 import { CredentialCache } from './credential-cache.js';
 import { issueCredential } from './credentials.js';
-import { merchantById, merchantByClientId, merchantByKeyHash, MERCHANTS_CHANNEL, rollSecret, upsertMerchant, type MerchantRow } from '../../storage/merchants.js';
+import { disableMerchant, merchantById, merchantByClientId, merchantByKeyHash, MERCHANTS_CHANNEL, rollSecret, upsertMerchant, type MerchantRow } from '../../storage/merchants.js';
 
 export interface Merchant {
   merchant_id: string;
   name: string;
   client_id: string;
+  /** Disabled by the operator: its credentials, tokens and key are refused with MERCHANT_DISABLED. */
+  disabled: boolean;
 }
 
 /** A merchant with the client secret that keys its signatures, and the one before it while its grace lasts. */
@@ -33,6 +37,7 @@ export class Merchants {
   readonly #caches: CredentialCache<unknown>[] = [];
   readonly #byKeyHash = this.cache<SigningMerchant>(CACHE_MS);
   readonly #secrets = this.cache<string>(CACHE_MS);
+  readonly #disabled = this.cache<boolean>(CACHE_MS);
   #unlisten: (() => Promise<void>) | undefined;
 
   constructor(
@@ -67,7 +72,8 @@ export class Merchants {
   }
 
   /**
-   * The merchant whose client id and secret these are (its current secret, or the previous one in its grace);
+   * The merchant whose client id and secret these are (its current secret, or the previous one in its grace), disabled
+   * or not (the right secret only tells that it is);
    * `'replaced'` for the secret the last roll replaced, once it has ended; undefined for anything else.
    */
   async authenticateClient(clientId: string, clientSecret: string): Promise<AuthenticatedClient | 'replaced' | undefined> {
@@ -119,6 +125,21 @@ export class Merchants {
     });
   }
 
+  /**
+   * Disables the merchant in every process at once (storage/merchants.ts, disableMerchant); undefined for no such
+   * merchant. The operator's: no route reaches it.
+   */
+  async disable(merchantId: string): Promise<Merchant | undefined> {
+    const row = await disableMerchant(this.db, merchantId);
+    this.#forget();
+    return row && merchantOf(row);
+  }
+
+  /** Whether the operator disabled the merchant (false for one that does not exist); `sql` may be an open transaction. */
+  async disabled(sql: Sql, merchantId: string): Promise<boolean> {
+    return (await this.#disabled.get(merchantId, async () => (await merchantById(sql, merchantId))?.disabled_at != null)) === true;
+  }
+
   /** The client secret that keys a merchant's signatures; `sql` may be an open transaction. */
   async clientSecret(sql: Sql, merchantId: string): Promise<string> {
     const secret = await this.#secrets.get(merchantId, async () => {
@@ -141,7 +162,7 @@ export class Merchants {
   }
 }
 
-const merchantOf = (row: MerchantRow): Merchant => ({ merchant_id: row.merchant_id, name: row.name, client_id: row.client_id });
+const merchantOf = (row: MerchantRow): Merchant => ({ merchant_id: row.merchant_id, name: row.name, client_id: row.client_id, disabled: row.disabled_at !== null });
 
 /** The secret a roll replaced, while its grace lasts. */
 function graceOf(row: MerchantRow, now: Date): { hash: string; sealed: string; expiresAt: Date } | undefined {

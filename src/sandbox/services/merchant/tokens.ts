@@ -22,7 +22,7 @@ const CACHE_MAX = 10_000;
 
 export class Tokens {
   /** Live tokens by hash: their merchant, and when they end by the gateway's clock. */
-  readonly #live: CredentialCache<{ merchantId: string; endsAt: number }>;
+  readonly #live: CredentialCache<{ merchantId: string; disabled: boolean; endsAt: number }>;
 
   constructor(
     private readonly db: Database,
@@ -44,17 +44,20 @@ export class Tokens {
     return { access_token: token, token_type: 'bearer', expires_in: Math.floor(ttl / 1000) };
   }
 
-  /** The merchant id a live token belongs to, or undefined for an unknown, expired or ended token. */
-  async merchantOf(token: string): Promise<string | undefined> {
+  /**
+   * The merchant a live token belongs to, and whether the operator disabled it (then the token works no more), or
+   * undefined for an unknown, expired or ended token.
+   */
+  async merchantOf(token: string): Promise<{ merchantId: string; disabled: boolean } | undefined> {
     const [hash, now] = [sha256(token), this.clock.now()];
     const live = await this.#live.get(
       hash,
       async () => {
         const row = await liveToken(this.db, hash, now);
-        return row && { merchantId: row.merchant_id, endsAt: row.ends_at.getTime() };
+        return row && { merchantId: row.merchant_id, disabled: row.disabled, endsAt: row.ends_at.getTime() };
       },
       (kept) => kept.endsAt > now.getTime(),
     );
-    return live?.merchantId;
+    return live && { merchantId: live.merchantId, disabled: live.disabled };
   }
 }
