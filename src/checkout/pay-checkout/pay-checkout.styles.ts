@@ -248,12 +248,6 @@ const base = css`
   address {
     font-style: normal;
   }
-  .tx-actions {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 0 1rem;
-    align-items: center;
-  }
   /* On a phone the order's heading is for screen readers only (the header above names the order), and the coin cards
      are tighter: the total and the Pay button keep the first screen on a shop's page too. */
   @media (max-width: 480px) {
@@ -485,35 +479,6 @@ const base = css`
     text-align: start;
   }
 
-  /* Receipt */
-  .receipt {
-    text-align: start;
-    margin: 0 0 0.75rem;
-    font-size: var(--_small);
-  }
-  .receipt div {
-    display: grid;
-    grid-template-columns: minmax(6rem, auto) 1fr;
-    gap: 0 0.75rem;
-    padding: 0.25rem 0;
-    border-bottom: 1px solid var(--_border);
-  }
-  .receipt dt {
-    color: var(--_muted);
-  }
-  .receipt dd {
-    margin: 0;
-    grid-column: 2;
-    min-width: 0;
-  }
-  .hashes dd + dd {
-    margin-top: 0.25rem;
-  }
-  [part='tx-hash'] {
-    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
-    word-break: break-all;
-  }
-
   /* Footer */
   [part='footer'] {
     display: flex;
@@ -529,16 +494,6 @@ const base = css`
   [part='help-link'] {
     color: var(--_accent);
   }
-  [part='confirmations'] {
-    font-weight: 600;
-  }
-  progress {
-    width: 100%;
-  }
-  .done {
-    color: var(--_success);
-  }
-
   /* Loading */
   .spinner {
     width: 2rem;

@@ -2,7 +2,7 @@
 // defines nothing; src/checkout/define.ts registers the tag. The class holds the properties, the state, the
 // controllers and the loading Task; state.ts decides which screen shows, views/ draw them.
 import { Task } from '@lit/task';
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { adoptStyles, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { CheckoutView, Payment } from '../../contract/checkout.js';
 import { isWebUrl } from '../../contract/rules.js';
@@ -288,7 +288,8 @@ export class PayCheckout extends LitElement {
 
   /** The views once money moved or the quote ran out (a chunk beside the script): in idle time once a payment is open. */
   #later = new DeferredModuleController(this, {
-    load: () => import('./views/later.js'),
+    // Its views' styles come with it: adopted beside the element's own as soon as it is here.
+    load: () => import('./views/later.js').then((module) => (adoptStyles(this.renderRoot as ShadowRoot, [...PayCheckout.elementStyles, module.laterStyles]), module)),
     preload: () => this.payment !== null,
     onError: (error) => this.#chunkFailed(error),
   });

@@ -7,3 +7,4 @@ export { expiredView } from './expired.js';
 export { lateView } from './late.js';
 export { paidLateView } from './paid-late.js';
 export { paidView } from './paid.js';
+export { laterStyles } from '../later.styles.js';
