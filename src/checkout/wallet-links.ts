@@ -3,8 +3,8 @@
 // format has one). The formats, as each wallet documents them (docs/guide.md, "Wallet links", names the sources):
 // - EIP-681 and BIP21: the gateway's own `payment_uri` (`ethereum:…`, `bitcoin:…`), which any wallet registered for
 //   the scheme opens.
-// - TRON: `tron:<address>?amount=<amount>` (the TIP-17 form that BTCPay's USDt plugin offers; no scheme wallets all
-//   share, so the QR itself stays the bare address).
+// - TRON: none of its own. `tron:` is registered by no exchange app and few wallets (a first button that does
+//   nothing, issue 42): on TRON the copy buttons are the way, and Trust Wallet's link on a main network.
 // - Trust Wallet: `https://link.trustwallet.com/send?asset=<UAI>&address=…&amount=…`, the asset in its Universal Asset
 //   Id form (`c<SLIP-44>`, a token `c<SLIP-44>_t<contract>`).
 // - MetaMask: `https://link.metamask.io/send/<EIP-681 without its scheme>`.
@@ -40,7 +40,6 @@ export function walletLinks(
   // A coin the link can name: the chain's own, or a token by its contract; on Ethereum only chain 1 (EIP-681 `@1`, or none).
   const named = main && (asset.token_standard === null || !!contract) && (!evm || /^ethereum:[^@?/]+(@1)?(\/|\?|$)/i.test(uri));
   if (evm || /^bitcoin:/i.test(uri)) links.push({ name: '', href: uri });
-  if (payment.network === 'TRON') links.push({ name: '', href: `tron:${payment.address}?amount=${amount}` });
   const coin = SLIP44[payment.network];
   if (coin !== undefined && named) {
     const query = new URLSearchParams({ asset: `c${coin}${contract ? `_t${contract}` : ''}`, address: payment.address, amount });

@@ -1,5 +1,5 @@
-// The wallet links for a phone: every asset gets one that carries its address (TRON included), in each wallet's
-// documented form; wallets whose links name no network only where they cannot send real coins to a test address.
+// The wallet links for a phone, only where an app can open them, in each wallet's documented form; wallets whose
+// links name no network only where they cannot send real coins to a test address. No bare `tron:` (no exchange app opens it).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { walletLinks } from '../../src/checkout/wallet-links.js';
@@ -12,20 +12,19 @@ const ADDRESS_EVM = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 const byName = (links: { name: string; href: string }[]) => Object.fromEntries(links.map((l) => [l.name || new URL(l.href).protocol, l.href]));
 
-test('USDT on TRON: the tron: URI with address and amount, on every network; Trust Wallet on the main network', () => {
+test('USDT on TRON: no tron: link on any network; Trust Wallet on the main network', () => {
   const tron = payment({ network: 'TRON', address: 'TXYZaddress', payment_uri: 'TXYZaddress' });
-  assert.deepEqual(walletLinks(tron, TRON_USDT, '20.22', false), [{ name: '', href: 'tron:TXYZaddress?amount=20.22' }]);
+  assert.deepEqual(walletLinks(tron, TRON_USDT, '20.22', false), []);
   const links = byName(walletLinks(tron, TRON_USDT, '20.22', true));
-  assert.equal(links['tron:'], 'tron:TXYZaddress?amount=20.22');
   const trust = new URL(links['Trust Wallet']!);
   assert.equal(trust.origin + trust.pathname, 'https://link.trustwallet.com/send');
   assert.deepEqual(Object.fromEntries(trust.searchParams), { asset: `c195_t${TRON_USDT.token_contract}`, address: 'TXYZaddress', amount: '20.22' });
-  assert.deepEqual(Object.keys(links).sort(), ['Trust Wallet', 'tron:'], 'no TronLink: its transfer link is for whitelisted DApps only');
+  assert.deepEqual(Object.keys(links), ['Trust Wallet'], 'no TronLink: its transfer link is for whitelisted DApps only');
 });
 
 test('a token without a contract gets no link that names only a coin: it would send the chain’s own', () => {
   const tron = payment({ network: 'TRON', address: 'TXYZ', payment_uri: 'TXYZ' });
-  assert.deepEqual(walletLinks(tron, { token_standard: 'TRC-20', token_contract: null }, '1', true).map((l) => l.href), ['tron:TXYZ?amount=1']);
+  assert.deepEqual(walletLinks(tron, { token_standard: 'TRC-20', token_contract: null }, '1', true), []);
 });
 
 test('Ethereum: the EIP-681 URI first, MetaMask on any chain (the URI carries it), Trust Wallet on chain 1 only', () => {

@@ -4,29 +4,14 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import { create, mount, part, partOf, press, startPayment, textFonts, until, untilView } from './helpers/element.js';
-import { createLink, gatewayUrl } from './helpers/server.js';
+import { onPhone } from './helpers/phone.js';
+import { createLink } from './helpers/server.js';
 
 /** A phone's first screen, as issue reports measure it: 390 × 844 CSS pixels. */
 const PHONE = { width: 390, height: 844 };
 
 /** The smallest phone the card is drawn for: 320 × 568 CSS pixels. */
 const SMALL_PHONE = { width: 320, height: 568 };
-
-/**
- * A page as a phone shows it: a frame of the phone's size (its own viewport, so media queries see the phone's
- * width), the element loaded from source. Hosted: the page `/checkout` serves. Embedded: a plain merchant page, its
- * body's default margins, the shop's bar and a heading above the card.
- */
-async function onPhone(ref: string, screen = PHONE, layout: 'hosted' | 'embedded' = 'hosted'): Promise<HTMLElement> {
-  const frame = await fixture<HTMLIFrameElement>(html`<iframe title="phone" width=${screen.width} height=${screen.height} style="border:0"></iframe>`);
-  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-  const element = `<pay-checkout ${layout === 'hosted' ? 'embedded="false"' : ''} locale="vi" payment-link-ref="${ref}" api-base="${await gatewayUrl()}"></pay-checkout>`;
-  frame.srcdoc = `<!doctype html><html lang="vi"><head><meta name="viewport" content="width=device-width, initial-scale=1">
-    ${layout === 'hosted' ? '<style>body{margin:0}</style>' : ''}<script type="module" src="/src/checkout/define.ts"></script></head>
-    <body>${layout === 'hosted' ? `<main>${element}</main>` : `<header style="height:56px;border-bottom:1px solid #ddd">Cửa hàng</header><main><h1>Thanh toán</h1>${element}</main>`}</body></html>`;
-  await loaded;
-  return frame.contentDocument!.querySelector('pay-checkout')!;
-}
 
 /** Lines a text is laid out in, by the distinct tops of its characters' boxes. */
 function linesOf(node: Node): string[] {
@@ -144,7 +129,7 @@ describe('<pay-checkout> layout', () => {
 
   it('puts the total and the Pay button on the first screen of a phone, hosted', async () => {
     const { payment_link_ref } = await createLink(DEMO_ORDER);
-    const el = await onPhone(payment_link_ref);
+    const el = await onPhone(payment_link_ref, PHONE);
     await untilView(el, 'order');
     const bottomOf = (name: string) => partOf(el, name).getBoundingClientRect().bottom;
     expect(bottomOf('total'), 'the total').to.be.at.most(PHONE.height);

@@ -19,6 +19,11 @@ describe('<pay-checkout> receipt', () => {
     expect(paid.paid_at, 'the gateway says when').to.be.a('string');
     expect(partOf(el, 'paid-at').querySelector('time')?.getAttribute('datetime')).to.equal(paid.paid_at);
     expect(textOf(partOf(el, 'countdown'))).to.match(/\d+ s/);
+    // The success mark is drawn (its styles come with the chunk), above the heading, and hidden from screen readers.
+    const mark = partOf(el, 'success-mark');
+    expect(mark.getBoundingClientRect().width, 'the mark drawn').to.be.at.least(40);
+    expect(mark.getBoundingClientRect().bottom).to.be.at.most(el.shadowRoot!.querySelector('h2')!.getBoundingClientRect().top);
+    expect(mark.getAttribute('aria-hidden')).to.equal('true');
     await expect(el).to.be.accessible();
 
     press(el, 'stay-button');

@@ -1,7 +1,9 @@
 // The live payment status (docs/api.md, the checkout's event stream): one EventSource per element on the link's event stream.
 // When the stream fails, the controller polls (GET) with exponential backoff and retries the stream each time;
 // it re-syncs when the page becomes visible again or the browser comes back online. The host says what to
-// follow through `url()`, read on every update; null closes the stream.
+// follow through `url()`, read on every update; null closes the stream. A poll that cannot reach the gateway
+// either makes the connection `lost` (the host says so): from then on it probes every OFFLINE_RETRY_MS, since a
+// phone that comes back may never fire `online`, until a poll or the stream gets through.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Payment } from '../../contract/checkout.js';
 import { parsePaymentEvent } from '../api.js';
@@ -10,8 +12,8 @@ export interface PaymentStreamOptions {
   /** The events URL to follow, or null for none. */
   url: () => string | null;
   onPayment: (payment: Payment) => void;
-  /** Fetches the payment by plain GET while the stream is down. */
-  poll: () => Promise<void>;
+  /** Fetches the payment by plain GET while the stream is down: true when the gateway answered. */
+  poll: () => Promise<boolean>;
   /** Fetches the whole view again after the page wakes up or the network comes back. */
   resync: () => void;
 }
@@ -20,6 +22,11 @@ export const FIRST_RETRY_MS = 1_000;
 export const MAX_RETRY_MS = 30_000;
 /** A stream still not open after this long is treated as failed (a server that accepts but never answers). */
 export const CONNECT_TIMEOUT_MS = 15_000;
+/**
+ * While the gateway cannot be reached at all, a probe (one GET, then the stream) this often: the view is current
+ * within about this long of the network coming back, at one small request per probe.
+ */
+export const OFFLINE_RETRY_MS = 2_000;
 
 export class PaymentStreamController implements ReactiveController {
   #source: EventSource | undefined;
@@ -29,6 +36,7 @@ export class PaymentStreamController implements ReactiveController {
   #retryMs = FIRST_RETRY_MS;
   #retry: ReturnType<typeof setTimeout> | undefined;
   #connected = false;
+  #lost = false;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -58,6 +66,28 @@ export class PaymentStreamController implements ReactiveController {
   /** Whether the stream is open or opening (tests and the demo read it). */
   get live(): boolean {
     return this.#source !== undefined && this.#source.readyState !== EventSource.CLOSED;
+  }
+
+  /** The last poll could not reach the gateway, and nothing has got through since. */
+  get lost(): boolean {
+    return this.#lost;
+  }
+
+  /** The customer's "Check again": fetches the view and retries the stream now. */
+  checkNow(): void {
+    if (this.#url === null) return;
+    this.options.resync();
+    if (!this.#source) {
+      clearTimeout(this.#retry);
+      this.#retryMs = FIRST_RETRY_MS;
+      this.#open();
+    }
+  }
+
+  #setLost(lost: boolean): void {
+    if (lost === this.#lost) return;
+    this.#lost = lost;
+    this.host.requestUpdate();
   }
 
   #sync(reopen: boolean): void {
@@ -100,6 +130,7 @@ export class PaymentStreamController implements ReactiveController {
     source.addEventListener('open', () => {
       clearTimeout(connecting);
       this.#retryMs = FIRST_RETRY_MS;
+      this.#setLost(false);
     });
     source.addEventListener('payment', (event) => {
       if (event.lastEventId) this.#lastEventId = event.lastEventId;
@@ -112,11 +143,12 @@ export class PaymentStreamController implements ReactiveController {
 
   #scheduleRetry(): void {
     clearTimeout(this.#retry);
-    const delay = this.#retryMs;
+    const delay = this.#lost ? Math.min(this.#retryMs, OFFLINE_RETRY_MS) : this.#retryMs;
     this.#retryMs = Math.min(this.#retryMs * 2, MAX_RETRY_MS);
     this.#retry = setTimeout(() => {
       this.#retry = undefined;
-      void this.options.poll().finally(() => {
+      void this.options.poll().then((answered) => {
+        this.#setLost(!answered);
         if (this.#connected && this.#url !== null && !this.#source) this.#open();
       });
     }, delay);
@@ -124,16 +156,11 @@ export class PaymentStreamController implements ReactiveController {
 
   /** Back to the page or the network: fetch what was missed now, and retry a failed stream at once. */
   #wake = (): void => {
-    if (document.visibilityState !== 'visible' || this.#url === null) return;
-    this.options.resync();
-    if (!this.#source) {
-      clearTimeout(this.#retry);
-      this.#retryMs = FIRST_RETRY_MS;
-      this.#open();
-    }
+    if (document.visibilityState === 'visible') this.checkNow();
   };
 
   #close(): void {
+    this.#setLost(false);
     clearTimeout(this.#retry);
     this.#retry = undefined;
     this.#source?.close();

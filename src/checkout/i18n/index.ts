@@ -56,6 +56,15 @@ export function formatCrypto(locale: Locale, amount: string): string {
   return `${sign}${grouped}${fraction === undefined ? '' : (vi ? ',' : '.') + fraction}`;
 }
 
+/**
+ * A rate, VND per unit (a decimal string), written one way wherever the customer reads it: its fraction kept, as the
+ * receipt page writes it (`26.218,25 ₫` in vi, `₫26,218.25` in en; trailing zeros dropped, as Intl drops them).
+ */
+export function formatRate(locale: Locale, rate: string): string {
+  const figures = formatCrypto(locale, rate.includes('.') ? rate.replace(/\.?0+$/, '') : rate);
+  return locale === 'vi' ? `${figures}\u00a0₫` : `₫${figures}`;
+}
+
 /** An instant (ISO 8601) as the customer reads it: date and time, in their language and time zone. */
 export function formatTime(locale: Locale, iso: string): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));

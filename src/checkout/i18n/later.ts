@@ -4,6 +4,12 @@
 import { fill, type Locale, type Params } from './index.js';
 
 const en = {
+  creditReceived: 'Received',
+  creditLeft: 'Left to pay',
+  partialSeen: 'Part of your payment has arrived',
+  amountDue: 'Order total:',
+  missing:
+    'Missing: {amount} {asset} ({vnd}); an exchange\'s withdrawal fee is the usual cause. Send the rest to this same address before {time}; or, if you would rather not, what arrived is kept for this order and {merchant} can refund it to you.',
   confirmations: '{seen} of {required} confirmations',
   paidBody: 'Thank you. Your payment of {amount} is confirmed.',
   receiptOrder: 'Order',
@@ -28,6 +34,12 @@ const en = {
 };
 
 const vi: Record<keyof typeof en, string> = {
+  creditReceived: 'Đã nhận',
+  creditLeft: 'Còn lại',
+  partialSeen: 'Đã nhận một phần thanh toán',
+  amountDue: 'Tổng đơn hàng:',
+  missing:
+    'Còn thiếu: {amount} {asset} ({vnd}); nguyên nhân thường là phí rút của sàn giao dịch. Hãy gửi phần còn lại đến đúng địa chỉ này trước {time}; hoặc nếu bạn không muốn gửi thêm, số tiền đã đến được giữ cho đơn hàng này và {merchant} có thể hoàn lại cho bạn.',
   confirmations: '{seen} trên {required} xác nhận',
   paidBody: 'Cảm ơn bạn. Khoản thanh toán {amount} đã được xác nhận.',
   receiptOrder: 'Đơn hàng',

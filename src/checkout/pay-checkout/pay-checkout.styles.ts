@@ -248,12 +248,6 @@ const base = css`
   address {
     font-style: normal;
   }
-  .tx-actions {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 0 1rem;
-    align-items: center;
-  }
   /* On a phone the order's heading is for screen readers only (the header above names the order), and the coin cards
      are tighter: the total and the Pay button keep the first screen on a shop's page too. */
   @media (max-width: 480px) {
@@ -401,8 +395,9 @@ const base = css`
     opacity: 0.6;
     cursor: progress;
   }
+  /* A tap target of 44 × 44 px at least, like every control (the language switch, change coin, copy hash). */
   .link-button {
-    min-height: 0;
+    min-width: 44px;
     padding: 0.25rem 0.5rem;
     border-color: transparent;
     background: transparent;
@@ -423,9 +418,61 @@ const base = css`
     flex: 1 1 8rem;
   }
 
-  /* Payment */
+  /* Payment: the phone's order in the markup (amount, network, address, wallet links, then the QR); on a desktop,
+     which scans the QR with another device, the QR comes right after the heading. A touch screen or a phone-sized
+     window is a phone: the heading that says what to do there shows instead of "scan". */
   .pay {
+    display: flex;
+    flex-direction: column;
     text-align: center;
+  }
+  .lead {
+    order: -2;
+  }
+  /* Tighter than the card's paragraphs: at 320 × 640 the address's copy button keeps the first screen. */
+  .pay > p {
+    margin-bottom: 0.5rem;
+  }
+  [part='qr'] {
+    order: -1;
+  }
+  .on-phone {
+    display: none;
+  }
+  @media (pointer: coarse), (max-width: 480px) {
+    [part='qr'] {
+      order: 0;
+    }
+    .on-phone {
+      display: inline;
+    }
+    .on-desk {
+      display: none;
+    }
+  }
+  .copy-row {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: center;
+    gap: 0.5rem;
+  }
+  .copy-row button {
+    flex: none;
+  }
+  .network,
+  [part='offline'] {
+    margin-bottom: 0.5rem;
+    text-align: start;
+    border-radius: calc(var(--_radius) / 2);
+    background: var(--_warning-background);
+    color: var(--_warning-text);
+    padding: 0.375rem 0.625rem;
+  }
+  [part='network-chip'] {
+    margin: 0 0 0.25rem;
+    font-size: var(--_large);
+    font-weight: 600;
   }
   [part='qr'] {
     display: block;
@@ -449,7 +496,8 @@ const base = css`
     margin-bottom: 0.75rem;
   }
   [part='address'] {
-    display: block;
+    flex: 1 1 12rem;
+    min-width: 0;
     font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
     font-size: var(--_small);
     padding: 0.5rem;
@@ -459,12 +507,16 @@ const base = css`
     user-select: all;
   }
   [part='network-warning'] {
-    text-align: start;
-    background: var(--_warning-background);
-    color: var(--_warning-text);
-    padding: 0.625rem 0.75rem;
-    border-radius: calc(var(--_radius) / 2);
+    margin: 0;
     font-size: var(--_small);
+  }
+  [part='offline'] {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.5rem;
+    font-weight: 600;
   }
   [part='countdown'] {
     font-variant-numeric: tabular-nums;
@@ -485,35 +537,6 @@ const base = css`
     text-align: start;
   }
 
-  /* Receipt */
-  .receipt {
-    text-align: start;
-    margin: 0 0 0.75rem;
-    font-size: var(--_small);
-  }
-  .receipt div {
-    display: grid;
-    grid-template-columns: minmax(6rem, auto) 1fr;
-    gap: 0 0.75rem;
-    padding: 0.25rem 0;
-    border-bottom: 1px solid var(--_border);
-  }
-  .receipt dt {
-    color: var(--_muted);
-  }
-  .receipt dd {
-    margin: 0;
-    grid-column: 2;
-    min-width: 0;
-  }
-  .hashes dd + dd {
-    margin-top: 0.25rem;
-  }
-  [part='tx-hash'] {
-    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
-    word-break: break-all;
-  }
-
   /* Footer */
   [part='footer'] {
     display: flex;
@@ -527,18 +550,11 @@ const base = css`
     font-size: var(--_small);
   }
   [part='help-link'] {
+    display: inline-flex;
+    align-items: center;
+    min-height: 44px;
     color: var(--_accent);
   }
-  [part='confirmations'] {
-    font-weight: 600;
-  }
-  progress {
-    width: 100%;
-  }
-  .done {
-    color: var(--_success);
-  }
-
   /* Loading */
   .spinner {
     width: 2rem;

@@ -2,7 +2,7 @@
 // defines nothing; src/checkout/define.ts registers the tag. The class holds the properties, the state, the
 // controllers and the loading Task; state.ts decides which screen shows, views/ draw them.
 import { Task } from '@lit/task';
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { adoptStyles, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { CheckoutView, Payment } from '../../contract/checkout.js';
 import { isWebUrl } from '../../contract/rules.js';
@@ -25,7 +25,7 @@ import {
   PayCheckoutStatusEvent,
   PayCheckoutSuccessEvent,
 } from '../events.js';
-import { format, formatCrypto, formatRegion, formatTime, formatVnd, toLocale, type Locale, type MessageKey, type Params } from '../i18n/index.js';
+import { format, formatCrypto, formatRate, formatRegion, formatTime, formatVnd, toLocale, type Locale, type MessageKey, type Params } from '../i18n/index.js';
 import { styles } from './pay-checkout.styles.js';
 import {
   assetKey,
@@ -33,6 +33,7 @@ import {
   chooseMethod,
   contactFormOpen,
   contactFromBilling,
+  creditOf,
   defaultAsset,
   findMethod,
   firstInvalid,
@@ -55,6 +56,7 @@ import { errorView } from './views/error.js';
 import { loadingView } from './views/loading.js';
 import { orderView } from './views/order.js';
 import { footer, header, type Ui } from './views/parts.js';
+import { offlineBanner } from './views/occasional.js';
 import type { Copyable } from './views/payment.js';
 
 export type { CheckoutViewName } from './state.js';
@@ -102,12 +104,15 @@ const ANNOUNCE_AT = [300, 60] as const;
  * @csspart qr-note - For a QR that holds only the address (TRON): the amount must be typed.
  * @csspart amount-crypto - The crypto amount and asset code.
  * @csspart received - What has arrived so far (a partial payment).
+ * @csspart missing - An underpayment: exactly what is missing, by when, and the ways on.
+ * @csspart network - The network chip with its warning beside it.
+ * @csspart network-chip - The network to choose in the wallet or exchange, with its token standard.
  * @csspart amount-remaining - The amount still to send once part has arrived.
  * @csspart amount-vnd - The amount to send in VND (the remainder once part has arrived).
  * @csspart address - The one-time address.
  * @csspart copy-address - Copies the address.
  * @csspart copy-amount - Copies the amount to send.
- * @csspart wallet-links - The wallet apps' links (before the QR on a touch screen).
+ * @csspart wallet-links - The wallet apps' links (after the address; before the QR on a touch screen or a phone-sized window).
  * @csspart wallet-link - Opens the payment in a wallet app (the payment URI, or a wallet's own send link).
  * @csspart change-coin - Back to the coins, to pay in another.
  * @csspart browser-wallets - The browser wallets' buttons and what the payment in one is doing.
@@ -119,7 +124,10 @@ const ANNOUNCE_AT = [300, 60] as const;
  * @csspart fee-note - An exchange's withdrawal fee comes on top.
  * @csspart countdown - The rate-lock or redirect countdown.
  * @csspart status - The polite live region.
+ * @csspart offline - The gateway cannot be reached: said while the element keeps trying.
+ * @csspart check-again - Tries to reach the gateway now.
  * @csspart confirmations - Confirmations seen of required.
+ * @csspart success-mark - The paid view's tick, above its heading.
  * @csspart receipt - Paid and paid late: order, amount, network, transactions, time.
  * @csspart tx-hash - One transaction hash of the receipt.
  * @csspart copy-hash - Copies a transaction hash.
@@ -205,8 +213,6 @@ export class PayCheckout extends LitElement {
   @state() private announcement?: { key: MessageKey; params?: Params };
   /** A phone-sized window when the link loaded: the order's lines start folded. */
   @state() private compact = false;
-  /** A touch screen when the link loaded: the wallet links come before the QR. */
-  @state() private touch = false;
   /** The language the customer picked in the card. */
   @state() private chosenLocale?: Locale;
   /** The customer asked to pick another coin: the coins show until a payment in one is open. */
@@ -288,7 +294,8 @@ export class PayCheckout extends LitElement {
 
   /** The views once money moved or the quote ran out (a chunk beside the script): in idle time once a payment is open. */
   #later = new DeferredModuleController(this, {
-    load: () => import('./views/later.js'),
+    // Its views' styles come with it: adopted beside the element's own as soon as it is here.
+    load: () => import('./views/later.js').then((module) => (adoptStyles(this.renderRoot as ShadowRoot, [...PayCheckout.elementStyles, module.laterStyles]), module)),
     preload: () => this.payment !== null,
     onError: (error) => this.#chunkFailed(error),
   });
@@ -310,17 +317,19 @@ export class PayCheckout extends LitElement {
     return screenOf(this.view, this.payment, this.failure, this.changingCoin);
   }
 
-  /** The module that draws a screen, if it is not in the element's own. */
-  #moduleOf(screen: Screen): { module: unknown; load(): void } | undefined {
-    if (screen.name === 'payment' || screen.name === 'underpaid') return this.#afterOrder;
+  /** The modules that draw a screen, beside the element's own. */
+  #modulesOf(screen: Screen): { module: unknown; load(): void }[] {
+    // Once money arrived, what arrived, what is missing and the credit of closed quotes come with the later chunk
+    // (views/remainder.ts, views/credit.ts).
+    if (screen.name === 'payment' || screen.name === 'underpaid') return hasReceived(screen.payment) || creditOf(screen.view) ? [this.#afterOrder, this.#later] : [this.#afterOrder];
+    if (screen.name === 'order') return creditOf(screen.view) ? [this.#later] : [];
     // The late view, like those after it, is in the chunk.
-    return ['loading', 'error', 'order'].includes(screen.name) ? undefined : this.#later;
+    return screen.name === 'loading' || screen.name === 'error' ? [] : [this.#later];
   }
 
-  /** The view on screen: `loading` while the screen's view is still being loaded. */
+  /** The view on screen: `loading` while the screen's modules are still being loaded. */
   #shown(screen = this.#screen()): Screen['name'] {
-    const module = this.#moduleOf(screen);
-    return module && !module.module ? 'loading' : screen.name;
+    return this.#modulesOf(screen).some((m) => !m.module) ? 'loading' : screen.name;
   }
 
   /**
@@ -345,7 +354,7 @@ export class PayCheckout extends LitElement {
     }
     if (changed.has('locale')) this.chosenLocale = undefined;
     const screen = this.#screen();
-    this.#moduleOf(screen)?.load();
+    for (const module of this.#modulesOf(screen)) module.load();
     if ((screen.name === 'payment' || screen.name === 'underpaid') && this.#discovery.wallets.length && namedAsset(screen.view, screen.payment).chain_id) this.#walletChunk.load();
     if (this.hasUpdated && (changed.has('paymentLinkRef') || changed.has('apiBase'))) {
       // Another link: nothing of the previous one may stay on screen or drive a redirect.
@@ -370,7 +379,6 @@ export class PayCheckout extends LitElement {
     this.contact = contactFromBilling(view);
     this.contactOpen = contactFormOpen(view);
     this.compact = matchMedia(COMPACT_MEDIA).matches;
-    this.touch = matchMedia('(pointer: coarse)').matches;
     const method = chooseMethod(view, this.pmtChannel, this.pmtMethod);
     this.methodKey = method ? methodKey(method) : '';
     this.assetKey = defaultAsset(method);
@@ -419,15 +427,18 @@ export class PayCheckout extends LitElement {
     if (payment.status === 'paid' && payment.success_redirect_url && isWebUrl(payment.success_redirect_url)) this.#redirect.schedule(this.#returnToMerchant);
   }
 
-  async #poll(): Promise<void> {
+  /** Asks for the payment (or the view, before one): true when the gateway answered (the stream's `lost`). */
+  async #poll(): Promise<boolean> {
     const urls = this.#urls;
-    if (!urls) return;
-    if (!this.payment) return this.#viewTask.run();
+    if (!urls) return false;
+    if (!this.payment) return this.#viewTask.run().then(() => this.#viewTask.error === undefined);
     const askedAt = this.#streamed;
     try {
       this.#setPayment(await fetchPayment(urls, this.payment.payment_id), askedAt);
-    } catch {
-      // The stream's backoff tries again.
+      return true;
+    } catch (error) {
+      // The stream's backoff tries again; an answer, even a refusal, is the gateway reached.
+      return error instanceof CheckoutApiError && error.code !== 'network';
     }
   }
 
@@ -544,13 +555,15 @@ export class PayCheckout extends LitElement {
       t: (key, params) => format(locale, key, params),
       vnd: (amount) => formatVnd(locale, amount),
       crypto: (amount) => formatCrypto(locale, amount),
+      rate: (rate) => formatRate(locale, rate),
       time: (iso) => formatTime(locale, iso),
       region: (code) => formatRegion(locale, code),
     };
     const shown = this.#shown(screen);
     const card = html`
       <div part="card" class="card" data-view=${shown} lang=${locale}>
-        ${header(ui, this.view, this.#hosted(), this.#switchLanguage)} ${shown === 'loading' ? loadingView(ui) : this.#body(ui, screen)}
+        ${header(ui, this.view, this.#hosted(), this.#switchLanguage)} ${this.stream.lost ? offlineBanner(ui, () => this.stream.checkNow()) : nothing}
+        ${shown === 'loading' ? loadingView(ui) : this.#body(ui, screen)}
         ${shown === 'loading' ? nothing : footer(ui, this.view)}
         <p part="status" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement ? ui.t(this.announcement.key, this.announcement.params) : ''}</p>
       </div>
@@ -577,6 +590,7 @@ export class PayCheckout extends LitElement {
             busy: this.busy,
             actionError: this.actionError,
             compact: this.compact,
+            credit: this.#later.module?.creditCard(ui, screen.view, false),
           },
           {
             onPay: this.#pay,
@@ -593,9 +607,10 @@ export class PayCheckout extends LitElement {
       return module
         ? module.paymentView(ui, screen.view, screen.payment, {
             wallets: this.#walletChunk.module?.walletPanel(ui, screen.view, screen.payment, this.#discovery.wallets, this.walletState, (state) => (this.walletState = state)),
+            remainder: hasReceived(screen.payment) ? this.#later.module?.remainder(ui, screen.view, screen.payment) : undefined,
+            credit: this.#later.module?.creditCard(ui, screen.view),
             seconds: this.#quoteCountdown.remaining,
             copied: this.#clipboard.copied,
-            touch: this.touch,
             onCopy: (what, text) => void this.#clipboard.copy(what, text),
             onChangeCoin: this.#changeCoin,
             onBack: this.#back,

@@ -1,7 +1,8 @@
 // The link cannot be shown: unknown, expired (then back to the merchant after a countdown), or the gateway out of reach.
 import { html, nothing, type TemplateResult } from 'lit';
 import { canLeave, retryable, type Screen } from '../state.js';
-import { countdown, errorLine, heading, type Ui } from './parts.js';
+import { heading, type Ui } from './parts.js';
+import { countdown, errorLine } from './occasional.js';
 
 export interface ErrorActions {
   /** Seconds until the automatic return to the merchant; null when none is due. */

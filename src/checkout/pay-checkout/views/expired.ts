@@ -5,7 +5,9 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutView } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/rules.js';
 import { creditOf, type Failure } from '../state.js';
-import { changeCoinButton, creditCard, errorLine, heading, type Ui } from './parts.js';
+import { heading, type Ui } from './parts.js';
+import { changeCoinButton, errorLine } from './occasional.js';
+import { creditCard } from './credit.js';
 import { later } from '../../i18n/later.js';
 
 export interface ExpiredActions {

@@ -3,7 +3,10 @@
 // loads in idle time once a payment is open, or at once when one of these views is needed. Nothing here is on the
 // way to the customer's first QR.
 export { confirmingView } from './confirming.js';
+export { creditCard } from './credit.js';
 export { expiredView } from './expired.js';
 export { lateView } from './late.js';
 export { paidLateView } from './paid-late.js';
 export { paidView } from './paid.js';
+export { remainder } from './remainder.js';
+export { laterStyles } from '../later.styles.js';

@@ -3,7 +3,8 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutMethod, CheckoutView } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/rules.js';
 import { assetKey, creditOf, findMethod, methodKey, type Contact, type ContactErrors, type ContactField, type Failure } from '../state.js';
-import { backButton, creditCard, errorLine, heading, type Ui } from './parts.js';
+import { backButton, heading, type Ui } from './parts.js';
+import { errorLine } from './occasional.js';
 
 export interface OrderForm {
   contact: Contact;
@@ -17,6 +18,8 @@ export interface OrderForm {
   actionError: Failure | undefined;
   /** A phone's screen: the order's lines start folded, so that the total and the Pay button are on the first screen. */
   compact: boolean;
+  /** What closed quotes received, under the total (the later chunk's views/credit.ts); none before any. */
+  credit: TemplateResult | typeof nothing | undefined;
 }
 
 export interface OrderActions {
@@ -29,7 +32,7 @@ export interface OrderActions {
 }
 
 export function orderView(ui: Ui, view: CheckoutView, form: OrderForm, actions: OrderActions): TemplateResult {
-  return html`${heading(ui.t('orderSummary'), form.compact ? 'compact-heading' : undefined)} ${summary(ui, view, !form.compact)}
+  return html`${heading(ui.t('orderSummary'), form.compact ? 'compact-heading' : undefined)} ${summary(ui, view, !form.compact, form.credit)}
     ${view.show_shipping_details && view.shipping_details ? shipping(ui, view.shipping_details) : nothing}
     <form novalidate @submit=${actions.onPay}>
       ${contact(ui, view, form, actions)} ${methods(ui, view, form, actions)} ${form.actionError ? errorLine(ui, form.actionError) : nothing}
@@ -48,7 +51,7 @@ export function orderView(ui: Ui, view: CheckoutView, form: OrderForm, actions: 
     ${backButton(ui, view, actions.onBack)}`;
 }
 
-function summary(ui: Ui, view: CheckoutView, open: boolean): TemplateResult {
+function summary(ui: Ui, view: CheckoutView, open: boolean, credit: OrderForm['credit']): TemplateResult {
   const merchant = view.merchant_details;
   const subtotal = view.order_details.reduce((sum, line) => sum + line.price * line.quantity, 0);
   const count = view.order_details.reduce((sum, line) => sum + line.quantity, 0);
@@ -86,7 +89,7 @@ function summary(ui: Ui, view: CheckoutView, open: boolean): TemplateResult {
     <dl class="totals">
       <div part="total"><dt>${ui.t('total')}</dt><dd>${ui.vnd(view.amount)}</dd></div>
     </dl>
-    ${creditCard(ui, view, false)}
+    ${credit ?? nothing}
   </div>`;
 }
 

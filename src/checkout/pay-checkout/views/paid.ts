@@ -4,7 +4,8 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/rules.js';
 import { excess } from '../state.js';
-import { countdown, heading, type Ui } from './parts.js';
+import { heading, type Ui } from './parts.js';
+import { countdown } from './occasional.js';
 import { receipt, type Keep } from './receipt.js';
 import { later } from '../../i18n/later.js';
 
@@ -19,7 +20,7 @@ export function paidView(ui: Ui, view: CheckoutView, payment: Payment | null, { 
   const url = payment?.success_redirect_url;
   const extra = payment?.overpaid ? excess(payment) : '0';
   return html`<div class="pay">
-    ${heading(ui.t('paid'), 'done')}
+    <span part="success-mark" aria-hidden="true"></span> ${heading(ui.t('paid'), 'done')}
     ${payment
       ? html`<p>${later(ui.locale, 'paidBody', { amount: ui.vnd(payment.amount_vnd) })}</p>
           ${receipt(ui, view, payment, { crypto: payment.amount_crypto, vnd: payment.amount_vnd }, keep)}`

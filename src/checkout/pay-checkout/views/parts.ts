@@ -1,17 +1,20 @@
 // What several views share: the language helpers they draw with, the header with the language switch, the
-// heading that takes focus, the error line, the countdown line, the back button, amounts, and the footer.
+// heading that takes focus, the back button, amounts, and the footer. What they show only now and then is in
+// occasional.ts.
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/rules.js';
 import type { Locale, MessageKey, Params } from '../../i18n/index.js';
-import { creditOf, type Failure, type NamedAsset } from '../state.js';
+import type { NamedAsset } from '../state.js';
 
 /** The customer's language, as the views use it. */
 export interface Ui {
   locale: Locale;
   t(key: MessageKey, params?: Params): string;
   vnd(amount: number | `${number}`): string;
+  /** A rate in VND per unit (the gateway's decimal string), its fraction kept: `26.218,25 ₫` in vi. */
+  rate(rate: string): string;
   /** A crypto amount (the gateway's decimal string) with the locale's separators: `20,22` in vi. */
   crypto(amount: string): string;
   /** An instant (ISO 8601) as the customer reads dates and times. */
@@ -21,19 +24,7 @@ export interface Ui {
 }
 
 /** The view's heading: the one element a view change focuses (controllers/view-focus.ts). */
-export const heading = (text: string, className?: string): TemplateResult => html`<h2 tabindex="-1" class=${ifDefined(className)}>${text}</h2>`;
-
-/**
- * What went wrong, in the customer's language. The gateway's own detail is English: it is added to the English
- * message only, where it says more than the message (a refused payment or request).
- */
-export function errorLine(ui: Ui, failure: Failure): TemplateResult {
-  const detail = ui.locale === 'en' && (failure.code === 'conflict' || failure.code === 'invalid') ? ` ${failure.message}` : '';
-  return html`<p part="error" role="alert">${ui.t(`error_${failure.code}`)}${detail}</p>`;
-}
-
-/** A countdown's line, announced by the live region at thresholds only, never every second. */
-export const countdown = (text: string): TemplateResult => html`<p part="countdown" role="timer" aria-live="off">${text}</p>`;
+export const heading = (text: string | TemplateResult, className?: string): TemplateResult => html`<h2 tabindex="-1" class=${ifDefined(className)}>${text}</h2>`;
 
 export function backButton(ui: Ui, view: CheckoutView, onBack: () => void): TemplateResult | typeof nothing {
   const url = view.merchant_details.back_url;
@@ -46,25 +37,6 @@ export function backButton(ui: Ui, view: CheckoutView, onBack: () => void): Temp
 /** A crypto amount with its ticker, in the locale's figures; `data-amount-crypto` holds the gateway's exact string. */
 export const amountCrypto = (ui: Ui, payment: Payment): TemplateResult =>
   html`<span part="amount-crypto"><span data-amount-crypto=${payment.amount_crypto}>${ui.crypto(payment.amount_crypto)}</span> ${payment.asset}</span>`;
-
-/** Back to the coins, to pay in another (the payment and expired views). */
-export const changeCoinButton = (ui: Ui, onChangeCoin: () => void): TemplateResult =>
-  html`<button part="change-coin" class="link-button" type="button" @click=${onChangeCoin}>${ui.t('changeCoin')}</button>`;
-
-/**
- * What the order received through quotes now closed and what is left, once something has (state.ts, creditOf); with
- * the order's total unless it shows just above (the order view).
- */
-export function creditCard(ui: Ui, view: CheckoutView, withTotal = true): TemplateResult | typeof nothing {
-  const credit = creditOf(view);
-  return credit
-    ? html`<dl part="credit" class="totals credit" data-received-vnd=${credit.received} data-left-vnd=${credit.left}>
-        ${withTotal ? html`<div><dt>${ui.t('total')}</dt><dd>${ui.vnd(view.amount)}</dd></div>` : nothing}
-        <div><dt>${ui.t('creditReceived')}</dt><dd>${ui.vnd(credit.received)}</dd></div>
-        <div><dt>${ui.t('creditLeft')}</dt><dd>${ui.vnd(credit.left)}</dd></div>
-      </dl>`
-    : nothing;
-}
 
 /**
  * The network an asset travels on, in the customer's words, as the gateway is configured: its `network_name` as a

@@ -1,0 +1,21 @@
+// A page as a phone shows it: a frame of the phone's size (its own viewport, so media queries see the phone's
+// width), the element loaded from source, in a language. Hosted: the page `/checkout` serves. Embedded: a plain
+// merchant page, its body's default margins, the shop's bar and a heading above the card.
+import { fixture, html } from '@open-wc/testing';
+import { gatewayUrl } from './server.js';
+
+export interface Screen {
+  width: number;
+  height: number;
+}
+
+export async function onPhone(ref: string, screen: Screen, layout: 'hosted' | 'embedded' = 'hosted', locale: 'vi' | 'en' = 'vi'): Promise<HTMLElement> {
+  const frame = await fixture<HTMLIFrameElement>(html`<iframe title="phone" width=${screen.width} height=${screen.height} style="border:0"></iframe>`);
+  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  const element = `<pay-checkout ${layout === 'hosted' ? 'embedded="false"' : ''} locale="${locale}" payment-link-ref="${ref}" api-base="${await gatewayUrl()}"></pay-checkout>`;
+  frame.srcdoc = `<!doctype html><html lang="${locale}"><head><meta name="viewport" content="width=device-width, initial-scale=1">
+    ${layout === 'hosted' ? '<style>body{margin:0}</style>' : ''}<script type="module" src="/src/checkout/define.ts"></script></head>
+    <body>${layout === 'hosted' ? `<main>${element}</main>` : `<header style="height:56px;border-bottom:1px solid #ddd">Cửa hàng</header><main><h1>Thanh toán</h1>${element}</main>`}</body></html>`;
+  await loaded;
+  return frame.contentDocument!.querySelector('pay-checkout')!;
+}

@@ -1,0 +1,62 @@
+// Offline on a phone: the gateway unreachable (every request and the event stream refused) without the browser ever
+// firing `offline` or `online`, as a phone that loses its mobile network does. The element says so within 5 s, keeps
+// probing (controllers/payment-stream.ts, OFFLINE_RETRY_MS), and is current within 3 s of the gateway coming back.
+import { expect } from '@open-wc/testing';
+import { addressOf, amountCrypto, mount, part, press, startPayment, textOf, until, untilView, viewOf } from './helpers/element.js';
+import { createLink, pay, startGateway, stopGateway } from './helpers/server.js';
+
+/** Counts the element's polls of its payment that got no answer (the gateway was not there). */
+function countFailedPolls(): { readonly count: number; restore(): void } {
+  const original = window.fetch;
+  const counter = { count: 0, restore: () => void (window.fetch = original) };
+  window.fetch = (input, init) =>
+    original(input, init).catch((error: unknown) => {
+      if (String(input instanceof Request ? input.url : input).includes('/payments/')) counter.count++;
+      throw error;
+    });
+  return counter;
+}
+
+describe('<pay-checkout> offline', () => {
+  it('says the connection is lost within 5 s, and is current within 3 s of the gateway coming back, with no online event', async () => {
+    const { el } = await mount((await createLink()).payment_link_ref, { locale: 'en' });
+    await startPayment(el, 'USDT:TRON');
+    const address = addressOf(el)!;
+    const amount = amountCrypto(el)!;
+    const polls = countFailedPolls();
+    try {
+      const cut = performance.now();
+      await stopGateway();
+      await until(el, 'the offline banner', () => part(el, 'offline') !== undefined, 5_000 - (performance.now() - cut));
+      const banner = part(el, 'offline')!;
+      expect(banner.getAttribute('role')).to.equal('alert');
+      expect(textOf(banner)).to.equal('Connection lost – retrying Check again');
+      // Offline long enough for a growing backoff to leave seconds between tries (1, 2, 4, 8 s): four failed probes.
+      await until(el, 'four probes while offline', () => polls.count >= 4, 20_000);
+      expect(viewOf(el)).to.equal('payment');
+
+      await startGateway();
+      const back = performance.now();
+      await pay(address, 'USDT', 'TRON', amount);
+      await untilView(el, 'confirming', Math.max(0, 3_000 - (performance.now() - back)));
+      expect(part(el, 'offline'), 'the banner, once the gateway answers').to.equal(undefined);
+    } finally {
+      polls.restore();
+    }
+    await expect(el).to.be.accessible();
+  });
+
+  it('in Vietnamese, "Kiểm tra lại" reaches the gateway at once once it is back', async () => {
+    const { el } = await mount((await createLink()).payment_link_ref, { locale: 'vi' });
+    await startPayment(el, 'USDT:TRON');
+    await stopGateway();
+    await until(el, 'the offline banner', () => part(el, 'offline') !== undefined, 5_000);
+    expect(textOf(part(el, 'offline'))).to.equal('Mất kết nối – đang thử lại Kiểm tra lại');
+    await expect(el).to.be.accessible();
+    await startGateway();
+    press(el, 'check-again');
+    // The probe every 2 s would clear it too: the button's request is the one that answers within 1 s.
+    await until(el, 'the banner gone', () => part(el, 'offline') === undefined, 1_000);
+    expect(viewOf(el)).to.equal('payment');
+  });
+});
