@@ -338,6 +338,15 @@ export class PayCheckout extends LitElement {
     }
   }
 
+  /**
+   * The hosted page paints the order before the script in a declarative shadow root (src/sandbox/pages/checkout-summary.ts):
+   * emptied here, in the task whose microtasks render this element's first frame into the same root, so no frame shows neither.
+   */
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    this.shadowRoot?.replaceChildren();
+    return super.createRenderRoot();
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (!this.hasUpdated) {
       this.#given = this.#pageView();
