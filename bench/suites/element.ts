@@ -70,6 +70,8 @@ interface Marks {
   inserted?: number;
   defined?: number;
   summaryPainted?: number;
+  /** The page's first contentful paint (PerformanceObserver, from navigation start): what the customer sees first. */
+  firstPaint?: number;
   click?: number;
   qrPainted?: number;
   /** Whether the QR canvas had dark pixels when its frame was painted. */
@@ -150,6 +152,11 @@ export const INSTRUMENT = `(() => {
       return;
     }
   }).observe(document, { childList: true, subtree: true });
+  // The first contentful paint, from navigation start: on the hosted page the order the HTML carries (or, without it,
+  // the element's first frame); on the floor page its element's summary.
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (entry.name === 'first-contentful-paint' && marks.firstPaint === undefined) stamp('firstPaint', entry.startTime);
+  }).observe({ type: 'paint', buffered: true });
   addEventListener('click', (event) => {
     if (marks.click === undefined && event.composedPath().some((node) => node.getAttribute?.('part') === 'pay-button')) marks.click = event.timeStamp;
   }, true);
@@ -182,6 +189,8 @@ function kindOf(request: RequestWillBeSent): Kind | typeof FAVICON {
 interface Run {
   scenario: Scenario;
   summaryMs: number;
+  /** Navigation start to the first contentful paint. */
+  firstPaintMs: number;
   qrMs: number;
   definedMs: number;
   qrDrawn: boolean;
@@ -340,7 +349,7 @@ async function waitUntil(page: Page, expression: string, what: string): Promise<
 }
 
 /** Waits for INSTRUMENT's mark `name` with one evaluation, which the page answers when the mark is set. */
-export async function waitForMark(page: Page, name: 'summaryPainted' | 'qrPainted', what: string): Promise<void> {
+export async function waitForMark(page: Page, name: 'summaryPainted' | 'firstPaint' | 'qrPainted', what: string): Promise<void> {
   try {
     await within(page.evaluate(`window.__elementBenchMark(${JSON.stringify(name)})`), STEP_TIMEOUT_MS, what);
   } catch (error) {
@@ -393,13 +402,15 @@ async function measure(browser: Browser, warm: BrowserContext, urls: { gateway: 
       await insertElement(page, ref);
     }
     await waitForMark(page, 'summaryPainted', 'the order summary');
+    // The paint timeline may report the first paint after the summary's stamp (an unthrottled floor page did).
+    await waitForMark(page, 'firstPaint', 'the first contentful paint');
     if (scenario.page !== 'floor') {
       await pay(page);
       await waitForMark(page, 'qrPainted', 'the QR');
     }
     const marks = await readMarks(page);
     if (errors.length) throw new Error(`the page threw: ${errors.join('; ')}`);
-    const { inserted, defined, summaryPainted, click, qrPainted, qrDrawn } = marks;
+    const { inserted, defined, summaryPainted, firstPaint, click, qrPainted, qrDrawn } = marks;
     if (inserted === undefined || defined === undefined || summaryPainted === undefined) throw new Error(`marks missing: ${JSON.stringify(marks)}`);
     // The floor page has no payment: its requests are counted until its summary painted.
     const end = scenario.page === 'floor' ? summaryPainted : qrPainted;
@@ -407,7 +418,7 @@ async function measure(browser: Browser, warm: BrowserContext, urls: { gateway: 
     const seen = network.until(marks.timeOrigin + end);
     await network.detach();
     const qrMs = qrPainted !== undefined && click !== undefined ? qrPainted - click : NaN;
-    return { scenario, summaryMs: summaryPainted - inserted, qrMs, definedMs: defined - inserted, qrDrawn: qrDrawn === true, ...seen };
+    return { scenario, summaryMs: summaryPainted - inserted, firstPaintMs: firstPaint ?? NaN, qrMs, definedMs: defined - inserted, qrDrawn: qrDrawn === true, ...seen };
   } finally {
     await page.close();
     if (context !== warm) await context.close();
@@ -467,8 +478,8 @@ export const elementSuite: Suite = {
     });
 
     const timings: Table = {
-      title: `The element in Chromium ${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'}: ms from insertion to the order summary painted (and as a ratio to the floor page's at the same throttling), from the pay click to the QR painted (fresh page per run)`,
-      columns: ['page', 'cache', 'CPU throttling', 'runs', 'defined p50', 'summary p50', '× floor', 'summary p95', 'summary max', 'of summary p50: GET', 'QR p50', 'QR p95', 'QR max', 'of QR p50: POST'],
+      title: `The element in Chromium ${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'}: ms from insertion to the order summary painted by the element (and as a ratio to the floor page's at the same throttling), from navigation to the page's first contentful paint (and its ratio), from the pay click to the QR painted (fresh page per run)`,
+      columns: ['page', 'cache', 'CPU throttling', 'runs', 'defined p50', 'summary p50', '× floor', 'summary p95', 'summary max', 'of summary p50: GET', 'first paint p50', '× floor', 'QR p50', 'QR p95', 'QR max', 'of QR p50: POST'],
       rows: [],
     };
     const requests: Table = {
@@ -493,6 +504,9 @@ export const elementSuite: Suite = {
         round(summarize(summary).p95),
         round(Math.max(...summary)),
         round(summarize(mine.map((r) => r.getMs)).p50),
+        // The merchant page's own HTML draws nothing: its first paint is the element's, after the bench inserted it.
+        scenario.page === 'merchant' ? null : round(summarize(mine.map((r) => r.firstPaintMs)).p50),
+        scenario.page === 'merchant' ? null : round(summarize(mine.map((r) => r.firstPaintMs)).p50 / p50(floorOf(scenario.rate), (r) => r.firstPaintMs), 2),
         round(summarize(qr).p50),
         round(summarize(qr).p95),
         round(Math.max(...qr)),
@@ -516,6 +530,7 @@ export const elementSuite: Suite = {
       rows: [
         check('hosted: insertion → summary painted, ms', p50(cold('hosted'), (r) => r.summaryMs), TARGETS.hostedSummaryMs, ' ms'),
         check('hosted: ratio to the floor page', p50(cold('hosted'), (r) => r.summaryMs) / floor, TARGETS.floorRatio, '×'),
+        check('hosted: navigation → first paint, ratio to the floor page', p50(cold('hosted'), (r) => r.firstPaintMs) / p50(cold('floor'), (r) => r.firstPaintMs), 1, '×'),
         check('merchant page: insertion → summary painted, ms', p50(cold('merchant'), (r) => r.summaryMs), TARGETS.merchantSummaryMs, ' ms'),
         check('merchant page: ratio to the floor page', p50(cold('merchant'), (r) => r.summaryMs) / floor, TARGETS.floorRatio, '×'),
         check('hosted: pay click → QR painted, ms', p50(cold('hosted'), (r) => r.qrMs), TARGETS.qrMs, ' ms'),
@@ -529,7 +544,7 @@ export const elementSuite: Suite = {
     const others = [...new Set(runs.flatMap((r) => r.others))];
     const favicons = runs.filter((r) => r.favicons > 0).length;
     notes.push(
-      'Method: stamps are performance.now() in the page (an init script). Insertion: a MutationObserver on the document sees <pay-checkout> enter it (parsed from the hosted page\'s HTML, which also loads the script); the merchant page\'s script, which appends the element once the script has defined the tag, stamps it just before the append (so the element\'s connectedCallback is inside the time). "Painted": a MutationObserver on the shadow root sees data-view="order" with [part="summary"] (or data-view="payment" with the QR canvas sized and drawn), then requestAnimationFrame, then a user-blocking scheduler.postTask task posted from it, which runs after that frame\'s paint and before any other task the page had queued. The pay click: a mouse click at the Pay button\'s centre (page.mouse, without Playwright\'s in-page hit-target check), timed from the click event\'s timeStamp. "defined": insertion to customElements.whenDefined resolving, which comes after the element\'s first update (the order on the hosted page, which carries the view; nothing yet on the merchant page, which draws the order when its GET answers, or the loading view after LOADING_DELAY_MS) and the start of its GET: on the hosted page mostly the script\'s load and run, on the merchant page (script already run) that first update alone.',
+      'Method: stamps are performance.now() in the page (an init script). "first paint": the first-contentful-paint entry of the paint timeline (a buffered PerformanceObserver), from navigation start; the hosted page\'s HTML may paint the order before the element runs, the element\'s own "summary" stamp is its take-over. Insertion: a MutationObserver on the document sees <pay-checkout> enter it (parsed from the hosted page\'s HTML, which also loads the script); the merchant page\'s script, which appends the element once the script has defined the tag, stamps it just before the append (so the element\'s connectedCallback is inside the time). "Painted": a MutationObserver on the shadow root sees data-view="order" with [part="summary"] (or data-view="payment" with the QR canvas sized and drawn), then requestAnimationFrame, then a user-blocking scheduler.postTask task posted from it, which runs after that frame\'s paint and before any other task the page had queued. The pay click: a mouse click at the Pay button\'s centre (page.mouse, without Playwright\'s in-page hit-target check), timed from the click event\'s timeStamp. "defined": insertion to customElements.whenDefined resolving, which comes after the element\'s first update (the order on the hosted page, which carries the view; nothing yet on the merchant page, which draws the order when its GET answers, or the loading view after LOADING_DELAY_MS) and the start of its GET: on the hosted page mostly the script\'s load and run, on the merchant page (script already run) that first update alone.',
       `Each run: a new signed payment link (SDK, sample order with billing details and no default_guest_checkout, so Pay opens the payment at once with ${ASSET}); a new page; cache "disabled": a new context and Network.setCacheDisabled; "warm": one context whose cache already held /pay-checkout.js (max-age=300). Throttling: Emulation.setCPUThrottlingRate on the page. Requests counted through CDP (Network.requestWillBeSent, preflights included) up to the QR's paint; the merchant page is on another loopback origin (a CORS preflight would show in its column).`,
       'The floor page (bench/lib/floor-page.ts): the view inline in the HTML (read by its server from the gateway, as the hosted page\'s), a plain custom element of about 30 lines after it that draws the summary into its shadow root; no library, no validation. "× floor": the summary p50 over the floor page\'s at the same throttling, same run. "of QR p50: POST": the p50 of the payment\'s POST alone (CDP: request sent to its last byte), the gateway\'s share of the pay click → QR time; "of summary p50: GET", the same for the merchant page\'s GET of the view. The gateway shares the two cores with the browser, whose 4×-throttled renderer busy-waits between its slices, so under that load the gateway answers slower than it does alone.',
       chunkSizes(),

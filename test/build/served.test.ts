@@ -47,7 +47,8 @@ describe('the element and the hosted page, served by the gateway', () => {
     const response = await fetch(`${gw.url}/checkout?ref=pl_any`);
     assert.equal(response.status, 200);
     const csp = response.headers.get('content-security-policy') ?? '';
-    assert.match(csp, /^default-src 'self'; img-src 'self' data: https:; connect-src 'self'; style-src 'self' 'sha256-[A-Za-z0-9+/]+=*'; frame-ancestors 'none'$/);
+    // Two inline stylesheets: the page's own, and the element's in the order's first paint (pages/checkout-summary.ts).
+    assert.match(csp, /^default-src 'self'; img-src 'self' data: https:; connect-src 'self'; style-src 'self' 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*'; frame-ancestors 'none'$/);
     const page = await response.text();
     assert.match(page, /<script type="module" src="\/pay-checkout.js"><\/script>/);
     assert.match(page, /<pay-checkout embedded="false"><\/pay-checkout>/, 'an unknown ref: no view inside, the element fetches and says why');
@@ -74,8 +75,14 @@ describe('the element and the hosted page, served by the gateway', () => {
     const name = 'Shop </script><script>alert(1)</script><!--';
     const description = 'Line\u2028two\u2029three & </SCRIPT >';
     const { payment_link_ref: ref } = await gw.client.createPaymentLink(sampleLink({ description, merchant_details: { ...sampleLink().merchant_details, name } }));
-    const page = await (await fetch(`${gw.url}/checkout?ref=${ref}`)).text();
-    const data = /<pay-checkout embedded="false"><script type="application\/json">(.*?)<\/script><\/pay-checkout>/s.exec(page)?.[1];
+    const response = await fetch(`${gw.url}/checkout?ref=${ref}`);
+    const page = await response.text();
+    const [, shadow, data] = /<pay-checkout embedded="false">(<template shadowrootmode="open">.*?<\/template>)<script type="application\/json">(.*?)<\/script><\/pay-checkout>/s.exec(page) ?? [];
+    assert.ok(shadow, 'the order painted from the HTML, before the view');
+    assert.doesNotMatch(shadow, /<script|<!--/i, 'the merchant text is no markup in the first paint either');
+    assert.ok(shadow.includes('Shop &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;!--'), 'the name, escaped');
+    const style = /<template shadowrootmode="open"><style>(.*?)<\/style>/s.exec(shadow)?.[1] ?? '';
+    assert.ok(response.headers.get('content-security-policy')?.includes(`'sha256-${createHash('sha256').update(style).digest('base64')}'`), 'its stylesheet matches its hash');
     assert.ok(data, 'the view is inside the element');
     assert.doesNotMatch(data, /[<>&\u2028\u2029]/, 'nothing the HTML parser (or a JavaScript reader) could take as markup or a line end');
     const view = JSON.parse(data) as { payment_link_ref: string; description: string; merchant_details: { name: string } };

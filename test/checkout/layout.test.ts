@@ -3,7 +3,7 @@
 // system's; on a phone the total and the Pay button are on the first screen, and after Pay the payment is in view.
 import { expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
-import { create, mount, part, partOf, press, startPayment, textFonts, until, untilView } from './helpers/element.js';
+import { create, mount, part, partOf, press, startPayment, textFonts, until, untilView, viewOf } from './helpers/element.js';
 import { onPhone } from './helpers/phone.js';
 import { createLink } from './helpers/server.js';
 
@@ -49,7 +49,8 @@ function expectFits(el: HTMLElement, width: number, where: string): void {
   expect(el.getBoundingClientRect().width, `${where}: the element's width`).to.be.at.most(width);
   expect(card.scrollWidth, `${where}: nothing wider than the card`).to.be.at.most(card.clientWidth);
   expect(el.shadowRoot!.querySelectorAll('h1').length, `${where}: no h1 of its own in the shop's page`).to.equal(0);
-  expect(el.getBoundingClientRect().height, `${where}: a card, not a full-page slab`).to.be.lessThan(window.innerHeight / 2);
+  // The loading card is as tall as the order it stands for (its skeleton): what it must not be is the hosted page.
+  expect(el.shadowRoot!.querySelector('.page'), `${where}: a card, not the full-page layout`).to.equal(null);
 }
 
 /** The demo's order: three lines, promo, shipping charges, shipping details shown. */
@@ -145,6 +146,22 @@ describe('<pay-checkout> layout', () => {
     expect(bottomOf('total'), 'the total').to.be.at.most(PHONE.height);
     expect(bottomOf('pay-button'), 'the Pay button').to.be.at.most(PHONE.height);
   });
+
+  for (const screen of [{ width: 360, height: 740 }, { width: 800, height: 1000 }]) {
+    it(`embedded in a ${screen.width} px window, takes the order's place at once: the skeleton is within a few px of the demo's order`, async () => {
+      // The frame's load event comes after its module script has run, and with it the element's first frame.
+      const waiting = await onPhone('slow_loading', screen, 'embedded', 'vi', location.origin);
+      const skeleton = waiting.getBoundingClientRect().height;
+      expect(viewOf(waiting), 'no view yet: the skeleton alone').to.equal(null);
+      await untilView(waiting, 'loading');
+      expect(waiting.getBoundingClientRect().height, 'the loading view, on the same skeleton').to.equal(skeleton);
+      const { payment_link_ref } = await createLink(DEMO_ORDER);
+      const el = await onPhone(payment_link_ref, screen, 'embedded');
+      await untilView(el, 'order');
+      const order = el.getBoundingClientRect().height;
+      expect(Math.abs(skeleton - order), `the skeleton ${skeleton} px, the order ${order} px`).to.be.at.most(4);
+    });
+  }
 
   for (const [layout, screen] of [['hosted', SMALL_PHONE], ['embedded', SMALL_PHONE], ['embedded', PHONE], ['embedded', { width: 360, height: 740 }]] as const) {
     it(`keeps the total on the first screen of a ${screen.width} × ${screen.height} phone, ${layout}, and clips no coin name`, async () => {

@@ -53,13 +53,13 @@ export interface TrackedPage {
 
 /**
  * A fresh context (no cookies, no storage) and a page in it, watched. `locale` is the browser's language;
- * `setUp` runs before the page loads (routes).
+ * `setUp` runs before the page loads (routes); `waitUntil: 'commit'` returns before the page's scripts have run.
  */
 export async function openPage(
   browser: Browser,
   path: string,
   viewport = { width: 1280, height: 1000 },
-  { locale, setUp }: { locale?: string; setUp?: (page: Page) => Promise<void> } = {},
+  { locale, setUp, waitUntil }: { locale?: string; setUp?: (page: Page) => Promise<void>; waitUntil?: 'commit' | 'load' } = {},
 ): Promise<TrackedPage> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport, ...(locale && { locale }) });
   const page = await context.newPage();
@@ -74,7 +74,7 @@ export async function openPage(
     if (/Content Security Policy/i.test(message.text())) tracked.cspViolations.push(message.text());
   });
   page.on('pageerror', (error) => tracked.pageErrors.push(error.message));
-  await page.goto(path);
+  await page.goto(path, { waitUntil });
   return tracked;
 }
 

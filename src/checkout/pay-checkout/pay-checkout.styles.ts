@@ -556,24 +556,20 @@ const base = css`
     color: var(--_accent);
   }
   /* Loading */
-  .spinner {
-    width: 2rem;
-    height: 2rem;
-    margin: 1rem auto;
-    border: 3px solid var(--_border);
-    border-top-color: var(--_accent);
-    border-radius: 50%;
-    animation: spin 0.9s linear infinite;
+  /* The card before its view: the order's usual height (the demo's order of three lines, embedded; a page can set its own, and
+     reserve the same before the script: docs/guide.md), grey bars where the lines will be. */
+  .skeleton {
+    min-height: var(--pay-checkout-skeleton-height, 57.625rem);
+    background-image: repeating-linear-gradient(transparent 0 2rem, var(--_surface) 0 3rem);
+    background-origin: content-box;
+    background-repeat: no-repeat;
   }
-  @keyframes spin {
-    to {
-      transform: rotate(360deg);
+  @media (max-width: 480px) {
+    .skeleton {
+      min-height: var(--pay-checkout-skeleton-height, 50.25rem);
     }
   }
   @media (prefers-reduced-motion: reduce) {
-    .spinner {
-      animation: none;
-    }
     * {
       transition: none !important;
       scroll-behavior: auto !important;

@@ -160,6 +160,7 @@ const ANNOUNCE_AT = [300, 60] as const;
  * @cssprop --pay-checkout-radius - Corner radius of the card.
  * @cssprop --pay-checkout-font-family - Font.
  * @cssprop --pay-checkout-max-width - Width of the card on the hosted page.
+ * @cssprop --pay-checkout-skeleton-height - The card's height before its view is drawn (its skeleton).
  */
 export class PayCheckout extends LitElement {
   static override styles = styles;
@@ -345,6 +346,15 @@ export class PayCheckout extends LitElement {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * The hosted page paints the order before the script in a declarative shadow root (src/sandbox/pages/checkout-summary.ts):
+   * emptied here, in the task whose microtasks render this element's first frame into the same root, so no frame shows neither.
+   */
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    this.shadowRoot?.replaceChildren();
+    return super.createRenderRoot();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -548,7 +558,9 @@ export class PayCheckout extends LitElement {
 
   protected override render(): TemplateResult | typeof nothing {
     const screen = this.#screen();
-    if (screen.name === 'loading' && !this.#loadingDelay.passed) return nothing;
+    // Before the delay an embedded card is only its skeleton: the card's place on the shop's page, with no text to
+    // lay out (each font a frame draws costs it), so a prompt answer's order is still the first content drawn.
+    if (screen.name === 'loading' && !this.#loadingDelay.passed) return this.#hosted() ? nothing : html`<div class="card skeleton"></div>`;
     const locale = this.#locale;
     const ui: Ui = {
       locale,
@@ -561,7 +573,7 @@ export class PayCheckout extends LitElement {
     };
     const shown = this.#shown(screen);
     const card = html`
-      <div part="card" class="card" data-view=${shown} lang=${locale}>
+      <div part="card" class="card ${shown === 'loading' ? 'skeleton' : ''}" data-view=${shown} lang=${locale}>
         ${header(ui, this.view, this.#hosted(), this.#switchLanguage)} ${this.stream.lost ? offlineBanner(ui, () => this.stream.checkNow()) : nothing}
         ${shown === 'loading' ? loadingView(ui) : this.#body(ui, screen)}
         ${shown === 'loading' ? nothing : footer(ui, this.view)}

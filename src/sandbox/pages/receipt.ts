@@ -1,14 +1,17 @@
 // The receipt page (GET /receipt?ref=…): what the customer sent for an order and where each transaction can be looked
 // up, in the link's language, to open again, print or save as a PDF. Plain HTML with one inline stylesheet and no
-// script: it prints as it shows, and hono/html escapes every value the merchant or the chain gave.
+// script: it prints as it shows, and hono/html escapes every value the merchant or the chain gave. It fits a 320 px
+// phone (values wrap rather than widen the page) with links of 44 × 44 CSS px (test/e2e/receipt-phone.test.ts).
 import { html } from 'hono/html';
 import { isIn, OPEN_PAYMENT_STATUSES, type CheckoutView, type Payment } from '../../contract/index.js';
 import { page, pageCsp, pageFormats, pageLanguage, type PageLanguage } from './page.js';
 
 const CSS = `:root{color-scheme:light dark;font:16px/1.5 system-ui,sans-serif}body{margin:0 auto;max-width:40rem;padding:1.5rem 1rem}
 h1{font-size:1.4rem;margin:0 0 .25rem}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;margin:0}
-dt{color:GrayText}dd{margin:0;text-align:end;white-space:nowrap}section{border-top:1px solid GrayText;padding-top:.5rem}
+dt{color:GrayText}dd{margin:0;text-align:end;min-width:0;overflow-wrap:anywhere}section{border-top:1px solid GrayText;padding-top:.5rem}
 code{font-size:.85rem;overflow-wrap:anywhere}.total{font-size:1.2rem;font-weight:600}.hint{color:GrayText;font-size:.9rem}
+a{display:inline-flex;align-items:center;min-height:44px;min-width:44px}.mark{display:inline-grid;place-items:center;width:1.5rem;height:1.5rem;
+margin-inline-end:.375rem;border-radius:50%;background:#15803d;color:#fff;font-weight:600;vertical-align:-.3rem}
 @media print{:root{color-scheme:light}.hint{display:none}a{color:inherit;text-decoration:none}section{break-inside:avoid}}`;
 
 /** What the page may do: show its one inline stylesheet, and nothing else (no script, no form, no request). */
@@ -91,7 +94,7 @@ export function receiptPage(lang: PageLanguage, view: CheckoutView, payments: re
     w.title,
     html`<header>
 <h1>${w.title}</h1>
-<p>${paid ? w.paid : w.unpaid}</p>
+<p>${paid ? html`<span class="mark" data-mark="paid" aria-hidden="true">✓</span>${w.paid}` : w.unpaid}</p>
 </header>
 <dl>
 <dt>${w.merchant}</dt><dd>${view.merchant_details.name ?? ''}</dd>

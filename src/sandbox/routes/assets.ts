@@ -5,10 +5,11 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Context } from 'hono';
 import * as z from 'zod/mini';
-import type { Environment } from '../../contract/index.js';
+import type { CheckoutView, Environment } from '../../contract/index.js';
 import { builtFile } from '../http/built-file.js';
 import { jsonForScript } from '../http/inline-json.js';
 import { asProblem, ProblemError, problemResponse } from '../http/problem.js';
+import { summaryShadowRoot, SUMMARY_CSS_HASH } from '../pages/checkout-summary.js';
 import { pageLanguage, type PageLanguage } from '../pages/page.js';
 import { ELEMENT_CHUNKS, ELEMENT_SCRIPT as SCRIPT, ELEMENT_SOURCE_MAP as SOURCE_MAP } from '../paths.js';
 import type { Services } from '../services.js';
@@ -48,18 +49,22 @@ const PAGE_CSS = 'html{color-scheme:light dark}body{margin:0}tester-panel{displa
 
 /**
  * What the hosted page may do: its own script, the gateway's API and stream, images from anywhere on https, and
- * the one inline style above, by its hash. The view it carries is a JSON data block, which no policy governs. No
+ * the inline styles (the page's above, the order's first paint in pages/checkout-summary.ts), by their hashes. The view it carries is a JSON data block, which no policy governs. No
  * page may frame it (a site that did could lay its own buttons over the QR and the amount): a merchant's page
  * embeds the element itself, never this page (docs/security.md).
  */
-export const CHECKOUT_CSP = `default-src 'self'; img-src 'self' data: https:; connect-src 'self'; style-src 'self' 'sha256-${createHash('sha256').update(PAGE_CSS).digest('base64')}'; frame-ancestors 'none'`;
+export const CHECKOUT_CSP = `default-src 'self'; img-src 'self' data: https:; connect-src 'self'; style-src 'self' 'sha256-${createHash('sha256').update(PAGE_CSS).digest('base64')}' ${SUMMARY_CSS_HASH}; frame-ancestors 'none'`;
 
-function checkoutPage(lang: PageLanguage, view: string | undefined, environment: Environment): string {
+function checkoutPage(acceptLanguage: string | undefined, view: string | undefined, environment: Environment): string {
+  const parsed = view ? (JSON.parse(view) as CheckoutView) : undefined;
+  // The language the element picks first (pay-checkout.ts, #locale): the link's billing address, else the browser's.
+  const lang: PageLanguage = pageLanguage(undefined, parsed?.billing_details?.billing_address?.locale, acceptLanguage);
   const title = lang === 'vi' ? 'Thanh toán' : 'Checkout';
   // No inline script: the CSP allows none. <pay-checkout> reads ?ref= from the page URL, and shows the full page
   // layout whatever the link's is_checkout_embed says: this page is the hosted checkout. The link's view goes in
   // the element as a JSON data block, escaped (http/inline-json.ts), so the order paints without a request; an
-  // unknown ref has none, and the element fetches and shows why. Below the checkout, outside its card, the sandbox's
+  // unknown ref has none, and the element fetches and shows why. Before the script has run (or without JavaScript),
+  // the order shows from the HTML: a declarative shadow root the element takes over (pages/checkout-summary.ts). Below the checkout, outside its card, the sandbox's
   // tester panel (/sandbox/tester-panel.js), which goes with the /sandbox routes it calls (docs/guide.md, "What a tester
   // does"): a live gateway serves neither, and its page never asks for the panel.
   const data = view ? `<script type="application/json">${jsonForScript(view)}</script>` : '';
@@ -74,7 +79,7 @@ function checkoutPage(lang: PageLanguage, view: string | undefined, environment:
 <script type="module" src="/pay-checkout.js"></script>
 ${sandbox ? '<script type="module" src="/sandbox/tester-panel.js"></script>\n' : ''}</head>
 <body>
-<main><pay-checkout embedded="false">${data}</pay-checkout></main>
+<main><pay-checkout embedded="false">${parsed ? summaryShadowRoot(parsed, lang) : ''}${data}</pay-checkout></main>
 ${sandbox ? '<tester-panel></tester-panel>\n' : ''}</body>
 </html>
 `;
@@ -144,8 +149,7 @@ export const assetRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'config
       },
       ({ customerCheckout: checkout, config }) =>
         async (c) =>
-          // The page's language before the element knows the link's: the customer's browser's.
-          c.html(checkoutPage(pageLanguage(undefined, undefined, c.req.header('Accept-Language')), await viewForPage(checkout, c.req.query('ref')), config.environment), 200, {
+          c.html(checkoutPage(c.req.header('Accept-Language'), await viewForPage(checkout, c.req.query('ref')), config.environment), 200, {
             'Content-Security-Policy': CHECKOUT_CSP,
             // The ref in the URL is the link's bearer secret: the pages the customer goes on to never see it.
             'Referrer-Policy': 'no-referrer',
