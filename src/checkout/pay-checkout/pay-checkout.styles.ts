@@ -560,9 +560,6 @@ const base = css`
      reserve the same before the script: docs/guide.md), grey bars where the lines will be. */
   .skeleton {
     min-height: var(--pay-checkout-skeleton-height, 57.625rem);
-    background-image: repeating-linear-gradient(transparent 0 2rem, var(--_surface) 0 3rem);
-    background-origin: content-box;
-    background-repeat: no-repeat;
   }
   @media (max-width: 480px) {
     .skeleton {
