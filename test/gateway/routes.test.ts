@@ -117,6 +117,7 @@ describe(`every declared route, sent a request (${storageName})`, () => {
     },
     'GET /api/refunds': async () => [{ path: `/api/refunds?order_id=${(await madeRefund()).orderId}` }],
     'GET /api/refunds/{refund_id}': async () => [{ path: `/api/refunds/${(await madeRefund()).refund_id}` }],
+    'GET /api/payouts/wallets': async () => [{ path: '/api/payouts/wallets' }],
     'POST /api/refunds/{refund_id}/cancel': async () => [{ path: `/api/refunds/${(await madeRefund()).refund_id}/cancel`, body: { reason: 'asked by mistake' } }],
     'POST /api/refunds/{refund_id}/retry': async () => {
       const { refund_id } = await madeRefund();
