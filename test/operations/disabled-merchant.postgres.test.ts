@@ -7,23 +7,12 @@ import { after, before, describe, it } from 'node:test';
 import { MERCHANT_DISABLED, type CheckoutView, type Payment } from '../../src/contract/index.js';
 import { startTestGateway, sampleLink, type TestGateway } from '../helpers/gateway.js';
 import { startGatewayProcess, urlInSchema, type GatewayProcess } from '../helpers/process.js';
+import { until } from '../helpers/until.js';
 
 const databaseUrl = process.env.TEST_DATABASE_URL!;
 const OPEN = { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' } as const;
 /** The longest a token read is trusted without a word from the database (services/merchant/tokens.ts, CACHE_MS). */
 const TOKEN_CACHE_MS = 5_000;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Asks until `done` holds for the answer (at most `ms`): the answer, and how long it took. */
-async function until<T>(ask: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  for (;;) {
-    const value = await ask();
-    const waited = performance.now() - started;
-    if (done(value) || waited > ms) return { value, ms: waited };
-    await pause(20);
-  }
-}
 
 describe('a disabled merchant, seen from a second process (PostgreSQL)', () => {
   const schema = `disabled_${process.pid}`;
