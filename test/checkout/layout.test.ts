@@ -148,7 +148,7 @@ describe('<pay-checkout> layout', () => {
   });
 
   for (const screen of [{ width: 360, height: 740 }, { width: 800, height: 1000 }]) {
-    it(`embedded in a ${screen.width} px window, takes the order's place at once: the skeleton is within a few px of the demo's order`, async () => {
+    it(`embedded in a ${screen.width} px window, takes the order's place at once: the skeleton is the demo order's height, within 8%`, async () => {
       // The frame's load event comes after its module script has run, and with it the element's first frame.
       const waiting = await onPhone('slow_loading', screen, 'embedded', 'vi', location.origin);
       const skeleton = waiting.getBoundingClientRect().height;
@@ -159,7 +159,9 @@ describe('<pay-checkout> layout', () => {
       const el = await onPhone(payment_link_ref, screen, 'embedded');
       await untilView(el, 'order');
       const order = el.getBoundingClientRect().height;
-      expect(Math.abs(skeleton - order), `the skeleton ${skeleton} px, the order ${order} px`).to.be.at.most(4);
+      // Each engine lays the order's text out with its own fonts (at 360 px: 804 px in Chromium, 868 px in Firefox and
+      // WebKitGTK), which the skeleton, drawn before any text, cannot know; the spinner's card before it was 28% short.
+      expect(Math.abs(skeleton - order) / order, `the skeleton ${skeleton} px, the order ${order} px`).to.be.at.most(0.08);
     });
   }
 
