@@ -6,6 +6,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { puppeteerLauncher } from '@web/test-runner-puppeteer';
 import { webdriverLauncher } from '@web/test-runner-webdriver';
+import { BrowsingContext } from 'puppeteer-core/internal/bidi/core/BrowsingContext.js';
 import { gatewayPlugin, stubRefusals } from './test/helpers/wtr-gateway.ts';
 
 // Launch options from shared/BROWSERS.md: the system's browsers, nothing downloaded.
@@ -42,6 +43,20 @@ const launchers = {
         'webkitgtk:browserOptions': { binary: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', args: ['--automation', '--dark-mode'] },
       },
     })),
+};
+
+/**
+ * Puppeteer 25 sends `emulation.setScreenOrientationOverride` with every viewport it sets, and Firefox ESR 140 does not
+ * know the command: every page failed before its first test. No test turns the screen, so an engine without the command
+ * loses nothing: its refusal is tolerated as puppeteer tolerates that of `emulation.setTouchOverride`.
+ */
+const setScreenOrientationOverride = BrowsingContext.prototype.setScreenOrientationOverride;
+BrowsingContext.prototype.setScreenOrientationOverride = async function (...args) {
+  try {
+    await setScreenOrientationOverride.apply(this, args);
+  } catch (error) {
+    if (!String(error?.message).includes('unknown command')) throw error;
+  }
 };
 
 /** The webdriver launcher names itself after the browserName capability, which WebKitGTK must not get. */

@@ -12,11 +12,20 @@ export interface Screen {
 /** `apiBase`: another gateway than the test's (one that never answers, to see what the card shows meanwhile). */
 export async function onPhone(ref: string, screen: Screen, layout: 'hosted' | 'embedded' = 'hosted', locale: 'vi' | 'en' = 'vi', apiBase?: string): Promise<HTMLElement> {
   const frame = await fixture<HTMLIFrameElement>(html`<iframe title="phone" width=${screen.width} height=${screen.height} style="border:0"></iframe>`);
-  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
   const element = `<pay-checkout ${layout === 'hosted' ? 'embedded="false"' : ''} locale="${locale}" payment-link-ref="${ref}" api-base="${apiBase ?? (await gatewayUrl())}"></pay-checkout>`;
-  frame.srcdoc = `<!doctype html><html lang="${locale}"><head><meta name="viewport" content="width=device-width, initial-scale=1">
+  const srcdoc = `<!doctype html><html lang="${locale}"><head><meta name="viewport" content="width=device-width, initial-scale=1">
     ${layout === 'hosted' ? '<style>body{margin:0}</style>' : ''}<script type="module" src="/src/checkout/define.ts"></script></head>
     <body>${layout === 'hosted' ? `<main>${element}</main>` : `<header style="height:56px;border-bottom:1px solid #ddd">Cửa hàng</header><main><h1>Thanh toán</h1>${element}</main>`}</body></html>`;
-  await loaded;
+  // Firefox may fire the load of the frame's first, empty document after the source is set: the load waited for is the one
+  // whose document holds the element.
+  await new Promise<void>((resolve) => {
+    const loaded = () => {
+      if (!frame.contentDocument?.querySelector('pay-checkout')) return;
+      frame.removeEventListener('load', loaded);
+      resolve();
+    };
+    frame.addEventListener('load', loaded);
+    frame.srcdoc = srcdoc;
+  });
   return frame.contentDocument!.querySelector('pay-checkout')!;
 }
