@@ -40,6 +40,10 @@ const launchers = {
       path: '/',
       logLevel: 'error',
       capabilities: {
+        // wtr sends each test page's navigation without awaiting it, so one that outlasts webdriver's request time-out
+        // (120 s, a CI run beside the e2e suite met one) ended the whole run; wtr's own start and finish time-outs
+        // guard the page instead.
+        pageLoadStrategy: 'none',
         'webkitgtk:browserOptions': { binary: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', args: ['--automation', '--dark-mode'] },
       },
     })),
