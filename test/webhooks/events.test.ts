@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { MerchantEventResource, WebhookEvent } from '../../src/contract/index.js';
 import { verifyWebhook, type MerchantClient, type PayCheckoutApiError } from '../../src/merchant/index.js';
+import { ConfigError, loadConfig } from '../../src/sandbox/config.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { accessToken, send } from '../helpers/merchant-api.js';
 import { storedMerchant } from '../helpers/merchants.js';
@@ -188,5 +189,26 @@ describe(`the events API (${storageName})`, () => {
     } finally {
       await receiver.stop();
     }
+  });
+
+  it('lists events for EVENTS_RETENTION_DAYS (at least 30) and says how far back it goes', async () => {
+    assert.equal(loadConfig({}).eventsRetentionDays, 30);
+    assert.equal(loadConfig({ EVENTS_RETENTION_DAYS: '90' }).eventsRetentionDays, 90);
+    for (const wrong of ['29', '0', '30.5', 'month']) {
+      assert.throws(() => loadConfig({ EVENTS_RETENTION_DAYS: wrong }), (error: unknown) => error instanceof ConfigError && /EVENTS_RETENTION_DAYS/.test(error.message));
+    }
+    await gw.reset();
+    await gw.markPaid((await gw.client.createPaymentLink(sampleLink())).payment_link_ref);
+    const [old] = await all(gw.client);
+    gw.clock.advance(29 * 86_400_000);
+    assert.equal((await all(gw.client)).length, 2, 'kept on day 29');
+    gw.clock.advance(2 * 86_400_000);
+    await gw.markPaid((await gw.client.createPaymentLink(sampleLink())).payment_link_ref);
+    const page = await gw.client.events.list();
+    assert.equal(page.retention_days, 30);
+    assert.equal(Date.parse(page.available_from), gw.clock.now().getTime() - 30 * 86_400_000);
+    assert.deepEqual(page.data.map((e) => e.sequence), [3, 4], 'past the window, the list starts at what is still kept');
+    await assert.rejects(gw.client.events.list({ after: old!.id }), (error: PayCheckoutApiError) => error.status === 400);
+    await assert.rejects(gw.client.events.get(old!.id), (error: PayCheckoutApiError) => error.status === 404);
   });
 });
