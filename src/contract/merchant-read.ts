@@ -165,6 +165,11 @@ export type WebhookDeliveryType = (typeof WEBHOOK_DELIVERY_TYPES)[number];
 /** The body of a webhook: `id` is stable across retries, for de-duplication. */
 export const WebhookEvent = z.object({
   id: z.string(),
+  /**
+   * The event's place among the merchant's events (GET /api/events): 1, 2, 3, … with no gap, in the order they were
+   * made. Absent only from deliveries queued before the events API existed.
+   */
+  sequence: z.optional(z.int().check(z.positive())),
   type: z.enum(WEBHOOK_EVENT_TYPES),
   created_at: z.string(),
   /** The payment or refund the event is about, when it is about one. */
@@ -173,6 +178,33 @@ export const WebhookEvent = z.object({
   data: z.object({ payment_link: PaymentLinkResource }),
 });
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
+
+/** An event of GET /api/events: the body of its webhook, with its `sequence`. */
+export const MerchantEventResource = z.object({ ...WebhookEvent.shape, sequence: z.int().check(z.positive()) });
+export type MerchantEventResource = z.infer<typeof MerchantEventResource>;
+
+const EVENT_LIMIT_MAX = 100;
+/** GET /api/events: after which event (its id), how many (1 to 100, default 10), of which type. */
+export const MerchantEventQuery = z.object({
+  after: z.optional(z.string().check(z.regex(/^evt_[A-Za-z0-9_-]{1,64}$/, 'must be the id of one of your events (evt_…)'))),
+  limit: z.optional(z.string().check(z.regex(/^(?:[1-9][0-9]?|100)$/, `must be a whole number from 1 to ${EVENT_LIMIT_MAX}, in digits`))),
+  type: z.optional(z.enum(WEBHOOK_EVENT_TYPES, `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`)),
+});
+export type MerchantEventQuery = z.infer<typeof MerchantEventQuery>;
+
+/**
+ * A page of events, oldest first (as Stripe's GET /v1/events, but ascending: a catch-up reads forwards). `next_after`
+ * is what to send as `after` for the next page (the last event's id; with `has_more` false, the place to wait from).
+ * `retention_days` and `available_from`: events are kept that long, so the list goes back to then and no further.
+ */
+export const MerchantEventList = z.object({
+  data: z.array(MerchantEventResource),
+  has_more: z.boolean(),
+  next_after: z.nullable(z.string()),
+  retention_days: z.int(),
+  available_from: z.string(),
+});
+export type MerchantEventList = z.infer<typeof MerchantEventList>;
 
 /** The body of a test event: the envelope of the others, about no payment, refund or link. */
 export const WebhookTestEvent = z.object({

@@ -5,6 +5,8 @@
 import type * as z from 'zod/mini';
 import {
   fieldErrors,
+  MerchantEventList,
+  MerchantEventResource,
   PaymentLinkList,
   PaymentLinkResource,
   PaymentLinkResponse,
@@ -27,6 +29,7 @@ import {
   type LinkStatus,
   type Network,
   type PaymentLinkInput,
+  type WebhookEventType,
 } from '../contract/index.js';
 import { PayCheckoutApiError, PayCheckoutConnectionError, PayCheckoutResponseError, PayCheckoutTimeoutError } from './errors.js';
 import { signPaymentLinkBody } from './signature.js';
@@ -143,6 +146,27 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** Which of your events to list (GET /api/events). */
+export interface EventQuery {
+  /** The id of the last event you hold: the list starts after it. Absent: from the oldest kept. */
+  after?: string;
+  type?: WebhookEventType;
+  /** 1 to 100 a page; default 10. */
+  limit?: number;
+}
+
+/** Your events: the same bodies as your webhooks, each with its `sequence`, oldest first (docs/api.md, "Events"). */
+export interface EventsApi {
+  /** One page, and `next_after` to ask for the next. */
+  list(query?: EventQuery, options?: ReadOptions): Promise<MerchantEventList>;
+  get(eventId: string, options?: ReadOptions): Promise<MerchantEventResource>;
+  /**
+   * Every event after `after`, a page at a time as you iterate, up to the newest there is now. Store each event's id
+   * once you have handled it; iterate from that id to resume after a crash or an outage.
+   */
+  iterate(query?: EventQuery, options?: ReadOptions): AsyncGenerator<MerchantEventResource>;
+}
+
 export class MerchantClient {
   #options: MerchantClientOptions;
   readonly #fetch: typeof fetch;
@@ -151,6 +175,25 @@ export class MerchantClient {
   constructor(options: MerchantClientOptions) {
     this.#options = options;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  readonly events: EventsApi = {
+    list: (query = {}, options = {}) => {
+      const params = new URLSearchParams();
+      for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+      return this.#read(`/api/events${params.size ? `?${params}` : ''}`, MerchantEventList, options);
+    },
+    get: (eventId, options = {}) => this.#read(`/api/events/${encodeURIComponent(eventId)}`, MerchantEventResource, options),
+    iterate: (query = {}, options = {}) => this.#eachEvent(query, options),
+  };
+
+  async *#eachEvent(query: EventQuery, options: ReadOptions): AsyncGenerator<MerchantEventResource> {
+    for (let after = query.after; ; ) {
+      const page = await this.events.list({ ...query, after }, options);
+      yield* page.data;
+      if (!page.has_more) return;
+      after = page.next_after ?? undefined;
+    }
   }
 
   /** A bearer token, cached until shortly before it expires. */

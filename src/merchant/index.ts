@@ -1,5 +1,5 @@
 // pay-checkout/merchant: what a merchant's server imports. fetch and WebCrypto only: Node 20+, Deno, Bun, edge workers.
-export { MerchantClient, type MerchantClientOptions, type PaymentLinkQuery, type ReadOptions, type RequestOptions } from './client.js';
+export { MerchantClient, type EventQuery, type EventsApi, type MerchantClientOptions, type PaymentLinkQuery, type ReadOptions, type RequestOptions } from './client.js';
 export { PayCheckoutApiError, PayCheckoutConnectionError, PayCheckoutError, PayCheckoutResponseError, PayCheckoutTimeoutError } from './errors.js';
 export { signPaymentLinkBody, signedText, verifyPaymentLinkSignature } from './signature.js';
 export type * from '../contract/index.js';

@@ -53,6 +53,8 @@ export interface GatewayConfig {
   refundClaimTtlSeconds: number;
   /** How long an Idempotency-Key answers as it first did; after that the key is new again (docs/api.md, "Idempotency"). */
   idempotencyKeyTtlSeconds: number;
+  /** How long GET /api/events lists an event (EVENTS_RETENTION_DAYS, at least 30). */
+  eventsRetentionDays: number;
   payments: PaymentSettings;
   /** The networks payments are taken on, and where each one's facts come from (chains/configuration.ts). */
   networks: NetworkSpec[];
@@ -259,6 +261,8 @@ const ENVIRONMENT = z.object({
   SANDBOX_QUOTE_TTL_SECONDS: whole(900),
   REFUND_CLAIM_TTL_SECONDS: whole(604_800, 1),
   IDEMPOTENCY_KEY_TTL_SECONDS: whole(86_400, 1),
+  // The events API promises a merchant at least 30 days to catch up after an outage (docs/api.md, "Events").
+  EVENTS_RETENTION_DAYS: whole(30, 30, 3650),
   SANDBOX_CHAIN: oneOf(['anvil', 'simulated'], undefined),
   LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
   LOG_FORMAT: oneOf(['json', 'pretty'], undefined),
@@ -310,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     tokenTtlSeconds: 3600,
     refundClaimTtlSeconds: v.REFUND_CLAIM_TTL_SECONDS,
     idempotencyKeyTtlSeconds: v.IDEMPOTENCY_KEY_TTL_SECONDS,
+    eventsRetentionDays: v.EVENTS_RETENTION_DAYS,
     payments: {
       hdSeedHex: v.SANDBOX_HD_SEED,
       accountXpubs: Object.fromEntries(Object.entries(xpubs).filter(([, key]) => key)),

@@ -32,6 +32,7 @@ import { Watcher } from './services/chains/watcher.js';
 import { sandboxReceivers, WebhookTargets, type LocalReceivers, type Resolve } from './services/webhooks/targets.js';
 import { WebhookDispatcher } from './services/webhooks/dispatcher.js';
 import { WebhookEndpoints } from './services/webhooks/endpoints.js';
+import { MerchantEvents } from './services/webhooks/events.js';
 import { WebhookOutbox } from './services/webhooks/outbox.js';
 import { checkDataKeys } from './services/operations/data-keys.js';
 import { Metrics } from './services/operations/metrics.js';
@@ -68,6 +69,8 @@ export interface Services {
   webhookEndpoints: WebhookEndpoints;
   webhookOutbox: WebhookOutbox;
   webhookDispatcher: WebhookDispatcher;
+  /** The events API: what the outbox wrote, by sequence. */
+  merchantEvents: MerchantEvents;
   /** The sandbox merchant; none in live, whose merchants are only those in its database. */
   sandboxMerchant?: Merchant;
   eventStreams: EventStreams;
@@ -188,6 +191,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     webhookEndpoints,
     webhookOutbox,
     webhookDispatcher,
+    merchantEvents: new MerchantEvents(db, clock, config.eventsRetentionDays),
     paymentEvents,
     networks,
     chains,

@@ -140,6 +140,15 @@ describe(`every declared route, sent a request (${storageName})`, () => {
     'POST /api/webhooks/endpoints/{endpoint_id}/test': async () => [{ path: `/api/webhooks/endpoints/${(await endpoint()).endpoint_id}/test` }],
     'GET /api/webhooks/deliveries/{delivery_id}': async () => [{ path: `/api/webhooks/deliveries/${(await delivery()).delivery_id}` }],
     'POST /api/webhooks/deliveries/{delivery_id}/redeliver': async () => [{ path: `/api/webhooks/deliveries/${(await delivery()).delivery_id}/redeliver` }],
+    'GET /api/events': async () => {
+      await paidOrder(gw);
+      const [first] = (await gw.client.events.list({ limit: 1 })).data;
+      return [{ path: '/api/events' }, { path: `/api/events?after=${first!.id}&limit=2&type=payment.paid` }];
+    },
+    'GET /api/events/{event_id}': async () => {
+      await paidOrder(gw);
+      return [{ path: `/api/events/${(await gw.client.events.list({ limit: 1 })).data[0]!.id}` }];
+    },
     'GET /api/checkout/{ref}': async () => [{ path: `/api/checkout/${await link()}` }],
     'POST /api/checkout/{ref}/payments': async () => {
       const path = `/api/checkout/${await link()}/payments`;

@@ -7,6 +7,7 @@ import type { Services } from '../services.js';
 import { assetRoutes } from './assets.js';
 import { checkoutRoutes } from './checkout.js';
 import { clientSecretRoutes } from './client-secret.js';
+import { eventRoutes } from './events.js';
 import { oauthRoutes } from './oauth.js';
 import { openApiRoutes } from './openapi.js';
 import { operationsRoutes } from './operations.js';
@@ -28,6 +29,7 @@ export const ROUTE_GROUPS: RouteGroup<Services>[] = [
   payoutRoutes,
   paymentRoutes,
   webhookRoutes,
+  eventRoutes,
   checkoutRoutes,
   sandboxRoutes,
   assetRoutes,

@@ -194,21 +194,24 @@ export async function liveEndpointIds(sql: Sql, merchantId: string): Promise<str
 
 /**
  * An event and one delivery of it per endpoint, in the transaction of the change; the dispatchers hear of it at commit.
- * Deliveries of one link go in order; an event about no link (a test) waits for none.
+ * Deliveries of one link go in order; an event about no link (a test) waits for none. An event with a `sequence` is
+ * kept for the events API even when there is no endpoint to deliver it to (a test ping has none).
  */
 export async function enqueueEvent(
   sql: Sql,
-  event: { event_id: string; merchant_id: string; type: WebhookDeliveryType; payment_link_ref: string | null; body: string; created_at: Date },
+  event: { event_id: string; merchant_id: string; type: WebhookDeliveryType; payment_link_ref: string | null; body: string; created_at: Date; sequence?: number },
   endpointIds: readonly string[],
 ): Promise<void> {
-  await sql.query('INSERT INTO webhook_events (event_id, merchant_id, type, payment_link_ref, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+  await sql.query('INSERT INTO webhook_events (event_id, merchant_id, type, payment_link_ref, body, created_at, sequence) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
     event.event_id,
     event.merchant_id,
     event.type,
     event.payment_link_ref,
     event.body,
     event.created_at,
+    event.sequence ?? null,
   ]);
+  if (!endpointIds.length) return;
   const orderingKey = event.payment_link_ref ?? event.event_id;
   await lockQueues(sql, endpointIds, orderingKey);
   // Due at once, or, behind a delivery still pending, no time of its own until that one is done (recordAttempt).

@@ -5,6 +5,7 @@ import type { WebhookEvent, WebhookEventType } from '../../../contract/index.js'
 import type { Clock } from '../../clock.js';
 import { randomToken } from '../../secrets.js';
 import type { Sql } from '../../storage/database.js';
+import { nextEventSequence } from '../../storage/merchant-events.js';
 import { enqueueEvent, liveEndpointIds } from '../../storage/webhooks.js';
 import type { MerchantLinks } from '../merchant/merchant-links.js';
 import type { LinkSnapshot } from '../payments/link-reader.js';
@@ -34,22 +35,28 @@ export class WebhookOutbox implements MerchantEventSink, ChangeSink {
     for (const { type, paymentId } of changes) await this.emit(tx, { merchantId: after.link.merchant_id, type, ref: after.link.payment_link_ref, paymentId }, after);
   }
 
-  /** `snapshot`: the link as the change left it, when the caller holds it; read in the transaction otherwise. */
+  /**
+   * The one way an event is written: kept for the events API (GET /api/events) with the merchant's next `sequence`,
+   * and delivered to each live endpoint. `snapshot`: the link as the change left it, when the caller holds it; read in
+   * the transaction otherwise. The sequence is taken last, so the counter's row lock is held only until the commit.
+   */
   async emit(tx: Sql, event: MerchantEvent, snapshot?: LinkSnapshot): Promise<void> {
     const endpoints = await liveEndpointIds(tx, event.merchantId);
-    if (!endpoints.length) return;
     const now = this.clock.now();
+    const paymentLink = snapshot ? await this.merchantLinks.resourceOf(tx, snapshot) : await this.merchantLinks.get(event.merchantId, event.ref, tx);
+    const sequence = await nextEventSequence(tx, event.merchantId);
     const body: WebhookEvent = {
       id: randomToken('evt', 16),
+      sequence,
       type: event.type,
       created_at: now.toISOString(),
       payment_id: event.paymentId ?? null,
       refund_id: event.refundId ?? null,
-      data: { payment_link: snapshot ? await this.merchantLinks.resourceOf(tx, snapshot) : await this.merchantLinks.get(event.merchantId, event.ref, tx) },
+      data: { payment_link: paymentLink },
     };
     await enqueueEvent(
       tx,
-      { event_id: body.id, merchant_id: event.merchantId, type: event.type, payment_link_ref: event.ref, body: JSON.stringify(body), created_at: now },
+      { event_id: body.id, merchant_id: event.merchantId, type: event.type, payment_link_ref: event.ref, body: JSON.stringify(body), created_at: now, sequence },
       endpoints,
     );
   }
