@@ -38,7 +38,7 @@ function payment(transfers: TransferFact[], overrides: Partial<PaymentFacts> = {
   };
 }
 
-const link = (payments: PaymentFacts[], overrides: Partial<LinkFacts> = {}): LinkFacts => ({ amount_vnd: 26_000, expires_at: LINK_END, superseded_at: null, payments, known_until: null, ...overrides });
+const link = (payments: PaymentFacts[], overrides: Partial<LinkFacts> = {}): LinkFacts => ({ amount_vnd: 26_000, expires_at: LINK_END, superseded_at: null, cancelled_at: null, payments, known_until: null, ...overrides });
 const state = (facts: LinkFacts, now = at(5)) => linkState(facts, now, TOLERANCE_BPS);
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 const one = (transfers: TransferFact[], now = at(5), overrides: Partial<PaymentFacts> = {}) => state(link([payment(transfers, overrides)]), now).payments[0]!;
