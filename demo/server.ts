@@ -237,6 +237,8 @@ export function demoRoutes(options: DemoOptions): Hono<SessionEnv> {
     return c.json(view);
   });
 
+  app.post('/demo/api/payment-links/:ref/cancel', async (c) => c.json(await c.get('session').client.cancelPaymentLink(c.req.param('ref'))));
+
   app.post('/demo/api/payments/:payment_id/accept', async (c) => c.json(await c.get('session').client.acceptPayment(c.req.param('payment_id'))));
 
   app.get('/demo/api/orders/:order_id/refunds', async (c) => c.json(await c.get('session').client.getRefunds(c.req.param('order_id'))));

@@ -9,6 +9,8 @@ export type CheckoutErrorCode =
   | 'missing_ref'
   | 'not_found'
   | 'link_expired'
+  /** The merchant cancelled the link: it takes no payment (the link's view says so; opening a payment is a 410). */
+  | 'link_cancelled'
   /** The gateway refused a payment (409: already paid, funds on another asset). */
   | 'conflict'
   /** The gateway refused the request's fields (400, 422). */

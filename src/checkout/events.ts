@@ -32,7 +32,7 @@ export class PayCheckoutSuccessEvent extends Event {
 /** The customer gave up or the link expired: the element is about to go to `url` (the signed failure URL). Cancelable. */
 export class PayCheckoutFailureEvent extends Event {
   static readonly eventName = 'pay-checkout-failure';
-  constructor(readonly detail: { reason: 'cancelled' | 'link_expired'; url: string }) {
+  constructor(readonly detail: { reason: 'cancelled' | 'link_expired' | 'link_cancelled'; url: string }) {
     super(PayCheckoutFailureEvent.eventName, options(true));
   }
 }

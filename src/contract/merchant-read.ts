@@ -147,6 +147,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.paid_late',
   'payment.reorged',
   'payment_link.expired',
+  'payment_link.cancelled',
   'refund.pending',
   'refund.succeeded',
   'refund.failed',

@@ -6,7 +6,7 @@ import { regexes } from 'zod/v4/core';
 export const PAYMENT_STATUSES = ['awaiting_payment', 'confirming', 'underpaid', 'paid', 'expired', 'paid_late'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-export const LINK_STATUSES = ['active', 'paid', 'expired'] as const;
+export const LINK_STATUSES = ['active', 'paid', 'expired', 'cancelled'] as const;
 export type LinkStatus = (typeof LINK_STATUSES)[number];
 
 /** Which environment a gateway process is (GATEWAY_ENV): the sandbox's test coins, or live payments. */

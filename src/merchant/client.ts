@@ -228,6 +228,17 @@ export class MerchantClient {
     return this.#call({ method: 'POST', url, schema: PaymentLinkResource, retry: 'idempotency-key', bearer: true }, options);
   }
 
+  /**
+   * Cancels an active link that no payment has received money for (docs/api.md, "Cancel a payment link"): it takes no
+   * new payment, and money that still reaches its addresses is held for you. Answers with the link (`cancelled`);
+   * a link already cancelled answers the same. A paid or expired link, or one a customer has sent money for, is a
+   * PayCheckoutApiError with status 409 saying why. Retrying is safe: every attempt carries the call's Idempotency-Key.
+   */
+  async cancelPaymentLink(ref: string, options: RequestOptions = {}): Promise<PaymentLinkResource> {
+    const url = this.#url(`/api/paymentLink/${encodeURIComponent(ref)}/cancel`);
+    return this.#call({ method: 'POST', url, schema: PaymentLinkResource, retry: 'idempotency-key', bearer: true }, options);
+  }
+
   /** Every refund of an order, and what is left to refund. */
   async getRefunds(orderId: string, options: ReadOptions = {}): Promise<RefundList> {
     return this.#read(`/api/refund/getDataByTransaction/${encodeURIComponent(orderId)}`, RefundList, options);

@@ -10,6 +10,7 @@ import { createSealer } from './secrets.js';
 import { ChainFacts } from './services/chains/chain-facts.js';
 import { CustomerCheckout } from './services/customer/customer-checkout.js';
 import { HeldPayments } from './services/orders/held-payments.js';
+import { LinkCancels } from './services/orders/link-cancels.js';
 import { Orders } from './services/orders/orders.js';
 import { claimUrlBase, RefundLedger } from './services/orders/refund-ledger.js';
 import { Payouts } from './services/orders/payouts.js';
@@ -58,6 +59,7 @@ export interface Services {
   refundClaims: RefundClaims;
   payouts: Payouts;
   heldPayments: HeldPayments;
+  linkCancels: LinkCancels;
   customerCheckout: CustomerCheckout;
   sandboxControls: SandboxControls;
   paymentEvents: PaymentEvents;
@@ -185,6 +187,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     refundClaims: new RefundClaims(db, clock, networks, payouts),
     payouts,
     heldPayments: new HeldPayments(clock, orders, reconciler, merchantLinks, idempotency),
+    linkCancels: new LinkCancels(clock, orders, reconciler, merchantLinks, idempotency),
     customerCheckout: new CustomerCheckout(db, clock, networks, config.payments, rateBook, receivingKeys, reader, reconciler, view, new URL('receipt', config.checkoutUrl), config.limits, rateLimits, config.environment, merchants),
     sandboxControls,
     merchantLinks,

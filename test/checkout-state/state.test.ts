@@ -7,6 +7,8 @@ import { LINK_STATUSES, PAYMENT_STATUSES } from '../../src/contract/checkout.js'
 import {
   amountToSend,
   canChangeCoin,
+  canLeave,
+  retryable,
   creditOf,
   lateTransfers,
   assetName,
@@ -33,7 +35,7 @@ import { checkoutAsset, checkoutView, payment, transaction } from './fixtures.js
 
 const linkStatus = fc.constantFrom(...LINK_STATUSES);
 const paymentStatus = fc.constantFrom(...PAYMENT_STATUSES);
-const failure = fc.option(fc.constantFrom('missing_ref', 'not_found', 'link_expired', 'conflict', 'invalid', 'unavailable', 'network', 'malformed' as const), { nil: undefined });
+const failure = fc.option(fc.constantFrom('missing_ref', 'not_found', 'link_expired', 'link_cancelled', 'conflict', 'invalid', 'unavailable', 'network', 'malformed' as const), { nil: undefined });
 
 describe('screenOf', () => {
   test('loading until the view arrives, the error whenever loading failed', () => {
@@ -51,7 +53,7 @@ describe('screenOf', () => {
   test('a payment past awaiting_payment shows its own status, whatever the link says (but an expired quote on an expired link)', () => {
     fc.assert(
       fc.property(paymentStatus.filter((s) => s !== 'awaiting_payment'), linkStatus, (status, link) => {
-        fc.pre(!(status === 'expired' && link === 'expired')); // nothing received: the expired-link error (below)
+        fc.pre(!(status === 'expired' && (link === 'expired' || link === 'cancelled'))); // nothing received: the expired- or cancelled-link error (below)
         const screen = screenOf(checkoutView({ status: link }), payment({ status }), undefined);
         assert.equal(screen.name, status);
         assert.equal('payment' in screen && screen.payment?.status, status);
@@ -82,6 +84,24 @@ describe('screenOf', () => {
     assert.equal(screenOf(checkoutView(), null, undefined).name, 'order');
     assert.deepEqual(screenOf(checkoutView({ status: 'paid' }), null, undefined), { name: 'paid', view: checkoutView({ status: 'paid' }), payment: null });
     assert.equal(screenOf(checkoutView({ status: 'expired' }), null, undefined).name, 'error');
+  });
+
+  test('a link the merchant cancelled: the cancelled-link error with the way back, whatever closed empty; money after it is late', () => {
+    const cancelled = checkoutView({ status: 'cancelled' });
+    for (const shown of [null, payment(), payment({ status: 'expired' })]) {
+      const screen = screenOf(cancelled, shown, undefined);
+      assert.equal(screen.name, 'error');
+      assert.ok(screen.name === 'error');
+      assert.equal(screen.failure.code, 'link_cancelled');
+      assert.equal(canLeave(screen), true, 'the failure redirect is offered');
+      assert.equal(retryable(screen.failure.code), false, 'no retry: the link takes no payment');
+      assert.equal(follows(screen), false);
+    }
+    const late = payment({ status: 'expired', quote_expires_at: '2026-11-22T10:15:00.000Z', transactions: [transaction(0, { seen_at: '2026-11-22T10:16:00.000Z' })] });
+    assert.equal(screenOf(cancelled, late, undefined).name, 'late', 'a transfer after the cancel: held for the merchant');
+    assert.equal(screenOf(cancelled, payment({ status: 'paid_late' }), undefined).name, 'paid_late');
+    const noWayBack = screenOf(checkoutView({ status: 'cancelled', failure_redirect_url: '' }), null, undefined);
+    assert.equal(noWayBack.name === 'error' && canLeave(noWayBack), false);
   });
 
   test('every combination gives a screen that carries the view it was derived from', () => {

@@ -272,7 +272,7 @@ describe(`GET /api/paymentLink (${storageName})`, () => {
       assert.equal(status, 422, JSON.stringify(body));
       return body.errors;
     };
-    assert.deepEqual(await errors({ status: 'paid_late' }), [{ path: 'status', message: 'must be one of active, paid, expired' }]);
+    assert.deepEqual(await errors({ status: 'paid_late' }), [{ path: 'status', message: 'must be one of active, paid, expired, cancelled' }]);
     assert.deepEqual(await errors({ asset: 'DOGE' }), [{ path: 'asset', message: 'must be one of USDT, ETH, BTC' }]);
     const dateRule = 'must be a date-time with its offset, such as 2026-11-22T00:00:00+07:00, or a date such as 2026-11-22';
     for (const bad of ['yesterday', '2026-02-30', '2026-11-22T10:00:00', '2026-11-22T25:00:00Z']) {

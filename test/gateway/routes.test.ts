@@ -109,6 +109,7 @@ describe(`every declared route, sent a request (${storageName})`, () => {
       return [{ path: '/api/paymentLink?status=active&limit=2' }];
     },
     'GET /api/paymentLink/{payment_link_ref}': async () => [{ path: `/api/paymentLink/${await link()}` }],
+    'POST /api/paymentLink/{payment_link_ref}/cancel': async () => [{ path: `/api/paymentLink/${await link()}/cancel` }],
     'POST /api/refund/createRefund/{order_id}': async () => [{ path: `/api/refund/createRefund/${(await paidOrder(gw)).orderId}`, body: REFUND }],
     'GET /api/refund/getDataByTransaction/{order_id}': async () => {
       const { orderId } = await paidOrder(gw);

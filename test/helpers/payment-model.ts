@@ -849,6 +849,8 @@ function factsOf(link: PaymentLinkResource): LinkFacts {
     amount_vnd: link.amount,
     expires_at: new Date(link.expires_at),
     superseded_at: date(link.superseded_at),
+    // The model never cancels a link.
+    cancelled_at: null,
     // The simulated chains are never behind.
     known_until: null,
     payments: link.payments.map((p) => {

@@ -145,6 +145,16 @@ describe(`the merchant SDK over a flaky network (${storageName})`, () => {
     await assert.rejects(client().acceptPayment('pay_held'), (e: unknown) => e instanceof PayCheckoutResponseError && e.issues[0]?.path === 'amountToRefund');
   });
 
+  it('cancels a link once through a cut answer: the retry, under the caller’s key, answers the cancelled link', async () => {
+    const { payment_link_ref } = await gw.client.createPaymentLink(sampleLink());
+    proxy.fail(['drop-after'], /\/cancel$/);
+    const cancelled = await client().cancelPaymentLink(payment_link_ref, { idempotencyKey: `cancel-${payment_link_ref}` });
+    assert.equal(cancelled.status, 'cancelled');
+    const attempts = logOf(/\/cancel$/);
+    assert.deepEqual(attempts.map((a) => [a.fault, a.idempotencyKey]), [['drop-after', `cancel-${payment_link_ref}`], ['pass', `cancel-${payment_link_ref}`]]);
+    assert.deepEqual(await gw.client.getPaymentLink(payment_link_ref), cancelled);
+  });
+
   it('never creates two links for one call, whatever the network does (property)', async () => {
     const fault = fc.constantFrom<Fault>('drop-before', 'drop-after', { status: 503 }, { status: 502 }, { status: 408 }, { status: 429, retryAfter: '0' });
     await fc.assert(

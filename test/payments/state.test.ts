@@ -38,12 +38,31 @@ function payment(transfers: TransferFact[], overrides: Partial<PaymentFacts> = {
   };
 }
 
-const link = (payments: PaymentFacts[], overrides: Partial<LinkFacts> = {}): LinkFacts => ({ amount_vnd: 26_000, expires_at: LINK_END, superseded_at: null, payments, known_until: null, ...overrides });
+const link = (payments: PaymentFacts[], overrides: Partial<LinkFacts> = {}): LinkFacts => ({ amount_vnd: 26_000, expires_at: LINK_END, superseded_at: null, cancelled_at: null, payments, known_until: null, ...overrides });
 const state = (facts: LinkFacts, now = at(5)) => linkState(facts, now, TOLERANCE_BPS);
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 const one = (transfers: TransferFact[], now = at(5), overrides: Partial<PaymentFacts> = {}) => state(link([payment(transfers, overrides)]), now).payments[0]!;
 
 describe('payment state', () => {
+  it('closes the quote of a cancelled link at once, holds what arrives after the cancel, and stays cancelled behind the clock', () => {
+    const cancelled = link([payment([])], { cancelled_at: at(3) });
+    const now = state(cancelled);
+    assert.deepEqual([now.status, now.payments[0]!.status], ['cancelled', 'expired']);
+    // The customer's wallet pays the old address after the cancel: late, held in full, never paying the link.
+    const late = state(link([payment([transfer(DUE, 4, 6)])], { cancelled_at: at(3) }), at(7));
+    assert.deepEqual([late.status, late.payments[0]!.status, late.payments[0]!.held_vnd, late.payments[0]!.credited_vnd], ['cancelled', 'paid_late', 26_000n, 0n]);
+    const partial = state(link([payment([transfer(DUE / 2n, 4, 6)])], { cancelled_at: at(3) }), at(7)).payments[0]!;
+    assert.deepEqual([partial.status, partial.held_vnd, partial.credited_vnd], ['expired', 13_000n, 0n]);
+    // A network out of sight stops the link's clock before the cancel: the cancel, a decision, holds all the same.
+    const behind = state(link([payment([])], { cancelled_at: at(3), known_until: at(1) }), at(5));
+    assert.deepEqual([behind.status, behind.payments[0]!.status], ['cancelled', 'expired']);
+    // Money sent before the cancel and found later came in time: it still pays the link.
+    const inTime = state(link([payment([transfer(DUE, 2, 6)])], { cancelled_at: at(3) }), at(7));
+    assert.deepEqual([inTime.status, inTime.payments[0]!.status], ['paid', 'paid']);
+    // A cancel recorded after the link's end changes nothing: the link expired.
+    assert.equal(state(link([payment([])], { cancelled_at: at(24 * 60 + 1) }), at(24 * 60 + 2)).status, 'expired');
+  });
+
   it('awaits payment while nothing has arrived and the quote is open; the link is active', () => {
     const s = state(link([payment([])]));
     assert.equal(s.status, 'active');

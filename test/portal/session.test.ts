@@ -21,6 +21,7 @@ const PORTAL_API: [string, string, unknown?][] = [
   ['GET', '/demo/api/transactions'],
   ['GET', '/demo/api/orders/order-1'],
   ['POST', '/demo/api/payments/pay_1/accept'],
+  ['POST', '/demo/api/payment-links/pl_1/cancel'],
   ['GET', '/demo/api/orders/order-1/refunds'],
   ['POST', '/demo/api/orders/order-1/refunds', { amount: 1000, channel: 'PROVIDER', description: 'x', refund_type: 'partial', refund_reason: 'x' }],
   ['POST', '/demo/api/refunds/rf_1/cancel', {}],

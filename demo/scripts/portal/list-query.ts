@@ -18,7 +18,7 @@ export interface Filters {
   sort: '' | LinkSort;
 }
 
-export type OrderStatus = 'active' | 'paid' | 'partly_refunded' | 'refunded' | 'expired';
+export type OrderStatus = 'active' | 'paid' | 'partly_refunded' | 'refunded' | 'expired' | 'cancelled';
 
 export const NO_FILTERS: Filters = { q: '', status: '', held: '', asset: '', from: '', to: '', sort: '' };
 
@@ -29,6 +29,7 @@ export const STATUS_CHOICES: readonly { value: '' | OrderStatus; label: string }
   { value: 'partly_refunded', label: 'Partly refunded' },
   { value: 'refunded', label: 'Refunded' },
   { value: 'expired', label: 'Expired' },
+  { value: 'cancelled', label: 'Cancelled' },
 ];
 
 /** Each status as the read API asks for it: a paid order by how much went back (`refunded=`). */
@@ -38,6 +39,7 @@ const STATUS_QUERY: Record<OrderStatus, Record<string, string>> = {
   partly_refunded: { status: 'paid', refunded: 'partly' },
   refunded: { status: 'paid', refunded: 'fully' },
   expired: { status: 'expired' },
+  cancelled: { status: 'cancelled' },
 };
 
 /** Every coin of the gateway's networks (GET /sandbox/chain), as the filter offers them. */

@@ -116,7 +116,7 @@ export const refundedOf = (link: PaymentLinkResource): number =>
  * What became of an order's link, as the merchant reads it: paid orders told apart by how much went back (the read
  * API's `refunded=`, storage/link-list.ts), `refunded` once nothing is left to refund.
  */
-export function orderStatus(link: PaymentLinkResource): 'active' | 'paid' | 'partly_refunded' | 'refunded' | 'expired' {
+export function orderStatus(link: PaymentLinkResource): 'active' | 'paid' | 'partly_refunded' | 'refunded' | 'expired' | 'cancelled' {
   if (link.status !== 'paid' || refundedOf(link) === 0) return link.status;
   return link.amountToRefund > 0 ? 'partly_refunded' : 'refunded';
 }

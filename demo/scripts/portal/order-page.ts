@@ -41,6 +41,9 @@ export class OrderPage extends LightElement {
   /** The held payment whose accept waits for the merchant to confirm it: an accept cannot be undone. */
   @state() private confirmingAccept = '';
   readonly #accept = new SubmitController(this, { problemId: 'accept-problem', subject: 'the accept' });
+  /** The link whose cancel waits for the merchant to confirm it: a cancel cannot be undone. */
+  @state() private confirmingCancel = '';
+  readonly #cancelLink = new SubmitController(this, { problemId: 'cancel-link-problem', subject: 'the cancel' });
   readonly #refundAction = new SubmitController(this, { problemId: 'refund-action-problem', subject: 'the refund' });
   readonly #resend = new SubmitController(this, { problemId: 'resend-problem', subject: 'the resend' });
   /** The deliveries opened to show their payload and attempts. */
@@ -61,7 +64,7 @@ export class OrderPage extends LightElement {
   async reload(notice = ''): Promise<void> {
     this.notice = '';
     // Something succeeded: what was refused before, in any of the page's forms, no longer stands.
-    for (const form of [this.#accept, this.#refundAction, this.#resend]) form.reset();
+    for (const form of [this.#accept, this.#cancelLink, this.#refundAction, this.#resend]) form.reset();
     await this.#order.run();
     // Said once the page shows the order as it now is.
     this.notice = notice;
@@ -80,6 +83,39 @@ export class OrderPage extends LightElement {
     this.confirmingAccept = '';
     const accepted = await this.#accept.submit(() => api<PaymentLinkResource>(`/demo/api/payments/${encodeURIComponent(payment.payment_id)}/accept`, { method: 'POST' }));
     if (accepted) await this.reload(`Accepted ${payment.received_crypto} ${payment.asset} as the payment of order ${this.orderId}: the order is ${accepted.status}.`);
+  }
+
+  async #askToCancel(link: PaymentLinkResource): Promise<void> {
+    this.confirmingCancel = link.payment_link_ref;
+    await this.updateComplete;
+    this.querySelector<HTMLElement>('[data-cancel-confirm] button.primary')?.focus();
+  }
+
+  async #cancel(link: PaymentLinkResource): Promise<void> {
+    this.confirmingCancel = '';
+    const ref = link.payment_link_ref;
+    const cancelled = await this.#cancelLink.submit(() => api<PaymentLinkResource>(`/demo/api/payment-links/${encodeURIComponent(ref)}/cancel`, { method: 'POST' }));
+    if (cancelled) await this.reload(`Payment link ${ref} cancelled: it takes no new payment, and money still sent to it is held for you.`);
+  }
+
+  #cancelControls(link: PaymentLinkResource): TemplateResult | typeof nothing {
+    if (!canCancel(link)) return nothing;
+    const ref = link.payment_link_ref;
+    return html`${this.#cancelLink.problemBox()}
+      ${this.confirmingCancel === ref
+        ? html`<div class="confirm" role="group" aria-labelledby="cancel-confirm-${ref}" data-cancel-confirm>
+            <p id="cancel-confirm-${ref}">
+              Cancel payment link <span class="mono">${ref}</span> of order ${link.merchant_order_id}? The customer can no longer pay it and is sent to your
+              failure page; money still sent to its address is held for you to refund. A cancel cannot be undone (a new link for the order can be made).
+            </p>
+            <div class="buttons">
+              <button type="button" class="primary" ?disabled=${this.#cancelLink.pending} @click=${() => this.#cancel(link)}>Cancel the link</button>
+              <button type="button" class="secondary" @click=${() => (this.confirmingCancel = '')}>Keep it</button>
+            </div>
+          </div>`
+        : html`<div class="buttons">
+            <button type="button" class="secondary" data-cancel-link ?disabled=${this.#cancelLink.pending} @click=${() => this.#askToCancel(link)}>Cancel link…</button>
+          </div>`}`;
   }
 
   #refund(order: OrderView, preset: Partial<{ paymentId: string; amount: number; reason: string }> = {}): void {
@@ -162,6 +198,7 @@ export class OrderPage extends LightElement {
           ? ` · replaced by a newer link ${formatDate(link.superseded_at)}`
           : ''}
       </p>
+      ${this.#cancelControls(link)}
       ${link.payments.length
         ? html`<div class="table-wrap">
             <table class="payments">
@@ -419,4 +456,12 @@ function isLive(order: OrderView): boolean {
     order.refunds.some((r) => r.refund_status === 'PENDING' && r.destination) ||
     order.payment_links.some((l) => l.payments.some((p) => isIn(OPEN_PAYMENT_STATUSES, p.status) || p.transactions.some((t) => !t.confirmed_at)))
   );
+}
+
+/**
+ * Whether the portal offers to cancel the link: it is active and no payment of it has received money (money already
+ * held stays held). The gateway decides (a 409 says why); this only spares the merchant a button that cannot work.
+ */
+function canCancel(link: PaymentLinkResource): boolean {
+  return link.status === 'active' && link.payments.every((p) => p.status === 'paid_late' || /^0(\.0*)?$/.test(p.received_crypto));
 }

@@ -39,7 +39,6 @@ import {
   firstInvalid,
   follows,
   hasReceived,
-  LINK_EXPIRED,
   methodKey,
   namedAsset,
   parseAssetKey,
@@ -385,7 +384,7 @@ export class PayCheckout extends LitElement {
     // An expired link with nothing left to follow: back to the merchant's failure URL, as after a payment.
     if (screen.name === 'error' && isWebUrl(view.failure_redirect_url)) this.#redirect.schedule(this.#leave);
     if (!first) return;
-    if (screen.name === 'error') this.#reportError(new CheckoutApiError(LINK_EXPIRED.code, LINK_EXPIRED.message));
+    if (screen.name === 'error') this.#reportError(new CheckoutApiError(screen.failure.code, screen.failure.message));
     this.contact = contactFromBilling(view);
     this.contactOpen = contactFormOpen(view);
     this.compact = matchMedia(COMPACT_MEDIA).matches;
@@ -515,7 +514,7 @@ export class PayCheckout extends LitElement {
     const view = this.view;
     this.#redirect.cancel();
     if (!view) return;
-    const reason = view.status === 'expired' ? 'link_expired' : 'cancelled';
+    const reason = view.status === 'expired' ? 'link_expired' : view.status === 'cancelled' ? 'link_cancelled' : 'cancelled';
     this.#redirect.navigate(new PayCheckoutFailureEvent({ reason, url: view.failure_redirect_url }), view.failure_redirect_url);
   };
 

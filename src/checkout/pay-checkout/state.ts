@@ -26,6 +26,7 @@ export type Screen =
 export type CheckoutViewName = Screen['name'];
 
 export const LINK_EXPIRED: Failure = { code: 'link_expired', message: 'This payment link has expired.' };
+export const LINK_CANCELLED: Failure = { code: 'link_cancelled', message: 'This payment link was cancelled by the merchant.' };
 
 /**
  * The screen for what the element knows: the link's view, its latest payment, and why loading failed. `changingCoin`:
@@ -40,8 +41,10 @@ export function screenOf(view: CheckoutView | undefined, payment: Payment | null
   // An expired link with nothing received (no payment, one still awaiting, or its quote closed empty): nothing to pay,
   // nothing to follow, and no new quote to offer, so the expired-quote view's "get a new quote" would be wrong. A
   // quote that received part in time keeps its view (src/checkout/README.md): that money is the merchant's to settle.
-  if (view.status === 'expired' && (!payment || payment.status === 'awaiting_payment' || (payment.status === 'expired' && !hasReceived(payment)))) {
-    return { name: 'error', failure: LINK_EXPIRED, view };
+  // A link the merchant cancelled is the same (a cancel is refused once money reached it): only the way back is left.
+  const over = view.status === 'expired' ? LINK_EXPIRED : view.status === 'cancelled' ? LINK_CANCELLED : undefined;
+  if (over && (!payment || payment.status === 'awaiting_payment' || (payment.status === 'expired' && !hasReceived(payment)))) {
+    return { name: 'error', failure: over, view };
   }
   if (payment && payment.status !== 'awaiting_payment') return { name: payment.status, view, payment };
   if (payment) return { name: 'payment', view, payment };
@@ -71,12 +74,12 @@ export function supersedes(current: Payment | null, incoming: Payment, askedBefo
 
 /** Errors a retry cannot mend (the link is missing, unknown or over). */
 export function retryable(code: CheckoutErrorCode): boolean {
-  return !['missing_ref', 'not_found', 'link_expired'].includes(code);
+  return !['missing_ref', 'not_found', 'link_expired', 'link_cancelled'].includes(code);
 }
 
-/** Whether an error screen may send the customer back to the merchant (the link expired, with a URL to follow). */
+/** Whether an error screen may send the customer back to the merchant (the link expired or was cancelled, with a URL to follow). */
 export function canLeave(screen: Extract<Screen, { name: 'error' }>): boolean {
-  return screen.failure.code === 'link_expired' && !!screen.view && isWebUrl(screen.view.failure_redirect_url);
+  return (screen.failure.code === 'link_expired' || screen.failure.code === 'link_cancelled') && !!screen.view && isWebUrl(screen.view.failure_redirect_url);
 }
 
 /**

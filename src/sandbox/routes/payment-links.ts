@@ -6,7 +6,7 @@ import { parseWith } from '../http/problem.js';
 import { idempotencyScope, replayHeaders } from './replay.js';
 import { route, type RouteGroup } from './route.js';
 
-export const paymentLinkRoutes: RouteGroup<Pick<Services, 'paymentLinks' | 'merchantLinks' | 'config'>> = {
+export const paymentLinkRoutes: RouteGroup<Pick<Services, 'paymentLinks' | 'merchantLinks' | 'linkCancels' | 'config'>> = {
   routes: [
     // Signed, not Bearer: the signed-body middleware (http/signed-body.ts) has read the body and checked the signature.
     route(
@@ -56,6 +56,24 @@ export const paymentLinkRoutes: RouteGroup<Pick<Services, 'paymentLinks' | 'merc
       ({ merchantLinks }) =>
         async (c) =>
           c.json(await merchantLinks.get(c.var.merchantId, c.req.param('payment_link_ref'))),
+    ),
+    // The merchant no longer wants the link (docs/api.md, "Cancel a payment link"): Bearer, like accepting a held payment.
+    route(
+      'post',
+      '/api/paymentLink/{payment_link_ref}/cancel',
+      {
+        tag: 'Merchant',
+        summary: 'Cancel an active payment link that has received no money: it takes no new payment, and what still arrives is held for you',
+        auth: 'bearer',
+        idempotent: true,
+        ok: { 200: PaymentLinkResource },
+        errors: [404, 409],
+      },
+      ({ linkCancels }) =>
+        async (c) => {
+          const { value, replayed } = await linkCancels.cancel(c.var.merchantId, c.req.param('payment_link_ref'), idempotencyScope(c, {}));
+          return c.json(value, 200, replayHeaders(replayed));
+        },
     ),
   ],
 };

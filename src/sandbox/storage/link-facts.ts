@@ -94,7 +94,7 @@ export interface LinkFactsJson<Link extends LinkRecord = LinkRow> {
 
 /** A link's facts as rows. */
 export function linkRowsOf<Link extends LinkRecord>({ link, payments, available }: LinkFactsJson<Link>): LinkRows<Link> {
-  return { available, link: withDates(link, ['expires_at', 'superseded_at', 'paid_at', 'created_at']), ...paymentRowsOf(payments) };
+  return { available, link: withDates(link, ['expires_at', 'superseded_at', 'cancelled_at', 'paid_at', 'created_at']), ...paymentRowsOf(payments) };
 }
 
 /** Payments as the facts' JSON carries them (each with its transfers), as rows and transfers. */

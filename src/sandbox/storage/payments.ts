@@ -16,6 +16,8 @@ export interface LinkRow {
   request: Omit<PaymentLinkRequest, 'svc_key' | 'signature_hash'>;
   expires_at: Date;
   superseded_at: Date | null;
+  /** When the merchant cancelled it (POST /api/paymentLink/{ref}/cancel); null otherwise. */
+  cancelled_at: Date | null;
   paid_at: Date | null;
   created_at: Date;
 }
@@ -54,7 +56,7 @@ export interface PaymentRow {
 }
 
 export const LINK_COLUMNS = [
-  'payment_link_ref', 'merchant_id', 'merchant_order_id', 'status', 'amount', 'currency', 'request', 'expires_at', 'superseded_at', 'paid_at', 'created_at',
+  'payment_link_ref', 'merchant_id', 'merchant_order_id', 'status', 'amount', 'currency', 'request', 'expires_at', 'superseded_at', 'cancelled_at', 'paid_at', 'created_at',
 ] as const;
 const LINK = LINK_COLUMNS.join(', ');
 /** A payment `p`'s columns; `now` is the parameter that holds the time, against which its network may be behind. */
@@ -178,6 +180,11 @@ export async function writeDerivedLink(sql: Sql, ref: string, derived: Pick<Link
 
 export async function supersedeLink(sql: Sql, ref: string, at: Date): Promise<void> {
   await sql.query('UPDATE payment_links SET superseded_at = $2 WHERE payment_link_ref = $1 AND superseded_at IS NULL', [ref, at]);
+}
+
+/** The merchant cancels the link at `at` (once: a second cancel changes nothing). */
+export async function cancelLink(sql: Sql, ref: string, at: Date): Promise<void> {
+  await sql.query('UPDATE payment_links SET cancelled_at = $2 WHERE payment_link_ref = $1 AND cancelled_at IS NULL', [ref, at]);
 }
 
 export async function acceptPayment(sql: Sql, paymentId: string, at: Date): Promise<void> {

@@ -219,6 +219,7 @@ export class CustomerCheckout {
       const { link, payments, states } = snapshot;
       if (link.status === 'paid') throw conflict('This payment link has already been paid.');
       if (link.status === 'expired') throw gone('This payment link has expired.');
+      if (link.status === 'cancelled') throw gone('This payment link was cancelled by the merchant.');
       // Money that arrived in full after its quote ran out waits for the merchant; paying again would pay twice. (A
       // payment complete in time and credited in full is not late: the order lacks only what earlier quotes lost.)
       const lateInFull = (p: PaymentRow, i: number) => p.status === 'expired' && states[i]!.remaining === 0n && states[i]!.credited_vnd < BigInt(p.amount_vnd);

@@ -30,11 +30,11 @@ export class Orders {
   }
 
   /**
-   * A new link for the order replaces its expired ones: a payment still confirming on one of them can no longer pay it,
+   * A new link for the order replaces its expired (and cancelled) ones: a payment still confirming on one of them can no longer pay it,
    * and is held once confirmed. A 409 while one is active or paid: an order has one live link.
    */
   async replaceLinks(tx: Sql, order: OrderMoney, orderId: string): Promise<void> {
-    if (order.links.some((l) => l.link.status !== 'expired')) throw liveLinkConflict(orderId);
+    if (order.links.some((l) => l.link.status !== 'expired' && l.link.status !== 'cancelled')) throw liveLinkConflict(orderId);
     await this.closeLinks(tx, order, (link) => link.superseded_at === null);
   }
 

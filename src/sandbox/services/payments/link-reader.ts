@@ -59,6 +59,7 @@ export class LinkReader {
         amount_vnd: link.amount,
         expires_at: link.expires_at,
         superseded_at: link.superseded_at,
+        cancelled_at: link.cancelled_at,
         known_until: earliest(payments.map((p) => p.known_until)),
         payments: payments.map((p) => {
           const { decimals, quote_decimals } = this.networks.asset(p.asset, p.network);

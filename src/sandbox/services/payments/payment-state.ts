@@ -37,6 +37,11 @@ export interface LinkFacts {
   expires_at: Date;
   /** A newer link for the same order replaced this one (it had expired): the order has moved on. */
   superseded_at: Date | null;
+  /**
+   * The merchant cancelled the link (before it was paid or any of its payments received money): its quotes closed
+   * then, whatever the clock says, and what still arrives is held, as after the link's end.
+   */
+  cancelled_at: Date | null;
   /** Oldest first: a newer payment (the customer switched asset or asked for a new quote) closes the quotes before it. */
   payments: readonly PaymentFacts[];
   /**
@@ -141,7 +146,7 @@ function progress(link: LinkFacts, facts: PaymentFacts, next: PaymentFacts | und
       .map((t) => ({ amount: t.amount, at: t.confirmed_at!.getTime() }))
       .sort((a, b) => a.at - b.at);
   const confirmed = byConfirmation(facts.transfers);
-  const closedAt = Math.min(ms(facts.quote_expires_at), ms(link.expires_at), ms(next?.created_at ?? null), ms(link.superseded_at));
+  const closedAt = Math.min(ms(facts.quote_expires_at), ms(link.expires_at), ms(next?.created_at ?? null), ms(link.superseded_at), ms(link.cancelled_at));
   const inTimeSeen = facts.transfers.filter((t) => t.seen_at.getTime() < closedAt);
   return {
     facts,
@@ -229,7 +234,9 @@ export function linkState(link: LinkFacts, clock: Date, toleranceBps: number): L
   const all = link.payments.map((facts, i) => progress(link, facts, link.payments[i + 1], toleranceBps));
   const won = winner(link, all);
   const covered_vnd = all.reduce((total, p) => total + p.covered, 0n);
-  const linkOver = now.getTime() >= link.expires_at.getTime() || link.superseded_at !== null;
+  // A cancel is the merchant's decision, not an instant of the clock: it holds also while the clock stands behind it.
+  const cancelled = link.cancelled_at !== null && link.cancelled_at < link.expires_at;
+  const linkOver = now.getTime() >= link.expires_at.getTime() || link.superseded_at !== null || cancelled;
   const statuses = all.map((p, index): PaymentStatus => {
     const isWinner = won?.index === index;
     // Once another payment paid the link, this quote takes nothing more for it.
@@ -243,7 +250,7 @@ export function linkState(link: LinkFacts, clock: Date, toleranceBps: number): L
       return linkOver ? 'paid_late' : 'expired';
     }
     if (p.settledAt !== NEVER) return 'paid_late';
-    if (p.completedAt !== NEVER || p.replaced || now.getTime() >= closedAt) return 'expired';
+    if (p.completedAt !== NEVER || p.replaced || cancelled || now.getTime() >= closedAt) return 'expired';
     return p.confirmed > 0n ? 'underpaid' : 'awaiting_payment';
   });
   // Until the link is paid, a closed quote's credit waits for the rest while the link can still be paid.
@@ -280,7 +287,7 @@ export function linkState(link: LinkFacts, clock: Date, toleranceBps: number): L
     };
   });
   return {
-    status: won ? 'paid' : linkOver ? 'expired' : 'active',
+    status: won ? 'paid' : cancelled ? 'cancelled' : linkOver ? 'expired' : 'active',
     covered_vnd,
     paid_by: won ? link.payments[won.index]!.payment_id : null,
     paid_at: won ? new Date(won.at) : null,
@@ -299,6 +306,7 @@ function nextInstant(link: LinkFacts, now: number): number {
   };
   consider(link.expires_at);
   consider(link.superseded_at);
+  consider(link.cancelled_at);
   for (const p of link.payments) {
     consider(p.quote_expires_at);
     consider(p.created_at);

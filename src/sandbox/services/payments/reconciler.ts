@@ -53,6 +53,8 @@ export class Reconciler {
     if (link.status !== derived.status || link.paid_at?.getTime() !== derived.paid_at?.getTime()) {
       await writeDerivedLink(tx, ref, after.link);
       if (derived.status === 'expired' && link.status === 'active') changes.push({ type: 'payment_link.expired' });
+      // Once: a link leaves `cancelled` only for `paid` (a held payment the merchant accepts), never back.
+      if (derived.status === 'cancelled' && link.status === 'active') changes.push({ type: 'payment_link.cancelled' });
     }
     for (const sink of this.sinks) await sink.apply(tx, { after, changes, lastEvents });
     return after;
