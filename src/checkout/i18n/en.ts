@@ -76,7 +76,7 @@ export const en = {
   error_missing_ref: 'This page has no payment link. Open the link the shop gave you.',
   error_not_found: 'This payment link does not exist.',
   error_link_expired: 'This payment link has expired.',
-  error_link_cancelled: 'The shop cancelled this payment link: it takes no payment.',
+  error_link_cancelled: 'The shop cancelled this payment link.',
   error_conflict: 'The payment could not be opened.',
   error_invalid: 'The gateway refused the request.',
   error_unavailable: 'This coin cannot be used right now: choose another coin, or try again shortly.',

@@ -76,7 +76,7 @@ export const vi: Messages = {
   error_missing_ref: 'Trang này không có liên kết thanh toán. Hãy mở liên kết mà cửa hàng đã gửi.',
   error_not_found: 'Liên kết thanh toán không tồn tại.',
   error_link_expired: 'Liên kết thanh toán đã hết hạn.',
-  error_link_cancelled: 'Cửa hàng đã hủy liên kết thanh toán này: liên kết không còn nhận thanh toán.',
+  error_link_cancelled: 'Cửa hàng đã hủy liên kết thanh toán này.',
   error_conflict: 'Không thể tạo thanh toán.',
   error_invalid: 'Cổng thanh toán từ chối yêu cầu.',
   error_unavailable: 'Tạm thời không dùng được loại tiền này: hãy chọn loại khác hoặc thử lại sau.',

@@ -3,6 +3,7 @@
 import type { CheckoutAsset, CheckoutMethod, CheckoutView, Payment } from '../../contract/checkout.js';
 import { isEmail, isIn, isWebUrl, OPEN_PAYMENT_STATUSES, PHONE, QUOTE_OPEN_STATUSES } from '../../contract/rules.js';
 import type { CheckoutErrorCode } from '../api.js';
+import { en } from '../i18n/en.js';
 import type { MessageKey } from '../i18n/index.js';
 
 /** Why the link cannot be shown, or why an action failed. */
@@ -25,8 +26,9 @@ export type Screen =
 /** The names of the views, as the card's `data-view` attribute shows them. */
 export type CheckoutViewName = Screen['name'];
 
-export const LINK_EXPIRED: Failure = { code: 'link_expired', message: 'This payment link has expired.' };
-export const LINK_CANCELLED: Failure = { code: 'link_cancelled', message: 'This payment link was cancelled by the merchant.' };
+// The message of the error event: the English of the words the screen shows.
+export const LINK_EXPIRED: Failure = { code: 'link_expired', message: en.error_link_expired };
+export const LINK_CANCELLED: Failure = { code: 'link_cancelled', message: en.error_link_cancelled };
 
 /**
  * The screen for what the element knows: the link's view, its latest payment, and why loading failed. `changingCoin`:
@@ -79,7 +81,7 @@ export function retryable(code: CheckoutErrorCode): boolean {
 
 /** Whether an error screen may send the customer back to the merchant (the link expired or was cancelled, with a URL to follow). */
 export function canLeave(screen: Extract<Screen, { name: 'error' }>): boolean {
-  return (screen.failure.code === 'link_expired' || screen.failure.code === 'link_cancelled') && !!screen.view && isWebUrl(screen.view.failure_redirect_url);
+  return [LINK_EXPIRED.code, LINK_CANCELLED.code].includes(screen.failure.code) && !!screen.view && isWebUrl(screen.view.failure_redirect_url);
 }
 
 /**
