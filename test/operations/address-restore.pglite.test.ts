@@ -3,6 +3,7 @@
 // (written before each block of indexes is handed out) moves every index past them, and no address comes twice; plain
 // restarts go on from the next index. Also: an unreadable marks file stops the start, saying what to do.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +88,18 @@ describe('a PGlite folder copied back', () => {
     } finally {
       await gateway.close();
     }
+  });
+
+  it('hands out no index before the block it falls in is on disk, however many are taken at once', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'pay-checkout-restore-'));
+    folders.push(folder);
+    const file = join(folder, 'address-marks.json');
+    const guard = new AddressGuard(undefined as never, new ManualClock(), file, 10);
+    const onDisk = () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { counters: Record<string, { to: number }> }).counters.global?.to ?? 0 : 0);
+    const early: number[] = [];
+    await Promise.all(Array.from({ length: 45 }, (_, index) => guard.taking('global', index).then(() => (onDisk() > index ? undefined : early.push(index)))));
+    assert.deepEqual(early, [], 'indexes free to hand out before their block was written');
+    assert.equal(onDisk(), 60);
   });
 
   it('reads ADDRESS_RESTORE_MARGIN and ADDRESS_STATE_DIR, and refuses a margin that is no whole number, naming it', () => {

@@ -90,9 +90,17 @@ export class AddressGuard {
   async taking(counter: string, index: number): Promise<void> {
     if (!this.file) return;
     const mark = this.#marks.counters[counter];
-    if (mark && index < mark.to) return;
+    // Within the block: on disk once the write that reserved it (perhaps still under way for another index) is.
+    if (mark && index < mark.to) return this.#writing;
     this.#marks.counters[counter] = { from: index, to: index + RESERVATION_BLOCK };
-    await this.#write();
+    try {
+      await this.#write();
+    } catch (error) {
+      // Not on disk: the next index tries again (this one is not handed out: its transaction fails).
+      if (mark) this.#marks.counters[counter] = mark;
+      else delete this.#marks.counters[counter];
+      throw error;
+    }
   }
 
   /** At a clean stop, once no address is handed out any more: each counter's exact next index. */
@@ -111,7 +119,8 @@ export class AddressGuard {
     const file = this.file;
     if (!file) return Promise.resolve();
     const text = JSON.stringify(this.#marks);
-    this.#writing = this.#writing.then(() => writeDurably(file, text));
+    // After the write before it, failed or not: one failure does not fail every write after it.
+    this.#writing = this.#writing.catch(() => undefined).then(() => writeDurably(file, text));
     return this.#writing;
   }
 }
