@@ -33,6 +33,12 @@ export interface GatewayConfig {
   databaseLimits?: DatabaseLimits;
   /** PGlite data folder; in memory when absent. */
   dataDir?: string;
+  /**
+   * One-time addresses after a restore (services/merchant/address-guard.ts; docs/operations.md, "Back up and restore"):
+   * how far past what may have been handed out every index moves, and where the marks file lives (ADDRESS_STATE_DIR;
+   * beside the PGlite folder when absent; none: the database's identity alone).
+   */
+  addresses: { restoreMargin: number; stateDir?: string };
   /** Public address of the hosted checkout page; `payment_link` = `{checkoutUrl}?ref=...`. */
   checkoutUrl: string;
   /** The sandbox merchant, created at start in the sandbox; a live gateway creates none and never reads this. */
@@ -239,6 +245,8 @@ const ENVIRONMENT = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: whole(DEFAULT_DATABASE_LIMITS.statementTimeoutMs),
   DATABASE_POOL_MAX: whole(DEFAULT_DATABASE_LIMITS.poolMax, 1, 1000),
   PGLITE_DIR: text(),
+  ADDRESS_STATE_DIR: text(),
+  ADDRESS_RESTORE_MARGIN: whole(100, 0, 1_000_000),
   CHECKOUT_URL: webUrl,
   SANDBOX_CLIENT_ID: text(SANDBOX_DEFAULTS.clientId),
   SANDBOX_CLIENT_SECRET: text(SANDBOX_DEFAULTS.clientSecret),
@@ -303,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     databaseUrl: v.DATABASE_URL,
     databaseLimits: { connectTimeoutMs: v.DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: v.DATABASE_STATEMENT_TIMEOUT_MS, poolMax: v.DATABASE_POOL_MAX },
     dataDir: v.PGLITE_DIR,
+    addresses: { restoreMargin: v.ADDRESS_RESTORE_MARGIN, stateDir: v.ADDRESS_STATE_DIR },
     checkoutUrl: v.CHECKOUT_URL ?? `http://localhost:${v.PORT}/checkout`,
     sandboxMerchant: { name: 'Sandbox Merchant', clientId: v.SANDBOX_CLIENT_ID, clientSecret: v.SANDBOX_CLIENT_SECRET, merchantKey: v.SANDBOX_MERCHANT_KEY },
     sandboxWebhookUrl: v.SANDBOX_WEBHOOK_URL,

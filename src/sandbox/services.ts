@@ -19,6 +19,7 @@ import { Idempotency } from './services/merchant/idempotency.js';
 import { MerchantLinks } from './services/merchant/merchant-links.js';
 import { Merchants, type Merchant } from './services/merchant/merchants.js';
 import { ReceivingKeys } from './services/merchant/receiving-keys.js';
+import { AddressGuard, marksFile } from './services/merchant/address-guard.js';
 import { PaymentEvents } from './services/customer/payment-events.js';
 import { PaymentLinks } from './services/orders/payment-links.js';
 import { PaymentView } from './services/payments/payment-view.js';
@@ -120,8 +121,11 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const metrics = new Metrics();
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.schema, pgliteImage: options.pgliteImage, limits: config.databaseLimits, timed: metrics.timed });
   const sealer = createSealer(config.dataKey, config.previousDataKeys);
+  // Before any address is handed out: a restored database moves every address index past what may have been.
+  const addressGuard = new AddressGuard(db, clock, marksFile(config), config.addresses.restoreMargin);
   try {
     await checkDataKeys(db, sealer, clock);
+    await addressGuard.start();
   } catch (error) {
     await db.close();
     throw error;
@@ -155,7 +159,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   metrics.observe({ db, clock, eventStreams, sandboxControls, watcher, rateFeed, rateBook });
   const sandboxMerchant = sandbox ? await merchants.upsert(config.sandboxMerchant) : undefined;
   if (sandboxMerchant && config.sandboxWebhookUrl) await webhookEndpoints.ensure(sandboxMerchant.merchant_id, config.sandboxWebhookUrl);
-  const receivingKeys = new ReceivingKeys(merchants, sandboxKeys && { ...sandboxKeys, sandboxMerchantId: sandboxMerchant?.merchant_id });
+  const receivingKeys = new ReceivingKeys(merchants, sandboxKeys && { ...sandboxKeys, sandboxMerchantId: sandboxMerchant?.merchant_id }, addressGuard);
   await merchants.start();
   await paymentEvents.start();
   // Live has no test wallet: no route reaches this one, and it is given nothing.
@@ -215,6 +219,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
       await chains.stop();
       await paymentEvents.stop();
       await merchants.stop();
+      await addressGuard.stop();
       await db.close();
     },
   };

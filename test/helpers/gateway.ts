@@ -52,6 +52,8 @@ export interface TestGatewayOptions {
   localWebhooks?: 'any' | 'sandbox';
   /** Run the timers and the start-up reconciliation (off: each test drives every step). */
   watch?: boolean;
+  /** A new PGlite folder (config.dataDir) starts from the migrated image too, skipping its initdb. */
+  newFolder?: boolean;
 }
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -61,7 +63,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const ownSchema = config.databaseUrl && !options.schema ? `test_${randomBytes(6).toString('hex')}` : undefined;
   const schema = options.schema ?? ownSchema;
   const localReceivers = options.localWebhooks === 'sandbox' ? undefined : () => true;
-  const pgliteImage = config.databaseUrl || config.dataDir ? undefined : await migratedPgliteImage();
+  const pgliteImage = config.databaseUrl || (config.dataDir && !options.newFolder) ? undefined : await migratedPgliteImage();
   const running = await startGateway(config, { clock, schema, watch: options.watch ?? false, mount: options.mount, resolve: options.resolve, localReceivers, pgliteImage });
   const clientFor = (credentials: MerchantCredentials) =>
     new MerchantClient({ baseUrl: running.url, clientId: credentials.clientId, clientSecret: credentials.clientSecret, merchantKey: credentials.merchantKey });

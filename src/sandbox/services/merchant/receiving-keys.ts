@@ -6,9 +6,11 @@
 import type { HDKey } from '@scure/bip32';
 import { deriveAddress, receivingKey, type NetworkFamily } from '../../../codecs/addresses.js';
 import { invalid } from '../../errors.js';
+import { GLOBAL_COUNTER } from '../../storage/address-guard.js';
 import type { Sql } from '../../storage/database.js';
 import { accountKeysInUse, takeAccountIndex } from '../../storage/merchants.js';
 import { nextAddressIndex } from '../../storage/payments.js';
+import type { AddressGuard } from './address-guard.js';
 import type { Merchants } from './merchants.js';
 
 /** A payment's one-time address, its index, and the account key it derived from (null: the sandbox's keys). */
@@ -39,6 +41,8 @@ export class ReceivingKeys {
     merchants: Merchants,
     /** None in live: every address derives from a merchant's own key. */
     private readonly sandbox: SandboxKeys | undefined,
+    /** Told each index before it is handed out (a restore never hands it out again). */
+    private readonly guard?: AddressGuard,
   ) {
     this.#families = merchants.cache<ReadonlySet<string>>(CACHE_MS, 10_000);
   }
@@ -52,12 +56,16 @@ export class ReceivingKeys {
   /** The next one-time address of the merchant in the family, in `tx`: the transaction that writes the payment. */
   async next(tx: Sql, merchantId: string, family: NetworkFamily, network: string): Promise<OneTimeAddress> {
     const own = await takeAccountIndex(tx, merchantId, family);
-    if (own) return { address: deriveAddress(this.#root(own.account_key, family, own.account_xpub), family, own.index), address_index: own.index, account_key: own.account_key };
+    if (own) {
+      await this.guard?.taking(`${family}:${own.account_key}`, own.index);
+      return { address: deriveAddress(this.#root(own.account_key, family, own.account_xpub), family, own.index), address_index: own.index, account_key: own.account_key };
+    }
     if (!this.sandbox) {
       throw invalid(`This merchant takes no payments on ${network}: it has no receiving key for it.`, [{ path: 'network', message: "must be a network of the link's coins" }]);
     }
     const root = merchantId === this.sandbox.sandboxMerchantId ? this.sandbox.sandboxMerchant : this.sandbox.others;
     const index = await nextAddressIndex(tx);
+    await this.guard?.taking(GLOBAL_COUNTER, index);
     return { address: deriveAddress(root, family, index), address_index: index, account_key: null };
   }
 
