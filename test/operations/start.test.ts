@@ -117,6 +117,7 @@ describe('starting the gateway', () => {
   it('prints the sandbox credentials only while they are the public defaults', async () => {
     const defaults = await run({});
     assert.match(defaults.stdout, /public defaults/);
+    assert.match(defaults.stdout, /\(storage: pglite, in memory: everything is lost when the process stops; DATABASE_URL or PGLITE_DIR keeps it\)/);
     assert.match(defaults.stdout, /^Rates: the sandbox's fixed ones \(SANDBOX_RATE_\*\)/m);
     assert.match(defaults.stdout, /Client Secret {2}sandbox_secret_/);
     const xpub = HDKey.fromMasterSeed(new Uint8Array(32).fill(2)).derive("m/44'/195'/0'").publicExtendedKey;
