@@ -225,7 +225,11 @@ const accountKey = variable(undefined, (raw) => {
     return { wrong: `${(error as Error).message}` };
   }
 });
-const previousKeys = variable([] as string[], (raw) => raw.split(',').filter(Boolean));
+const previousKeys = variable([] as string[], (raw) => {
+  const keys = raw.split(',');
+  // `A,,B` or a trailing comma: an entry lost in editing, which a rotation would then miss without a word.
+  return keys.some((key) => key === '') ? { wrong: `has an empty entry (${keys.length} entries, ${keys.filter((key) => key === '').length} empty): list each previous key once, separated by commas` } : keys;
+});
 /** A Bearer token's characters (RFC 6750 b64token), long enough that guessing is hopeless. */
 const metricsToken = variable(undefined, (raw) =>
   /^[A-Za-z0-9\-._~+/]{16,}=*$/.test(raw) ? raw : { wrong: 'must be at least 16 characters of A-Z, a-z, 0-9 and -._~+/ (a Bearer token; `openssl rand -hex 32` makes one; not printed)' },
@@ -300,6 +304,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   else problems.push(...sandboxCredentialRefusals(env));
   if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT === parsed.data.PORT) {
     problems.push(`METRICS_PORT must differ from PORT (both ${parsed.data.PORT}): it is a listener of its own, so that /metrics can be kept off the port customers reach`);
+  }
+  if (parsed.success && parsed.data.SHUTDOWN_DELAY_MS > parsed.data.SHUTDOWN_TIMEOUT_MS) {
+    problems.push(`SHUTDOWN_DELAY_MS (${parsed.data.SHUTDOWN_DELAY_MS}) must not exceed SHUTDOWN_TIMEOUT_MS (${parsed.data.SHUTDOWN_TIMEOUT_MS}): the stop would always run out of time while still answering`);
   }
   if (!parsed.success || problems.length) throw new ConfigError(problems);
   const v = parsed.data;
@@ -408,7 +415,34 @@ function sandboxCredentialRefusals(env: NodeJS.ProcessEnv): string[] {
 function liveDataKeyRefusals(env: NodeJS.ProcessEnv): string[] {
   const dataKey = env.GATEWAY_DATA_KEY || undefined;
   if (dataKey === undefined) return ["GATEWAY_DATA_KEY is required in live: it seals the merchants' secrets, and the sandbox's key is public"];
-  return dataKey === SANDBOX_DATA_KEY ? ['GATEWAY_DATA_KEY is the public sandbox key: anyone could open the secrets it seals'] : [];
+  if (dataKey === SANDBOX_DATA_KEY) return ['GATEWAY_DATA_KEY is the public sandbox key: anyone could open the secrets it seals'];
+  const bytes = Math.floor(keyEntropyBits(dataKey) / 8);
+  return bytes < LIVE_DATA_KEY_BYTES
+    ? [`GATEWAY_DATA_KEY holds about ${bytes} bytes of entropy, and live requires ${LIVE_DATA_KEY_BYTES}: \`openssl rand -base64 32\` makes one (docs/operations.md, "Going live")`]
+    : [];
+}
+
+/** The entropy a live data key must hold at least, in bytes (as many as the key it derives). */
+export const LIVE_DATA_KEY_BYTES = 32;
+
+/**
+ * An upper estimate of a key's entropy, in bits: its length times the bits of the alphabet it draws from (hex, or the
+ * classes of characters it uses: lower case, upper case, digits, the rest of printable ASCII), and none for a key of
+ * fewer than 8 distinct characters (a repeated pattern). A random key passes (`openssl rand -hex 32`: 256 bits,
+ * `-base64 32`: 264); a sentence does not (lower case and spaces: under 5 bits a character).
+ */
+export function keyEntropyBits(key: string): number {
+  const characters = [...key];
+  if (new Set(characters).size < 8) return 0;
+  let alphabet = 0;
+  if (/^[0-9a-f]+$/i.test(key)) alphabet = 16;
+  else {
+    if (/[a-z]/.test(key)) alphabet += 26;
+    if (/[A-Z]/.test(key)) alphabet += 26;
+    if (/[0-9]/.test(key)) alphabet += 10;
+    if (/[^a-zA-Z0-9]/.test(key)) alphabet += 33;
+  }
+  return characters.length * Math.log2(alphabet);
 }
 
 /** What the operator's merchants command works on: the gateway's own database and data key, in its environment. */

@@ -17,7 +17,7 @@ export async function liveEnv(chain: TestChain, folder: string): Promise<Record<
     ETHEREUM_USDT_CONTRACT: chain.token,
     ETHEREUM_POLL_MS: '200',
     RATE_SOURCES: rateSources,
-    GATEWAY_DATA_KEY: 'the operator data key of this test',
+    GATEWAY_DATA_KEY: '5d2e8a1f7c3b9e4d6a0f8c2b5e7d1a3f9c4b6e8d0a2f5c7b3e9d1a4f6c8b0e2d',
     PAYOUT_HD_SEED: '11'.repeat(32),
   };
 }

@@ -72,7 +72,7 @@ describe('the merchants command, on a PGlite folder', () => {
   before(async () => {
     folder = await mkdtemp(join(tmpdir(), 'pay-checkout-merchants-'));
     // The operator's live database: what the command adds there is live (its credentials begin live_).
-    store = { PGLITE_DIR: join(folder, 'pglite'), GATEWAY_ENV: 'live', GATEWAY_DATA_KEY: 'the operator data key of this test', LOG_LEVEL: 'warn' };
+    store = { PGLITE_DIR: join(folder, 'pglite'), GATEWAY_ENV: 'live', GATEWAY_DATA_KEY: '5d2e8a1f7c3b9e4d6a0f8c2b5e7d1a3f9c4b6e8d0a2f5c7b3e9d1a4f6c8b0e2d', LOG_LEVEL: 'warn' };
   });
   after(() => rm(folder, { recursive: true, force: true }));
 

@@ -80,6 +80,10 @@ describe('starting the gateway', () => {
       [{ PAYOUT_DAILY_CAP_VND: '1e6' }, /PAYOUT_DAILY_CAP_VND must be a whole number of VND in digits \(0 or more\), got 1e6/],
       [{ PAYOUT_DAILY_CAP_VND: '-500' }, /PAYOUT_DAILY_CAP_VND must be a whole number of VND in digits \(0 or more\), got -500/],
       [{ HD_XPUB_TRON: HDKey.fromMasterSeed(new Uint8Array(32).fill(1)).derive("m/44'/195'/0'").privateExtendedKey }, /HD_XPUB_TRON is a private key/],
+      // An entry lost in editing, and a delay the stop's timeout would always cut short (issue 44).
+      [{ GATEWAY_DATA_KEYS_PREVIOUS: ',,' }, /GATEWAY_DATA_KEYS_PREVIOUS has an empty entry \(3 entries, 3 empty\)/],
+      [{ GATEWAY_DATA_KEYS_PREVIOUS: `${'ab'.repeat(32)},` }, /GATEWAY_DATA_KEYS_PREVIOUS has an empty entry \(2 entries, 1 empty\)/],
+      [{ SHUTDOWN_DELAY_MS: '5000', SHUTDOWN_TIMEOUT_MS: '2000' }, /SHUTDOWN_DELAY_MS \(5000\) must not exceed SHUTDOWN_TIMEOUT_MS \(2000\)/],
     ];
     const results = await Promise.all(cases.map(([env]) => run(env)));
     for (const [i, [, expected]] of cases.entries()) {
@@ -113,6 +117,7 @@ describe('starting the gateway', () => {
   it('prints the sandbox credentials only while they are the public defaults', async () => {
     const defaults = await run({});
     assert.match(defaults.stdout, /public defaults/);
+    assert.match(defaults.stdout, /\(storage: pglite, in memory: everything is lost when the process stops; DATABASE_URL or PGLITE_DIR keeps it\)/);
     assert.match(defaults.stdout, /^Rates: the sandbox's fixed ones \(SANDBOX_RATE_\*\)/m);
     assert.match(defaults.stdout, /Client Secret {2}sandbox_secret_/);
     const xpub = HDKey.fromMasterSeed(new Uint8Array(32).fill(2)).derive("m/44'/195'/0'").publicExtendedKey;
@@ -149,6 +154,9 @@ describe('starting the gateway', () => {
   });
 });
 
+/** A live data key with 32 bytes of entropy (`openssl rand -hex 32`'s shape). */
+const LIVE_KEY = '9f3c2a7b41d8e6f05c1b9a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f';
+
 describe('starting a live gateway', () => {
   let folder: string;
   /** A live configuration with nothing to refuse: Ethereum on a node (none runs: each case is refused before it is asked), keys of its own. */
@@ -162,7 +170,7 @@ describe('starting a live gateway', () => {
       NETWORKS: 'ETHEREUM',
       ETHEREUM_RPC_URL: 'http://127.0.0.1:9',
       RATE_SOURCES: rateSources,
-      GATEWAY_DATA_KEY: 'an operator data key',
+      GATEWAY_DATA_KEY: LIVE_KEY,
       PAYOUT_HD_SEED: '22'.repeat(32),
     };
   });
@@ -196,6 +204,10 @@ describe('starting a live gateway', () => {
       [{ SANDBOX_CHAIN: 'anvil' }, /SANDBOX_CHAIN is set, which live refuses/],
       [{ ...unset('GATEWAY_DATA_KEY') }, /GATEWAY_DATA_KEY is required in live/],
       [{ GATEWAY_DATA_KEY: SANDBOX_DATA_KEY }, /GATEWAY_DATA_KEY is the public sandbox key/],
+      // Short, a sentence, a repeated pattern: under 32 bytes of entropy (issue 44).
+      [{ GATEWAY_DATA_KEY: 'an operator data key' }, /GATEWAY_DATA_KEY holds about \d+ bytes of entropy, and live requires 32: `openssl rand -base64 32` makes one/],
+      [{ GATEWAY_DATA_KEY: 'the operator data key of this test' }, /GATEWAY_DATA_KEY holds about \d+ bytes of entropy, and live requires 32/],
+      [{ GATEWAY_DATA_KEY: 'ab'.repeat(64) }, /GATEWAY_DATA_KEY holds about 0 bytes of entropy, and live requires 32/],
       [{ ...unset('PAYOUT_HD_SEED') }, /PAYOUT_HD_SEED is required in live/],
       [{ PAYOUT_HD_SEED: SANDBOX_PAYOUT_SEED_HEX }, /PAYOUT_HD_SEED is a public sandbox seed/],
       [{ PAYOUT_HD_SEED: DEFAULT_SANDBOX_SEED_HEX.toUpperCase() }, /PAYOUT_HD_SEED is a public sandbox seed/],
@@ -212,7 +224,7 @@ describe('starting a live gateway', () => {
       // Each case one line: TRON taken adds its own only, no key being asked of it.
       assert.equal(lines.length, 1, `${JSON.stringify(env)}:\n${lines.join('\n')}`);
       assert.match(lines[0]!, expected);
-      for (const secret of ['an operator data key', '22'.repeat(32), SANDBOX_DEFAULTS.clientSecret, 'an-operator-merchant-key']) assert.ok(!lines[0]!.includes(secret), `${secret} printed`);
+      for (const secret of [LIVE_KEY, '22'.repeat(32), SANDBOX_DEFAULTS.clientSecret, 'an-operator-merchant-key']) assert.ok(!lines[0]!.includes(secret), `${secret} printed`);
     }
   });
 
