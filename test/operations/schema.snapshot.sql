@@ -6,6 +6,9 @@ ALTER TABLE ONLY access_tokens
 ALTER TABLE ONLY access_tokens
     ADD CONSTRAINT access_tokens_pkey PRIMARY KEY (token_hash);
 
+ALTER TABLE ONLY address_guard
+    ADD CONSTRAINT address_guard_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY chain_blocks
     ADD CONSTRAINT chain_blocks_pkey1 PRIMARY KEY (network, height);
 
@@ -29,6 +32,12 @@ ALTER TABLE ONLY merchant_account_keys
 
 ALTER TABLE ONLY merchant_account_keys
     ADD CONSTRAINT merchant_account_keys_pkey PRIMARY KEY (family, account_key);
+
+ALTER TABLE ONLY merchant_event_counters
+    ADD CONSTRAINT merchant_event_counters_merchant_id_fkey FOREIGN KEY (merchant_id) REFERENCES merchants(merchant_id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY merchant_event_counters
+    ADD CONSTRAINT merchant_event_counters_pkey PRIMARY KEY (merchant_id);
 
 ALTER TABLE ONLY merchants
     ADD CONSTRAINT merchants_client_id_key UNIQUE (client_id);
@@ -353,6 +362,14 @@ CREATE TABLE access_tokens (
     secret_generation integer DEFAULT 1 NOT NULL
 );
 
+CREATE TABLE address_guard (
+    id boolean DEFAULT true NOT NULL,
+    system_identifier text NOT NULL,
+    payments_oid bigint NOT NULL,
+    checked_at timestamp with time zone NOT NULL,
+    CONSTRAINT address_guard_id_check CHECK (id)
+);
+
 CREATE TABLE chain_blocks (
     network text NOT NULL,
     height bigint NOT NULL,
@@ -410,6 +427,11 @@ CREATE TABLE merchant_account_keys (
     CONSTRAINT merchant_account_keys_next_index_check CHECK (((next_index >= 0) AND (next_index <= '2147483648'::bigint)))
 );
 
+CREATE TABLE merchant_event_counters (
+    merchant_id text NOT NULL,
+    last bigint NOT NULL
+);
+
 CREATE TABLE merchants (
     merchant_id text NOT NULL,
     name text NOT NULL,
@@ -447,8 +469,9 @@ CREATE TABLE payment_links (
     created_at timestamp with time zone NOT NULL,
     paid_at timestamp with time zone,
     superseded_at timestamp with time zone,
+    cancelled_at timestamp with time zone,
     CONSTRAINT payment_links_amount_check CHECK ((amount > 0)),
-    CONSTRAINT payment_links_status_check CHECK ((status = ANY (ARRAY['active'::text, 'paid'::text, 'expired'::text])))
+    CONSTRAINT payment_links_status_check CHECK ((status = ANY (ARRAY['active'::text, 'paid'::text, 'expired'::text, 'cancelled'::text])))
 );
 
 CREATE TABLE payments (
@@ -620,7 +643,8 @@ CREATE TABLE webhook_events (
     type text NOT NULL,
     payment_link_ref text,
     body text NOT NULL,
-    created_at timestamp with time zone NOT NULL
+    created_at timestamp with time zone NOT NULL,
+    sequence bigint
 );
 
 CREATE UNIQUE INDEX merchant_account_keys_in_use ON merchant_account_keys USING btree (merchant_id, family) WHERE in_use;
@@ -630,3 +654,5 @@ CREATE UNIQUE INDEX payment_links_one_live_per_order ON payment_links USING btre
 CREATE UNIQUE INDEX payments_address_index_global ON payments USING btree (address_index) WHERE (account_key IS NULL);
 
 CREATE UNIQUE INDEX payments_address_index_per_account ON payments USING btree (account_key, address_index) WHERE (account_key IS NOT NULL);
+
+CREATE UNIQUE INDEX webhook_events_by_sequence ON webhook_events USING btree (merchant_id, sequence) WHERE (sequence IS NOT NULL);
