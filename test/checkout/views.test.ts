@@ -2,7 +2,7 @@
 import { expect, fixture } from '@open-wc/testing';
 import { LOADING_DELAY_MS, REDIRECT_SECONDS } from '../../src/checkout/index.js';
 import { control, create, mount, part, parts, partOf, press, textOf, until, untilView, viewOf } from './helpers/element.js';
-import { advanceClock, checkoutView, createLink, startGateway, stopGateway } from './helpers/server.js';
+import { advanceClock, cancelLink, checkoutView, createLink, startGateway, stopGateway } from './helpers/server.js';
 
 const HOUR = 3_600_000;
 
@@ -177,6 +177,27 @@ describe('<pay-checkout> error views', () => {
     expect(events.find((e) => e.type === 'pay-checkout-error')?.detail).to.have.property('code', 'not_found');
     await expect(el).to.be.accessible();
   });
+
+  for (const [locale, words] of [
+    ['en', 'The shop cancelled this payment link.'],
+    ['vi', 'Cửa hàng đã hủy liên kết thanh toán này.'],
+  ] as const) {
+    it(`says, in ${locale}, that the merchant cancelled the link, then goes back to the signed failure URL`, async () => {
+      const { payment_link_ref } = await createLink();
+      await cancelLink(payment_link_ref);
+      const { el, events } = await mount(payment_link_ref, { locale });
+      await untilView(el, 'error');
+      expect(textOf(partOf(el, 'card'))).to.include(words);
+      expect(part(el, 'pay-button'), 'no way to pay').to.equal(undefined);
+      expect(events.find((e) => e.type === 'pay-checkout-error')?.detail).to.have.property('code', 'link_cancelled');
+      await expect(el).to.be.accessible();
+      await until(el, 'the failure event', () => events.some((e) => e.type === 'pay-checkout-failure'), (REDIRECT_SECONDS + 5) * 1000);
+      const { reason, url } = events.find((e) => e.type === 'pay-checkout-failure')!.detail as { reason: string; url: string };
+      expect(reason).to.equal('link_cancelled');
+      const query = new URL(url).searchParams;
+      expect([query.get('payment_link_ref'), query.get('status')]).to.deep.equal([payment_link_ref, 'cancelled']);
+    });
+  }
 
   it('says a link has expired, then goes back to the signed failure URL', async () => {
     const { payment_link_ref } = await createLink({ expiry_hours: 1 });

@@ -276,6 +276,8 @@ export function gatewayPlugin(browsers: readonly object[] = []): TestRunnerPlugi
   const commands: Record<string, (g: BrowserGateway, payload: never) => Promise<unknown>> = {
     'gateway-url': async (g) => g.url,
     'create-link': async (g, overrides: Partial<PaymentLinkInput> | undefined) => g.client().createPaymentLink(sampleLink(overrides ?? {})),
+    // The merchant cancels the link (POST /api/paymentLink/{ref}/cancel through the SDK).
+    'cancel-link': async (g, { payment_link_ref }: { payment_link_ref: string }) => g.client().cancelPaymentLink(payment_link_ref),
     pay: async (g, { address, asset, network, amount }: PayPayload) => {
       const { status, body } = await sandboxApi(g.url).transfer(address, asset, network, amount);
       return status === 201 ? body : fail('pay', status, body);

@@ -10,6 +10,9 @@ export const gatewayUrl = (): Promise<string> => (base ??= executeServerCommand<
 /** A signed payment link of the sandbox merchant: sampleLink() (test/helpers/gateway.ts) with these fields replaced. */
 export const createLink = (overrides: Partial<PaymentLinkInput> = {}) => executeServerCommand<PaymentLinkResponse, Partial<PaymentLinkInput>>('create-link', overrides);
 
+/** The merchant cancels the link, as its server would. */
+export const cancelLink = (payment_link_ref: string) => executeServerCommand<{ status: string }, object>('cancel-link', { payment_link_ref });
+
 /** The test wallet sends `amount` (a decimal string) to `address`; it waits in the mempool until mined. */
 export const pay = (address: string, asset: AssetCode, network: Network, amount: string) =>
   executeServerCommand<{ tx_hash: string }, object>('pay', { address, asset, network, amount });
