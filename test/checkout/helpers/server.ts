@@ -37,7 +37,10 @@ export const advanceClock = (ms: number) => executeServerCommand<string, object>
 
 /** Stops this engine's gateway (connections dropped) and starts it again on the same port and data. */
 export const stopGateway = () => executeServerCommand<true, undefined>('stop-gateway');
-export const startGateway = () => executeServerCommand<true, undefined>('start-gateway');
+export async function startGateway(): Promise<true> {
+  while (!(await executeServerCommand<boolean, undefined>('start-gateway')));
+  return true;
+}
 
 /** Serves `view` at `${location.origin}/api/checkout/${view.payment_link_ref}`: answers the gateway would never give. */
 export const stubCheckout = (view: CheckoutView) => executeServerCommand<true, object>('stub-checkout', { view });
