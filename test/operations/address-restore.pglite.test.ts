@@ -106,6 +106,9 @@ describe('a PGlite folder copied back', () => {
     assert.deepEqual(loadConfig({}).addresses, { restoreMargin: 100, stateDir: undefined });
     assert.deepEqual(loadConfig({ ADDRESS_RESTORE_MARGIN: '25', ADDRESS_STATE_DIR: '/var/lib/pay' }).addresses, { restoreMargin: 25, stateDir: '/var/lib/pay' });
     assert.equal(marksFile({ addresses: { restoreMargin: 1 }, dataDir: '/data/pglite/' }), '/data/pglite.address-marks.json');
+    // The image sets PGLITE_DIR for its volume; with DATABASE_URL that folder is no store, and no marks file goes beside it.
+    const image = loadConfig({ PGLITE_DIR: '/data/pglite', DATABASE_URL: 'postgres://pay@db.internal/pay' });
+    assert.equal(marksFile(image), undefined);
     for (const wrong of ['-1', '1.5', 'many', '1000001']) {
       assert.throws(() => loadConfig({ ADDRESS_RESTORE_MARGIN: wrong }), new RegExp(`ADDRESS_RESTORE_MARGIN must be a whole number from 0 to 1000000, got ${wrong}`));
     }

@@ -17,10 +17,13 @@ import { log } from '../../logging.js';
 import type { Database } from '../../storage/database.js';
 import { addressCounters, currentIdentity, moveCounter, recordedIdentity, recordIdentity } from '../../storage/address-guard.js';
 
-/** The marks file of a configuration: in ADDRESS_STATE_DIR, else beside the PGlite folder (a folder copied back leaves it). */
-export function marksFile(config: Pick<GatewayConfig, 'addresses' | 'dataDir'>): string | undefined {
+/**
+ * The marks file of a configuration: in ADDRESS_STATE_DIR, else beside the PGlite folder (a folder copied back leaves
+ * it). On PostgreSQL a PGLITE_DIR names no store (the image sets one for its volume), so it names no marks file either.
+ */
+export function marksFile(config: Pick<GatewayConfig, 'addresses' | 'dataDir' | 'databaseUrl'>): string | undefined {
   if (config.addresses.stateDir) return join(config.addresses.stateDir, 'address-marks.json');
-  return config.dataDir ? `${config.dataDir.replace(/[/\\]+$/, '')}.address-marks.json` : undefined;
+  return config.dataDir && !config.databaseUrl ? `${config.dataDir.replace(/[/\\]+$/, '')}.address-marks.json` : undefined;
 }
 
 /** Indexes reserved at once in the marks file: one write per this many addresses of a counter. */
