@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/sandbox/config.js';
 import { sampleLink } from '../helpers/gateway.js';
 import { signedLinkBody } from '../helpers/merchant-api.js';
 import { proxiedSchema, startGatewayProcess, type GatewayProcess, type ProxiedSchema } from '../helpers/process.js';
+import { until } from '../helpers/until.js';
 
 const databaseUrl = process.env.TEST_DATABASE_URL!;
 const STREAMS = 200;
@@ -121,13 +122,11 @@ describe('stopping a gateway process (PostgreSQL)', () => {
     processes.push(gateway);
     assert.equal((await readyz(gateway.url)).status, 200);
     database.proxy.refuse();
-    await pause(200);
-    const down = await readyz(gateway.url);
+    const { value: down } = await until(() => readyz(gateway.url), (answer) => answer.status === 503, 5_000);
     assert.equal(down.status, 503);
     assert.equal(down.body.checks.database!.ok, false);
     database.proxy.thaw();
-    let back = await readyz(gateway.url);
-    for (let i = 0; i < 50 && back.status !== 200; i++) back = await readyz(gateway.url);
+    const { value: back } = await until(() => readyz(gateway.url), (answer) => answer.status === 200, 10_000);
     assert.equal(back.status, 200);
   });
 
@@ -155,13 +154,12 @@ describe('stopping a gateway process (PostgreSQL)', () => {
     const browsers = Array.from({ length: STREAMS - 20 }, () => {
       const source = new EventSource(`${balancer.url}${eventsPath}`);
       sources.push(source);
-      const state = { opens: 0, source };
-      source.onopen = () => state.opens++;
+      const state = { opens: 0, source, opened: once(source, 'open') };
+      source.addEventListener('open', () => state.opens++);
       return state;
     });
     const raw = Array.from({ length: 20 }, () => rawStream(`${first!.url}${eventsPath}`));
-    await Promise.all(raw.map((r) => r.opened));
-    while (browsers.some((b) => b.opens === 0)) await pause(50);
+    await Promise.all([...raw.map((r) => r.opened), ...browsers.map((b) => b.opened)]);
 
     const stopped = first!.stop('SIGTERM');
     const answers = Promise.all(
@@ -170,7 +168,8 @@ describe('stopping a gateway process (PostgreSQL)', () => {
         return get(`${first!.url}/api/checkout/${ref}`);
       }),
     );
-    await pause(50);
+    // The process has taken the signal once it says so; from then on /readyz answers 503.
+    await until(async () => first!.logEntries(), (entries) => entries.some((l) => l.msg === 'stopping'), 5_000);
     const stopping = await readyz(first!.url);
     assert.equal(stopping.status, 503);
     assert.equal(stopping.body.stopping, true);
@@ -190,8 +189,8 @@ describe('stopping a gateway process (PostgreSQL)', () => {
       assert.match(text, /retry: \d+\n\n$/);
     }
     // Every browser's EventSource came back, through the balancer, to the second process.
-    for (let waited = 0; waited < 10_000 && browsers.some((b) => b.opens < 2 || b.source.readyState !== EventSource.OPEN); waited += 100) await pause(100);
-    assert.deepEqual(browsers.filter((b) => b.opens < 2 || b.source.readyState !== EventSource.OPEN).length, 0, 'streams not back');
+    const notBack = () => browsers.filter((b) => b.opens < 2 || b.source.readyState !== EventSource.OPEN).length;
+    assert.equal((await until(async () => notBack(), (n) => n === 0, 10_000)).value, 0, 'streams not back');
     const metrics = await (await fetch(`${second.url}/metrics`)).text();
     assert.match(metrics, new RegExp(`^pay_checkout_event_streams_open ${STREAMS - 20}$`, 'm'));
     for (const b of browsers) b.source.close();
