@@ -27,6 +27,7 @@ import type { ModelNode } from './model-node.js';
 import { sandboxNetworks } from './networks.js';
 import { accessToken, JSON_TYPE, send, signedLinkBody, type Answer } from './merchant-api.js';
 import { startGatewayProcess, urlInSchema, type GatewayProcess } from './process.js';
+import { until } from './until.js';
 
 const { sandboxMerchant: credentials, payments: settings } = loadConfig({});
 
@@ -441,8 +442,10 @@ class Payout implements Command {
   async run(m: Model, r: Real) {
     const networks = new Set((await refundsOf(m, r)).filter((x) => x.refund_status === 'PENDING' && x.destination).map((x) => x.network));
     for (const network of networks) expectStatus(await call(r.system, 'POST', '/sandbox/chain/mine', { blocks: 3, network }), [200], 'mine');
-    // A node's payouts are signed and followed on the gateway's timer (every second).
-    if (networks.has('ETHEREUM') && r.node) await new Promise((resolve) => setTimeout(resolve, 1_200));
+    // A node's payouts are signed on the gateway's timer (every second): its round has come once each claimed payout
+    // is sent or says why it waits. A node stopped or rewound by the model may hold one longer; the model then goes on.
+    const signed = (x: RefundResource) => x.network !== 'ETHEREUM' || x.refund_status !== 'PENDING' || !x.destination || x.payout_waiting || x.history.some((h) => h.event === 'sent');
+    if (networks.has('ETHEREUM') && r.node) await until(() => refundsOf(m, r), (refunds) => refunds.every(signed), 3_000);
     count(m.stats, `payout on ${networks.size} networks`);
   }
   toString = () => 'payout';
