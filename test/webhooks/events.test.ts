@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { MerchantEventResource, WebhookEvent } from '../../src/contract/index.js';
 import { verifyWebhook, type MerchantClient, type PayCheckoutApiError } from '../../src/merchant/index.js';
+import { blocksBetween, transactionByHash } from '../../src/sandbox/chains/simulated/storage.js';
 import { ConfigError, loadConfig } from '../../src/sandbox/config.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { accessToken, send } from '../helpers/merchant-api.js';
@@ -113,6 +114,42 @@ describe(`the events API (${storageName})`, () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('names the chain facts of the money an event is about, as the simulated chain records them', async () => {
+    const { merchantId, client } = await storedMerchant(gw, 'Chain Facts Merchant');
+    const { customerCheckout: checkout, wallet, sandboxControls: controls, db } = gw.gateway;
+    const { payment_link_ref: ref } = await client.createPaymentLink(sampleLink());
+    const { payment } = await checkout.open(ref, OPEN);
+    const { tx_hash } = await wallet.transfer({ to: payment.address, asset: 'USDT', network: 'TRON', amount: payment.amount_crypto });
+    await controls.mine(payment.confirmations_required, 'TRON');
+    const events = await all(client);
+    assert.deepEqual(events.map((e) => e.type), ['payment.confirming', 'payment.paid']);
+    // The oracle is the chain: the simulator's own transaction and block, not the gateway's facts.
+    const sent = (await transactionByHash(db, 'TRON', tx_hash))!;
+    const [block] = await blocksBetween(db, 'TRON', sent.block_height!, sent.block_height!);
+    const [confirming, paid] = events.map((e) => e.data.transfers);
+    assert.deepEqual(confirming, [
+      { network: 'TRON', asset: 'USDT', tx_hash, log_index: null, block_height: null, block_hash: null, token_contract: null, amount_crypto: payment.amount_crypto, confirmations: 0 },
+    ]);
+    assert.deepEqual(paid, [
+      {
+        network: 'TRON',
+        asset: 'USDT',
+        tx_hash,
+        log_index: null,
+        block_height: sent.block_height,
+        block_hash: block!.hash,
+        token_contract: null,
+        amount_crypto: payment.amount_crypto,
+        confirmations: payment.confirmations_required,
+      },
+    ]);
+    // An addition: the link resource stays where it was, and an event about no payment names no transfers.
+    assert.deepEqual(Object.keys(events[1]!.data), ['payment_link', 'transfers']);
+    await db.transaction((tx) => gw.gateway.webhookOutbox.emit(tx, { merchantId, type: 'payment_link.expired', ref }));
+    const [expired] = await all(client, events[1]!.id);
+    assert.deepEqual(Object.keys(expired!.data), ['payment_link']);
   });
 
   it('refuses bad after, limit and type values with a 400 naming the field', async () => {
