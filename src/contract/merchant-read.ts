@@ -70,6 +70,8 @@ export const PaymentLinkResource = z.object({
   paid_at: z.nullable(z.string()),
   /** When a newer link for the same order replaced this expired one; null otherwise. */
   superseded_at: z.nullable(z.string()),
+  /** When the merchant cancelled this link (POST /api/paymentLink/{ref}/cancel; status `cancelled`); null otherwise. */
+  cancelled_at: z.nullable(z.string()),
   /** Who pays: the contact the customer gave at checkout (the latest payment's), else the link's billing details. */
   customer: z.nullable(Customer),
   /** Every payment opened on the link, oldest first, with its chain transactions. */
@@ -163,6 +165,28 @@ export const WEBHOOK_TEST_EVENT = 'test.ping';
 export const WEBHOOK_DELIVERY_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
 export type WebhookDeliveryType = (typeof WEBHOOK_DELIVERY_TYPES)[number];
 
+/**
+ * A transfer into the address of the event's payment, as the chain showed it when the event was written: which
+ * transaction and where in it, which block, and how many confirmations. The merchant can check each against its own
+ * node or an explorer. A payment.reorged event names the transfers as they stood before the reorganisation took them
+ * back: the same facts as the payment.paid event it reverses.
+ */
+export const EventTransfer = z.object({
+  network: z.string(),
+  asset: z.string(),
+  tx_hash: z.string(),
+  /** The token's Transfer log in the transaction's receipt; null for the network's own coin (the transaction's value). */
+  log_index: z.nullable(z.int()),
+  /** Null while the transaction waits for a block. */
+  block_height: z.nullable(z.int()),
+  block_hash: z.nullable(z.string()),
+  /** The token's contract, where a token moved; null for the network's own coin. */
+  token_contract: z.nullable(z.string()),
+  amount_crypto: decimal,
+  confirmations: z.int(),
+});
+export type EventTransfer = z.infer<typeof EventTransfer>;
+
 /** The body of a webhook: `id` is stable across retries, for de-duplication. */
 export const WebhookEvent = z.object({
   id: z.string(),
@@ -176,7 +200,14 @@ export const WebhookEvent = z.object({
   /** The payment or refund the event is about, when it is about one. */
   payment_id: z.nullable(z.string()),
   refund_id: z.nullable(z.string()),
-  data: z.object({ payment_link: PaymentLinkResource }),
+  data: z.object({
+    payment_link: PaymentLinkResource,
+    /**
+     * On an event about a payment (`payment_id` set): the chain facts of the money it is about, oldest first (empty
+     * when none came). Absent from other events, and from those written before the gateway named them.
+     */
+    transfers: z.optional(z.array(EventTransfer)),
+  }),
 });
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
 

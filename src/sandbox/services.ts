@@ -139,7 +139,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const reader = new LinkReader(clock, networks, config.payments.toleranceBps);
   const refundLedger = new RefundLedger(db, clock, reader, claimUrlBase(config.checkoutUrl));
   const merchantLinks = new MerchantLinks(db, networks, reader, refundLedger, view, config.checkoutUrl);
-  const webhookOutbox = new WebhookOutbox(clock, merchantLinks);
+  const webhookOutbox = new WebhookOutbox(clock, merchantLinks, networks);
   const paymentEvents = new PaymentEvents(db, clock, view);
   const reconciler = new Reconciler(clock, reader, [paymentEvents, webhookOutbox]);
   const orders = new Orders(clock, reconciler);

@@ -62,6 +62,20 @@ describe(`cancelling a payment link (${storageName})`, () => {
     assert.equal((await gw.client.getPaymentLink(ref)).status, 'cancelled');
   });
 
+  it('says when the merchant cancelled the link: cancelled_at, null before, in the link, the list and the webhook body', async () => {
+    const { payment_link_ref: ref, orderId } = await newLink();
+    assert.equal((await gw.client.getPaymentLink(ref)).cancelled_at, null);
+    gw.clock.advance(60_000);
+    const at = gw.clock.now().toISOString();
+    const cancelled = await cancel(ref);
+    assert.equal(cancelled.body.cancelled_at, at);
+    assert.equal((await gw.client.getPaymentLink(ref)).cancelled_at, at);
+    const { payment_links: listed } = await gw.client.listPaymentLinks({ merchant_order_id: orderId });
+    assert.deepEqual(listed.map((l) => [l.payment_link_ref, l.cancelled_at]), [[ref, at]]);
+    const [event] = (await gw.client.events.list({ type: 'payment_link.cancelled' })).data;
+    assert.equal(event?.data.payment_link.cancelled_at, at);
+  });
+
   it('sends payment_link.cancelled once, also when cancelled again (200, the same link) and under a key', async () => {
     const receiver = await startReceiver();
     try {

@@ -9,6 +9,7 @@ import {
   Address,
   CheckoutView,
   CreateRefundRequest,
+  EventTransfer,
   OpenPaymentRequest,
   Payment,
   PaymentLinkRequest,
@@ -32,7 +33,7 @@ type Json = Record<string, unknown>;
 
 /** Schemas that get a name under components/schemas; every other schema is written inline. */
 const NAMED_INPUTS = { PaymentLinkRequest, CreateRefundRequest, OpenPaymentRequest, Address };
-const NAMED_OUTPUTS = { CheckoutView, Payment, PaymentLinkResource, RefundList, RefundRecord, Problem, TokenError, WebhookEndpoint, WebhookDelivery, WebhookDeliveryDetail, WebhookEvent, WebhookTestEvent };
+const NAMED_OUTPUTS = { CheckoutView, Payment, PaymentLinkResource, RefundList, RefundRecord, Problem, TokenError, WebhookEndpoint, WebhookDelivery, WebhookDeliveryDetail, WebhookEvent, EventTransfer, WebhookTestEvent };
 
 const TAGS: Record<Tag, string> = {
   Merchant: "The merchant API: tokens, payment links, refunds, and the merchant's reads. Server to server: no CORS.",

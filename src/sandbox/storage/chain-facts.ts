@@ -192,3 +192,31 @@ export async function paymentAddressesSince(sql: Sql, network: Network, since: s
   );
   return { addresses: rows.flatMap((r) => (r.address === null ? [] : [r.address])), next: rows[0]!.next };
 }
+
+/** A transfer into a payment's address with where the chain put it, for the events that name it (webhooks/outbox.ts). */
+export interface TransferFact {
+  network: Network;
+  asset: string;
+  tx_hash: string;
+  position: string;
+  amount_atomic: string;
+  block_height: number | null;
+  block_hash: string | null;
+  /** Counted from the network's cursor (tip − height + 1); 0 while waiting for a block. */
+  confirmations: number;
+}
+
+/** The transfers into each payment's address, in the order the gateway saw them. */
+export async function transferFactsOf(sql: Sql, paymentIds: readonly string[]): Promise<Map<string, TransferFact[]>> {
+  const facts = new Map<string, TransferFact[]>(paymentIds.map((id) => [id, []]));
+  if (!paymentIds.length) return facts;
+  const rows = await sql.query<TransferFact & { payment_id: string; block_height: string | null }>(
+    `SELECT p.payment_id, t.network, t.asset, t.tx_hash, t.position, t.amount_atomic::text AS amount_atomic, t.block_height::text AS block_height, t.block_hash,
+       CASE WHEN t.block_height IS NULL THEN 0 ELSE c.height - t.block_height + 1 END::int AS confirmations
+     FROM payments p JOIN chain_transfers t ON t.to_address = p.address AND t.network = p.network LEFT JOIN chain_cursors c ON c.network = t.network
+     WHERE p.payment_id = ANY($1::text[]) ORDER BY t.seq`,
+    [paymentIds],
+  );
+  for (const { payment_id, block_height, ...fact } of rows) facts.get(payment_id)!.push({ ...fact, block_height: block_height === null ? null : Number(block_height) });
+  return facts;
+}

@@ -65,6 +65,7 @@ export function link(orderId: string, fields: Partial<PaymentLinkResource> = {})
     expires_at: AT,
     paid_at: AT,
     superseded_at: null,
+    cancelled_at: null,
     customer: { name: 'Nguyễn Văn A', email: 'a@example.com' },
     payments: [payment()],
     refunds: [],

@@ -20,8 +20,10 @@ import {
   recordMined,
   recordPending,
   rewindTo,
+  transferFactsOf,
   writeCursor,
   type Cursor,
+  type TransferFact,
 } from '../../storage/chain-facts.js';
 import type { Database, Sql } from '../../storage/database.js';
 import { lockExclusive } from '../../storage/locks.js';
@@ -83,12 +85,15 @@ export class ChainFacts {
       }
       const moved = new Set<string>();
       let reorged: { payment_id: string; payment_link_ref: string }[] = [];
+      let before = new Map<string, TransferFact[]>();
       if (step.rewindTo) {
         // A payment whose confirmations reach into what is taken back may go back too, whether or not its money's block
         // leaves the chain; a paid one is told to the merchant.
         const shaken = await paymentsConfirmedAbove(tx, network.id, step.rewindTo.height);
         for (const { address } of shaken) moved.add(address);
         reorged = shaken.filter((p) => p.status === 'paid');
+        // Read before the rewind: the merchant hears which transfers, in which blocks, the reorganisation took back.
+        before = await transferFactsOf(tx, reorged.map((p) => p.payment_id));
         for (const address of await rewindTo(tx, network.id, step.rewindTo.height)) moved.add(address);
       }
       for (const t of [...mined, ...fresh]) moved.add(t.to);
@@ -109,17 +114,17 @@ export class ChainFacts {
       const links = new Set(await linksAtAddresses(tx, network.id, [...moved]));
       // New blocks add confirmations to every payment still gaining them.
       if (step.blocks.length || step.rewindTo) for (const ref of await unsettledLinks(tx, network.id)) links.add(ref);
-      if (reorged.length) await this.#reorged(tx, network.id, reorged, now);
+      if (reorged.length) await this.#reorged(tx, network.id, reorged, before, now);
       return [...links];
     });
   }
 
-  async #reorged(tx: Sql, network: Network, payments: { payment_id: string; payment_link_ref: string }[], at: Date) {
+  async #reorged(tx: Sql, network: Network, payments: { payment_id: string; payment_link_ref: string }[], before: Map<string, TransferFact[]>, at: Date) {
     log.warn({ network, payment_ids: payments.map((p) => p.payment_id) }, 'chain: a reorganisation took back the money of paid payments');
     await markReorged(tx, payments.map((p) => p.payment_id), at);
     for (const { payment_id, payment_link_ref } of payments) {
       const { link } = await this.reconciler.reconcile(tx, payment_link_ref);
-      await this.merchantEvents.emit(tx, { merchantId: link.merchant_id, type: 'payment.reorged', ref: payment_link_ref, paymentId: payment_id });
+      await this.merchantEvents.emit(tx, { merchantId: link.merchant_id, type: 'payment.reorged', ref: payment_link_ref, paymentId: payment_id, transfers: before.get(payment_id) });
     }
   }
 }

@@ -89,6 +89,7 @@ export class MerchantLinks {
       expires_at: link.expires_at.toISOString(),
       paid_at: link.paid_at?.toISOString() ?? null,
       superseded_at: link.superseded_at?.toISOString() ?? null,
+      cancelled_at: link.cancelled_at?.toISOString() ?? null,
       customer: customerOf(link, snapshot.payments),
       payments: await this.payments(sql, snapshot, provenance),
       refunds: refundDetails,

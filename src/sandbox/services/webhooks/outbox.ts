@@ -1,9 +1,12 @@
 // The webhook outbox: what a merchant must hear of is written in the same transaction as the change that causes it,
 // with one delivery per endpoint, so nothing is lost when a gateway process dies. dispatcher.ts sends them. A
 // reconciliation's status changes reach it as a sink (payments/reconciler.ts); refunds and chain facts emit their own.
-import type { WebhookEvent, WebhookEventType } from '../../../contract/index.js';
+import { formatAtomic } from '../../../codecs/amounts.js';
+import type { EventTransfer, WebhookEvent, WebhookEventType } from '../../../contract/index.js';
+import type { Networks } from '../../chains/networks.js';
 import type { Clock } from '../../clock.js';
 import { randomToken } from '../../secrets.js';
+import { transferFactsOf, type TransferFact } from '../../storage/chain-facts.js';
 import type { Sql } from '../../storage/database.js';
 import { nextEventSequence } from '../../storage/merchant-events.js';
 import { enqueueEvent, liveEndpointIds } from '../../storage/webhooks.js';
@@ -17,6 +20,8 @@ export interface MerchantEvent {
   ref: string;
   paymentId?: string;
   refundId?: string;
+  /** The payment's transfers as the event names them, when they are not as stored now (before a reorganisation). */
+  transfers?: TransferFact[];
 }
 
 /** Where services announce what a merchant must hear of. */
@@ -28,6 +33,7 @@ export class WebhookOutbox implements MerchantEventSink, ChangeSink {
   constructor(
     private readonly clock: Clock,
     private readonly merchantLinks: MerchantLinks,
+    private readonly networks: Networks,
   ) {}
 
   /** A reconciliation's status changes, each an event whose body shows the link as it was just written. */
@@ -44,6 +50,7 @@ export class WebhookOutbox implements MerchantEventSink, ChangeSink {
     const endpoints = await liveEndpointIds(tx, event.merchantId);
     const now = this.clock.now();
     const paymentLink = snapshot ? await this.merchantLinks.resourceOf(tx, snapshot) : await this.merchantLinks.get(event.merchantId, event.ref, tx);
+    const transfers = event.paymentId === undefined ? undefined : (event.transfers ?? (await transferFactsOf(tx, [event.paymentId])).get(event.paymentId)!);
     const sequence = await nextEventSequence(tx, event.merchantId);
     const body: WebhookEvent = {
       id: randomToken('evt', 16),
@@ -52,12 +59,29 @@ export class WebhookOutbox implements MerchantEventSink, ChangeSink {
       created_at: now.toISOString(),
       payment_id: event.paymentId ?? null,
       refund_id: event.refundId ?? null,
-      data: { payment_link: paymentLink },
+      data: { payment_link: paymentLink, ...(transfers && { transfers: transfers.map((t) => this.#named(t)) }) },
     };
     await enqueueEvent(
       tx,
       { event_id: body.id, merchant_id: event.merchantId, type: event.type, payment_link_ref: event.ref, body: JSON.stringify(body), created_at: now, sequence },
       endpoints,
     );
+  }
+
+  /** A transfer as the contract names it (EventTransfer): positions are `log:N` for a token's Transfer log (storage/chain-facts.ts). */
+  #named(t: TransferFact): EventTransfer {
+    const asset = this.networks.asset(t.asset, t.network);
+    const log = /^log:(\d+)$/.exec(t.position);
+    return {
+      network: t.network,
+      asset: t.asset,
+      tx_hash: t.tx_hash,
+      log_index: log ? Number(log[1]) : null,
+      block_height: t.block_height,
+      block_hash: t.block_hash,
+      token_contract: asset.token_contract ?? null,
+      amount_crypto: formatAtomic(BigInt(t.amount_atomic), asset.decimals),
+      confirmations: t.confirmations,
+    };
   }
 }
