@@ -11,6 +11,7 @@ import { ratesFrom, type RateSettings } from './rates/configuration.js';
 import { environmentOf } from './services/merchant/credentials.js';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits } from './storage/database.js';
 import { parsePostgresUrl } from './storage/postgres-url.js';
+import { unknownVariables, type ConfigVariable, type UnknownVariable } from './variables.js';
 
 export interface MerchantCredentials {
   name: string;
@@ -116,7 +117,8 @@ export const LIMIT_VARIABLES = {
   failedSecretsPerAddress: ['LIMIT_FAILED_SECRETS_PER_ADDRESS', 30],
   failedSecretWindowSeconds: ['LIMIT_FAILED_SECRET_WINDOW_SECONDS', 300],
   signInsPerMerchantPerMinute: ['LIMIT_SIGN_INS_PER_MERCHANT_PER_MINUTE', 30],
-} as const satisfies Record<keyof LimitSettings, readonly [string, number]>;
+} as const satisfies Record<keyof LimitSettings, readonly [ConfigVariable, number]>;
+type LimitVariable = (typeof LIMIT_VARIABLES)[keyof LimitSettings][0];
 
 export const DEFAULT_LIMITS = Object.fromEntries(Object.entries(LIMIT_VARIABLES).map(([key, [, value]]) => [key, value])) as unknown as LimitSettings;
 
@@ -239,7 +241,10 @@ const metricsPort = variable<number | undefined>(undefined, (raw) => {
   return Number.isInteger(value) && value >= 1 && value <= 65535 ? value : { wrong: `must be a whole number from 1 to 65535, got ${raw}` };
 });
 
-/** Every variable the gateway reads, with its default; the networks and rates are read by chains/configuration.ts and rates/configuration.ts. */
+/**
+ * Every variable of CONFIG_VARIABLES (variables.ts), each and no other, with its default; the networks and rates are
+ * read by chains/configuration.ts and rates/configuration.ts.
+ */
 const ENVIRONMENT = z.object({
   GATEWAY_ENV: oneOf(ENVIRONMENTS, 'sandbox'),
   PORT: whole(4010, 0, 65535),
@@ -282,8 +287,8 @@ const ENVIRONMENT = z.object({
   SHUTDOWN_DELAY_MS: whole(1_000),
   METRICS_TOKEN: metricsToken,
   METRICS_PORT: metricsPort,
-  ...Object.fromEntries(Object.values(LIMIT_VARIABLES).map(([name, fallback]) => [name, whole(fallback, 1)])),
-});
+  ...(Object.fromEntries(Object.values(LIMIT_VARIABLES).map(([name, fallback]) => [name, whole(fallback, 1)])) as Record<LimitVariable, ReturnType<typeof whole>>),
+} satisfies Record<ConfigVariable, z.ZodMiniType>);
 
 /** The configuration of `env`, or a ConfigError naming every variable that is wrong. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -300,7 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   } catch (error) {
     problems.push((error as Error).message);
   }
-  if (env.GATEWAY_ENV === 'live') problems.push(...liveRefusals(env, networks));
+  if (env.GATEWAY_ENV === 'live') problems.push(...liveRefusals(env, networks), ...variablesUnknown(env, networks).map(unknownVariableLine));
   else problems.push(...sandboxCredentialRefusals(env));
   if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT === parsed.data.PORT) {
     problems.push(`METRICS_PORT must differ from PORT (both ${parsed.data.PORT}): it is a listener of its own, so that /metrics can be kept off the port customers reach`);
@@ -349,6 +354,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     limits: Object.fromEntries(Object.entries(LIMIT_VARIABLES).map(([key, [name]]) => [key, (v as Record<string, unknown>)[name]])) as unknown as LimitSettings,
     metrics: { token: v.METRICS_TOKEN, port: v.METRICS_PORT },
   };
+}
+
+/**
+ * The variables of `env` that look like the gateway's and are not (variables.ts): refused in live, warned about in the
+ * sandbox (start.ts). The assets are the networks' (SANDBOX_RATE_<ASSET>).
+ */
+export function variablesUnknown(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[]): UnknownVariable[] {
+  return unknownVariables(env, [...new Set(networks.flatMap((n) => n.assets.map((a) => a.asset)))]);
+}
+
+/** The one line a variable unknown to the gateway is said in: refused in live, warned about in the sandbox. */
+export function unknownVariableLine({ name, nearest }: UnknownVariable): string {
+  return `${name} is not a variable the gateway reads (the nearest it reads: ${nearest}): a misspelled one would be ignored without a word (docs/operations.md, "Configure")`;
 }
 
 /** The variable of each family's account key (the sandbox merchant's): its addresses derive from it, with no private key here. */
