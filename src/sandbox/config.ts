@@ -11,7 +11,10 @@ import { ratesFrom, type RateSettings } from './rates/configuration.js';
 import { environmentOf } from './services/merchant/credentials.js';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits } from './storage/database.js';
 import { parsePostgresUrl } from './storage/postgres-url.js';
-import { unknownVariables, type ConfigVariable, type UnknownVariable } from './variables.js';
+import { unknownVariables, type ConfigVariable, type EnvOf, type RateVariable, type UnknownVariable } from './variables.js';
+
+/** What the refusals below read: the names of variables.ts only. */
+type GatewayEnv = EnvOf<ConfigVariable | RateVariable>;
 
 export interface MerchantCredentials {
   name: string;
@@ -370,12 +373,12 @@ export function unknownVariableLine({ name, nearest }: UnknownVariable): string 
 }
 
 /** The variable of each family's account key (the sandbox merchant's): its addresses derive from it, with no private key here. */
-const XPUB_VARIABLES: Record<NetworkFamily, string> = { tron: 'HD_XPUB_TRON', evm: 'HD_XPUB_EVM', bitcoin: 'HD_XPUB_BITCOIN' };
+const XPUB_VARIABLES: Record<NetworkFamily, ConfigVariable> = { tron: 'HD_XPUB_TRON', evm: 'HD_XPUB_EVM', bitcoin: 'HD_XPUB_BITCOIN' };
 /** Seeds written in this repository: whatever they sign or receive, anyone can spend. */
 const PUBLIC_SEEDS = [DEFAULT_SANDBOX_SEED_HEX, SANDBOX_WALLET_SEED_HEX, SANDBOX_PAYOUT_SEED_HEX];
 const SANDBOX_CREDENTIAL_VARIABLES = ['SANDBOX_CLIENT_ID', 'SANDBOX_CLIENT_SECRET', 'SANDBOX_MERCHANT_KEY'] as const;
 /** Variables that act on the sandbox merchant or on the sandbox's own tools: in live there are neither. */
-const SANDBOX_ONLY: [name: string, refused: (value: string) => boolean, why: string][] = [
+const SANDBOX_ONLY: [name: ConfigVariable, refused: (value: string) => boolean, why: string][] = [
   ['SANDBOX_CLIENT_ID', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
   ['SANDBOX_CLIENT_SECRET', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
   ['SANDBOX_MERCHANT_KEY', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
@@ -392,8 +395,8 @@ const SANDBOX_ONLY: [name: string, refused: (value: string) => boolean, why: str
  * merchant, tools or public keys, a key it needs missing. Every value of the sandbox is public, so a live gateway that
  * took one would take real money anyone could spend, or seal secrets anyone could open.
  */
-function liveRefusals(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[]): string[] {
-  const given = (name: string) => (env[name] ? env[name] : undefined);
+function liveRefusals(env: GatewayEnv, networks: readonly NetworkSpec[]): string[] {
+  const given = (name: ConfigVariable | RateVariable) => (env[name] ? env[name] : undefined);
   const problems: string[] = [];
   for (const network of networks) {
     if (network.source.kind === 'simulated') {
@@ -420,7 +423,7 @@ function liveRefusals(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[]):
 }
 
 /** The sandbox merchant's credentials as given: any shape but one that names live, which the sandbox would refuse at every request. */
-function sandboxCredentialRefusals(env: NodeJS.ProcessEnv): string[] {
+function sandboxCredentialRefusals(env: GatewayEnv): string[] {
   return SANDBOX_CREDENTIAL_VARIABLES.flatMap((name) => {
     const named = env[name] ? environmentOf(env[name]) : undefined;
     return named?.environment === 'live'
@@ -430,7 +433,7 @@ function sandboxCredentialRefusals(env: NodeJS.ProcessEnv): string[] {
 }
 
 /** The live data key's refusals: it seals the merchants' secrets, so it is the operator's own. */
-function liveDataKeyRefusals(env: NodeJS.ProcessEnv): string[] {
+function liveDataKeyRefusals(env: GatewayEnv): string[] {
   const dataKey = env.GATEWAY_DATA_KEY || undefined;
   if (dataKey === undefined) return ["GATEWAY_DATA_KEY is required in live: it seals the merchants' secrets, and the sandbox's key is public"];
   if (dataKey === SANDBOX_DATA_KEY) return ['GATEWAY_DATA_KEY is the public sandbox key: anyone could open the secrets it seals'];
