@@ -34,6 +34,13 @@ function limitBody(maxBytes: number): MiddlewareHandler {
   };
 }
 
+declare module 'hono' {
+  /** The request's id, on the context: its access line and, for a 500, its error line carry it. */
+  interface ContextVariableMap {
+    reqId: string;
+  }
+}
+
 export function createApp(services: Services): Hono {
   const app = new Hono();
   const { metrics } = services;
@@ -41,6 +48,7 @@ export function createApp(services: Services): Hono {
     const started = performance.now();
     const given = c.req.header('X-Request-Id');
     const id = given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
+    c.set('reqId', id);
     // On Node's response, so that every answer carries it, event streams (written directly) included.
     (c.env as Partial<HttpBindings> | undefined)?.outgoing?.setHeader('X-Request-Id', id);
     await next();
@@ -73,12 +81,12 @@ export function createApp(services: Services): Hono {
     // The client left (or its body timed out) while its body was read: no one to answer, nothing wrong here. First:
     // its ECONNRESET is the client's socket, not a database connection lost (which asProblem answers with a 503).
     if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' && error.message === 'aborted') {
-      log.info({ method: c.req.method, route: c.req.routePath }, 'client aborted the request body');
+      log.info({ req_id: c.get('reqId'), method: c.req.method, route: c.req.routePath }, 'client aborted the request body');
       return problemResponse(c, new ProblemError(400, 'The request body was cut off.'));
     }
     const problem = asProblem(error) ?? (error instanceof HTTPException && error.status < 500 ? new ProblemError(error.status, error.message) : undefined);
     if (problem) return problemResponse(c, problem);
-    log.error({ err: error, method: c.req.method, route: c.req.routePath }, 'request failed');
+    log.error({ req_id: c.get('reqId'), err: error, method: c.req.method, route: c.req.routePath }, 'request failed');
     return problemResponse(c, new ProblemError(500, 'The gateway failed to handle this request.'));
   });
   return app;

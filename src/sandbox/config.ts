@@ -11,6 +11,10 @@ import { ratesFrom, type RateSettings } from './rates/configuration.js';
 import { environmentOf } from './services/merchant/credentials.js';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits } from './storage/database.js';
 import { parsePostgresUrl } from './storage/postgres-url.js';
+import { unknownVariables, type ConfigVariable, type EnvOf, type RateVariable, type UnknownVariable } from './variables.js';
+
+/** What the refusals below read: the names of variables.ts only. */
+type GatewayEnv = EnvOf<ConfigVariable | RateVariable>;
 
 export interface MerchantCredentials {
   name: string;
@@ -116,7 +120,8 @@ export const LIMIT_VARIABLES = {
   failedSecretsPerAddress: ['LIMIT_FAILED_SECRETS_PER_ADDRESS', 30],
   failedSecretWindowSeconds: ['LIMIT_FAILED_SECRET_WINDOW_SECONDS', 300],
   signInsPerMerchantPerMinute: ['LIMIT_SIGN_INS_PER_MERCHANT_PER_MINUTE', 30],
-} as const satisfies Record<keyof LimitSettings, readonly [string, number]>;
+} as const satisfies Record<keyof LimitSettings, readonly [ConfigVariable, number]>;
+type LimitVariable = (typeof LIMIT_VARIABLES)[keyof LimitSettings][0];
 
 export const DEFAULT_LIMITS = Object.fromEntries(Object.entries(LIMIT_VARIABLES).map(([key, [, value]]) => [key, value])) as unknown as LimitSettings;
 
@@ -239,7 +244,10 @@ const metricsPort = variable<number | undefined>(undefined, (raw) => {
   return Number.isInteger(value) && value >= 1 && value <= 65535 ? value : { wrong: `must be a whole number from 1 to 65535, got ${raw}` };
 });
 
-/** Every variable the gateway reads, with its default; the networks and rates are read by chains/configuration.ts and rates/configuration.ts. */
+/**
+ * Every variable of CONFIG_VARIABLES (variables.ts), each and no other, with its default; the networks and rates are
+ * read by chains/configuration.ts and rates/configuration.ts.
+ */
 const ENVIRONMENT = z.object({
   GATEWAY_ENV: oneOf(ENVIRONMENTS, 'sandbox'),
   PORT: whole(4010, 0, 65535),
@@ -282,8 +290,8 @@ const ENVIRONMENT = z.object({
   SHUTDOWN_DELAY_MS: whole(1_000),
   METRICS_TOKEN: metricsToken,
   METRICS_PORT: metricsPort,
-  ...Object.fromEntries(Object.values(LIMIT_VARIABLES).map(([name, fallback]) => [name, whole(fallback, 1)])),
-});
+  ...(Object.fromEntries(Object.values(LIMIT_VARIABLES).map(([name, fallback]) => [name, whole(fallback, 1)])) as Record<LimitVariable, ReturnType<typeof whole>>),
+} satisfies Record<ConfigVariable, z.ZodMiniType>);
 
 /** The configuration of `env`, or a ConfigError naming every variable that is wrong. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -300,7 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   } catch (error) {
     problems.push((error as Error).message);
   }
-  if (env.GATEWAY_ENV === 'live') problems.push(...liveRefusals(env, networks));
+  if (env.GATEWAY_ENV === 'live') problems.push(...liveRefusals(env, networks), ...variablesUnknown(env, networks).map(unknownVariableLine));
   else problems.push(...sandboxCredentialRefusals(env));
   if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT === parsed.data.PORT) {
     problems.push(`METRICS_PORT must differ from PORT (both ${parsed.data.PORT}): it is a listener of its own, so that /metrics can be kept off the port customers reach`);
@@ -351,13 +359,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   };
 }
 
+/**
+ * The variables of `env` that look like the gateway's and are not (variables.ts): refused in live, warned about in the
+ * sandbox (start.ts). The assets are the networks' (SANDBOX_RATE_<ASSET>).
+ */
+export function variablesUnknown(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[]): UnknownVariable[] {
+  return unknownVariables(env, [...new Set(networks.flatMap((n) => n.assets.map((a) => a.asset)))]);
+}
+
+/** The one line a variable unknown to the gateway is said in: refused in live, warned about in the sandbox. */
+export function unknownVariableLine({ name, nearest }: UnknownVariable): string {
+  return `${name} is not a variable the gateway reads (the nearest it reads: ${nearest}): a misspelled one would be ignored without a word (docs/operations.md, "Configure")`;
+}
+
 /** The variable of each family's account key (the sandbox merchant's): its addresses derive from it, with no private key here. */
-const XPUB_VARIABLES: Record<NetworkFamily, string> = { tron: 'HD_XPUB_TRON', evm: 'HD_XPUB_EVM', bitcoin: 'HD_XPUB_BITCOIN' };
+const XPUB_VARIABLES: Record<NetworkFamily, ConfigVariable> = { tron: 'HD_XPUB_TRON', evm: 'HD_XPUB_EVM', bitcoin: 'HD_XPUB_BITCOIN' };
 /** Seeds written in this repository: whatever they sign or receive, anyone can spend. */
 const PUBLIC_SEEDS = [DEFAULT_SANDBOX_SEED_HEX, SANDBOX_WALLET_SEED_HEX, SANDBOX_PAYOUT_SEED_HEX];
 const SANDBOX_CREDENTIAL_VARIABLES = ['SANDBOX_CLIENT_ID', 'SANDBOX_CLIENT_SECRET', 'SANDBOX_MERCHANT_KEY'] as const;
 /** Variables that act on the sandbox merchant or on the sandbox's own tools: in live there are neither. */
-const SANDBOX_ONLY: [name: string, refused: (value: string) => boolean, why: string][] = [
+const SANDBOX_ONLY: [name: ConfigVariable, refused: (value: string) => boolean, why: string][] = [
   ['SANDBOX_CLIENT_ID', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
   ['SANDBOX_CLIENT_SECRET', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
   ['SANDBOX_MERCHANT_KEY', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
@@ -374,8 +395,8 @@ const SANDBOX_ONLY: [name: string, refused: (value: string) => boolean, why: str
  * merchant, tools or public keys, a key it needs missing. Every value of the sandbox is public, so a live gateway that
  * took one would take real money anyone could spend, or seal secrets anyone could open.
  */
-function liveRefusals(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[]): string[] {
-  const given = (name: string) => (env[name] ? env[name] : undefined);
+function liveRefusals(env: GatewayEnv, networks: readonly NetworkSpec[]): string[] {
+  const given = (name: ConfigVariable | RateVariable) => (env[name] ? env[name] : undefined);
   const problems: string[] = [];
   for (const network of networks) {
     if (network.source.kind === 'simulated') {
@@ -402,7 +423,7 @@ function liveRefusals(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[]):
 }
 
 /** The sandbox merchant's credentials as given: any shape but one that names live, which the sandbox would refuse at every request. */
-function sandboxCredentialRefusals(env: NodeJS.ProcessEnv): string[] {
+function sandboxCredentialRefusals(env: GatewayEnv): string[] {
   return SANDBOX_CREDENTIAL_VARIABLES.flatMap((name) => {
     const named = env[name] ? environmentOf(env[name]) : undefined;
     return named?.environment === 'live'
@@ -412,7 +433,7 @@ function sandboxCredentialRefusals(env: NodeJS.ProcessEnv): string[] {
 }
 
 /** The live data key's refusals: it seals the merchants' secrets, so it is the operator's own. */
-function liveDataKeyRefusals(env: NodeJS.ProcessEnv): string[] {
+function liveDataKeyRefusals(env: GatewayEnv): string[] {
   const dataKey = env.GATEWAY_DATA_KEY || undefined;
   if (dataKey === undefined) return ["GATEWAY_DATA_KEY is required in live: it seals the merchants' secrets, and the sandbox's key is public"];
   if (dataKey === SANDBOX_DATA_KEY) return ['GATEWAY_DATA_KEY is the public sandbox key: anyone could open the secrets it seals'];

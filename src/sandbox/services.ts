@@ -146,7 +146,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const local = config.allowLocalWebhooks ? (options.localReceivers ?? sandboxReceivers(config.sandboxWebhookUrl, config.port)) : undefined;
   const targets = new WebhookTargets(local, options.resolve);
   const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets, idempotency, rateLimits, config.limits, config.environment);
-  const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, config.webhookTimeoutMs);
+  const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, metrics, config.webhookTimeoutMs);
   const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);
   const payouts = new Payouts(db, clock, chains, networks, webhookOutbox, config.payments.payoutSeedHex, config.payments.payoutDailyCapVnd);
   const refunds = new Refunds(db, clock, networks, orders, refundLedger, payouts, webhookOutbox, idempotency, config.refundClaimTtlSeconds);

@@ -3,7 +3,7 @@
 // within SHUTDOWN_TIMEOUT_MS, then exit 0. A start that fails says why in one line on stderr and exits 1.
 import type { Hono } from 'hono';
 import { startBanner, type BannerOptions } from './banner.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, unknownVariableLine, variablesUnknown } from './config.js';
 import { configureLogging, firstLine, flushLogs, log } from './logging.js';
 import { startGateway, type RunningGateway } from './server.js';
 import type { Services } from './services.js';
@@ -18,8 +18,11 @@ export interface StartSpec {
 
 export async function runGateway(spec: StartSpec): Promise<void> {
   try {
-    const config = loadConfig(spec.env);
+    const env = spec.env ?? process.env;
+    const config = loadConfig(env);
     await configureLogging(config.log?.level ?? 'info', config.log?.format ?? (process.stderr.isTTY ? 'pretty' : 'json'));
+    // Live refused these in loadConfig; the sandbox says each and goes on.
+    if (config.environment === 'sandbox') for (const unknown of variablesUnknown(env, config.networks)) log.warn({ variable: unknown.name, nearest: unknown.nearest }, unknownVariableLine(unknown));
     // SANDBOX_CHAIN=anvil: Ethereum on a development node, started here (chains/evm/dev-chain.ts).
     const dev = config.sandboxChain === 'anvil' ? await (await import('./chains/evm/dev-chain.js')).startDevChain(config) : undefined;
     const running = await startGateway(dev?.config ?? config, { mount: spec.mount });

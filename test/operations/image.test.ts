@@ -6,7 +6,8 @@
 // the element and the hosted page served; readiness and metrics); the operator's merchants command runs from it on the
 // gateway's database; its HEALTHCHECK passes; SIGTERM ends it with exit 0.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -94,6 +95,24 @@ describe(`the gateway's image, started as its Dockerfile says (${storageName})`,
     assert.deepEqual((await readdir(root)).sort(), ['data', 'dist', 'node_modules'].filter((name) => name !== 'data' || !databaseUrl));
     assert.deepEqual(await readdir(join(root, 'node_modules')), ['@electric-sql']);
     assert.ok((await readdir(join(root, 'dist', 'gateway', 'migrations'))).length > 0, 'the migrations ship beside the gateway');
+  });
+
+  it('names the TypeScript sources in the stacks it logs, through the source maps it ships', async () => {
+    // A start that fails on a database no one serves logs its error, with the stack, at debug (src/sandbox/start.ts).
+    const child = spawn(process.execPath, stage.cmd.slice(1), {
+      cwd: root,
+      env: { PATH: process.env.PATH, ...stage.env, PORT: '0', LOG_LEVEL: 'debug', LOG_FORMAT: 'json', DATABASE_URL: 'postgres://u@127.0.0.1:9/db', DATABASE_CONNECT_TIMEOUT_MS: '1000' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 1, stderr);
+    const failed = stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { msg: string; err?: { stack: string } }).find((line) => line.msg === 'start failed');
+    assert.ok(failed?.err, stderr);
+    const [, first] = failed.err.stack.split('\n');
+    assert.match(first!, /^\s+at .*\/src\/sandbox\/storage\/postgres\.ts:\d+:\d+\)$/);
+    assert.doesNotMatch(failed.err.stack, /dist\/gateway\//);
   });
 
   it('creates a link, takes its payment, refunds part of the paid order and lists the refund', async () => {

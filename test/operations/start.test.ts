@@ -114,6 +114,14 @@ describe('starting the gateway', () => {
     assert.match(line!, new RegExp(`PORT ${portOf(busy)} on HOST 127\\.0\\.0\\.1 is in use by another process`));
   });
 
+  it('warns, in one line each, of a variable it does not read that looks like one of its own, and starts; never of the ordinary ones', async () => {
+    const result = await run({ ...MISSPELLED, ...ORDINARY, LOG_FORMAT: 'json' });
+    assert.equal(result.code, 0, result.stderr);
+    const warned = result.stderr.trim().split('\n').map((line) => JSON.parse(line) as { level: string; variable?: string; nearest?: string; msg: string }).filter((line) => line.variable);
+    assert.deepEqual(warned.map(({ level, variable, nearest }) => [level, variable, nearest]).sort(), Object.entries(NEAREST).map(([name, nearest]) => ['warn', name, nearest]).sort());
+    for (const line of warned) assert.match(line.msg, new RegExp(`^${line.variable} is not a variable the gateway reads \\(the nearest it reads: ${line.nearest}\\)`));
+  });
+
   it('prints the sandbox credentials only while they are the public defaults', async () => {
     const defaults = await run({});
     assert.match(defaults.stdout, /public defaults/);
@@ -153,6 +161,15 @@ describe('starting the gateway', () => {
     refused(await run(env));
   });
 });
+
+/** Misspelled or unknown names of the gateway's (issue 44), and the known name each is nearest to. */
+const NEAREST = { DATABSE_URL: 'DATABASE_URL', GATEWAY_DATA_KY: 'GATEWAY_DATA_KEY', HD_XPUB_TRX: 'HD_XPUB_TRON', PAYOUT_SEED: 'PAYOUT_HD_SEED', sandbox_chain: 'SANDBOX_CHAIN', SANDBOX_RATE_USTD: 'SANDBOX_RATE_USDT' };
+const MISSPELLED: Record<string, string> = { DATABSE_URL: 'postgres://u@127.0.0.1:9/db', GATEWAY_DATA_KY: 'x', HD_XPUB_TRX: 'x', PAYOUT_SEED: 'x', sandbox_chain: 'anvil', SANDBOX_RATE_USTD: '26000' };
+/** Other software's variables, some a few edits from the gateway's (HOME from HOST, PGPORT from PORT): never a word about them. */
+const ORDINARY: Record<string, string> = {
+  HOME: process.env.HOME ?? '/root', CI: '1', npm_config_cache: '/tmp/npm', npm_lifecycle_event: 'test', NODE_ENV: 'production', HOSTNAME: 'gw-1',
+  PGHOST: '127.0.0.1', PGPORT: '5432', PGUSER: 'pay', PGPASSWORD: 'pw', PGDATABASE: 'pay', PGSSLMODE: 'disable', TEST_DATABASE_URL: 'postgres://u@127.0.0.1:9/db', LOG_FILE: '/tmp/x',
+};
 
 /** A live data key with 32 bytes of entropy (`openssl rand -hex 32`'s shape). */
 const LIVE_KEY = '9f3c2a7b41d8e6f05c1b9a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f';
@@ -226,6 +243,17 @@ describe('starting a live gateway', () => {
       assert.match(lines[0]!, expected);
       for (const secret of [LIVE_KEY, '22'.repeat(32), SANDBOX_DEFAULTS.clientSecret, 'an-operator-merchant-key']) assert.ok(!lines[0]!.includes(secret), `${secret} printed`);
     }
+  });
+
+  it('refuses a variable it does not read that looks like one of its own, in one line naming it and the nearest it reads; never the ordinary ones', async () => {
+    const lines = refused(await run({ ...live, ...MISSPELLED, ...ORDINARY }), 'pay-checkout gateway');
+    assert.deepEqual(subjects(lines), Object.keys(NEAREST).sort());
+    for (const line of lines) {
+      const [, name, nearest] = /cannot start: (\w+) is not a variable the gateway reads \(the nearest it reads: (\w+)\)/.exec(line)!;
+      // ETHEREUM, the one network here, takes ETH alone: no SANDBOX_RATE_USDT to be near.
+      assert.equal(nearest, { ...NEAREST, SANDBOX_RATE_USTD: 'SANDBOX_RATE_ETH' }[name!], line);
+    }
+    assert.equal(loadConfig({ ...live, ...ORDINARY }).environment, 'live');
   });
 
   it('names every refusal at once, one line each', async () => {

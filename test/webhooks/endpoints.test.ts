@@ -5,9 +5,10 @@
 // Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it, mock } from 'node:test';
 import fc from 'fast-check';
 import type { Problem } from '../../src/contract/index.js';
+import { log } from '../../src/sandbox/logging.js';
 import { systemResolve } from '../../src/sandbox/services/webhooks/targets.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { accessToken, JSON_TYPE, send } from '../helpers/merchant-api.js';
@@ -150,16 +151,31 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
     }
   });
 
-  it('checks again at delivery: a host that now resolves to the loopback gets nothing, and the log says "unreachable"', async () => {
+  it('checks again at delivery: a host that now resolves to the loopback gets nothing, and is said refused, once, with the rule', async () => {
     const target = await listener();
+    const warn = mock.method(log, 'warn', () => undefined);
+    const refusedCount = async () => Number(/^pay_checkout_webhook_endpoints_refused_total\{rule="public_address"\} (\d+)$/m.exec(await (await fetch(`${gw.url}/metrics`)).text())?.[1] ?? 0);
     try {
+      const before = await refusedCount();
       const endpoint_id = await paidLinkFor(`https://rebind.shop.test:${target.port}/hooks`);
+      // Two attempts (the first, then its retry): one line and one count for the endpoint, not one an attempt.
       while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
-      const log = (await gw.client.getWebhookDeliveries(endpoint_id)).filter((d) => d.attempts > 0);
-      assert.ok(log.length > 0);
-      assert.deepEqual(new Set(log.map((d) => d.last_error)), new Set(['unreachable']));
+      gw.clock.advance(60_000);
+      while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
+      const deliveries = (await gw.client.getWebhookDeliveries(endpoint_id)).filter((d) => d.attempts > 0);
+      assert.ok(deliveries.reduce((sum, d) => sum + d.attempts, 0) >= 2);
+      // "unreachable" before (issue 44): the endpoint may answer; the gateway's rule is what stops it.
+      assert.deepEqual(new Set(deliveries.map((d) => d.last_error)), new Set(['refused_address']));
       assert.equal(target.connections(), 0, 'no connection to the loopback');
+      const lines = warn.mock.calls.map((call) => call.arguments as unknown[]).filter(([fields]) => (fields as { endpoint_id?: string }).endpoint_id === endpoint_id);
+      assert.equal(lines.length, 1, JSON.stringify(lines));
+      const [fields, message] = lines[0]! as [{ rule: string; reason: string }, string];
+      assert.equal(fields.rule, 'public_address');
+      assert.match(fields.reason, /must reach a public address.*rebind\.shop\.test resolves to 127\.0\.0\.1/);
+      assert.match(message, new RegExp(`endpoint ${endpoint_id} is refused at delivery: its URL must reach a public address`));
+      assert.equal((await refusedCount()) - before, 1);
     } finally {
+      warn.mock.restore();
       await target.close();
     }
   });

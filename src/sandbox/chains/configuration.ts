@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { fieldErrors } from '../../contract/index.js';
 import { ASSET_CODE, NETWORK_ID } from '../../contract/assets.js';
 import { isValidAddress, toChecksumAddress } from '../../codecs/addresses.js';
+import type { ChainVariable, EnvOf } from '../variables.js';
 import { SEPOLIA_CHAIN_ID, simulatedNetworks, type AssetConfig, type NetworkConfig, type NodeSource } from './networks.js';
 
 /** An asset as configured: a token's decimals may be left to its contract, and a rate may come with it. */
@@ -26,11 +27,14 @@ const DEFAULT_TIMEOUT_MS = 2_000;
 /** Ethereum's blocks are final after two epochs (64 slots): paid payments' blocks are re-checked that deep. */
 const DEFAULT_FINALITY_BLOCKS = 64;
 
-export function networksFrom(env: NodeJS.ProcessEnv): NetworkSpec[] {
+/** The variables read here are CHAIN_VARIABLES' (variables.ts): no other name type-checks. */
+type ChainEnv = EnvOf<ChainVariable>;
+
+export function networksFrom(env: ChainEnv): NetworkSpec[] {
   // One interval for every simulated network's blocks when set (0: blocks only when mined on demand).
   const networks: NetworkSpec[] = simulatedNetworks((fallback) => wholeNumber(env, 'SANDBOX_BLOCK_INTERVAL_MS', fallback));
   if (env.ETHEREUM_RPC_URL) replace(networks, ethereumOnNode(env));
-  else for (const name of ['ETHEREUM_CHAIN_ID', 'ETHEREUM_USDT_CONTRACT', 'ETHEREUM_USDT_DECIMALS']) {
+  else for (const name of ['ETHEREUM_CHAIN_ID', 'ETHEREUM_USDT_CONTRACT', 'ETHEREUM_USDT_DECIMALS'] as const) {
     if (env[name]) throw new Error(`${name} is set, but ETHEREUM_RPC_URL is not: it applies to Ethereum on a node`);
   }
   if (env.ETHEREUM_CONFIRMATIONS) networks.find((n) => n.id === 'ETHEREUM')!.confirmations = wholeNumber(env, 'ETHEREUM_CONFIRMATIONS', 0, 1);
@@ -59,7 +63,7 @@ function replace(networks: NetworkSpec[], network: NetworkSpec): void {
   else networks.push(network);
 }
 
-function ethereumOnNode(env: NodeJS.ProcessEnv): NetworkSpec {
+function ethereumOnNode(env: ChainEnv): NetworkSpec {
   const chainId = wholeNumber(env, 'ETHEREUM_CHAIN_ID', SEPOLIA_CHAIN_ID, 1);
   const contract = env.ETHEREUM_USDT_CONTRACT;
   if (contract !== undefined && !isValidAddress('evm', contract)) throw new Error(`ETHEREUM_USDT_CONTRACT must be an Ethereum address (0x and 40 hex digits), got ${contract}`);
@@ -174,14 +178,14 @@ function evmNetworksFile(path: string): NetworkSpec[] {
   }));
 }
 
-function webUrlFrom(env: NodeJS.ProcessEnv, name: string): string | undefined {
+function webUrlFrom(env: ChainEnv, name: ChainVariable): string | undefined {
   const raw = env[name];
   if (!raw) return undefined;
   if (!/^https?:\/\/./.test(raw)) throw new Error(`${name} must be an http(s) URL, got ${raw}`);
   return raw;
 }
 
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+function wholeNumber(env: ChainEnv, name: ChainVariable, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);

@@ -7,6 +7,7 @@ import { parseDecimal } from '../../codecs/amounts.js';
 import { fieldErrors, type AssetCode } from '../../contract/index.js';
 import { ASSET_CODE } from '../../contract/assets.js';
 import type { NetworkSpec } from '../chains/configuration.js';
+import type { RateEnv } from '../variables.js';
 import { MAX_BYTES, RATE_SOURCE_KINDS, type Pair, type RateSourceSpec } from './sources.js';
 
 /**
@@ -45,7 +46,7 @@ const DEFAULT_RATES: Record<AssetCode, string> = { USDT: '26350', ETH: '92000000
 const POSITIVE_DECIMAL = /^(?!0+(\.0+)?$)\d{1,15}(\.\d{1,18})?$/;
 
 /** Every configured asset's rule and the sources they read: from RATE_SOURCES, else the sandbox's fixed rates. */
-export function ratesFrom(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[], spreadBps: number): RateSettings {
+export function ratesFrom(env: RateEnv, networks: readonly NetworkSpec[], spreadBps: number): RateSettings {
   const assets = [...new Set(networks.flatMap((n) => n.assets.map((a) => a.asset)))];
   if (env.RATE_SOURCES) {
     const given = assets.filter((asset) => env[`SANDBOX_RATE_${asset}`]);

@@ -44,6 +44,7 @@ export interface AttemptRow {
 export interface ClaimedDelivery {
   delivery_id: number;
   attempts: number;
+  endpoint_id: string;
   url: string;
   secret_sealed: string;
   body: string;
@@ -264,7 +265,7 @@ export async function claimDueDeliveries(sql: Sql, now: Date, limit: number, lea
        ORDER BY d.delivery_id LIMIT $2 FOR UPDATE OF d SKIP LOCKED)
      UPDATE webhook_deliveries d SET locked_until = $3 FROM due, webhook_endpoints w, webhook_events e
      WHERE d.delivery_id = due.delivery_id AND w.endpoint_id = d.endpoint_id AND e.event_id = d.event_id
-     RETURNING d.delivery_id, d.attempts, w.url, w.secret_sealed, e.body, e.event_id, e.created_at AS event_at`,
+     RETURNING d.delivery_id, d.attempts, d.endpoint_id, w.url, w.secret_sealed, e.body, e.event_id, e.created_at AS event_at`,
     [now, limit, leaseUntil, perMerchant],
   );
 }

@@ -1,7 +1,7 @@
 // The gateway's metrics in Prometheus's text format (GET /metrics; docs/operations.md, "Observe", says what each means).
 // Counted as things happen: HTTP requests, statements. Read when scraped: the pool, the chains as followed, the webhook
 // outbox, open event streams, payments by status. One registry per gateway (tests run several in one process).
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../../clock.js';
 import type { EventStreams } from '../../http/event-stream.js';
 import type { Database, Timed } from '../../storage/database.js';
@@ -10,6 +10,7 @@ import type { Watcher } from '../chains/watcher.js';
 import type { RateBook } from '../rates/rate-book.js';
 import type { RateFeed } from '../rates/rate-feed.js';
 import type { SandboxControls } from '../sandbox/sandbox-controls.js';
+import type { TargetRule } from '../webhooks/targets.js';
 
 /** What the metrics read when scraped. */
 export interface Observed {
@@ -38,6 +39,12 @@ export class Metrics {
     help: 'Database work by kind: a statement on its own, or a whole transaction (retries included)',
     labelNames: ['kind'] as const,
     buckets: SECONDS,
+    registers: [this.registry],
+  });
+  readonly #refusedEndpoints = new Counter({
+    name: 'pay_checkout_webhook_endpoints_refused_total',
+    help: 'Webhook endpoints found refused at delivery by the URL rule they break (an endpoint added before the rule): once per endpoint and process, again after it delivered',
+    labelNames: ['rule'] as const,
     registers: [this.registry],
   });
   #observed: Observed | undefined;
@@ -114,6 +121,10 @@ export class Metrics {
   }
 
   readonly timed: Timed = (kind, seconds) => this.#db.observe({ kind }, seconds);
+
+  endpointRefused(rule: TargetRule): void {
+    this.#refusedEndpoints.inc({ rule });
+  }
 
   request(method: string, route: string, status: number, seconds: number): void {
     this.#http.observe({ method, route, status }, seconds);

@@ -9,6 +9,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Clock } from '../../clock.js';
 import type { Sealer } from '../../secrets.js';
 import { log } from '../../logging.js';
+import type { Metrics } from '../operations/metrics.js';
 import { WEBHOOK_RESPONSE_BODY_BYTES, type WebhookAttempt } from '../../../contract/index.js';
 import { isTransient, type Database } from '../../storage/database.js';
 import { claimDueDeliveries, recordAttempt, releaseLease, WEBHOOKS_QUEUED, type AttemptRow, type ClaimedDelivery } from '../../storage/webhooks.js';
@@ -34,11 +35,14 @@ const PER_MERCHANT = 4;
 
 export const retryDelay = (attempts: number): number => Math.min(FIRST_RETRY_MS * 2 ** (attempts - 1), MAX_RETRY_MS);
 
-/** What the delivery log says of an attempt that did not deliver: the receiver's status, or that none answered. */
-const attemptError = (statusCode: number | null) => (statusCode === null ? 'unreachable' : `HTTP ${statusCode}`);
+/**
+ * What the delivery log says of an attempt that did not deliver: the receiver's status, that the URL breaks a rule of
+ * the gateway's (an endpoint added before the rule: it may answer, and is never sent to), or that none answered.
+ */
+const attemptError = (answer: Answer) => (answer.refused ? 'refused_address' : answer.status_code === null ? 'unreachable' : `HTTP ${answer.status_code}`);
 
 /** What a POST came to: the receiver's status and the start of its answer, or why there was none. */
-type Answer = Pick<WebhookAttempt, 'status_code' | 'response_body' | 'response_truncated' | 'error'>;
+type Answer = Pick<WebhookAttempt, 'status_code' | 'response_body' | 'response_truncated' | 'error'> & { refused?: RefusedTarget };
 
 const TLS_ERROR = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|^EPROTO$/;
 
@@ -64,6 +68,8 @@ export class WebhookDispatcher {
   #attempts = 0;
   /** Aborts the sends under way when a stop's deadline comes. */
   #abort = new AbortController();
+  /** The endpoints this process found refused, with why: each is one log line and one count, not one a delivery. */
+  readonly #refused = new Map<string, string>();
 
   constructor(
     private readonly db: Database,
@@ -71,6 +77,7 @@ export class WebhookDispatcher {
     private readonly sealer: Sealer,
     /** Which addresses may be sent to, checked again at every delivery. */
     private readonly targets: WebhookTargets,
+    private readonly metrics: Metrics,
     /** A receiver that has not answered by then has failed this attempt. */
     private readonly timeoutMs = 10_000,
   ) {}
@@ -167,7 +174,7 @@ export class WebhookDispatcher {
     this.#attempts++;
     const { signal } = this.#abort;
     const started = performance.now();
-    const answer = await this.post(delivery.url, delivery.body, signal, {
+    const { refused, ...answer } = await this.post(delivery.url, delivery.body, signal, {
       'Content-Type': 'application/json',
       'User-Agent': 'pay-checkout-webhooks/1',
       'Pay-Checkout-Event-Id': delivery.event_id,
@@ -177,6 +184,7 @@ export class WebhookDispatcher {
     const statusCode = answer.status_code;
     const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
     if (!delivered && signal.aborted) return releaseLease(this.db, delivery.delivery_id);
+    this.#noteRefusal(delivery.endpoint_id, refused, delivered);
     const now = this.clock.now();
     const attempts = delivery.attempts + 1;
     const gaveUp = now.getTime() - delivery.event_at.getTime() >= GIVE_UP_AFTER_MS;
@@ -187,11 +195,23 @@ export class WebhookDispatcher {
         status,
         attempts,
         status_code: statusCode,
-        error: delivered ? null : attemptError(statusCode),
+        error: delivered ? null : attemptError({ ...answer, refused }),
         next_attempt_at: status === 'pending' ? new Date(now.getTime() + retryDelay(attempts)) : null,
         delivered_at: status === 'delivered' ? now : null,
       },
       { attempted_at: attemptedAt, duration_ms, ...answer },
+    );
+  }
+
+  /** An endpoint found refused says so once (a line, a count), until it delivers again or breaks another rule. */
+  #noteRefusal(endpointId: string, refused: RefusedTarget | undefined, delivered: boolean): void {
+    if (delivered) this.#refused.delete(endpointId);
+    if (!refused || this.#refused.get(endpointId) === refused.message) return;
+    this.#refused.set(endpointId, refused.message);
+    this.metrics.endpointRefused(refused.rule);
+    log.warn(
+      { endpoint_id: endpointId, rule: refused.rule, reason: refused.message },
+      `webhooks: endpoint ${endpointId} is refused at delivery: its URL ${refused.message}; nothing is sent to it until the merchant replaces it`,
     );
   }
 
@@ -225,7 +245,8 @@ export class WebhookDispatcher {
     try {
       addresses = await this.targets.addresses(url);
     } catch (error) {
-      return none(error instanceof UnresolvedTarget ? 'unresolved' : error instanceof RefusedTarget ? 'refused_address' : 'connection_failed');
+      if (error instanceof RefusedTarget) return { ...none('refused_address'), refused: error };
+      return none(error instanceof UnresolvedTarget ? 'unresolved' : 'connection_failed');
     }
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const timeout = AbortSignal.timeout(this.timeoutMs);

@@ -13,8 +13,18 @@ export type Resolve = (hostname: string) => Promise<string[]>;
 
 export const systemResolve: Resolve = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
-/** A URL the gateway will not send to, and why (the message of the `url` field). */
-export class RefusedTarget extends Error {}
+/** The rules a webhook URL must keep: the label of the refused endpoints' counter (services/operations/metrics.ts). */
+export type TargetRule = 'https' | 'no_credentials' | 'public_address';
+
+/** A URL the gateway will not send to, the rule it breaks, and why (the message of the `url` field). */
+export class RefusedTarget extends Error {
+  constructor(
+    readonly rule: TargetRule,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /** A host name that did not resolve: refused when the endpoint is added; at delivery, the attempt is "unreachable". */
 export class UnresolvedTarget extends Error {}
@@ -66,9 +76,9 @@ export class WebhookTargets {
     const httpRule = "must be an https: URL; http: is taken only for the sandbox's own receivers (SANDBOX_WEBHOOK_URL, the demo's)";
     const local = this.local?.(url) ?? false;
     if (url.protocol !== 'https:' && !(local && url.protocol === 'http:')) {
-      throw new RefusedTarget(this.local ? httpRule : 'must be an https: URL');
+      throw new RefusedTarget('https', this.local ? httpRule : 'must be an https: URL');
     }
-    if (url.username || url.password) throw new RefusedTarget('must not carry a user name or password');
+    if (url.username || url.password) throw new RefusedTarget('no_credentials', 'must not carry a user name or password');
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     let addresses: string[];
     if (isIP(host)) addresses = [host];
@@ -76,15 +86,15 @@ export class WebhookTargets {
       addresses = await this.resolve(host).catch(() => []);
       // An http: URL must be shown to be loopback; an https: name that does not resolve is refused when the endpoint
       // is added (endpoints.ts), and is "unreachable" at a delivery.
-      if (!addresses.length && url.protocol === 'http:') throw new RefusedTarget(httpRule);
+      if (!addresses.length && url.protocol === 'http:') throw new RefusedTarget('https', httpRule);
       if (!addresses.length) throw new UnresolvedTarget(`must name a host that resolves to a public address (${host} does not resolve)`);
     }
     const reaches = new Set(addresses.map(reachOf));
     const named = isIP(host) ? '' : ` (${host} resolves to ${addresses.join(', ')})`;
     if (reaches.size === 1 && reaches.has('loopback') && local) return addresses;
-    if (url.protocol === 'http:') throw new RefusedTarget(`${httpRule}${named}`);
+    if (url.protocol === 'http:') throw new RefusedTarget('https', `${httpRule}${named}`);
     if (reaches.size !== 1 || !reaches.has('public')) {
-      throw new RefusedTarget(`must reach a public address, not a private, loopback, link-local or reserved one${named}`);
+      throw new RefusedTarget('public_address', `must reach a public address, not a private, loopback, link-local or reserved one${named}`);
     }
     return addresses;
   }
