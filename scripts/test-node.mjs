@@ -1,6 +1,7 @@
 // `npm run test:node`: the node:test suites, once on PGlite and, when a PostgreSQL server is installed,
 // once more on a throwaway PostgreSQL cluster started on loopback for this run (README, "Set up").
-// `--pglite-only` skips the second pass; extra arguments narrow the files (`npm run test:node -- test/chain`).
+// `--pglite-only` skips the second pass, `--postgres-only` the first; extra arguments narrow the files
+// (`npm run test:node -- test/chain`).
 // The second pass runs only what depends on the store: files that start a test gateway (test/helpers), but not
 // test/build (what ships, whatever the store) nor a file that says `// Store: any.` in its header (a gateway it starts
 // is only the way to reach what it checks: bodies, configuration, documents); `*.pglite.test.ts` and
@@ -12,6 +13,7 @@ import { postgresBin, startPostgres } from './postgres.mjs';
 
 const args = process.argv.slice(2);
 const pgliteOnly = args.includes('--pglite-only');
+const postgresOnly = args.includes('--postgres-only');
 const roots = args.filter((a) => !a.startsWith('--'));
 
 /** The node:test files below the given roots; browser (test/checkout, test/portal-views) and end-to-end suites have their own runners. */
@@ -57,7 +59,7 @@ function run(label, files, env) {
   return result.status ?? 1;
 }
 
-let status = run('PGlite', pgliteFiles, { TEST_DATABASE_URL: '' });
+let status = postgresOnly ? 0 : run('PGlite', pgliteFiles, { TEST_DATABASE_URL: '' });
 const bin = pgliteOnly || !postgresFiles.length ? undefined : postgresBin();
 if (bin) {
   const server = await startPostgres(bin);
