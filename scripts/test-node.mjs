@@ -50,7 +50,7 @@ function run(label, files, env) {
   console.log(`\n# node:test on ${label} (${files.length} files)`);
   const started = Date.now();
   // Two cores: two files at a time keeps PGlite start-up (about 1 s a gateway, from test/helpers/pglite-image.ts) from dominating.
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-reporter=spec', ...files], {
     stdio: 'inherit',
     // The gateways' request lines would drown the report: warnings and errors only, unless LOG_LEVEL says otherwise.
     env: { LOG_LEVEL: 'warn', ...process.env, ...env },

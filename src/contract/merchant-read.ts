@@ -70,8 +70,11 @@ export const PaymentLinkResource = z.object({
   paid_at: z.nullable(z.string()),
   /** When a newer link for the same order replaced this expired one; null otherwise. */
   superseded_at: z.nullable(z.string()),
-  /** When the merchant cancelled this link (POST /api/paymentLink/{ref}/cancel; status `cancelled`); null otherwise. */
-  cancelled_at: z.nullable(z.string()),
+  /**
+   * When the merchant cancelled this link (POST /api/paymentLink/{ref}/cancel; status `cancelled`); null otherwise.
+   * Always sent; optional only because a gateway older than cancels, still serving in a rolling upgrade, leaves it out.
+   */
+  cancelled_at: z.optional(z.nullable(z.string())),
   /** Who pays: the contact the customer gave at checkout (the latest payment's), else the link's billing details. */
   customer: z.nullable(Customer),
   /** Every payment opened on the link, oldest first, with its chain transactions. */

@@ -50,14 +50,18 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   options.mount?.(app, gateway);
   // Requests not yet answered in full; an event stream counts only until its response starts.
   const underWay = new Set<ServerResponse>();
-  /** Each open connection: when it last connected or finished a request, or Infinity while it carries one. */
-  const lastActive = new Map<Socket, number>();
+  /**
+   * Each open connection: when it last connected or finished a request (Infinity while it carries one), and how many
+   * bytes it had read then. Bytes read since mean a request on its way in, however late the process parses it.
+   */
+  const lastActive = new Map<Socket, { at: number; read: number }>();
+  const mark = (socket: Socket, at: number) => lastActive.set(socket, { at, read: socket.bytesRead });
   let stopping = false;
   const fetch = async (request: Request, env: HttpBindings | Http2Bindings) => {
     const outgoing = env.outgoing as ServerResponse;
     const { socket } = env.incoming;
     underWay.add(outgoing);
-    lastActive.set(socket, Infinity);
+    mark(socket, Infinity);
     // A stopping process tells each client to open its next connection elsewhere.
     if (stopping) outgoing.setHeader('Connection', 'close');
     let done = false;
@@ -65,7 +69,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       if (done) return;
       done = true;
       underWay.delete(outgoing);
-      if (lastActive.has(socket)) lastActive.set(socket, Date.now());
+      if (lastActive.has(socket)) mark(socket, Date.now());
     };
     try {
       const response = await app.fetch(request, env);
@@ -88,7 +92,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       const s = serve({ fetch, port: config.port, hostname: config.host, serverOptions }, () => resolve(s as Server));
       s.once('error', (error) => reject(listenError(error as NodeJS.ErrnoException, config)));
       s.on('connection', (socket: Socket) => {
-        lastActive.set(socket, Date.now());
+        mark(socket, Date.now());
         socket.once('close', () => lastActive.delete(socket));
       });
     });
@@ -127,8 +131,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       // arrive meanwhile on open connections too; each connection closes after its answer, or once it has been idle.
       const until = deadline - SERVICES_MS;
       for (let now = Date.now(); lastActive.size > 0 && now < until; now = Date.now()) {
-        for (const [socket, at] of lastActive) if (now - at >= IDLE_MS) socket.destroy();
+        for (const [socket, { at, read }] of lastActive) if (now - at >= IDLE_MS && socket.bytesRead === read) socket.destroy();
         await pause(Math.min(POLL_MS, until - now));
+        // After the poll phase: bytes that came while the process was busy are read before the next look.
+        await new Promise(setImmediate);
       }
       server.closeAllConnections();
       await closed;

@@ -98,6 +98,7 @@ describe('stopping a gateway process (PostgreSQL)', () => {
   let env: Record<string, string>;
   const processes: GatewayProcess[] = [];
   const sources: EventSource[] = [];
+  let balancer: { url: string; close(): void } | undefined;
 
   before(async () => {
     // The processes reach the database through a proxy, so a test can take it away.
@@ -106,7 +107,9 @@ describe('stopping a gateway process (PostgreSQL)', () => {
     env = { DATABASE_URL: database.url, LIMIT_STREAMS_PER_CLIENT: '1000', LIMIT_STREAMS_PER_LINK: '1000', SANDBOX_BLOCK_INTERVAL_MS: '0', SHUTDOWN_TIMEOUT_MS: String(BOUND_MS), SHUTDOWN_DELAY_MS: '1000', LOG_LEVEL: 'info' };
   });
   after(async () => {
+    // A test that failed half-way leaves these open, and they would keep this file's process from ever ending.
     for (const source of sources) source.close();
+    balancer?.close();
     for (const p of processes) await p.kill();
     await database?.drop();
   });
@@ -149,10 +152,11 @@ describe('stopping a gateway process (PostgreSQL)', () => {
     assert.equal(opened.status, 201);
 
     // The balancer sends to the first process while it takes connections, then to the second.
-    const balancer = await startBalancer(() => processes.map((p) => p.url));
+    balancer = await startBalancer(() => processes.map((p) => p.url));
+    const through = balancer.url;
     const eventsPath = `/api/checkout/${ref}/events`;
     const browsers = Array.from({ length: STREAMS - 20 }, () => {
-      const source = new EventSource(`${balancer.url}${eventsPath}`);
+      const source = new EventSource(`${through}${eventsPath}`);
       sources.push(source);
       const state = { opens: 0, source, opened: once(source, 'open') };
       source.addEventListener('open', () => state.opens++);
@@ -194,6 +198,5 @@ describe('stopping a gateway process (PostgreSQL)', () => {
     const metrics = await (await fetch(`${second.url}/metrics`)).text();
     assert.match(metrics, new RegExp(`^pay_checkout_event_streams_open ${STREAMS - 20}$`, 'm'));
     for (const b of browsers) b.source.close();
-    balancer.close();
   });
 });
