@@ -193,7 +193,14 @@ export async function openPostgres(url: string, { schema, limits = DEFAULT_DATAB
       };
       // pg-pool connects with a callback, the listener with a promise.
       this.connect = ((callback?: (error?: Error) => void) => {
-        const connected = connectTls().then(() => checkServer(this));
+        // pg-pool listens for a client's errors only once its connect has called back, and checkServer queries a
+        // client already connected: a connection cut meanwhile is an error event that would end the process (a
+        // database outage of 100 ms, listen.postgres.test.ts). The check's query fails with it too, and so the connect.
+        const meanwhile = (error: Error) => log.debug({ err: error }, 'PostgreSQL connection failed while it was checked');
+        this.on('error', meanwhile);
+        const connected = connectTls()
+          .then(() => checkServer(this))
+          .finally(() => this.off('error', meanwhile));
         if (!callback) return connected;
         connected.then(() => callback(), callback);
       }) as pg.Client['connect'];
