@@ -13,6 +13,7 @@ import { HeldPayments } from './services/orders/held-payments.js';
 import { LinkCancels } from './services/orders/link-cancels.js';
 import { Orders } from './services/orders/orders.js';
 import { claimUrlBase, RefundLedger } from './services/orders/refund-ledger.js';
+import { RefundCover } from './services/orders/refund-cover.js';
 import { Payouts } from './services/orders/payouts.js';
 import { RefundClaims } from './services/orders/refund-claims.js';
 import { Idempotency } from './services/merchant/idempotency.js';
@@ -141,14 +142,15 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const merchantLinks = new MerchantLinks(db, networks, reader, refundLedger, view, config.checkoutUrl);
   const webhookOutbox = new WebhookOutbox(clock, merchantLinks, networks);
   const paymentEvents = new PaymentEvents(db, clock, view);
-  const reconciler = new Reconciler(clock, reader, [paymentEvents, webhookOutbox]);
+  const payouts = new Payouts(db, clock, chains, networks, webhookOutbox, config.payments.payoutSeedHex, config.payments.payoutDailyCapVnd);
+  // Refunds first: the payment's events then show the refunds a change failed.
+  const reconciler = new Reconciler(clock, reader, [new RefundCover(payouts), paymentEvents, webhookOutbox]);
   const orders = new Orders(clock, reconciler);
   const local = config.allowLocalWebhooks ? (options.localReceivers ?? sandboxReceivers(config.sandboxWebhookUrl, config.port)) : undefined;
   const targets = new WebhookTargets(local, options.resolve);
   const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets, idempotency, rateLimits, config.limits, config.environment);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, metrics, config.webhookTimeoutMs);
   const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);
-  const payouts = new Payouts(db, clock, chains, networks, webhookOutbox, config.payments.payoutSeedHex, config.payments.payoutDailyCapVnd);
   const refunds = new Refunds(db, clock, networks, orders, refundLedger, payouts, webhookOutbox, idempotency, config.refundClaimTtlSeconds);
   const wallet = new TestWallet(chains, networks, watcher, config.payments.walletSeedHex);
   const sandboxControls = new SandboxControls(db, clock, networks, chains, reconciler, view, watcher);

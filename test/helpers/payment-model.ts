@@ -601,9 +601,9 @@ export const orderInput = (orderId: string) =>
  * reference model (payment-reference.ts) says of the facts, and what payment-state.ts derives from the facts the
  * gateway shows (that the gateway serves what its own rules say; alone, it cannot tell a wrong rule); a link is paid
  * by at most one payment, and paid exactly when one is; what the order holds is paid + held − refunded (pending and
- * succeeded) and never below zero; the coins refunds send never exceed a payment's confirmed coins, and every payout
- * transaction belongs to exactly one refund (on a node, a SUCCESS one is on the canonical chain); the watcher keeps
- * mining. Reconciliation after a block of the watcher's own runs a moment later, so a mismatch gets a few seconds to
+ * succeeded) and never below zero; the coins refunds send never exceed a payment's confirmed coins (unless sent before
+ * a reorganisation took them back: then none of its refunds waits unsent), and every payout transaction belongs to
+ * exactly one refund (on a node, a SUCCESS one is on the canonical chain); the watcher keeps mining. Reconciliation after a block of the watcher's own runs a moment later, so a mismatch gets a few seconds to
  * heal before it is a failure.
  */
 export async function checkInvariants(system: GatewaySystem, orderId: string, stats?: ModelStats, model?: Model, node?: ModelNode): Promise<void> {
@@ -683,7 +683,9 @@ async function invariantProblems(system: GatewaySystem, orderId: string, stats?:
     if ((link.status === 'paid') !== (paid.length === 1)) problems.push(`link ${link.payment_link_ref} is ${link.status} with ${paid.length} paid payments`);
     const refunded = link.refunds.filter((r) => r.refund_status !== 'FAILED').reduce((sum, r) => sum + r.amount, 0);
     const held = link.payments.reduce((sum, p) => sum + p.held_vnd, 0);
-    const expected = (link.status === 'paid' ? link.amount : 0) + held - refunded;
+    // What refunds sent before a reorganisation returned beyond what their payment holds now is gone, not owed.
+    const lost = expectedLink(orderOf(link), now.getTime()).payments.reduce((sum, p) => sum + Math.max(0, -p.refundableVnd), 0);
+    const expected = (link.status === 'paid' ? link.amount : 0) + held - refunded + lost;
     if (link.amountToRefund !== expected) problems.push(`link ${link.payment_link_ref} can refund ${link.amountToRefund} VND, paid + held − refunded is ${expected}`);
     if (link.amountToRefund < 0) problems.push(`link ${link.payment_link_ref} holds ${link.amountToRefund} VND`);
     orderHolds += link.amountToRefund;
@@ -713,7 +715,7 @@ async function refundProblems(system: GatewaySystem, orderId: string, links: rea
     const { decimals } = sandboxNetworks.asset(payment.asset, payment.network);
     const confirmed = payment.transactions.filter((t) => t.confirmed_at).reduce((sum, t) => sum + parseDecimal(t.amount_crypto, decimals), 0n);
     const out = refunds.filter((r) => r.payment_id === paymentId && r.refund_status !== 'FAILED').reduce((sum, r) => sum + parseDecimal(r.amount_crypto, decimals), 0n);
-    if (out > confirmed) problems.push(`payment ${paymentId}'s refunds send ${formatAtomic(out, decimals)} ${payment.asset} of the ${formatAtomic(confirmed, decimals)} it received`);
+    if (out > confirmed && unsentRefunds(refunds, paymentId)) problems.push(`payment ${paymentId}'s refunds send ${formatAtomic(out, decimals)} ${payment.asset} of the ${formatAtomic(confirmed, decimals)} it received`);
   }
   const hashes = refunds.filter((r) => r.psp_refund_id).map((r) => r.psp_refund_id);
   if (new Set(hashes).size !== hashes.length) problems.push(`a payout transaction belongs to more than one refund: ${hashes.join(', ')}`);
@@ -752,6 +754,10 @@ async function chainProblems(node: ModelNode, model: Model, links: readonly Paym
   }
   return problems;
 }
+
+/** Whether a payment has a refund PENDING with nothing of it sent yet. */
+const unsentRefunds = (refunds: readonly { payment_id: string | null; refund_status: string; psp_refund_id: string }[], paymentId: string) =>
+  refunds.some((r) => r.payment_id === paymentId && r.refund_status === 'PENDING' && !r.psp_refund_id);
 
 /** Marks a problem that waiting cannot heal: checkInvariants fails on it at once. */
 const AHEAD = 'ahead of its facts: ';
@@ -824,7 +830,8 @@ function referenceProblems(link: PaymentLinkResource, now: Date, model: Model | 
     if (p.held_vnd !== w.heldVnd) problems.push(`${what} holds ${p.held_vnd} VND, the reference says ${w.heldVnd}`);
     if (p.overpaid !== w.overpaid) problems.push(`${what} has overpaid ${p.overpaid}, the reference says ${w.overpaid}`);
     if (!same(p.paid_at, w.paidAt)) problems.push(`${what} was paid at ${p.paid_at}, the reference says ${iso(w.paidAt)}`);
-    if (w.refundableVnd < 0) problems.push(`${what} refunded ${-w.refundableVnd} VND more than the reference lets it return`);
+    // Refunds sent before a reorganisation took the money back are facts on their chain; one not sent yet must fail.
+    if (w.refundableVnd < 0 && unsentRefunds(link.refunds, p.payment_id)) problems.push(`${what} refunded ${-w.refundableVnd} VND more than the reference lets it return, with a refund not sent yet`);
     // Where money can arrive between the quote and the read, only the simulator says exactly what a quote asked for.
     if (!onNode && p.amount_vnd !== want.quotedVnd[i]) problems.push(`${what} was quoted for ${p.amount_vnd} VND, the reference says ${want.quotedVnd[i]}`);
     if (p.confirmations_required !== CONFIRMATIONS[p.network]) problems.push(`${what} needs ${p.confirmations_required} confirmations, the docs say ${CONFIRMATIONS[p.network]}`);

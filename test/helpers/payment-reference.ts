@@ -271,13 +271,14 @@ export function expectedLink(order: Order, now: number): ExpectedLink {
       rule: rows[i]!.rule,
     };
   });
-  const refundable = payments.reduce((sum, p) => sum + p.refundableVnd, 0);
+  // A payment's refunds sent before a reorganisation took its money back may exceed it: that is not the others' to give.
+  const refundable = payments.reduce((sum, p) => sum + Math.max(0, p.refundableVnd), 0);
   return {
     status: paid ? 'paid' : linkOver ? 'expired' : 'active',
     paidBy: paid?.index ?? null,
     paidAt: paid?.at ?? null,
     payments,
-    refundableVnd: Math.max(0, refundable),
+    refundableVnd: refundable,
     receivedVnd: Number(judged.reduce((sum, j, i) => (open(i) ? sum : sum + credit(j.q, total(j.inTime))), 0n)),
     // All of an earlier quote's in-time money was seen before its window closed, so before the next quote opened.
     quotedVnd: judged.map((_, k) => order.amountVnd - Number(judged.slice(0, k).reduce((sum, j) => sum + credit(j.q, total(j.inTime)), 0n))),

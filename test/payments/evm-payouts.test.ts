@@ -177,4 +177,21 @@ describe(`refunds paid out on an EVM node (${storageName})`, () => {
     assert.equal(again.psp_refund_id, confirmed.psp_refund_id, 'the same transaction');
     assert.equal(await sentTo(to, 'ETH'), 1, 'paid once');
   });
+
+  it('refunds nothing of which was sent end FAILED when a reorganisation takes their payment\'s money back, and none can be made', async () => {
+    const orderId = await paidOrder('USDT');
+    const made = await gw.client.createRefund(orderId, { amount: 20_000, channel: 'PROVIDER', description: 'first', refund_type: 'partial', refund_reason: 'damaged' });
+    await gw.client.createRefund(orderId, { amount: 10_000, channel: 'PROVIDER', description: 'second', refund_type: 'partial', refund_reason: 'damaged' });
+    // The payment's block and the two above it replaced by empty ones: anvil drops its transaction.
+    await chain.client.request({ method: 'anvil_reorg', params: [3, []] } as never);
+    await gw.gateway.watcher.follow('ETHEREUM');
+    const order = await gw.client.listRefunds(orderId);
+    assert.equal(order.amountToRefund, 0);
+    assert.equal(order.refunds.length, 2);
+    for (const refund of order.refunds) {
+      assert.equal(refund.refund_status, 'FAILED', refund.refund_id);
+      assert.match(refund.failure_reason ?? '', /reorganisation.*nothing was sent/);
+    }
+    await assert.rejects(gw.client.retryRefund(made.refundDetails[0]!.refund_id), /holds 0 VND/);
+  });
 });

@@ -139,6 +139,14 @@ export async function refundById(sql: Sql, refundId: string, { lock = false } = 
   return one<RefundState>(sql, `${STATE} WHERE r.refund_id = $1${lock ? ' FOR UPDATE OF r' : ''}`, [refundId]);
 }
 
+/** A payment's PENDING refunds nothing of which was sent yet (no transaction), newest first, locked for a change. */
+export async function unsentRefundsOf(sql: Sql, paymentId: string): Promise<RefundState[]> {
+  return sql.query<RefundState>(
+    `${STATE} WHERE r.payment_id = $1 AND r.refund_status = 'PENDING' AND r.psp_refund_id IS NULL ORDER BY r.seq DESC FOR UPDATE OF r`,
+    [paymentId],
+  );
+}
+
 /** A refund by its claim link's token, locked for a change when `lock`. */
 export async function refundByClaimToken(sql: Sql, token: string, { lock = false } = {}): Promise<RefundState | undefined> {
   return one<RefundState>(sql, `${STATE} WHERE r.claim_token = $1${lock ? ' FOR UPDATE OF r' : ''}`, [token]);

@@ -124,6 +124,10 @@ export function refundSources(order: OrderMoney): RefundSource[] {
     .sort((a, b) => paidFirst(a) - paidFirst(b) || a.payment.created_at.getTime() - b.payment.created_at.getTime());
 }
 
-export const refundable = (source: RefundSource): number => Number(source.state.returnable_vnd) - source.refunded;
+/**
+ * What a refund of the source may still return. Never below zero: refunds sent before a reorganisation took the
+ * payment's money back may exceed what it holds now (refund-cover.ts), and that is not taken from the order's others.
+ */
+export const refundable = (source: RefundSource): number => Math.max(0, Number(source.state.returnable_vnd) - source.refunded);
 
 export const orderNotFound = (orderId: string) => notFound(`There is no order ${orderId} for this merchant.`);

@@ -18,6 +18,8 @@ export interface LinkChange {
   changes: { type: WebhookEventType; paymentId?: string }[];
   /** The last event the customer's stream has of each payment (by payment_id), as it was read with the facts. */
   lastEvents: Map<string, Payment>;
+  /** Whether anything written changed: a status, what a payment holds, the link's status (not confirmations alone). */
+  moved: boolean;
 }
 
 /** Where a reconciliation's change goes, in its transaction. */
@@ -45,18 +47,23 @@ export class Reconciler {
     const payments = before.payments.map((row, i) => ({ ...row, ...storedForm(before.states[i]!) }));
     const after: LinkSnapshot = { ...before, link: { ...link, status: derived.status, paid_at: derived.paid_at }, payments };
     const changes: LinkChange['changes'] = [];
+    let moved = false;
     for (const [i, row] of before.payments.entries()) {
       const next = payments[i]!;
-      if (!sameStored(row, next)) await writeDerivedPayment(tx, row.payment_id, next);
+      if (!sameStored(row, next)) {
+        moved = true;
+        await writeDerivedPayment(tx, row.payment_id, next);
+      }
       if (next.status !== row.status && next.status !== 'awaiting_payment') changes.push({ type: `payment.${next.status}`, paymentId: row.payment_id });
     }
     if (link.status !== derived.status || link.paid_at?.getTime() !== derived.paid_at?.getTime()) {
+      moved = true;
       await writeDerivedLink(tx, ref, after.link);
       if (derived.status === 'expired' && link.status === 'active') changes.push({ type: 'payment_link.expired' });
       // Once: a link leaves `cancelled` only for `paid` (a held payment the merchant accepts), never back.
       if (derived.status === 'cancelled' && link.status === 'active') changes.push({ type: 'payment_link.cancelled' });
     }
-    for (const sink of this.sinks) await sink.apply(tx, { after, changes, lastEvents });
+    for (const sink of this.sinks) await sink.apply(tx, { after, changes, lastEvents, moved });
     return after;
   }
 }
