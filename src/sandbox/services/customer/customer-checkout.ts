@@ -262,6 +262,9 @@ export class CustomerCheckout {
     if (!this.networks.get(network)) {
       throw invalid(`${network} is not a network this gateway takes.`, [{ path: 'network', message: `must be one of ${this.networks.ids.join(', ')}` }]);
     }
+    const codes = [...new Set(this.networks.assets.map((a) => a.asset))];
+    // An asset no network carries is the asset's fault, not the network's.
+    if (!codes.includes(asset)) throw invalid(`${asset} is not an asset this gateway takes.`, [{ path: 'asset', message: `must be one of ${codes.join(', ')}` }]);
     throw invalid(`${asset} is not offered on ${network}.`, [{ path: 'network', message: `must be a network that carries ${asset}` }]);
   }
 
