@@ -11,9 +11,8 @@ import type { Payouts } from './payouts.js';
 export class RefundCover implements ChangeSink {
   constructor(private readonly payouts: Payouts) {}
 
-  async apply(tx: Sql, { after, moved }: LinkChange): Promise<void> {
-    // What a payment may return changes only with what the reconciliation wrote.
-    if (!moved) return;
+  async apply(tx: Sql, { after, mayHoldLess }: LinkChange): Promise<void> {
+    if (!mayHoldLess) return;
     const refunded = await refundedByPayment(tx, [after.link.payment_link_ref]);
     for (const [i, payment] of after.payments.entries()) {
       let over = (refunded.get(payment.payment_id) ?? 0) - Number(after.states[i]!.returnable_vnd);

@@ -18,8 +18,11 @@ export interface LinkChange {
   changes: { type: WebhookEventType; paymentId?: string }[];
   /** The last event the customer's stream has of each payment (by payment_id), as it was read with the facts. */
   lastEvents: Map<string, Payment>;
-  /** Whether anything written changed: a status, what a payment holds, the link's status (not confirmations alone). */
-  moved: boolean;
+  /**
+   * Whether the change may have lowered what the order holds: the link was paid or held money before, and a status
+   * or a held figure changed. Rare (not every confirmation, not an unpaid link's), so its sinks may read more.
+   */
+  mayHoldLess: boolean;
 }
 
 /** Where a reconciliation's change goes, in its transaction. */
@@ -63,7 +66,8 @@ export class Reconciler {
       // Once: a link leaves `cancelled` only for `paid` (a held payment the merchant accepts), never back.
       if (derived.status === 'cancelled' && link.status === 'active') changes.push({ type: 'payment_link.cancelled' });
     }
-    for (const sink of this.sinks) await sink.apply(tx, { after, changes, lastEvents, moved });
+    const heldBefore = link.status === 'paid' || before.payments.some((row) => row.held_vnd > 0);
+    for (const sink of this.sinks) await sink.apply(tx, { after, changes, lastEvents, mayHoldLess: moved && heldBefore });
     return after;
   }
 }
