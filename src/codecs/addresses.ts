@@ -163,3 +163,19 @@ export function isValidAddress(family: NetworkFamily, address: string): boolean 
       }
   }
 }
+
+/**
+ * A TRON address from the 20-byte hex a TRON node's JSON-RPC writes (`0x` and 40 digits, the `0x41` of the base58 form
+ * dropped), or from the 21-byte form (`41…`) of its HTTP API.
+ */
+export function tronAddressFromHex(hex: string): string {
+  const digits = hex.replace(/^0x/i, '');
+  if (!/^(41)?[0-9a-fA-F]{40}$/.test(digits)) throw new RangeError(`"${hex}" is not a TRON address in hex (20 bytes, or 21 starting with 41)`);
+  return base58check.encode(Uint8Array.of(TRON_PREFIX, ...hexToBytes(digits.slice(-40))));
+}
+
+/** The 20-byte hex (`0x…`, lower case) of a base58check TRON address, as a TRON node's JSON-RPC takes it. */
+export function tronAddressToHex(address: string): string {
+  if (!isValidAddress('tron', address)) throw new RangeError(`"${address}" is not a TRON address (base58check, starting with T)`);
+  return `0x${bytesToHex(base58check.decode(address).subarray(1))}`;
+}

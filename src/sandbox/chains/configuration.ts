@@ -7,7 +7,9 @@ import { fieldErrors } from '../../contract/index.js';
 import { ASSET_CODE, NETWORK_ID } from '../../contract/assets.js';
 import { isValidAddress, toChecksumAddress } from '../../codecs/addresses.js';
 import type { ChainVariable, EnvOf } from '../variables.js';
-import { SEPOLIA_CHAIN_ID, simulatedNetworks, type AssetConfig, type NetworkConfig, type NodeSource } from './networks.js';
+import { DEFAULT_FINALITY_BLOCKS, DEFAULT_POLL_MS, DEFAULT_TIMEOUT_MS, nodeSource, wholeNumber } from './env-values.js';
+import { SEPOLIA_CHAIN_ID, simulatedNetworks, type AssetConfig, type NetworkConfig } from './networks.js';
+import { tronOnNode } from './tron/configuration.js';
 
 /** An asset as configured: a token's decimals may be left to its contract, and a rate may come with it. */
 export interface AssetSpec extends Omit<AssetConfig, 'decimals'> {
@@ -21,11 +23,6 @@ export interface NetworkSpec extends Omit<NetworkConfig, 'assets'> {
   assets: AssetSpec[];
 }
 
-/** A node is asked for news this often, and given this long to answer. */
-const DEFAULT_POLL_MS = 1_000;
-const DEFAULT_TIMEOUT_MS = 2_000;
-/** Ethereum's blocks are final after two epochs (64 slots): paid payments' blocks are re-checked that deep. */
-const DEFAULT_FINALITY_BLOCKS = 64;
 
 /** The variables read here are CHAIN_VARIABLES' (variables.ts): no other name type-checks. */
 type ChainEnv = EnvOf<ChainVariable>;
@@ -37,6 +34,8 @@ export function networksFrom(env: ChainEnv): NetworkSpec[] {
   else for (const name of ['ETHEREUM_CHAIN_ID', 'ETHEREUM_USDT_CONTRACT', 'ETHEREUM_USDT_DECIMALS'] as const) {
     if (env[name]) throw new Error(`${name} is set, but ETHEREUM_RPC_URL is not: it applies to Ethereum on a node`);
   }
+  const tron = tronOnNode(env);
+  if (tron) replace(networks, tron);
   if (env.ETHEREUM_CONFIRMATIONS) networks.find((n) => n.id === 'ETHEREUM')!.confirmations = wholeNumber(env, 'ETHEREUM_CONFIRMATIONS', 0, 1);
   if (env.EVM_NETWORKS) for (const network of evmNetworksFile(env.EVM_NETWORKS)) replace(networks, network);
   return networks;
@@ -86,25 +85,6 @@ function ethereumOnNode(env: ChainEnv): NetworkSpec {
       timeoutMs: wholeNumber(env, 'ETHEREUM_TIMEOUT_MS', DEFAULT_TIMEOUT_MS, 100),
       finalityBlocks: wholeNumber(env, 'ETHEREUM_FINALITY_BLOCKS', DEFAULT_FINALITY_BLOCKS, 1),
     }),
-  };
-}
-
-export function nodeSource(name: string, rpcUrl: string, options: Partial<Omit<NodeSource, 'kind' | 'rpcUrl'>> = {}): NodeSource {
-  let url: URL;
-  try {
-    url = new URL(rpcUrl);
-  } catch {
-    throw new Error(`${name} must be an http(s) URL of a JSON-RPC node, got ${rpcUrl}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL of a JSON-RPC node, got ${url.protocol}`);
-  return {
-    kind: 'node',
-    rpcUrl,
-    pollMs: DEFAULT_POLL_MS,
-    timeoutMs: DEFAULT_TIMEOUT_MS,
-    finalityBlocks: DEFAULT_FINALITY_BLOCKS,
-    dev: false,
-    ...Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)),
   };
 }
 
@@ -183,12 +163,4 @@ function webUrlFrom(env: ChainEnv, name: ChainVariable): string | undefined {
   if (!raw) return undefined;
   if (!/^https?:\/\/./.test(raw)) throw new Error(`${name} must be an http(s) URL, got ${raw}`);
   return raw;
-}
-
-function wholeNumber(env: ChainEnv, name: ChainVariable, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}, got ${raw}`);
-  return value;
 }

@@ -41,6 +41,14 @@ export interface NodeSource {
   finalityBlocks: number;
   /** A development node (anvil): the sandbox wallet, faucet and mining use its own methods. */
   dev: boolean;
+  /** The chain id the node must answer (`eth_chainId`, hex), checked when it is opened; unset: not checked. */
+  chainId?: string;
+  /** A head block older than this is a node behind (TRON's JSON-RPC says nothing else about it); unset: never. */
+  stallMs?: number;
+  /** A provider's key, sent with every call (TRON-PRO-API-KEY); never shown or logged. */
+  apiKey?: string;
+  /** The network's HTTP API beside its JSON-RPC (TRON's `/wallet/…`), where it has one. */
+  apiUrl?: string;
 }
 
 export interface NetworkConfig {

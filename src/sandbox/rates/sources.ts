@@ -4,6 +4,7 @@
 // open access latest rates (open.er-api.com), and the sandbox's fixed rates. Nothing here runs on a request's path:
 // services/rates/rate-feed.ts asks the sources on their schedule. An answer is read within bounds (docs/rates.md,
 // "Reading an answer"), and one past any of them is a failed answer, never a price and never a throw past the feed.
+import { readCapped } from '../http/capped-body.js';
 import { JsonNumber, parseJsonText, type JsonObject, type JsonValue } from './json-text.js';
 
 /** A pair as the rules name it: base/quote, such as ETH/USD or USD/VND. */
@@ -123,35 +124,6 @@ function checkContentType(header: string | null): void {
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw new RateSourceError(`the answer is in ${clip(charset)}, not UTF-8`, { bound: 'encoding' });
 }
 
-/** The body, read until its end or until it holds more than `maxBytes`, then the connection is closed. */
-async function readCapped(response: Response, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
-  const tooBig = () => new RateSourceError(`the answer is more than ${maxBytes} bytes`, { bound: 'size' });
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooBig();
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body?.getReader();
-  try {
-    for (;;) {
-      const chunk = await reader?.read();
-      if (!chunk || chunk.done) break;
-      size += chunk.value.byteLength;
-      if (size > maxBytes) {
-        await reader!.cancel().catch(() => undefined);
-        throw tooBig();
-      }
-      chunks.push(chunk.value);
-    }
-  } catch (error) {
-    if (error instanceof RateSourceError) throw error;
-    throw new RateSourceError(signal.aborted ? 'no answer in time' : 'the answer broke off', { bound: signal.aborted ? 'time-limit' : undefined });
-  }
-  return Buffer.concat(chunks);
-}
-
 /**
  * GETs JSON within the bounds of docs/rates.md ("Reading an answer"): no redirect followed, at most `max_bytes`, all of
  * it within the feed's timeout (the signal), application/json in UTF-8, numbers kept as written. A status other than 2xx
@@ -167,7 +139,12 @@ async function getJson(spec: RateSourceSpec, signal: AbortSignal, message: (body
     const location = response.headers.get('location');
     throw new RateSourceError(`HTTP ${response.status}: a redirect${location ? ` to ${clip(location, 200)}` : ''}, which is not followed`, { bound: 'redirect' });
   }
-  const bytes = await readCapped(response, spec.max_bytes ?? MAX_BYTES, signal);
+  const maxBytes = spec.max_bytes ?? MAX_BYTES;
+  const bytes = await readCapped(response, maxBytes, signal, (why) =>
+    why === 'size'
+      ? new RateSourceError(`the answer is more than ${maxBytes} bytes`, { bound: 'size' })
+      : new RateSourceError(why === 'time-limit' ? 'no answer in time' : 'the answer broke off', { bound: why === 'time-limit' ? 'time-limit' : undefined }),
+  );
   if (!response.ok) {
     const text = new TextDecoder().decode(bytes);
     let body: JsonValue | undefined;

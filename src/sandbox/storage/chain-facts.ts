@@ -61,13 +61,16 @@ export async function insertBlocks(sql: Sql, network: Network, blocks: readonly 
 
 /**
  * The blocks above `height` left the chain: they are deleted, and their transfers wait for a block again (a
- * transaction of an orphaned block usually comes back in the new chain, and keeps when it was first seen). Returns the
- * addresses whose transfers moved.
+ * transaction of an orphaned block usually comes back in the new chain, and keeps when it was first seen), or, on a
+ * network that shows nothing waiting (`keepWaiting` false: TRON's JSON-RPC), go with them: nothing there could say
+ * they wait, or ever drop them, and one that lands again is seen again. Returns the addresses whose transfers moved.
  */
-export async function rewindTo(sql: Sql, network: Network, height: number): Promise<string[]> {
+export async function rewindTo(sql: Sql, network: Network, height: number, { keepWaiting }: { keepWaiting: boolean }): Promise<string[]> {
   await sql.query('DELETE FROM chain_blocks WHERE network = $1 AND height > $2', [network, height]);
   const rows = await sql.query<{ to_address: string }>(
-    'UPDATE chain_transfers SET block_height = NULL, block_hash = NULL WHERE network = $1 AND block_height > $2 RETURNING to_address',
+    keepWaiting
+      ? 'UPDATE chain_transfers SET block_height = NULL, block_hash = NULL WHERE network = $1 AND block_height > $2 RETURNING to_address'
+      : 'DELETE FROM chain_transfers WHERE network = $1 AND block_height > $2 RETURNING to_address',
     [network, height],
   );
   return [...new Set(rows.map((r) => r.to_address))];

@@ -8,7 +8,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { GatewayConfig } from '../../config.js';
-import { nodeSource } from '../configuration.js';
+import { nodeSource } from '../env-values.js';
 import { SEPOLIA_CHAIN_ID } from '../networks.js';
 import { startAnvil, type AnvilNode } from './anvil.js';
 import { TestToken } from './contracts/artifacts.js';

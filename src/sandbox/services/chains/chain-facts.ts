@@ -94,7 +94,7 @@ export class ChainFacts {
         reorged = shaken.filter((p) => p.status === 'paid');
         // Read before the rewind: the merchant hears which transfers, in which blocks, the reorganisation took back.
         before = await transferFactsOf(tx, reorged.map((p) => p.payment_id));
-        for (const address of await rewindTo(tx, network.id, step.rewindTo.height)) moved.add(address);
+        for (const address of await rewindTo(tx, network.id, step.rewindTo.height, { keepWaiting: step.pending !== undefined })) moved.add(address);
       }
       for (const t of [...mined, ...fresh]) moved.add(t.to);
       // The payments' row locks come before the clock: see markUnsettledAt.
