@@ -40,6 +40,8 @@ export class TronNodeChain implements ChainPort {
   readonly #token: AssetConfig;
   /** The token's contract as the node writes it: 20-byte hex, lower case. */
   readonly #contract: string;
+  /** The head as last read: the newest block is then not asked for again (about two calls a block: it and its logs). */
+  #latest: RpcBlock | undefined;
 
   private constructor(readonly network: NetworkConfig) {
     if (network.source.kind !== 'node') throw new Error(`${network.id} is not on a node`);
@@ -63,8 +65,10 @@ export class TronNodeChain implements ChainPort {
   }
 
   async head(): Promise<BlockHeader> {
+    this.#latest = undefined;
     const latest = await this.#block('latest');
     if (!latest) throw new TronProviderError(`the node of ${this.network.id} has no latest block`);
+    this.#latest = latest;
     const header = headerOf(latest);
     const age = Date.now() - header.time.getTime();
     if (this.#source.stallMs !== undefined && age > this.#source.stallMs) {
@@ -80,7 +84,8 @@ export class TronNodeChain implements ChainPort {
 
   async blocks(from: number, to: number): Promise<ChainBlock[]> {
     const heights = Array.from({ length: to - from + 1 }, (_, i) => from + i);
-    const blocks = await Promise.all(heights.map((height) => this.#block(quantity(height))));
+    const latest = this.#latest;
+    const blocks = await Promise.all(heights.map((height) => (latest && Number(BigInt(latest.number)) === height ? latest : this.#block(quantity(height)))));
     return Promise.all(
       blocks.map(async (block, i) => {
         if (!block) throw new Error(`${this.network.id}: the node has no block ${heights[i]} yet`);
