@@ -118,7 +118,25 @@ export function encodeAddress(family: NetworkFamily, compressedPublicKey: Uint8A
   const uncompressed = secp256k1.Point.fromBytes(compressedPublicKey).toBytes(false);
   const accountHash = keccak_256(uncompressed.subarray(1)).subarray(12);
   if (family === 'evm') return toChecksumAddress(`0x${bytesToHex(accountHash)}`);
-  return base58check.encode(Uint8Array.of(TRON_PREFIX, ...accountHash));
+  return tronAddressFromBytes(Uint8Array.of(TRON_PREFIX, ...accountHash));
+}
+
+/** The base58check `T…` form of a TRON address's 21 bytes (0x41 and the account hash), as TRON's messages carry it. */
+export function tronAddressFromBytes(bytes: Uint8Array): string {
+  if (bytes.length !== 21 || bytes[0] !== TRON_PREFIX) throw new Error('a TRON address is 21 bytes starting with 0x41');
+  return base58check.encode(bytes);
+}
+
+/** The 21 bytes of a base58check `T…` TRON address; throws if it is not one (checksum included). */
+export function tronAddressBytes(address: string): Uint8Array {
+  let payload: Uint8Array;
+  try {
+    payload = base58check.decode(address);
+  } catch (error) {
+    throw new Error(`${address} is not base58check (${(error as Error).message})`, { cause: error });
+  }
+  if (payload.length !== 21 || payload[0] !== TRON_PREFIX) throw new Error(`${address} is not a TRON address (21 bytes starting with 0x41)`);
+  return payload;
 }
 
 /** EIP-55: each hex letter is upper case where the keccak of the lower-case address has a high nibble. */
@@ -148,8 +166,8 @@ export function isValidAddress(family: NetworkFamily, address: string): boolean 
       return address.slice(2) === address.slice(2).toLowerCase() || address.slice(2) === address.slice(2).toUpperCase() || toChecksumAddress(address) === address;
     case 'tron':
       try {
-        const payload = base58check.decode(address);
-        return payload.length === 21 && payload[0] === TRON_PREFIX;
+        tronAddressBytes(address);
+        return true;
       } catch {
         return false;
       }
