@@ -189,11 +189,10 @@ export function isValidAddress(family: NetworkFamily, address: string): boolean 
 export function tronAddressFromHex(hex: string): string {
   const digits = hex.replace(/^0x/i, '');
   if (!/^(41)?[0-9a-fA-F]{40}$/.test(digits)) throw new RangeError(`"${hex}" is not a TRON address in hex (20 bytes, or 21 starting with 41)`);
-  return base58check.encode(Uint8Array.of(TRON_PREFIX, ...hexToBytes(digits.slice(-40))));
+  return tronAddressFromBytes(Uint8Array.of(TRON_PREFIX, ...hexToBytes(digits.slice(-40))));
 }
 
 /** The 20-byte hex (`0x…`, lower case) of a base58check TRON address, as a TRON node's JSON-RPC takes it. */
 export function tronAddressToHex(address: string): string {
-  if (!isValidAddress('tron', address)) throw new RangeError(`"${address}" is not a TRON address (base58check, starting with T)`);
-  return `0x${bytesToHex(base58check.decode(address).subarray(1))}`;
+  return `0x${bytesToHex(tronAddressBytes(address).subarray(1))}`;
 }
