@@ -143,6 +143,7 @@ const view = object({
           chain_id: nullable(int),
           token_contract: nullable(string),
           explorer_url: nullable(string),
+          explorer_tx_url: nullable(string),
           available: boolean,
           wallet_rpc_url: nullable(string),
         }),

@@ -88,8 +88,14 @@ export const CheckoutAsset = z.object({
   chain_id: z.nullable(z.int()),
   /** The token's contract; null for the network's own coin. */
   token_contract: z.nullable(z.string()),
-  /** Where a transaction is looked up: `{explorer_url}/tx/{hash}`; null when the network has none. */
+  /** The network's block explorer; null when the network has none. */
   explorer_url: z.nullable(z.string()),
+  /**
+   * The explorer's page of one transaction, with `{hash}` where the transaction's hash goes (each explorer has its own
+   * form: `https://sepolia.etherscan.io/tx/{hash}`, `https://nile.tronscan.org/#/transaction/{hash}`); null when the
+   * network has no explorer.
+   */
+  explorer_tx_url: z.nullable(z.string()),
   /** False while the gateway cannot see the network (its node is unreachable or behind): no new payment opens on it. */
   available: z.boolean(),
   /**

@@ -63,6 +63,8 @@ export const ChainNetwork = z.object({
   synced_at: z.nullable(z.string()),
   confirmations: z.int(),
   explorer_url: z.nullable(z.string()),
+  /** The explorer's page of one transaction, `{hash}` where its hash goes (as in the checkout view's assets). */
+  explorer_tx_url: z.nullable(z.string()),
   assets: z.array(
     z.object({
       asset: z.string(),

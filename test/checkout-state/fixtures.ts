@@ -52,6 +52,7 @@ export function checkoutAsset(overrides: Partial<CheckoutAsset> = {}): CheckoutA
     chain_id: null,
     token_contract: null,
     explorer_url: null,
+    explorer_tx_url: null,
     available: true,
     wallet_rpc_url: null,
     ...overrides,

@@ -21,6 +21,7 @@ const BSC: Omit<CheckoutAsset, 'available'> = {
   chain_id: 97,
   token_contract: '0x337610d27c682E347C9cD60BD4b3b107C9d34dDd',
   explorer_url: 'https://testnet.bscscan.com',
+  explorer_tx_url: 'https://testnet.bscscan.com/tx/{hash}',
   wallet_rpc_url: 'https://data-seed-prebsc-1-s1.bnbchain.org:8545',
 };
 
@@ -97,7 +98,7 @@ describe('<pay-checkout> networks from the gateway', () => {
     // The gateway's view of Ethereum on a chain 1 node (ETHEREUM_CHAIN_ID=1): the same network id as the sandbox's Sepolia.
     const mainnet = (a: CheckoutAsset): CheckoutAsset =>
       a.network === 'ETHEREUM'
-        ? { ...a, network_name: 'Ethereum', testnet: false, chain_id: 1, label: a.label.replace('Ethereum Sepolia', 'Ethereum'), explorer_url: 'https://etherscan.io', token_contract: a.token_contract && contract }
+        ? { ...a, network_name: 'Ethereum', testnet: false, chain_id: 1, label: a.label.replace('Ethereum Sepolia', 'Ethereum'), explorer_url: 'https://etherscan.io', explorer_tx_url: 'https://etherscan.io/tx/{hash}', token_contract: a.token_contract && contract }
         : a;
     const payment = paymentFixture({
       payment_id: 'pay_mainnet',

@@ -35,7 +35,7 @@ for (const lang of ['vi', 'en'] as const) {
   });
 
   test(`a receipt with explorer links, a long name and hash (${lang}) fits 320 px, every link 44 × 44`, async () => {
-    const asset = checkoutAsset({ explorer_url: 'https://sepolia.etherscan.io' });
+    const asset = checkoutAsset({ explorer_url: 'https://sepolia.etherscan.io', explorer_tx_url: 'https://sepolia.etherscan.io/tx/{hash}' });
     const view = checkoutView({
       status: 'paid',
       merchant_details: { ...checkoutView().merchant_details, name: 'Công ty TNHH Thương mại Dịch vụ Cà phê Buôn Ma Thuột' },

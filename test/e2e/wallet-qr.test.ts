@@ -53,6 +53,7 @@ const chain: ChainNetwork[] = [
     synced_at: null,
     confirmations: n.confirmations,
     explorer_url: n.explorer_url ?? null,
+    explorer_tx_url: n.explorer_tx_url ?? null,
     assets: n.assets.map((a) => ({ ...a, label: a.asset, token_contract: a.token_contract ?? null, token_standard: a.token_standard ?? null })),
   })),
   {
@@ -68,6 +69,7 @@ const chain: ChainNetwork[] = [
     synced_at: null,
     confirmations: 5,
     explorer_url: 'https://testnet.bscscan.com',
+    explorer_tx_url: 'https://testnet.bscscan.com/tx/{hash}',
     assets: [
       { asset: 'BNB', decimals: 18, quote_decimals: 6, label: 'BNB', token_contract: null, token_standard: null },
       { asset: 'USDT', decimals: 18, quote_decimals: 2, label: 'USDT · BEP-20', token_contract: '0x337610d27c682E347C9cD60BD4b3b107C9d34dDd', token_standard: 'BEP-20' },

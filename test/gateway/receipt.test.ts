@@ -62,11 +62,17 @@ describe(`the receipt page (${storageName})`, () => {
 });
 
 describe('the receipt page, rendered', () => {
-  it('links each transaction to the network’s explorer, away from the page without a referrer', async () => {
-    const view = checkoutView({ methods: [{ pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', assets: [checkoutAsset({ explorer_url: 'https://sepolia.etherscan.io' })] }] });
-    const asset = view.methods[0]!.assets[0]!;
-    const paid = payment({ asset: asset.asset, network: asset.network, transactions: [transaction(3, { tx_hash: '0xabc' })] });
-    const text = String(await receiptPage('en', view, [paid]));
-    assert.match(text, /<a href="https:\/\/sepolia\.etherscan\.io\/tx\/0xabc" rel="noreferrer">View on the block explorer<\/a>/);
-  });
+  const explorers = [
+    ['Ethereum', { network: 'ETHEREUM', explorer_url: 'https://sepolia.etherscan.io', explorer_tx_url: 'https://sepolia.etherscan.io/tx/{hash}' }, '0xabc', 'https://sepolia.etherscan.io/tx/0xabc'],
+    ['TRON', { network: 'TRON', explorer_url: 'https://nile.tronscan.org', explorer_tx_url: 'https://nile.tronscan.org/#/transaction/{hash}' }, 'c463df', 'https://nile.tronscan.org/#/transaction/c463df'],
+  ] as const;
+  for (const [name, explorer, hash, href] of explorers) {
+    it(`links each ${name} transaction to its explorer’s page for it, away from the page without a referrer`, async () => {
+      const view = checkoutView({ methods: [{ pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', assets: [checkoutAsset(explorer)] }] });
+      const asset = view.methods[0]!.assets[0]!;
+      const paid = payment({ asset: asset.asset, network: asset.network, transactions: [transaction(3, { tx_hash: hash })] });
+      const text = String(await receiptPage('en', view, [paid]));
+      assert.ok(text.includes(`<a href="${href}" rel="noreferrer">View on the block explorer</a>`), text);
+    });
+  }
 });

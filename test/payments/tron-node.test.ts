@@ -8,12 +8,13 @@ import type { Address } from 'viem';
 import { parseDecimal } from '../../src/codecs/amounts.js';
 import { tronAddressFromHex, tronAddressToHex } from '../../src/codecs/addresses.js';
 import type { Payment } from '../../src/contract/index.js';
+import { transactionUrl } from '../../src/contract/rules.js';
 import { networksFrom } from '../../src/sandbox/chains/configuration.js';
 import { TestToken } from '../../src/sandbox/chains/evm/contracts/artifacts.js';
 import { deployContract } from '../../src/sandbox/chains/evm/contracts/deploy.js';
 import { TRON_NILE_CHAIN_ID } from '../../src/sandbox/chains/tron/configuration.js';
 import { startTestChain, type TestChain } from '../helpers/anvil.js';
-import { checkoutApi } from '../helpers/checkout.js';
+import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 
 describe(`USDT on TRON on a node (${storageName})`, () => {
@@ -69,6 +70,14 @@ describe(`USDT on TRON on a node (${storageName})`, () => {
     await mine();
     const paid = await status(checkout, payment);
     assert.deepEqual([paid.status, paid.transactions[0]?.confirmations], ['paid', 19]);
+    const asset = (await checkout.view()).body.methods.flatMap((m) => m.assets).find((a) => a.network === 'TRON')!;
+    assert.equal(transactionUrl(asset.explorer_tx_url, paid.transactions[0]!.tx_hash), `https://nile.tronscan.org/#/transaction/${hash.slice(2)}`, 'Tronscan’s page of it');
+  });
+
+  it('says TRON is on a node, by its origin only, and that it can be seen', async () => {
+    const { body } = await sandboxApi(gw.url).chain();
+    const tron = body.networks.find((n) => n.network === 'TRON')!;
+    assert.deepEqual([tron.source, tron.rpc_url, tron.available, tron.name], ['node', new URL(chain.rpcUrl).origin, true, 'TRON Nile']);
   });
 
   it('never counts a token of the same symbol at another contract', async () => {

@@ -241,7 +241,7 @@ export function excess(payment: Pick<Payment, 'received_crypto' | 'amount_crypto
 }
 
 /** What names an asset (its ticker and token standard, its network's id and name), and what wallets and receipts need of it. */
-export type NamedAsset = Pick<CheckoutAsset, 'asset' | 'network' | 'network_name' | 'testnet' | 'token_standard' | 'token_contract' | 'chain_id' | 'explorer_url' | 'wallet_rpc_url'>;
+export type NamedAsset = Pick<CheckoutAsset, 'asset' | 'network' | 'network_name' | 'testnet' | 'token_standard' | 'token_contract' | 'chain_id' | 'explorer_url' | 'explorer_tx_url' | 'wallet_rpc_url'>;
 
 /**
  * A payment's asset as the view names it; one the gateway no longer offers goes by its ids, a test network in the
@@ -249,7 +249,7 @@ export type NamedAsset = Pick<CheckoutAsset, 'asset' | 'network' | 'network_name
  */
 export function namedAsset(view: CheckoutView, payment: Pick<Payment, 'asset' | 'network'>): NamedAsset {
   const offered = view.methods.flatMap((m) => m.assets).find((a) => assetKey(a) === assetKey(payment));
-  return offered ?? { ...payment, network_name: payment.network, testnet: view.environment === 'sandbox', token_standard: null, token_contract: null, chain_id: null, explorer_url: null, wallet_rpc_url: null };
+  return offered ?? { ...payment, network_name: payment.network, testnet: view.environment === 'sandbox', token_standard: null, token_contract: null, chain_id: null, explorer_url: null, explorer_tx_url: null, wallet_rpc_url: null };
 }
 
 /** The asset as a wallet names it: `USDT · TRC-20`, `ETH`, `BTC`. The same in every language. */

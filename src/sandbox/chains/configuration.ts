@@ -78,7 +78,7 @@ function ethereumOnNode(env: ChainEnv): NetworkSpec {
       { asset: 'ETH', decimals: 18, quote_decimals: 6 },
     ],
     confirmations: wholeNumber(env, 'ETHEREUM_CONFIRMATIONS', 3, 1),
-    explorer_url: chainId === SEPOLIA_CHAIN_ID ? 'https://sepolia.etherscan.io' : chainId === 1 ? 'https://etherscan.io' : undefined,
+    ...evmExplorer(chainId === SEPOLIA_CHAIN_ID ? 'https://sepolia.etherscan.io' : chainId === 1 ? 'https://etherscan.io' : undefined),
     source: nodeSource('ETHEREUM_RPC_URL', env.ETHEREUM_RPC_URL!, {
       pollMs: wholeNumber(env, 'ETHEREUM_POLL_MS', DEFAULT_POLL_MS, 100),
       walletRpcUrl: webUrlFrom(env, 'ETHEREUM_WALLET_RPC_URL'),
@@ -147,7 +147,7 @@ function evmNetworksFile(path: string): NetworkSpec[] {
       n.native,
     ],
     confirmations: n.confirmations,
-    explorer_url: n.explorer_url,
+    ...evmExplorer(n.explorer_url),
     source: nodeSource(`EVM_NETWORKS [${n.id}].rpc_url`, n.rpc_url, {
       walletRpcUrl: n.wallet_rpc_url,
       pollMs: n.poll_ms,
@@ -163,4 +163,9 @@ function webUrlFrom(env: ChainEnv, name: ChainVariable): string | undefined {
   if (!raw) return undefined;
   if (!/^https?:\/\/./.test(raw)) throw new Error(`${name} must be an http(s) URL, got ${raw}`);
   return raw;
+}
+
+/** An EVM explorer (Etherscan and its kind) shows a transaction at `/tx/{hash}`. */
+function evmExplorer(url: string | undefined): Pick<NetworkSpec, 'explorer_url' | 'explorer_tx_url'> {
+  return url ? { explorer_url: url, explorer_tx_url: `${url.replace(/\/+$/, '')}/tx/{hash}` } : {};
 }

@@ -66,6 +66,8 @@ export interface NetworkConfig {
    * exist only in this gateway, and a public explorer would say they do not.
    */
   explorer_url?: string;
+  /** The page of one transaction on that explorer, `{hash}` where its hash goes: each family's own form. */
+  explorer_tx_url?: string;
   source: SimulatedSource | NodeSource;
 }
 

@@ -4,6 +4,7 @@
 // phone (values wrap rather than widen the page) with links of 44 × 44 CSS px (test/e2e/receipt-phone.test.ts).
 import { html } from 'hono/html';
 import { isIn, OPEN_PAYMENT_STATUSES, type CheckoutView, type Payment } from '../../contract/index.js';
+import { transactionUrl } from '../../contract/rules.js';
 import { page, pageCsp, pageFormats, pageLanguage, type PageLanguage } from './page.js';
 
 const CSS = `:root{color-scheme:light dark;font:16px/1.5 system-ui,sans-serif}body{margin:0 auto;max-width:40rem;padding:1.5rem 1rem}
@@ -85,6 +86,7 @@ export function receiptPage(lang: PageLanguage, view: CheckoutView, payments: re
   const w = WORDS[lang];
   const { vnd, decimal: crypto, time } = pageFormats(lang);
   const explorerOf = (p: Payment) => view.methods.flatMap((m) => m.assets).find((a) => a.asset === p.asset && a.network === p.network);
+  const link = (url: string | undefined) => (url ? html`<br><a href="${url}" rel="noreferrer">${w.explorer}</a>` : '');
   const paid = view.status === 'paid';
   // Seen so far, confirmed or not: what the closed quotes received, and what the open one has of its amount.
   const open = view.payment && isIn(OPEN_PAYMENT_STATUSES, view.payment.status) ? view.payment : undefined;
@@ -115,7 +117,7 @@ ${p.held_vnd ? html`<dt>${w.held}</dt><dd>${vnd(p.held_vnd)}</dd>` : ''}
 </dl>
 ${p.transactions.map(
   (t) => html`<p>${w.transaction} ${time(t.seen_at)} · ${crypto(t.amount_crypto)} ${p.asset} · ${w.confirmations}: ${t.confirmations}<br>
-<code>${t.tx_hash}</code>${asset?.explorer_url ? html`<br><a href="${`${asset.explorer_url}/tx/${t.tx_hash}`}" rel="noreferrer">${w.explorer}</a>` : ''}</p>`,
+<code>${t.tx_hash}</code>${link(transactionUrl(asset?.explorer_tx_url, t.tx_hash))}</p>`,
 )}
 </section>`;
 })}

@@ -4,7 +4,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
 import { assetName, namedAsset } from '../state.js';
-import { isWebUrl } from '../../../contract/rules.js';
+import { isWebUrl, transactionUrl } from '../../../contract/rules.js';
 import { networkName, type Ui } from './parts.js';
 import type { Copyable } from './payment.js';
 import { later } from '../../i18n/later.js';
@@ -13,12 +13,6 @@ import { later } from '../../i18n/later.js';
 export interface Keep {
   copied: Copyable | undefined;
   onCopy: (what: Copyable, text: string) => void;
-}
-
-/** The transaction's page on the explorer (`{explorer_url}/tx/{hash}`), for an http(s) explorer only. */
-export function explorerLink(explorer: string | null, hash: string): string | undefined {
-  const url = explorer && `${explorer.replace(/\/+$/, '')}/tx/${encodeURIComponent(hash)}`;
-  return url && isWebUrl(url) ? url : undefined;
 }
 
 /** `amount`: what the receipt says was paid (the quote, or what arrived), in crypto and, when known, in VND. */
@@ -38,7 +32,7 @@ export function receipt(ui: Ui, view: CheckoutView, payment: Payment, amount: { 
     <div class="hashes">
       <dt>${later(ui.locale, 'receiptTransactions')}</dt>
       ${payment.transactions.map((t) => {
-        const explorer = explorerLink(asset.explorer_url, t.tx_hash);
+        const explorer = transactionUrl(asset.explorer_tx_url, t.tx_hash);
         return html`<dd>
           <code part="tx-hash" data-tx-hash=${t.tx_hash}>${t.tx_hash}</code>
           <span class="tx-actions">

@@ -54,7 +54,12 @@ export function tronOnNode(env: TronEnv): NetworkSpec | undefined {
     testnet: !mainnet,
     assets: [{ asset: 'USDT', decimals: 6, quote_decimals: 2, token_contract: contract, token_standard: 'TRC-20' }],
     confirmations: wholeNumber(env, 'TRON_CONFIRMATIONS', DEFAULTS.confirmations, 1),
-    explorer_url: mainnet ? 'https://tronscan.org' : chainId === TRON_NILE_CHAIN_ID ? 'https://nile.tronscan.org' : undefined,
+    ...tronExplorer(mainnet ? 'https://tronscan.org' : chainId === TRON_NILE_CHAIN_ID ? 'https://nile.tronscan.org' : undefined),
     source,
   };
+}
+
+/** Tronscan is a page of its own routes: a transaction is at `/#/transaction/{hash}`. */
+function tronExplorer(url: string | undefined): Pick<NetworkSpec, 'explorer_url' | 'explorer_tx_url'> {
+  return url ? { explorer_url: url, explorer_tx_url: `${url}/#/transaction/{hash}` } : {};
 }

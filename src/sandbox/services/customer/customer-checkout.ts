@@ -32,6 +32,7 @@ function checkoutAsset(network: NetworkConfig, info: AssetInfo, available: boole
     testnet: network.testnet,
     chain_id: network.chain_id ?? null,
     explorer_url: network.explorer_url ?? null,
+    explorer_tx_url: network.explorer_tx_url ?? null,
     available,
     wallet_rpc_url: network.source.kind === 'node' ? (network.source.walletRpcUrl ?? null) : null,
   };

@@ -65,6 +65,7 @@ export class SandboxControls {
         synced_at: cursor?.synced_at?.toISOString() ?? null,
         confirmations: network.confirmations,
         explorer_url: network.explorer_url ?? null,
+        explorer_tx_url: network.explorer_tx_url ?? null,
         assets: this.networks.assets.filter((a) => a.network === network.id).map(assetFields),
       };
     });
