@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createPublicClient, encodeFunctionData, http, keccak256, toBytes, type Address, type Hex } from 'viem';
+import { createPublicClient, encodeErrorResult, encodeFunctionData, http, keccak256, toBytes, type Address, type Hex } from 'viem';
 import { sign } from 'viem/accounts';
 import { Trc20TestToken } from '../../src/sandbox/chains/evm/contracts/artifacts.js';
 import { receiptOf } from '../../src/sandbox/chains/evm/contracts/deploy.js';
@@ -126,6 +126,18 @@ describe('the TRON stand-in', () => {
     const tags = invalid('TAG [earliest | pending | finalized | safe] not supported');
     for (const tag of ['finalized', 'pending', 'safe', 'earliest']) assert.deepEqual(await refusal('eth_call', [call, tag]), tags, tag);
     assert.deepEqual(await refusal('eth_getBalance', [node.customer, '0x5']), invalid('QUANTITY not supported, just support TAG as latest'));
+  });
+
+  it('prices energy and counts TRX as Nile does: eth_gasPrice 210 sun, a balance in sun (1 ETH on anvil is 1 TRX), a revert in its words', async () => {
+    assert.equal(await result('eth_gasPrice'), '0xd2');
+    await node.client.setBalance({ address: node.other, value: 25n * 10n ** 18n });
+    assert.equal(BigInt(await result<string>('eth_getBalance', [node.other, 'latest'])), 25_000_000n);
+    const tooMuch = { from: node.other, to: node.token, data: transfer(node.customer, 10n ** 40n) };
+    assert.deepEqual(await refusal('eth_call', [tooMuch, 'latest']), {
+      code: -32000,
+      message: 'REVERT opcode executed',
+      data: encodeErrorResult({ abi: [{ type: 'error', name: 'Panic', inputs: [{ type: 'uint256' }] }], errorName: 'Panic', args: [0x11n] }),
+    });
   });
 
   it('refuses eth_getLogs over more than maxBlockRange blocks past its start (java-tron’s 5,000), and takes a block hash', async () => {
@@ -354,6 +366,7 @@ describe('the TRON stand-in’s HTTP API', () => {
 
   it('answers {} for an unknown transaction and account, what a test set, and a lite node’s plain-text refusal', async () => {
     assert.deepEqual(await info('ab'.repeat(32)), {});
+    assert.equal((await fetch(`${node.url}/wallet/getaccount`, { method: 'POST', body: '{}' })).status, 404, 'what it does not stand in for is not found');
     assert.deepEqual((await api('/wallet/getaccountresource', { address: '41' + 'cd'.repeat(20) })).json(), {});
     const resource = { freeNetUsed: 441, freeNetLimit: 600, EnergyLimit: 0, TotalEnergyLimit: 180000000000, TotalEnergyWeight: 2411528185 };
     node.api.setAccountResource(`41${node.customer.slice(2).toLowerCase()}`, resource);

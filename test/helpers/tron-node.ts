@@ -352,7 +352,9 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
         if (/^(0x[0-9a-fA-F]+|[0-9]+)$/.test(tag)) throw invalidParams('QUANTITY not supported, just support TAG as latest');
         throw invalidParams('invalid block number');
       }
-      return anvilCall(method, [...params.slice(0, at), 'latest']);
+      const answered = await anvilCall(method, [...params.slice(0, at), 'latest']).catch(inTronWords);
+      // java-tron answers TRX in sun: 1 ETH on anvil (10^18 wei) is 1 TRX (10^6 sun) here.
+      return method === 'eth_getBalance' ? hex(BigInt(answered as string) / 10n ** 12n) : answered;
     }
     switch (method) {
       case 'eth_blockNumber':
@@ -373,7 +375,9 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
         return tx && tx.blockNumber !== null && visible(tx.blockNumber) ? tx : null;
       }
       case 'eth_estimateGas':
-        return anvilCall(method, params.slice(0, 1));
+        return anvilCall(method, params.slice(0, 1)).catch(inTronWords);
+      case 'eth_gasPrice':
+        return hex(SUN_PER_ENERGY);
       case 'eth_getLogs':
         return logs(params[0] as Record<string, unknown> | undefined);
       case 'eth_newFilter': {
@@ -522,7 +526,7 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
     return 'SUCCESS';
   }
 
-  async function wallet(path: string, body: Record<string, unknown>, query: URLSearchParams): Promise<string> {
+  async function wallet(path: string, body: Record<string, unknown>, query: URLSearchParams): Promise<string | undefined> {
     if (lite && LITE_CLOSED.has(path)) return LITE_NODE_REFUSAL;
     const solid = path.startsWith('/walletsolidity/');
     switch (path.replace(/^\/wallet(solidity)?\//, '')) {
@@ -538,7 +542,7 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
       case 'getaccountresource':
         return JSON.stringify(resources.get(String(body.address ?? query.get('address') ?? '')) ?? {});
       default:
-        return '';
+        return undefined;
     }
   }
 
@@ -579,6 +583,7 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
           return send(200, 'application/json; charset=utf-8', `${JSON.stringify({ Error: `class org.tron.json.JSONException : ${(error as Error).message}` })}\n`);
         }
         const answer = await wallet(url.pathname, body, url.searchParams);
+        if (answer === undefined) return send(404, 'text/plain', `no stand-in for ${url.pathname}`);
         // The servlets println their JSON; the lite node's filter writes its refusal bare.
         send(200, 'application/json; charset=utf-8', answer === LITE_NODE_REFUSAL ? answer : `${answer}\n`);
       })().catch((error: unknown) => send(200, 'application/json; charset=utf-8', `${JSON.stringify({ Error: `class java.lang.Exception : ${(error as Error).message}` })}\n`));
@@ -622,6 +627,16 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
       await anvil.stop();
     },
   };
+}
+
+/** A revert of eth_call or eth_estimateGas as java-tron words it: its runtime error, the reason, the revert data. */
+function inTronWords(error: unknown): never {
+  if (error instanceof TronRpcError && error.message.startsWith('execution reverted')) {
+    // The reason only for Error(string) (selector 08c379a0), as TronJsonRpcImpl.call parses it; a panic has none.
+    const reason = error.data?.startsWith('0x08c379a0') ? error.message.slice('execution reverted'.length) : '';
+    throw new TronRpcError(-32000, `REVERT opcode executed${reason}`, error.data ?? '0x');
+  }
+  throw error;
 }
 
 function methodOf(text: string): string | undefined {
