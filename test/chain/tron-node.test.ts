@@ -304,6 +304,13 @@ describe('the TRON stand-in’s HTTP API', () => {
     const landed = await info(txid);
     assert.equal(landed.receipt?.result, 'SUCCESS');
     assert.equal((landed.log as { address: string }[])[0]?.address, node.token.slice(2).toLowerCase());
+    // The JSON-RPC knows it by its TRON txid too, as java-tron's does.
+    const receipt = await result<{ transactionHash: string; blockNumber: string; logs: { transactionHash: string }[] }>('eth_getTransactionReceipt', [`0x${txid}`]);
+    assert.deepEqual([receipt.transactionHash, receipt.logs[0]?.transactionHash], [`0x${txid}`, `0x${txid}`]);
+    const [log] = await result<{ transactionHash: string }[]>('eth_getLogs', [{ fromBlock: receipt.blockNumber, toBlock: receipt.blockNumber, address: node.token }]);
+    assert.equal(log?.transactionHash, `0x${txid}`);
+    const block = await result<{ transactions: string[] }>('eth_getBlockByNumber', [receipt.blockNumber, false]);
+    assert.deepEqual(block.transactions, [`0x${txid}`]);
     await node.client.mine({ blocks: 4 });
     assert.deepEqual(await info(txid, '/walletsolidity/gettransactioninfobyid'), {}, 'not solidified yet');
     await node.client.mine({ blocks: 1 });

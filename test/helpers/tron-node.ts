@@ -77,7 +77,7 @@ export interface TronNode {
   readonly token: Address;
   readonly customer: Address;
   readonly other: Address;
-  /** Every request, in order. */
+  /** Every request, in order; a method TRON refuses shows as `error.code` -32601. */
   readonly calls: TronCall[];
   /** Until called again with undefined, every request is refused so. */
   throttle(mode: Throttle | undefined): void;
@@ -290,8 +290,9 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
   const resources = new Map<string, Record<string, unknown>>();
   const broadcasts: Broadcast[] = [];
   let failing: BroadcastCode[] = [];
-  // A broadcast that anvil runs is its own transaction there: the TRON txid answers with that one's receipt.
+  // A broadcast that anvil runs is its own transaction there, under another hash: both APIs answer it by its TRON txid.
   const anvilHashes = new Map<string, Hex>();
+  const txids = new Map<string, string>();
 
   const anvilCall = async (method: string, params: unknown[] = []): Promise<unknown> => {
     const response = await fetch(anvil.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -387,6 +388,8 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
         await filterBlock(filter.toBlock);
         return anvilCall(method, params);
       }
+      case 'buildTransaction':
+        throw new TronRpcError(-32000, 'buildTransaction is not stood in for: the gateway builds its own transactions');
       case 'net_listening':
         return true;
       case 'net_peerCount':
@@ -419,6 +422,14 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
     return anvilCall('eth_getLogs', [{ ...rest, fromBlock: hex(from), toBlock: hex(last) }]);
   }
 
+  /** An answer with each broadcast's anvil hash replaced by its TRON txid (in blocks, transactions, receipts, logs). */
+  function tronHashes(value: unknown): unknown {
+    if (typeof value === 'string') return txids.get(value) ?? value;
+    if (Array.isArray(value)) return value.map(tronHashes);
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, tronHashes(v)]));
+    return value;
+  }
+
   async function rpc(request: RpcRequest, apiKey: string | undefined): Promise<Record<string, unknown>> {
     const id = request.id ?? null;
     const method = typeof request.method === 'string' ? request.method : '';
@@ -426,7 +437,8 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
     const call: TronCall = { path: '/jsonrpc', method, params, apiKey };
     calls.push(call);
     try {
-      return { jsonrpc: '2.0', id, result: await answer(method, params) };
+      const asked = method === 'eth_getTransactionReceipt' || method === 'eth_getTransactionByHash' ? [anvilHashes.get(String(params[0]).replace(/^0x/, '')) ?? params[0], ...params.slice(1)] : params;
+      return { jsonrpc: '2.0', id, result: tronHashes(await answer(method, asked)) };
     } catch (error) {
       const refusal = error instanceof TronRpcError ? error : new TronRpcError(-32000, error instanceof Error ? error.message : String(error));
       call.error = { code: refusal.code, message: refusal.message };
@@ -494,7 +506,9 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
     if (code === 'SUCCESS' && tx.trigger) {
       await anvilCall('anvil_impersonateAccount', [tx.trigger.owner]);
       const gas = tx.feeLimit > 0n ? tx.feeLimit / SUN_PER_ENERGY : 100_000n;
-      anvilHashes.set(tx.txid, (await anvilCall('eth_sendTransaction', [{ from: tx.trigger.owner, to: tx.trigger.contract, data: tx.trigger.data, gas: hex(gas) }])) as Hex);
+      const hash = (await anvilCall('eth_sendTransaction', [{ from: tx.trigger.owner, to: tx.trigger.contract, data: tx.trigger.data, gas: hex(gas) }])) as Hex;
+      anvilHashes.set(tx.txid, hash);
+      txids.set(hash, `0x${tx.txid}`);
     }
     return {
       result: code === 'SUCCESS',
