@@ -8,7 +8,7 @@ import solc from 'solc';
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'sandbox', 'chains', 'evm', 'contracts');
 const OUT = join(DIR, 'artifacts.ts');
-const CONTRACTS = ['TestToken', 'Trc20TestToken', 'Forwarder'];
+const CONTRACTS = ['TestToken', 'Trc20TestToken', 'Forwarder', 'Batcher'];
 // cancun rather than solc's newest default: the bytecode runs on any chain from Cancun on (anvil, Sepolia, BNB Chain)
 // and does not change when solc moves its default.
 const SETTINGS = { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun' };

@@ -16,6 +16,8 @@ export class TronProviderError extends Error {
   constructor(
     message: string,
     readonly throttled = false,
+    /** While the client backs off: how long until it calls again. */
+    readonly waitMs?: number,
   ) {
     super(message);
   }
@@ -44,12 +46,14 @@ export class TronJsonRpc {
   #id = 0;
   #backoffMs = 0;
   #quietUntil = 0;
+  /** What the provider said when it last refused: said again while backing off, so an outage is one log line. */
+  #refusal = '';
 
   constructor(private readonly options: TronRpcOptions) {}
 
   async call<T>(method: string, params: unknown[]): Promise<T> {
     const wait = this.#quietUntil - Date.now();
-    if (wait > 0) throw new TronProviderError(`TRON's provider refused the last call; asking again in ${Math.ceil(wait / 100) / 10} s`, true);
+    if (wait > 0) throw new TronProviderError(this.#refusal, true, wait);
     try {
       const result = await this.#call<T>(method, params);
       this.#backoffMs = 0;
@@ -58,6 +62,7 @@ export class TronJsonRpc {
       if (error instanceof TronProviderError && error.throttled) {
         this.#backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(this.options.backoffMs, this.#backoffMs * 2));
         this.#quietUntil = Date.now() + this.#backoffMs;
+        this.#refusal = error.message;
       }
       throw error;
     }
