@@ -100,6 +100,21 @@ describe('USDT on TRON on a node, followed step by step', () => {
     assert.equal(transactionUrl(asset.explorer_tx_url, paid.transactions[0]!.tx_hash), `https://nile.tronscan.org/#/transaction/${hash.slice(2)}`, 'Tronscan’s page of it');
   });
 
+  it('refuses a refund on TRON with a 409 saying why, until TRC-20 payouts are built, and lists no TRON payout wallet', async () => {
+    const { ref, checkout, payment } = await open();
+    await pay(node, payment);
+    await mine(19);
+    assert.equal((await status(checkout, payment)).status, 'paid');
+    const orderId = (await gw.client.getPaymentLink(ref)).merchant_order_id;
+    await assert.rejects(gw.client.createRefund(orderId, { amount: 1_000, channel: 'PROVIDER', description: 'returned', refund_type: 'partial', refund_reason: 'damaged' }), (error: Error & { status?: number }) => {
+      assert.equal(error.status, 409);
+      assert.match(error.message, /Refunds on TRON Nile \(TRON\) are not paid out by this gateway yet/);
+      return true;
+    });
+    assert.deepEqual((await gw.client.listRefunds(orderId)).refunds, [], 'nothing recorded');
+    assert.deepEqual((await gw.client.getPayoutWallets()).wallets.map((w) => w.network), []);
+  });
+
   it('says TRON Nile is on a node, by its origin only, and that it can be seen', async () => {
     const { body } = await sandboxApi(gw.url).chain();
     const tron = body.networks.find((n) => n.network === 'TRON')!;

@@ -55,6 +55,12 @@ export class Chains {
     return port && 'send' in port ? (port as ChainWallet) : undefined;
   }
 
+  /** Whether refunds can be paid out on the network: the simulator's always, a node's where its family signs payouts. */
+  sendsPayouts(network: Network): boolean {
+    const port = this.port(network);
+    return port instanceof SimulatedChain || 'prepare' in port;
+  }
+
   /** The network's payouts: the simulator's (sent with their record), or a node's (signed by the merchant's payout wallet). */
   payouts(network: Network): PayoutPort & Partial<SigningPayoutPort> {
     return this.port(network) as unknown as PayoutPort & Partial<SigningPayoutPort>;

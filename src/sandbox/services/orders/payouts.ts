@@ -20,7 +20,7 @@ import type { Chains } from '../../chains/chains.js';
 import type { Networks } from '../../chains/networks.js';
 import { PayoutRefused, type PayoutPlan, type SentTransaction, type Signer, type SigningPayoutPort } from '../../chains/port.js';
 import type { Clock } from '../../clock.js';
-import { invalid, notFound } from '../../errors.js';
+import { conflict, invalid, notFound } from '../../errors.js';
 import { firstLine, log } from '../../logging.js';
 import type { Database, Sql } from '../../storage/database.js';
 import {
@@ -127,7 +127,7 @@ export class Payouts {
     const sent = await payoutsSignedSince(this.db, merchantId, new Date(now.getTime() - CAP_WINDOW_MS));
     const wallets = await Promise.all(
       this.networks.all
-        .filter((network) => network.source.kind === 'node')
+        .filter((network) => network.source.kind === 'node' && this.chains.sendsPayouts(network.id))
         .map(async (network) => {
           const { address } = this.#signer(network.family, account);
           const port = this.chains.payouts(network.id) as SigningPayoutPort;
@@ -151,7 +151,7 @@ export class Payouts {
     const merchants = await payoutAccounts(this.db);
     for (const network of this.networks.all) {
       const wallet = this.chains.wallet(network.id);
-      if (network.source.kind !== 'node') continue;
+      if (network.source.kind !== 'node' || !this.chains.sendsPayouts(network.id)) continue;
       for (const { merchant_id, payout_account } of merchants) {
         const { address } = this.#signer(network.family, payout_account);
         log.info({ network: network.id, merchant_id, address, path: payoutPath(network.family, payout_account) }, "payouts: this merchant's refunds on this network are paid out from this wallet");
@@ -168,10 +168,14 @@ export class Payouts {
   }
 
   /**
-   * Refuses, naming the field, a refund on a node's network larger than the daily cap: it could never be sent. (With
-   * the cap at 0 every payout waits for the operator, and none is refused.)
+   * Refuses a refund that could never be sent: on a network whose payouts this gateway does not send (TRON on a node,
+   * until its TRC-20 payouts are built: docs/payment-lifecycle.md, "Refunds"), or, naming the field, on a node's network
+   * one larger than the daily cap. (With the cap at 0 every payout waits for the operator, and none is refused.)
    */
-  checkAmount(network: Network, amount: number): void {
+  checkPayable(network: Network, amount: number): void {
+    if (!this.chains.sendsPayouts(network)) {
+      throw conflict(`Refunds on ${this.networks.of(network).name} (${network}) are not paid out by this gateway yet: return the money to the customer yourself.`);
+    }
     if (this.chains.simulated(network) || this.dailyCapVnd === 0 || amount <= this.dailyCapVnd) return;
     throw invalid(`${amount} VND is more than a merchant's payouts may send in a day on ${network} (${this.dailyCapVnd} VND): refund it in parts.`, [
       { path: 'amount', message: `must be at most ${this.dailyCapVnd} VND, the daily cap of payouts (PAYOUT_DAILY_CAP_VND)` },

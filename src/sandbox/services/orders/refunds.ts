@@ -193,7 +193,7 @@ export class Refunds {
 
   /** Records one refund of one payment's money, PENDING; sends it at once when its destination is known. Its id. */
   async #make(tx: Sql, merchantId: string, { source, amount, request, destination, retryOf }: Terms): Promise<string> {
-    this.payouts.checkAmount(source.payment.network, amount);
+    this.payouts.checkPayable(source.payment.network, amount);
     const coins = await coinsOf(tx, source, amount);
     const now = this.clock.now();
     const claim = destination === null;
