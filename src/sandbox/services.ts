@@ -37,7 +37,7 @@ import { WebhookDispatcher } from './services/webhooks/dispatcher.js';
 import { WebhookEndpoints } from './services/webhooks/endpoints.js';
 import { MerchantEvents } from './services/webhooks/events.js';
 import { WebhookOutbox } from './services/webhooks/outbox.js';
-import { checkDataKeys } from './services/operations/data-keys.js';
+import { DataKeys } from './services/operations/data-keys.js';
 import { Metrics } from './services/operations/metrics.js';
 import { Health } from './services/operations/readiness.js';
 import { RateBook } from './services/rates/rate-book.js';
@@ -124,10 +124,12 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const sealer = createSealer(config.dataKey, config.previousDataKeys);
   // Before any address is handed out: a restored database moves every address index past what may have been.
   const addressGuard = new AddressGuard(db, clock, marksFile(config), config.addresses.restoreMargin);
+  const dataKeys = new DataKeys(db, sealer, clock);
   try {
-    await checkDataKeys(db, sealer, clock);
+    await dataKeys.start();
     await addressGuard.start();
   } catch (error) {
+    await dataKeys.stop();
     await db.close();
     throw error;
   }
@@ -222,6 +224,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
       await paymentEvents.stop();
       await merchants.stop();
       await addressGuard.stop();
+      await dataKeys.stop();
       await db.close();
     },
   };
