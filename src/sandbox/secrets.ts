@@ -34,8 +34,8 @@ export interface Sealer {
 
 const keyOf = (dataKey: string) => createHash('sha256').update(dataKey, 'utf8').digest();
 
-/** A key's fingerprint: 16 hex digits of an HMAC under it, which tell keys apart and give nothing of them away. */
-export const keyId = (key: Buffer): string => createHmac('sha256', key).update('pay-checkout data key id').digest('hex').slice(0, 16);
+/** A data key's fingerprint: 16 hex digits of an HMAC under it, which tell keys apart and give nothing of them away. */
+export const keyId = (dataKey: string): string => createHmac('sha256', keyOf(dataKey)).update('pay-checkout data key id').digest('hex').slice(0, 16);
 
 function openWith(key: Buffer, sealed: string): string {
   const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
@@ -48,7 +48,7 @@ function openWith(key: Buffer, sealed: string): string {
 /** AES-256-GCM under `dataKey`; `previous` keys (a rotation under way) still open what they sealed. */
 export function createSealer(dataKey: string, previous: readonly string[] = []): Sealer {
   const keys = [dataKey, ...previous].map(keyOf);
-  const ids = keys.map(keyId);
+  const ids = [dataKey, ...previous].map(keyId);
   let sealing = 0;
   /** The current key first: once a rotation has started, every value is sealed with it. */
   const opened = (sealed: string): { index: number; plain: string } | undefined => {

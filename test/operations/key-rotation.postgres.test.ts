@@ -70,6 +70,11 @@ describe('rotating the data key with two processes on the database (PostgreSQL)'
     ).rows.map((row) => row.sealed);
   /** How many of the sealed values each key is the one to open (the current key of `sealer`: 0). */
   const openedBy = async (sealer: Sealer) => (await sealed()).map((value) => sealer.keyOf(value));
+  /** What /readyz says of the data key: `ok`, or its detail. */
+  const dataKeyCheck = async (gateway: GatewayProcess) => {
+    const { checks } = (await (await fetch(`${gateway.url}/readyz`)).json()) as { checks: { data_key: { ok: boolean; detail?: string } } };
+    return checks.data_key.detail ?? (checks.data_key.ok ? 'ok' : 'not ok');
+  };
   const errorLines = () =>
     gateways.flatMap((gateway) => gateway.logEntries().filter((entry) => entry.level === 'error' || entry.level === 'fatal' || Number(entry.level) >= 50).map((entry) => `${gateway.pid}: ${entry.msg} ${JSON.stringify(entry.err ?? '')}`));
 
@@ -90,6 +95,7 @@ describe('rotating the data key with two processes on the database (PostgreSQL)'
     const second = await until(beats, (at) => at !== undefined && at > first!, 30_000);
     await until(beats, (at) => at !== undefined && at > second.value!, 30_000);
     assert.deepEqual(new Set(await openedBy(createSealer(OLD))), new Set([0]), 'everything opens with the old key while the old process lives');
+    assert.match(await dataKeyCheck(current), /^a rotation waits/);
     await exercise('old', old);
     assert.deepEqual(failures, []);
 
@@ -102,6 +108,7 @@ describe('rotating the data key with two processes on the database (PostgreSQL)'
     );
     assert.ok(rotated.value, `no rotation logged:\n${current.logs().slice(-2000)}`);
     assert.deepEqual(new Set(await openedBy(createSealer(NEW))), new Set([0]), 'everything opens with the new key alone');
+    assert.equal(await dataKeyCheck(current), 'ok');
     await exercise('current', current);
 
     // A process started without the new key is refused, and says why; one that holds it as previous serves.
