@@ -57,6 +57,8 @@ export async function beat(sql: Sql, process: GatewayProcessRow): Promise<Gatewa
      ON CONFLICT (process_id) DO UPDATE SET seen_at = now(), sealing_key = EXCLUDED.sealing_key`,
     [process.process_id, process.current_key, process.previous_keys, process.sealing_key],
   );
+  // Those killed long ago (no clean stop took them out): the list stays the size of a deployment.
+  await sql.query(`DELETE FROM gateway_processes WHERE seen_at < now() - interval '1 day'`);
   return sql.query<GatewayProcessRow>(
     `SELECT process_id, current_key, previous_keys, sealing_key FROM gateway_processes WHERE seen_at > now() - make_interval(secs => $1) ORDER BY started_at`,
     [PROCESS_GONE_SECONDS],
