@@ -41,6 +41,9 @@ describe('rotating the data key (PGlite, two followers on one database)', () => 
     await old.writes();
     const current = await follower(NEW, [OLD]);
     assert.equal(current.sealer.sealing, 1, 'the new process seals with the old key, which the old process holds');
+    // And tells the others so from its start: none counts on it sealing with the new key yet.
+    const [told] = await db.query<{ sealing_key: string }>('SELECT sealing_key FROM gateway_processes WHERE process_id = $1', [current.keys.processId]);
+    assert.equal(told?.sealing_key, old.sealer.ids[0]);
     await current.writes();
     await old.writes();
     for (let beats = 0; beats < 3; beats++) await Promise.all([old.keys.beatNow(), current.keys.beatNow()]);

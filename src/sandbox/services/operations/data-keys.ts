@@ -106,11 +106,13 @@ export class DataKeys {
       }
     }
     this.sealer.sealWith(sealing);
+    // At start the beat told a key before this one chose: the others must not count on it sealing with that one.
+    if (starting) await this.#beat(tx);
     if (!hasCanary) await writeCanary(tx, this.sealer.seal(CANARY), this.clock.now());
-    // Every live process has been sealing with this key since its last beat (this one: from now, when starting): what
-    // a previous key sealed is sealed again. At start, even with the canary moved already: a secret sealed by a process
-    // in the moment before it took the new key is found there.
-    const sealsWith = (p: GatewayProcessRow) => (p.process_id === this.processId && starting ? current : p.sealing_key);
+    // Every live process has been sealing with this key since its last beat (this one: from now, when starting, as it
+    // has sealed nothing yet): what a previous key sealed is sealed again. At start, even with the canary moved already:
+    // a secret sealed by a process in the moment before it took the new key is found there.
+    const sealsWith = (p: GatewayProcessRow) => (p.process_id === this.processId && starting ? this.sealer.ids[sealing] : p.sealing_key);
     const ready = sealing === 0 && live.every((p) => sealsWith(p) === current);
     if (!ready || !(starting || (inForce !== undefined && inForce > 0))) return;
     const previous = (await sealedValues(tx)).filter((value) => (this.sealer.keyOf(value.sealed) ?? 0) > 0);
