@@ -3,9 +3,10 @@
 // own keys, beating when the test says; test/operations/key-rotation.postgres.test.ts runs two real processes. And
 // a request that needs a secret no key of its process opens is a 503 that says why, not a 500.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
 import { MerchantClient, PayCheckoutApiError } from '../../src/merchant/index.js';
 import { systemClock } from '../../src/sandbox/clock.js';
+import { log } from '../../src/sandbox/logging.js';
 import { Merchants } from '../../src/sandbox/services/merchant/merchants.js';
 import { DataKeys } from '../../src/sandbox/services/operations/data-keys.js';
 import { createSealer, type Sealer } from '../../src/sandbox/secrets.js';
@@ -89,5 +90,23 @@ describe('a secret no key of the process opens', () => {
     assert.ok(refused instanceof PayCheckoutApiError, String(refused));
     assert.equal(refused.status, 503);
     assert.match(refused.problem?.detail ?? '', /sealed with a data key this gateway process does not hold yet \(a key rotation is under way\)/);
+  });
+
+  it('leaves a webhook to another process, with a warning and no error', async () => {
+    const endpoint = await gw.client.addWebhookEndpoint('http://127.0.0.1:9/rotation');
+    await gw.gateway.db.query('UPDATE webhook_endpoints SET secret_sealed = $2 WHERE endpoint_id = $1', [endpoint.endpoint_id, createSealer(NEW).seal(endpoint.secret)]);
+    await gw.client.sendTestWebhook(endpoint.endpoint_id);
+    const error = mock.method(log, 'error', () => undefined);
+    const warn = mock.method(log, 'warn', () => undefined);
+    try {
+      await gw.gateway.webhookDispatcher.deliverDue();
+    } finally {
+      error.mock.restore();
+      warn.mock.restore();
+    }
+    assert.deepEqual(error.mock.calls.map((call) => call.arguments[1]), []);
+    assert.ok(warn.mock.calls.some((call) => /delivery not sent by this process, left to another once its lease ends/.test(String(call.arguments[1]))));
+    const [delivery] = await gw.client.getWebhookDeliveries(endpoint.endpoint_id);
+    assert.equal(delivery?.attempts, 0, 'nothing was sent, and no attempt counted against the endpoint');
   });
 });
