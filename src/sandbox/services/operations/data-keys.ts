@@ -6,7 +6,7 @@
 // lacks. Each process beats every few seconds into gateway_processes with the fingerprints of its keys. The key in
 // force is the one the canary is sealed with: every process seals with it until every live process holds the same
 // GATEWAY_DATA_KEY; then each seals with that one, and once every live process says it has been sealing with it, one of
-// them seals again, in one transaction, all that previous keys sealed (the canary last moves with them). Waiting for
+// them seals again, in one transaction, all that previous keys sealed (the canary with them). Waiting for
 // the same GATEWAY_DATA_KEY everywhere, not only for every process to open it, is what keeps two processes with the
 // keys swapped (the new key previous in one, current in the other) from sealing back and forth.
 import { hostname } from 'node:os';
@@ -51,7 +51,7 @@ export class DataKeys {
             'Set GATEWAY_DATA_KEY back to that key, or list that key in GATEWAY_DATA_KEYS_PREVIOUS to rotate to a new one.',
         );
       }
-      // Nothing is sealed by this process yet: the key it takes now is the one it has sealed with.
+      // Within the start transaction: a rotation completed meanwhile is seen here, or sees this process (storage, beat).
       await this.#follow(tx, live, { starting: true, hasCanary: values.some((v) => v.kind === 'canary') });
     });
     if (!beating) return;
