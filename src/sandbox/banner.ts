@@ -5,6 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { DEFAULT_SANDBOX_SEED_HEX } from '../codecs/addresses.js';
 import { SANDBOX_DATA_KEY, SANDBOX_DEFAULTS, SANDBOX_PAYOUT_SEED_HEX } from './config.js';
 import type { RunningGateway } from './server.js';
+import { keyId } from './secrets.js';
 import type { RateSettings } from './rates/configuration.js';
 import type { Services } from './services.js';
 import { parsePostgresUrl } from './storage/postgres-url.js';
@@ -70,7 +71,10 @@ function metrics(config: Services['config'], url: string, metricsUrl: string | u
 function keys({ config, networks }: Services): string[] {
   const previous = config.previousDataKeys?.length ?? 0;
   const dataKey =
-    config.dataKey === SANDBOX_DATA_KEY ? 'the public sandbox key (set GATEWAY_DATA_KEY)' : `GATEWAY_DATA_KEY${previous ? `, and ${previous} previous (GATEWAY_DATA_KEYS_PREVIOUS)` : ''}`;
+    config.dataKey === SANDBOX_DATA_KEY
+      ? 'the public sandbox key (set GATEWAY_DATA_KEY)'
+      : // By fingerprint (gateway_processes has the same): which processes hold which key, never the key.
+        `GATEWAY_DATA_KEY (key ${keyId(config.dataKey)})${previous ? `, and ${previous} previous (GATEWAY_DATA_KEYS_PREVIOUS: ${config.previousDataKeys!.map(keyId).join(', ')})` : ''}`;
   const given = config.payments.accountXpubs ?? {};
   const fromXpub = networks.all.filter((n) => given[n.family]).map((n) => n.id);
   const fromSeed = networks.all.filter((n) => !given[n.family]).map((n) => n.id);

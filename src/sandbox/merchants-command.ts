@@ -13,7 +13,7 @@ import { configureLogging, firstLine, LOG_LEVELS, type LogLevel } from './loggin
 import { createSealer } from './secrets.js';
 import { MerchantAccounts, NETWORK_FAMILIES, receivingKeyOf, type CheckedXpub, type MerchantAccount } from './services/merchant/merchant-accounts.js';
 import { Merchants } from './services/merchant/merchants.js';
-import { checkDataKeys } from './services/operations/data-keys.js';
+import { DataKeys } from './services/operations/data-keys.js';
 import { openDatabase } from './storage/database.js';
 
 export const USAGE = `Usage: npm run merchants -- <command> [--json]   (in the image: node dist/gateway/merchants.js <command>)
@@ -67,12 +67,18 @@ export async function runMerchantsCommand(argv: readonly string[], env: NodeJS.P
     const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, limits: config.databaseLimits });
     try {
       const sealer = createSealer(config.dataKey, config.previousDataKeys);
-      // The gateway's own key, or what this writes the gateway cannot open: the same check as its start.
-      await checkDataKeys(db, sealer, systemClock);
-      const accounts = new MerchantAccounts(db, systemClock, new Merchants(db, sealer, systemClock, config.environment), config.environment);
-      const answer = await perform(accounts, parsed, keys);
-      output.out(parsed.json ? JSON.stringify(answer.value) : answer.text);
-      return 0;
+      // The gateway's own key, or what this writes the gateway cannot open: the same check as its start, and the key in
+      // force while a rotation waits.
+      const dataKeys = new DataKeys(db, sealer, systemClock);
+      await dataKeys.start({ beating: false });
+      try {
+        const accounts = new MerchantAccounts(db, systemClock, new Merchants(db, sealer, systemClock, config.environment), config.environment);
+        const answer = await perform(accounts, parsed, keys);
+        output.out(parsed.json ? JSON.stringify(answer.value) : answer.text);
+        return 0;
+      } finally {
+        await dataKeys.stop();
+      }
     } finally {
       await db.close();
     }

@@ -37,7 +37,7 @@ import { WebhookDispatcher } from './services/webhooks/dispatcher.js';
 import { WebhookEndpoints } from './services/webhooks/endpoints.js';
 import { MerchantEvents } from './services/webhooks/events.js';
 import { WebhookOutbox } from './services/webhooks/outbox.js';
-import { checkDataKeys } from './services/operations/data-keys.js';
+import { DataKeys } from './services/operations/data-keys.js';
 import { Metrics } from './services/operations/metrics.js';
 import { Health } from './services/operations/readiness.js';
 import { RateBook } from './services/rates/rate-book.js';
@@ -124,10 +124,13 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const sealer = createSealer(config.dataKey, config.previousDataKeys);
   // Before any address is handed out: a restored database moves every address index past what may have been.
   const addressGuard = new AddressGuard(db, clock, marksFile(config), config.addresses.restoreMargin);
+  const dataKeys = new DataKeys(db, sealer, clock);
   try {
-    await checkDataKeys(db, sealer, clock);
+    // Beats with the other timers: a test that drives every step has none running.
+    await dataKeys.start({ beating: options.watch ?? true });
     await addressGuard.start();
   } catch (error) {
+    await dataKeys.stop();
     await db.close();
     throw error;
   }
@@ -222,6 +225,8 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
       await paymentEvents.stop();
       await merchants.stop();
       await addressGuard.stop();
+      // Within the deadline: with the database away, the row goes by itself once not seen (PROCESS_GONE_SECONDS).
+      await by(dataKeys.stop());
       await db.close();
     },
   };

@@ -21,6 +21,9 @@ ALTER TABLE ONLY chain_transfers
 ALTER TABLE ONLY data_key_canary
     ADD CONSTRAINT data_key_canary_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY gateway_processes
+    ADD CONSTRAINT gateway_processes_pkey PRIMARY KEY (process_id);
+
 ALTER TABLE ONLY idempotency_keys
     ADD CONSTRAINT idempotency_keys_merchant_id_fkey FOREIGN KEY (merchant_id) REFERENCES merchants(merchant_id) ON DELETE CASCADE;
 
@@ -406,6 +409,15 @@ CREATE TABLE data_key_canary (
     sealed text NOT NULL,
     sealed_at timestamp with time zone NOT NULL,
     CONSTRAINT data_key_canary_id_check CHECK ((id = 1))
+);
+
+CREATE TABLE gateway_processes (
+    process_id text NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    seen_at timestamp with time zone NOT NULL,
+    current_key text NOT NULL,
+    previous_keys text[] NOT NULL,
+    sealing_key text NOT NULL
 );
 
 CREATE TABLE idempotency_keys (

@@ -142,7 +142,7 @@ describe('starting the gateway', () => {
     assert.match(own.stdout, /Client Secret {2}\(set by SANDBOX_CLIENT_SECRET; not printed\)/);
     assert.match(own.stdout, /ClientId {7}sandbox_client/);
     // Which keys it holds, by name: TRON's addresses from the xpub, the rest from the (public) seed, the signing wallets.
-    assert.match(own.stdout, /Data key {7}GATEWAY_DATA_KEY\n/);
+    assert.match(own.stdout, /Data key {7}GATEWAY_DATA_KEY \(key [0-9a-f]{16}\)\n/);
     assert.match(own.stdout, /Addresses {6}TRON from extended public keys \(HD_XPUB_\*\): no private key here/);
     assert.match(own.stdout, /Addresses {6}ETHEREUM, BITCOIN from the public sandbox HD seed/);
     assert.match(own.stdout, /Payouts {8}each merchant's payout wallet, at its own account of the public sandbox seed .*, at most 100,000,000 VND a merchant in any 24 h/);

@@ -1,5 +1,6 @@
-// Statements for running the gateway: the values sealed with the data key (checked and sealed again at start), its
-// canary, which migrations the database has, and the figures /metrics reports.
+// Statements for running the gateway: the values sealed with the data key (checked at start, sealed again once a
+// rotation may be completed), its canary, the processes running and the keys they hold, which migrations the database
+// has, and the figures /metrics reports.
 import { one, type Sql } from './database.js';
 
 /** A value sealed with a data key, named by what holds it. */
@@ -32,6 +33,40 @@ export async function writeCanary(sql: Sql, sealed: string, at: Date): Promise<v
 
 export async function readCanary(sql: Sql): Promise<string | undefined> {
   return (await one<{ sealed: string }>(sql, 'SELECT sealed FROM data_key_canary WHERE id = 1'))?.sealed;
+}
+
+/** A gateway process on the database, as its last beat told: the fingerprints of the keys it holds. */
+export interface GatewayProcessRow {
+  process_id: string;
+  current_key: string;
+  previous_keys: string[];
+  sealing_key: string;
+}
+
+/** A process not seen for this long is gone (it died without a clean stop). */
+export const PROCESS_GONE_SECONDS = 20;
+
+/**
+ * Every process seen lately, once this one's beat is written. Taken in a lock held to the end of the transaction: a
+ * process starting waits for a rotation being completed, and the rotation sees it (data-keys.ts).
+ */
+export async function beat(sql: Sql, process: GatewayProcessRow): Promise<GatewayProcessRow[]> {
+  await sql.query('LOCK TABLE gateway_processes IN EXCLUSIVE MODE');
+  await sql.query(
+    `INSERT INTO gateway_processes (process_id, started_at, seen_at, current_key, previous_keys, sealing_key) VALUES ($1, now(), now(), $2, $3, $4)
+     ON CONFLICT (process_id) DO UPDATE SET seen_at = now(), sealing_key = EXCLUDED.sealing_key`,
+    [process.process_id, process.current_key, process.previous_keys, process.sealing_key],
+  );
+  // Those killed long ago (no clean stop took them out): the list stays the size of a deployment.
+  await sql.query(`DELETE FROM gateway_processes WHERE seen_at < now() - interval '1 day'`);
+  return sql.query<GatewayProcessRow>(
+    `SELECT process_id, current_key, previous_keys, sealing_key FROM gateway_processes WHERE seen_at > now() - make_interval(secs => $1) ORDER BY started_at`,
+    [PROCESS_GONE_SECONDS],
+  );
+}
+
+export async function processGone(sql: Sql, processId: string): Promise<void> {
+  await sql.query('DELETE FROM gateway_processes WHERE process_id = $1', [processId]);
 }
 
 export async function appliedMigrations(sql: Sql): Promise<string[]> {

@@ -67,11 +67,7 @@ export class Health {
     const database: Check = applied.status === 'fulfilled' ? { ok: true } : { ok: false, detail: failed(applied) };
     const migrations = applied.status === 'fulfilled' ? this.#migrations(applied.value) : { ok: false, detail: 'unknown: the database did not answer' };
     const dataKey: Check =
-      canary.status === 'rejected'
-        ? { ok: false, detail: 'unknown: the database did not answer' }
-        : opensCanary(this.sealer, canary.value)
-          ? { ok: true }
-          : { ok: false, detail: 'GATEWAY_DATA_KEY does not open the canary the database holds' };
+      canary.status === 'rejected' ? { ok: false, detail: 'unknown: the database did not answer' } : dataKeyCheck(this.sealer, canary.value);
     const now = this.clock.now().getTime();
     const networks = chain.status === 'fulfilled' ? chain.value.networks.map((n) => networkHealth(n, now)) : [];
     const checks = { database, migrations, data_key: dataKey };
@@ -86,6 +82,17 @@ export class Health {
     if (unknown.length) return { ok: true, detail: `also applied, by a newer version: ${unknown.join(', ')}` };
     return { ok: true };
   }
+}
+
+/** Ready when a key of this process opens the canary; a rotation still waiting is said beside (data-keys.ts). */
+function dataKeyCheck(sealer: Sealer, canary: string | undefined): Check {
+  if (!opensCanary(sealer, canary)) return { ok: false, detail: 'GATEWAY_DATA_KEY does not open the canary the database holds' };
+  if (sealer.keyOf(canary!) === 0) return { ok: true };
+  return {
+    ok: true,
+    detail:
+      'a rotation waits: the secrets are sealed with a key of GATEWAY_DATA_KEYS_PREVIOUS, and are sealed again with GATEWAY_DATA_KEY once every live process holds it (keep GATEWAY_DATA_KEYS_PREVIOUS until then)',
+  };
 }
 
 function networkHealth(network: ChainNetwork, now: number): NetworkHealth {

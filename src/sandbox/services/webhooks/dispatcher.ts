@@ -7,6 +7,7 @@ import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Clock } from '../../clock.js';
+import { GatewayError } from '../../errors.js';
 import type { Sealer } from '../../secrets.js';
 import { log } from '../../logging.js';
 import type { Metrics } from '../operations/metrics.js';
@@ -151,7 +152,13 @@ export class WebhookDispatcher {
 
   #send(delivery: ClaimedDelivery): void {
     const sending: Promise<void> = this.send(delivery)
-      .catch((error: unknown) => log.error({ err: error, delivery_id: delivery.delivery_id }, 'webhooks: delivery failed'))
+      .catch((error: unknown) =>
+        // The endpoint's secret is sealed with a key this process lacks (a rotation, services/operations/data-keys.ts):
+        // nothing was sent, and once the lease runs out a process that holds the key sends it.
+        error instanceof GatewayError
+          ? log.warn({ delivery_id: delivery.delivery_id, reason: error.message }, 'webhooks: delivery not sent by this process, left to another once its lease ends')
+          : log.error({ err: error, delivery_id: delivery.delivery_id }, 'webhooks: delivery failed'),
+      )
       .finally(() => {
         this.#inFlight.delete(sending);
         void this.#fill();
