@@ -38,6 +38,7 @@ export function startBanner({ gateway, url, metricsUrl }: RunningGateway, title:
   return [
     `${title} on ${url} (storage: ${gateway.db.engine}${where})`,
     ...(live ? liveLines(gateway) : []),
+    networkLine(gateway),
     ...reach(gateway.config.host, new URL(url).port, options.phonePath ?? '', live),
     rates(gateway.config.rates, live),
     ...metrics(gateway.config, url, metricsUrl),
@@ -49,6 +50,12 @@ export function startBanner({ gateway, url, metricsUrl }: RunningGateway, title:
     ...(extra.length ? ['', ...extra] : []),
     '',
   ].join('\n');
+}
+
+/** Where each network's facts come from: the simulator, or a node named by its origin only (a key in its URL stays here). */
+function networkLine({ networks }: Services): string {
+  const sources = networks.all.map((n) => `${n.name} (${n.id}) ${n.source.kind === 'node' ? `on a node at ${new URL(n.source.rpcUrl).origin}` : 'simulated'}`);
+  return `Networks: ${sources.join('; ')}.`;
 }
 
 /** What a live gateway is: real payments, on which networks, and which of those are testnets (a staging deployment). */

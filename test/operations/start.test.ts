@@ -70,6 +70,11 @@ describe('starting the gateway', () => {
 
   it('refuses each bad variable in one line that names it and says what is allowed, with exit code 1', async () => {
     const cases: [Record<string, string>, RegExp][] = [
+      [{ TRON_RPC_URL: 'ftp://tron.example/jsonrpc' }, /TRON_RPC_URL must be an http\(s\) URL of a JSON-RPC node/],
+      [{ TRON_RPC_URL: 'http://127.0.0.1:9/jsonrpc', TRON_CHAIN_ID: 'nile' }, /TRON_CHAIN_ID must be a chain id in hex, such as 0xcd8690dc \(Nile\)/],
+      [{ TRON_RPC_URL: 'http://127.0.0.1:9/jsonrpc', TRON_USDT_CONTRACT: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T' }, /TRON_USDT_CONTRACT must be a TRON address \(base58check, starting with T\)/],
+      [{ TRON_RPC_URL: 'http://127.0.0.1:9/jsonrpc', TRON_CHAIN_ID: '0x1234' }, /TRON_USDT_CONTRACT must be set for chain 0x1234/],
+      [{ TRON_USDT_CONTRACT: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }, /TRON_USDT_CONTRACT is set, but TRON_RPC_URL is not/],
       [{ DATABASE_URL: 'not-a-url' }, /DATABASE_URL is not a URL; it must be postgres:\/\//],
       [{ DATABASE_URL: 'mysql://root:hunter2@db/shop' }, /DATABASE_URL is a mysql: URL; it must be postgres:\/\/ or postgresql:\/\//],
       [{ DATABASE_URL: 'postgres://u@h1:5432,h2:99999/db' }, /DATABASE_URL has a port 99999 that is not between 1 and 65535/],
@@ -107,6 +112,14 @@ describe('starting the gateway', () => {
     const result = await run({ DATABASE_URL: `postgres://u:pw@127.0.0.1:${portOf(silent)}/db`, DATABASE_CONNECT_TIMEOUT_MS: '1000' });
     const [line] = refused(result);
     assert.match(line!, new RegExp(`the database at 127\\.0\\.0\\.1:${portOf(silent)}/db cannot be reached: .*timeout`, 'i'));
+  });
+
+  it('names each network and where its facts come from, a node by its origin only', async () => {
+    const result = await run({ TRON_RPC_URL: 'http://tron-user:tron-secret@127.0.0.1:9/jsonrpc?apikey=tron-key', TRON_API_KEY: 'another-tron-key' });
+    assert.equal(result.code, 0, result.stderr);
+    const [line] = result.stdout.split('\n').filter((l) => l.startsWith('Networks: '));
+    assert.equal(line, 'Networks: TRON Nile (TRON) on a node at http://127.0.0.1:9; Ethereum Sepolia (ETHEREUM) simulated; Bitcoin (BITCOIN) simulated.');
+    assert.doesNotMatch(result.stdout, /tron-secret|tron-key|tron-user/);
   });
 
   it('says a port in use is in use', async () => {
