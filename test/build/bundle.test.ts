@@ -20,6 +20,8 @@ const CHUNK_BUDGETS: Record<string, number> = {
   later: 4 * 1024,
   /** Paying from a browser wallet (EIP-1193): loaded only when a wallet is announced and the payment is on an EVM network. */
   'browser-wallet': 3 * 1024,
+  /** "I pay from an exchange": the amount to type after the exchange's fee (views/from-exchange.ts, exchange-fee.ts). */
+  'from-exchange': 2 * 1024,
 };
 const chunkDir = join(root, 'dist/pay-checkout');
 

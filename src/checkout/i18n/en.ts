@@ -39,7 +39,6 @@ export const en = {
   copyToPay: 'Pay from your wallet app',
   sendExactly: 'Send exactly',
   qrNote: 'This QR holds only the address: type {amount} {asset} in your wallet.',
-  feeNote: 'Paying from an exchange? Its withdrawal fee comes on top: {amount} {asset} must arrive.',
   receivedUnconfirmed: 'Received so far: {amount} {asset}, waiting for confirmation.',
   received: 'Received so far: {amount} {asset}.',
   sendRemaining: 'Send the remaining',

@@ -39,7 +39,6 @@ export const vi: Messages = {
   copyToPay: 'Thanh toán từ ứng dụng ví',
   sendExactly: 'Gửi chính xác',
   qrNote: 'Mã QR này chỉ chứa địa chỉ: hãy nhập {amount} {asset} vào ví.',
-  feeNote: 'Chuyển từ sàn giao dịch? Phí rút của sàn được tính thêm: số tiền đến nơi phải đủ {amount} {asset}.',
   receivedUnconfirmed: 'Đã nhận {amount} {asset}, đang chờ xác nhận.',
   received: 'Đã nhận {amount} {asset}.',
   sendRemaining: 'Gửi phần còn thiếu',

@@ -120,7 +120,11 @@ const ANNOUNCE_AT = [300, 60] as const;
  * @csspart wallet-status - Confirm in the wallet, sent, or why it stopped.
  * @csspart credit - What the order received through quotes now closed, and what is left.
  * @csspart network-warning - The only network to use.
- * @csspart fee-note - An exchange's withdrawal fee comes on top.
+ * @csspart fee-note - An exchange's withdrawal fee comes on top (an asset with no fee configured).
+ * @csspart from-exchange - "I pay from an exchange": the disclosure with the amount to type so that the amount due arrives.
+ * @csspart amount-to-type - That amount (`data-amount-to-type` holds it as the gateway writes amounts).
+ * @csspart copy-amount-to-type - Copies it.
+ * @csspart fee-line - The exchange's usual fee and the tolerance, in one line.
  * @csspart countdown - The rate-lock or redirect countdown.
  * @csspart status - The polite live region.
  * @csspart offline - The gateway cannot be reached: said while the element keeps trying.
@@ -260,7 +264,8 @@ export class PayCheckout extends LitElement {
   #redirect = new RedirectController(this, REDIRECT_SECONDS);
 
   #clipboard = new ClipboardController<Copyable>(this, {
-    onCopied: (what) => this.#announce(`${what}Copied`),
+    // The amount to type at an exchange is an amount too.
+    onCopied: (what) => this.#announce(what === 'typed' ? 'amountCopied' : `${what}Copied`),
     onFailed: () => this.#announce('copyFailed'),
   });
 
@@ -278,6 +283,13 @@ export class PayCheckout extends LitElement {
   #walletChunk = new DeferredModuleController(this, {
     load: () => import('../wallets/browser-wallet.js'),
     preload: () => false,
+    onError: (error) => this.#chunkFailed(error),
+  });
+
+  /** "I pay from an exchange" (a chunk): in idle time once a payment is open; the payment view draws it once here. */
+  #fromExchange = new DeferredModuleController(this, {
+    load: () => import('./views/from-exchange.js'),
+    preload: () => this.payment !== null,
     onError: (error) => this.#chunkFailed(error),
   });
 
@@ -364,6 +376,7 @@ export class PayCheckout extends LitElement {
     if (changed.has('locale')) this.chosenLocale = undefined;
     const screen = this.#screen();
     for (const module of this.#modulesOf(screen)) module.load();
+    if (screen.name === 'payment' || screen.name === 'underpaid') this.#fromExchange.load();
     if ((screen.name === 'payment' || screen.name === 'underpaid') && this.#discovery.wallets.length && namedAsset(screen.view, screen.payment).chain_id) this.#walletChunk.load();
     if (this.hasUpdated && (changed.has('paymentLinkRef') || changed.has('apiBase'))) {
       // Another link: nothing of the previous one may stay on screen or drive a redirect.
@@ -620,6 +633,10 @@ export class PayCheckout extends LitElement {
             wallets: this.#walletChunk.module?.walletPanel(ui, screen.view, screen.payment, this.#discovery.wallets, this.walletState, (state) => (this.walletState = state)),
             remainder: hasReceived(screen.payment) ? this.#later.module?.remainder(ui, screen.view, screen.payment) : undefined,
             credit: this.#later.module?.creditCard(ui, screen.view),
+            exchange: this.#fromExchange.module?.exchangePanel(ui, screen.view, screen.payment, {
+              copied: this.#clipboard.copied === 'typed',
+              onCopy: (text) => void this.#clipboard.copy('typed', text),
+            }),
             seconds: this.#quoteCountdown.remaining,
             copied: this.#clipboard.copied,
             onCopy: (what, text) => void this.#clipboard.copy(what, text),
