@@ -11,14 +11,11 @@ import {
   retryable,
   creditOf,
   lateTransfers,
-  assetName,
   awaitsConfirmation,
-  excess,
   hasReceived,
   namedAsset,
   chooseMethod,
   clock,
-  confirmationsSeen,
   contactFormOpen,
   contactFromBilling,
   defaultAsset,
@@ -31,6 +28,7 @@ import {
   validateContact,
   walletUri,
 } from '../../src/checkout/pay-checkout/state.js';
+import { assetName, confirmationsSeen, excess } from '../../src/checkout/pay-checkout/later-state.js';
 import { checkoutAsset, checkoutView, payment, transaction } from './fixtures.js';
 
 const linkStatus = fc.constantFrom(...LINK_STATUSES);

@@ -206,10 +206,6 @@ export function walletUri(payment: Payment): string | undefined {
   return WALLET_URI.test(payment.payment_uri) ? payment.payment_uri : undefined;
 }
 
-/** The fewest confirmations any of the payment's transactions has (0 before the first). */
-export function confirmationsSeen(payment: Payment): number {
-  return payment.transactions.length ? Math.min(...payment.transactions.map((t) => t.confirmations)) : 0;
-}
 
 /** The rate lock runs while the customer may still send: awaiting payment or underpaid. */
 export function quoteDeadline(payment: Payment | null): number | null {
@@ -226,19 +222,6 @@ export function awaitsConfirmation(payment: Payment): boolean {
   return payment.transactions.some((t) => t.confirmations < payment.confirmations_required);
 }
 
-/** How much more than due arrived (`received_crypto` − `amount_crypto`), in decimal arithmetic; '0' when none. */
-export function excess(payment: Pick<Payment, 'received_crypto' | 'amount_crypto'>): string {
-  const places = Math.max(...[payment.received_crypto, payment.amount_crypto].map((a) => a.split('.')[1]?.length ?? 0));
-  const atomic = (amount: string) => {
-    const [whole = '0', fraction = ''] = amount.split('.');
-    return BigInt(whole + fraction.padEnd(places, '0'));
-  };
-  const difference = atomic(payment.received_crypto) - atomic(payment.amount_crypto);
-  if (difference <= 0n) return '0';
-  const digits = difference.toString().padStart(places + 1, '0');
-  const fraction = digits.slice(digits.length - places).replace(/0+$/, '');
-  return `${digits.slice(0, digits.length - places)}${fraction ? `.${fraction}` : ''}`;
-}
 
 /** What names an asset (its ticker and token standard, its network's id and name), and what wallets and receipts need of it. */
 export type NamedAsset = Pick<CheckoutAsset, 'asset' | 'network' | 'network_name' | 'testnet' | 'token_standard' | 'token_contract' | 'chain_id' | 'explorer_url' | 'wallet_rpc_url'>;
@@ -252,10 +235,6 @@ export function namedAsset(view: CheckoutView, payment: Pick<Payment, 'asset' | 
   return offered ?? { ...payment, network_name: payment.network, testnet: view.environment === 'sandbox', token_standard: null, token_contract: null, chain_id: null, explorer_url: null, wallet_rpc_url: null };
 }
 
-/** The asset as a wallet names it: `USDT · TRC-20`, `ETH`, `BTC`. The same in every language. */
-export function assetName({ asset, token_standard }: NamedAsset): string {
-  return token_standard ? `${asset} · ${token_standard}` : asset;
-}
 
 /** `m:ss` for the countdown. */
 export function clock(seconds: number): string {
