@@ -17,6 +17,7 @@ export const en = {
   shippingTo: 'Shipping to',
   back: 'Back to the shop',
   contact: 'Contact',
+  contactOptional: 'Contact (optional)',
   edit: 'Edit',
   name: 'Full name',
   email: 'Email',

@@ -19,6 +19,7 @@ export const vi: Messages = {
   shippingTo: 'Giao đến',
   back: 'Quay lại cửa hàng',
   contact: 'Thông tin liên hệ',
+  contactOptional: 'Thông tin liên hệ (không bắt buộc)',
   edit: 'Sửa',
   name: 'Họ và tên',
   email: 'Địa chỉ email',

@@ -33,6 +33,8 @@ import {
   chooseMethod,
   contactFormOpen,
   contactFromBilling,
+  contactRequired,
+  keptContact,
   creditOf,
   defaultAsset,
   findMethod,
@@ -71,6 +73,8 @@ export const REDIRECT_SECONDS = 10;
 export const LOADING_DELAY_MS = 300;
 /** A window this narrow is a phone's: the order's lines start folded (the styles use the same width). */
 const COMPACT_MEDIA = '(max-width: 480px)';
+/** Where the session keeps the contact typed for a link (sessionStorage). */
+const contactKey = (ref: string) => `pay-checkout:contact:${ref}`;
 /** The rate-lock countdown is announced at these seconds left only. */
 const ANNOUNCE_AT = [300, 60] as const;
 
@@ -398,8 +402,11 @@ export class PayCheckout extends LitElement {
     if (screen.name === 'error' && isWebUrl(view.failure_redirect_url)) this.#redirect.schedule(this.#leave);
     if (!first) return;
     if (screen.name === 'error') this.#reportError(new CheckoutApiError(screen.failure.code, screen.failure.message));
-    this.contact = contactFromBilling(view);
-    this.contactOpen = contactFormOpen(view);
+    // What the customer typed for this link earlier in the session (a reload, a change of coin) comes back as typed,
+    // in the form they typed it in (only the open form keeps what is typed).
+    const kept = keptContact(this.#storage((storage) => storage.getItem(contactKey(view.payment_link_ref))));
+    this.contact = kept ?? contactFromBilling(view);
+    this.contactOpen = !!kept || contactFormOpen(view);
     this.compact = matchMedia(COMPACT_MEDIA).matches;
     const method = chooseMethod(view, this.pmtChannel, this.pmtMethod);
     this.methodKey = method ? methodKey(method) : '';
@@ -496,7 +503,7 @@ export class PayCheckout extends LitElement {
   #pay = (event: SubmitEvent): void => {
     event.preventDefault();
     const { asset, network } = parseAssetKey(this.assetKey);
-    const { invalid, customer } = validateContact(this.contact, this.contactOpen);
+    const { invalid, customer } = validateContact(this.contact, this.contactOpen, contactRequired(this.view!));
     this.invalid = invalid;
     const first = firstInvalid(invalid);
     if (first) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>(`input[name="${first}"]`)?.focus());
@@ -549,8 +556,22 @@ export class PayCheckout extends LitElement {
 
   #onContactInput = (field: ContactField, value: string): void => {
     this.contact = { ...this.contact, [field]: value };
+    const ref = this.view?.payment_link_ref;
+    if (ref) this.#storage((storage) => storage.setItem(contactKey(ref), JSON.stringify(this.contact)));
     if (this.invalid[field]) this.invalid = { ...this.invalid, [field]: undefined };
   };
+
+  /**
+   * The session's storage, never the local one: a contact typed on a shared phone goes with the tab. Storage may be
+   * refused (a sandboxed frame, a private mode, a full quota): the checkout then works without it.
+   */
+  #storage<T>(use: (storage: Storage) => T): T | undefined {
+    try {
+      return use(sessionStorage);
+    } catch {
+      return undefined;
+    }
+  }
 
   #onMethod = (key: string): void => {
     this.methodKey = key;

@@ -163,24 +163,49 @@ export function contactFromBilling(view: CheckoutView): Contact {
 
 /** The guest form starts open when the link asks for it, or when the billing details cannot stand as a contact. */
 export function contactFormOpen(view: CheckoutView): boolean {
-  const billing = view.billing_details;
-  return view.default_guest_checkout || !(billing?.billing_name || billing?.billing_email);
+  return view.default_guest_checkout || !hasBillingContact(view);
+}
+
+const hasBillingContact = ({ billing_details: billing }: CheckoutView): boolean => !!(billing?.billing_name || billing?.billing_email);
+
+/**
+ * Whether the customer must give a name and an e-mail: only when the link asks for them, by `default_guest_checkout`
+ * or by billing details that name the customer (then shown as the contact, required again if edited). A link with
+ * neither leaves the contact optional: nothing stands between the customer and the coins (issue 42).
+ */
+export function contactRequired(view: CheckoutView): boolean {
+  return view.default_guest_checkout || hasBillingContact(view);
+}
+
+/**
+ * A contact kept for the link in the session's storage (pay-checkout.ts), or undefined when what was read is not one:
+ * storage is the page's, and anything may be there. Nothing stored (null, or storage refused: undefined) and anything
+ * but JSON throw in the parse or in the field look-up, and are none.
+ */
+export function keptContact(stored: string | null | undefined): Contact | undefined {
+  try {
+    const kept = JSON.parse(stored!) as Contact;
+    return CONTACT_FIELDS.every((field) => typeof kept[field] === 'string') ? { name: kept.name, email: kept.email, phone: kept.phone } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export type ContactErrors = Partial<Record<ContactField, MessageKey>>;
 
 /**
- * Checks the open guest form with the gateway's own field rules. `customer` is what to send (trimmed, empty
- * fields left out), present only when nothing is invalid; a closed form (the billing contact) is always valid.
+ * Checks the open guest form with the gateway's own field rules: a name and an e-mail when `required`, and otherwise
+ * each field only if given. `customer` is what to send (trimmed, empty fields left out), present only when nothing is
+ * invalid; a closed form (the billing contact) is always valid.
  */
-export function validateContact(contact: Contact, open: boolean): { invalid: ContactErrors; customer?: Partial<Contact> } {
+export function validateContact(contact: Contact, open: boolean, required = true): { invalid: ContactErrors; customer?: Partial<Contact> } {
   const name = contact.name.trim();
   const email = contact.email.trim();
   const phone = contact.phone.trim();
   const invalid: ContactErrors = {};
   if (open) {
-    if (!name || name.length > 200) invalid.name = 'nameRequired';
-    if (!isEmail(email)) invalid.email = 'emailInvalid';
+    if ((required && !name) || name.length > 200) invalid.name = 'nameRequired';
+    if ((required || email) && !isEmail(email)) invalid.email = 'emailInvalid';
     if (phone && !PHONE.test(phone)) invalid.phone = 'phoneInvalid';
   }
   if (Object.keys(invalid).length) return { invalid };
