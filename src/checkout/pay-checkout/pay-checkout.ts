@@ -294,7 +294,9 @@ export class PayCheckout extends LitElement {
   #fromExchange = new DeferredModuleController(this, {
     load: () => import('./views/from-exchange.js'),
     preload: () => this.payment !== null,
-    onError: (error) => this.#chunkFailed(error),
+    // A help beside the QR, not a view: one that does not arrive (offline) leaves the payment view as it is, with the
+    // QR; the next update asks again.
+    onError: () => undefined,
   });
 
   /** Until it has passed, nothing is drawn while the first view loads (LOADING_DELAY_MS). */
