@@ -146,6 +146,7 @@ const view = object({
           explorer_tx_url: nullable(string),
           available: boolean,
           wallet_rpc_url: nullable(string),
+          withdrawal_fee: optional(nullable(decimal)),
         }),
       ),
     }),
@@ -154,6 +155,7 @@ const view = object({
   received_vnd: int,
   receipt_url: nullable(string),
   failure_redirect_url: string,
+  tolerance_bps: optional(int),
   environment: oneOf(ENVIRONMENTS),
   sandbox: boolean,
 });

@@ -103,6 +103,12 @@ export const CheckoutAsset = z.object({
    * not know the chain. Null where a browser wallet cannot pay (a simulated network, or not an EVM one).
    */
   wallet_rpc_url: z.nullable(z.string()),
+  /**
+   * What exchanges usually take to withdraw the asset on this network, in units of the asset (the gateway's
+   * WITHDRAWAL_FEES, docs/networks.md): the element tells a customer paying from an exchange to type the amount plus
+   * this. Null when none is configured; optional only because a gateway older than it, in a rolling upgrade, leaves it out.
+   */
+  withdrawal_fee: z.optional(z.nullable(decimal)),
 });
 export type CheckoutAsset = z.infer<typeof CheckoutAsset>;
 
@@ -176,6 +182,11 @@ export const CheckoutView = z.object({
   receipt_url: z.nullable(z.string()),
   /** The signed `failure_url` to follow when the customer gives up or the link expires. */
   failure_redirect_url: z.string(),
+  /**
+   * A payment short of its amount by at most this many basis points counts as paid (SANDBOX_TOLERANCE_BPS; 50 is
+   * 0.5%). Optional only because a gateway older than it, in a rolling upgrade, leaves it out.
+   */
+  tolerance_bps: z.optional(z.int()),
   /** The gateway's environment (GATEWAY_ENV): in the sandbox the element marks its coins as test coins; live, nothing. */
   environment: z.enum(ENVIRONMENTS),
   /** `environment` is `sandbox`: kept for the clients that read it before `environment` came. */

@@ -55,3 +55,17 @@ test('bad input names the field and the rule', () => {
   assert.throws(() => amountToType('1', '1', 19), /decimals: 19 is not a whole number from 0 to 18/);
   assert.throws(() => amountToType('1', `0.${'1'.repeat(19)}`, 2), /fee: .* has more than 18 decimal places/);
 });
+
+test('the payment view\'s helper: what to type for the amount still due, after the asset\'s configured fee; none without a fee', async () => {
+  const { exchangeAmount, percentOfBps } = await import('../../src/checkout/pay-checkout/views/from-exchange.js');
+  const { checkoutAsset, checkoutView, payment } = await import('./fixtures.js');
+  const withFee = (fee: string | null | undefined) => checkoutView({ methods: [{ pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', assets: [checkoutAsset({ withdrawal_fee: fee })] }] });
+  assert.deepEqual(exchangeAmount(withFee('1'), payment({ amount_crypto: '46.92', remaining_crypto: '46.92' })), { due: '46.92', fee: '1', typed: '47.92' });
+  // Once part has arrived, the rest is what must arrive.
+  assert.deepEqual(exchangeAmount(withFee('0.8'), payment({ amount_crypto: '46.92', received_crypto: '45.92', remaining_crypto: '1' })), { due: '1', fee: '0.8', typed: '1.8' });
+  // A fee finer than the quote's step rounds the sum up to it.
+  assert.equal(exchangeAmount(withFee('0.001'), payment({ amount_crypto: '46.92', remaining_crypto: '46.92' }))?.typed, '46.93');
+  for (const fee of [null, undefined, '0', '0.00']) assert.equal(exchangeAmount(withFee(fee), payment()), undefined, `fee ${fee}`);
+  assert.equal(exchangeAmount(withFee('1'), payment({ asset: 'BTC', network: 'BITCOIN' })), undefined, 'an asset the view does not offer');
+  assert.deepEqual([50, 100, 125, 5, 0].map(percentOfBps), ['0.5', '1', '1.25', '0.05', '0']);
+});

@@ -11,15 +11,14 @@ import {
   retryable,
   creditOf,
   lateTransfers,
-  assetName,
   awaitsConfirmation,
-  excess,
   hasReceived,
   namedAsset,
   chooseMethod,
   clock,
-  confirmationsSeen,
   contactFormOpen,
+  contactRequired,
+  keptContact,
   contactFromBilling,
   defaultAsset,
   firstInvalid,
@@ -31,6 +30,7 @@ import {
   validateContact,
   walletUri,
 } from '../../src/checkout/pay-checkout/state.js';
+import { assetName, confirmationsSeen, excess } from '../../src/checkout/pay-checkout/later-state.js';
 import { checkoutAsset, checkoutView, payment, transaction } from './fixtures.js';
 
 const linkStatus = fc.constantFrom(...LINK_STATUSES);
@@ -251,6 +251,31 @@ describe('contact', () => {
       invalid: {},
       customer: { name: 'An', email: 'an@example.com' },
     });
+  });
+
+  test('the contact is required only when the link asks for it: a guest checkout, or billing details naming the customer', () => {
+    assert.equal(contactRequired(checkoutView()), true, 'billing details with a name and an email');
+    assert.equal(contactRequired(checkoutView({ default_guest_checkout: true, billing_details: undefined })), true);
+    assert.equal(contactRequired(checkoutView({ billing_details: {} })), false);
+    assert.equal(contactRequired(checkoutView({ billing_details: undefined })), false);
+    assert.equal(contactRequired(checkoutView({ billing_details: { billing_phone: '+84 903 123 456' } })), false, 'a phone alone asks for nothing');
+  });
+
+  test('an optional open form takes nothing at all, and checks each field given by the same rules', () => {
+    assert.deepEqual(validateContact({ name: ' ', email: '', phone: '' }, true, false), { invalid: {}, customer: {} });
+    assert.deepEqual(validateContact({ name: '', email: 'an@', phone: '' }, true, false).invalid, { email: 'emailInvalid' });
+    assert.deepEqual(validateContact({ name: 'x'.repeat(201), email: '', phone: 'call me' }, true, false).invalid, { name: 'nameRequired', phone: 'phoneInvalid' });
+    assert.deepEqual(validateContact({ name: ' An ', email: '', phone: '' }, true, false), { invalid: {}, customer: { name: 'An' } });
+    // The required form as before.
+    assert.deepEqual(validateContact({ name: '', email: '', phone: '' }, true, true).invalid, { name: 'nameRequired', email: 'emailInvalid' });
+  });
+
+  test('a kept contact is read back only when it is one: anything else in storage is none', () => {
+    assert.deepEqual(keptContact('{"name":"An","email":"an@example.com","phone":""}'), { name: 'An', email: 'an@example.com', phone: '' });
+    assert.deepEqual(keptContact('{"name":"An","email":"","phone":"","extra":1}'), { name: 'An', email: '', phone: '' }, 'only its fields');
+    for (const stored of [null, undefined, '', 'null', '42', '"An"', '[]', '{"name":"An"}', '{"name":1,"email":"","phone":""}', '{not json']) {
+      assert.equal(keptContact(stored), undefined, String(stored));
+    }
   });
 
   test('whatever is typed, the contact sent is trimmed and present only when nothing is invalid', () => {

@@ -14,7 +14,7 @@ const shipping_details = {
 };
 const merchant_details = { name: 'Cà Phê Sữa Đá', back_url: 'https://shop.example/cart', promo_code: 'TET2026', promo_discount: 20_000, shipping_charges: 30_000 };
 
-/** The link's own texts (the merchant's and the customer's words), and the payment's addresses and hashes. */
+/** The link's own texts (the merchant's and the customer's words), and the payment's reference, address and hashes. */
 function ownTexts(view: CheckoutView, payment?: Payment | null): string[] {
   const m = view.merchant_details;
   const b = view.billing_details;
@@ -33,6 +33,7 @@ function ownTexts(view: CheckoutView, payment?: Payment | null): string[] {
     s?.shipping_email,
     s?.shipping_phone,
     ...addresses,
+    payment?.payment_id,
     payment?.address,
     ...(payment?.transactions.map((t) => t.tx_hash) ?? []),
   ].filter((text): text is string => Boolean(text));

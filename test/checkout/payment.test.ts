@@ -127,6 +127,36 @@ describe('<pay-checkout> payment', () => {
     await expect(el).to.be.accessible();
   });
 
+  for (const locale of ['vi', 'en'] as const) {
+    it(`says not to send to an expired quote's address, then what happens to money that came late and by whose decision, with the payment's reference (${locale})`, async () => {
+      const { el, ref: payment_link_ref, payment: quoted } = await payingCheckout('BTC:BITCOIN', { locale });
+      await expireQuote(quoted.payment_id);
+      await untilView(el, 'expired');
+      expect(textOf(partOf(el, 'old-address'))).to.equal(
+        locale === 'vi'
+          ? 'Đừng gửi thêm vào địa chỉ cũ. Nếu bạn đã gửi tiền đến đó, chúng tôi vẫn sẽ thấy và hiển thị tại đây.'
+          : 'Do not send anything more to the old address. If you already sent money there, we will still see it and show it here.',
+      );
+      await expect(el).to.be.accessible();
+
+      // Money to the old address all the same: seen, held for the merchant, who decides; no time is set for it.
+      await pay(quoted.address, 'BTC', 'BITCOIN', quoted.amount_crypto);
+      await untilView(el, 'late');
+      const merchant = (await checkoutView(payment_link_ref)).merchant_details.name!;
+      for (const view of ['late', 'paid_late'] as const) {
+        if (view === 'paid_late') {
+          await mine(quoted.confirmations_required, 'BITCOIN');
+          await untilView(el, 'paid_late');
+        }
+        const next = textOf(partOf(el, 'held-next'));
+        expect(next, `${view}: who decides`).to.include(merchant).and.match(locale === 'vi' ? /hoàn tất đơn hàng hay hoàn tiền/ : /complete your order or refund you/);
+        expect(next, `${view}: contacted`).to.match(locale === 'vi' ? /liên hệ với bạn/ : /contacts you/);
+        expect(textOf(partOf(el, 'reference')), `${view}: the payment's reference`).to.equal(quoted.payment_id);
+        await expect(el).to.be.accessible();
+      }
+    });
+  }
+
   it('lets the customer give up, with pay-checkout-failure carrying the signed failure URL', async () => {
     const { el, events, ref: payment_link_ref } = await payingCheckout('USDT:TRON', { locale: 'en' });
     await expireQuote((await paymentOf(payment_link_ref)).payment_id);

@@ -3,7 +3,7 @@
 // after them; every control of the view is a tap target of at least 44 × 44 px; the heading does not ask the phone to
 // scan itself. On a desktop the QR comes first.
 import { expect } from '@open-wc/testing';
-import { part, partOf, startPayment, textOf } from './helpers/element.js';
+import { part, partOf, startPayment, textOf, until } from './helpers/element.js';
 import { onPhone, type Screen } from './helpers/phone.js';
 import { createLink } from './helpers/server.js';
 
@@ -49,6 +49,8 @@ for (const width of [320, 360]) {
         const title = (el.shadowRoot!.querySelector('h2') as HTMLElement).innerText.trim();
         expect(title, 'a heading for the phone').to.equal(locale === 'vi' ? 'Thanh toán từ ứng dụng ví' : 'Pay from your wallet app');
         expect(part(el, 'wallet-link'), 'no wallet link no app opens (tron:)').to.equal(undefined);
+        // "I pay from an exchange" comes with its chunk: its disclosure is a control like the others.
+        await until(el, '"I pay from an exchange"', () => !!part(el, 'from-exchange'));
         expect(smallTargets(el), 'controls under 44 × 44 px').to.deep.equal([]);
         // (axe runs in the test's own document only: the payment view's accessibility is payment.test.ts's.)
         const card = partOf(el, 'card');

@@ -31,6 +31,8 @@ const en = {
   paidLateBody: 'Your payment arrived after the quote expired. It is held for the merchant, who will contact you to complete or refund the order.',
   late: 'We see your payment',
   lateBody: 'It arrived after the rate lock ran out, so it is held for the merchant, who decides: to complete the order or to refund you.',
+  heldNext: 'What happens next: {merchant} decides whether to complete your order or refund you, and contacts you if they have your details. Ask them with this reference:',
+  oldAddress: 'Do not send anything more to the old address. If you already sent money there, we will still see it and show it here.',
 };
 
 const vi: Record<keyof typeof en, string> = {
@@ -61,6 +63,8 @@ const vi: Record<keyof typeof en, string> = {
   paidLateBody: 'Khoản thanh toán của bạn đến sau khi báo giá hết hạn. Khoản tiền được giữ cho người bán, họ sẽ liên hệ với bạn để hoàn tất hoặc hoàn tiền.',
   late: 'Chúng tôi đã thấy khoản thanh toán của bạn',
   lateBody: 'Khoản tiền đến sau khi hết thời gian giữ tỷ giá nên được giữ cho người bán; người bán sẽ quyết định hoàn tất đơn hàng hay hoàn tiền cho bạn.',
+  heldNext: 'Tiếp theo: {merchant} sẽ quyết định hoàn tất đơn hàng hay hoàn tiền cho bạn, và liên hệ với bạn nếu có thông tin của bạn. Hãy hỏi họ kèm mã tham chiếu này:',
+  oldAddress: 'Đừng gửi thêm vào địa chỉ cũ. Nếu bạn đã gửi tiền đến đó, chúng tôi vẫn sẽ thấy và hiển thị tại đây.',
 };
 
 export type LaterKey = keyof typeof en;

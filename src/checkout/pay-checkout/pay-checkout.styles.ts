@@ -214,6 +214,10 @@ const base = css`
     font-size: var(--_small);
     padding: 0.25rem 0;
   }
+  /* A tap target of 44 px: the customer paying from an exchange opens it on a phone. */
+  [part='from-exchange'] > summary {
+    padding: 0.75rem 0;
+  }
   .totals div {
     display: flex;
     justify-content: space-between;

@@ -33,6 +33,8 @@ import {
   chooseMethod,
   contactFormOpen,
   contactFromBilling,
+  contactRequired,
+  keptContact,
   creditOf,
   defaultAsset,
   findMethod,
@@ -71,6 +73,8 @@ export const REDIRECT_SECONDS = 10;
 export const LOADING_DELAY_MS = 300;
 /** A window this narrow is a phone's: the order's lines start folded (the styles use the same width). */
 const COMPACT_MEDIA = '(max-width: 480px)';
+/** Where the session keeps the contact typed for a link (sessionStorage). */
+const contactKey = (ref: string) => `pay-checkout:contact:${ref}`;
 /** The rate-lock countdown is announced at these seconds left only. */
 const ANNOUNCE_AT = [300, 60] as const;
 
@@ -120,7 +124,11 @@ const ANNOUNCE_AT = [300, 60] as const;
  * @csspart wallet-status - Confirm in the wallet, sent, or why it stopped.
  * @csspart credit - What the order received through quotes now closed, and what is left.
  * @csspart network-warning - The only network to use.
- * @csspart fee-note - An exchange's withdrawal fee comes on top.
+ * @csspart fee-note - An exchange's withdrawal fee comes on top (an asset with no fee configured).
+ * @csspart from-exchange - "I pay from an exchange": the disclosure with the amount to type so that the amount due arrives.
+ * @csspart amount-to-type - That amount (`data-amount-to-type` holds it as the gateway writes amounts).
+ * @csspart copy-amount-to-type - Copies it.
+ * @csspart fee-line - The exchange's usual fee and the tolerance, in one line.
  * @csspart countdown - The rate-lock or redirect countdown.
  * @csspart status - The polite live region.
  * @csspart offline - The gateway cannot be reached: said while the element keeps trying.
@@ -260,7 +268,8 @@ export class PayCheckout extends LitElement {
   #redirect = new RedirectController(this, REDIRECT_SECONDS);
 
   #clipboard = new ClipboardController<Copyable>(this, {
-    onCopied: (what) => this.#announce(`${what}Copied`),
+    // The amount to type at an exchange is an amount too.
+    onCopied: (what) => this.#announce(what === 'typed' ? 'amountCopied' : `${what}Copied`),
     onFailed: () => this.#announce('copyFailed'),
   });
 
@@ -279,6 +288,15 @@ export class PayCheckout extends LitElement {
     load: () => import('../wallets/browser-wallet.js'),
     preload: () => false,
     onError: (error) => this.#chunkFailed(error),
+  });
+
+  /** "I pay from an exchange" (a chunk): in idle time once a payment is open; the payment view draws it once here. */
+  #fromExchange = new DeferredModuleController(this, {
+    load: () => import('./views/from-exchange.js'),
+    preload: () => this.payment !== null,
+    // A help beside the QR, not a view: one that does not arrive (offline) leaves the payment view as it is, with the
+    // QR; the next update asks again.
+    onError: () => undefined,
   });
 
   /** Until it has passed, nothing is drawn while the first view loads (LOADING_DELAY_MS). */
@@ -364,6 +382,7 @@ export class PayCheckout extends LitElement {
     if (changed.has('locale')) this.chosenLocale = undefined;
     const screen = this.#screen();
     for (const module of this.#modulesOf(screen)) module.load();
+    if (screen.name === 'payment' || screen.name === 'underpaid') this.#fromExchange.load();
     if ((screen.name === 'payment' || screen.name === 'underpaid') && this.#discovery.wallets.length && namedAsset(screen.view, screen.payment).chain_id) this.#walletChunk.load();
     if (this.hasUpdated && (changed.has('paymentLinkRef') || changed.has('apiBase'))) {
       // Another link: nothing of the previous one may stay on screen or drive a redirect.
@@ -385,8 +404,11 @@ export class PayCheckout extends LitElement {
     if (screen.name === 'error' && isWebUrl(view.failure_redirect_url)) this.#redirect.schedule(this.#leave);
     if (!first) return;
     if (screen.name === 'error') this.#reportError(new CheckoutApiError(screen.failure.code, screen.failure.message));
-    this.contact = contactFromBilling(view);
-    this.contactOpen = contactFormOpen(view);
+    // What the customer typed for this link earlier in the session (a reload, a change of coin) comes back as typed,
+    // in the form they typed it in (only the open form keeps what is typed).
+    const kept = keptContact(this.#storage((storage) => storage.getItem(contactKey(view.payment_link_ref))));
+    this.contact = kept ?? contactFromBilling(view);
+    this.contactOpen = !!kept || contactFormOpen(view);
     this.compact = matchMedia(COMPACT_MEDIA).matches;
     const method = chooseMethod(view, this.pmtChannel, this.pmtMethod);
     this.methodKey = method ? methodKey(method) : '';
@@ -483,7 +505,7 @@ export class PayCheckout extends LitElement {
   #pay = (event: SubmitEvent): void => {
     event.preventDefault();
     const { asset, network } = parseAssetKey(this.assetKey);
-    const { invalid, customer } = validateContact(this.contact, this.contactOpen);
+    const { invalid, customer } = validateContact(this.contact, this.contactOpen, contactRequired(this.view!));
     this.invalid = invalid;
     const first = firstInvalid(invalid);
     if (first) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>(`input[name="${first}"]`)?.focus());
@@ -536,8 +558,22 @@ export class PayCheckout extends LitElement {
 
   #onContactInput = (field: ContactField, value: string): void => {
     this.contact = { ...this.contact, [field]: value };
+    const ref = this.view?.payment_link_ref;
+    if (ref) this.#storage((storage) => storage.setItem(contactKey(ref), JSON.stringify(this.contact)));
     if (this.invalid[field]) this.invalid = { ...this.invalid, [field]: undefined };
   };
+
+  /**
+   * The session's storage, never the local one: a contact typed on a shared phone goes with the tab. Storage may be
+   * refused (a sandboxed frame, a private mode, a full quota): the checkout then works without it.
+   */
+  #storage<T>(use: (storage: Storage) => T): T | undefined {
+    try {
+      return use(sessionStorage);
+    } catch {
+      return undefined;
+    }
+  }
 
   #onMethod = (key: string): void => {
     this.methodKey = key;
@@ -620,6 +656,10 @@ export class PayCheckout extends LitElement {
             wallets: this.#walletChunk.module?.walletPanel(ui, screen.view, screen.payment, this.#discovery.wallets, this.walletState, (state) => (this.walletState = state)),
             remainder: hasReceived(screen.payment) ? this.#later.module?.remainder(ui, screen.view, screen.payment) : undefined,
             credit: this.#later.module?.creditCard(ui, screen.view),
+            exchange: this.#fromExchange.module?.exchangePanel(ui, screen.view, screen.payment, {
+              copied: this.#clipboard.copied === 'typed',
+              onCopy: (text) => void this.#clipboard.copy('typed', text),
+            }),
             seconds: this.#quoteCountdown.remaining,
             copied: this.#clipboard.copied,
             onCopy: (what, text) => void this.#clipboard.copy(what, text),

@@ -163,24 +163,49 @@ export function contactFromBilling(view: CheckoutView): Contact {
 
 /** The guest form starts open when the link asks for it, or when the billing details cannot stand as a contact. */
 export function contactFormOpen(view: CheckoutView): boolean {
-  const billing = view.billing_details;
-  return view.default_guest_checkout || !(billing?.billing_name || billing?.billing_email);
+  return view.default_guest_checkout || !hasBillingContact(view);
+}
+
+const hasBillingContact = ({ billing_details: billing }: CheckoutView): boolean => !!(billing?.billing_name || billing?.billing_email);
+
+/**
+ * Whether the customer must give a name and an e-mail: only when the link asks for them, by `default_guest_checkout`
+ * or by billing details that name the customer (then shown as the contact, required again if edited). A link with
+ * neither leaves the contact optional: nothing stands between the customer and the coins (issue 42).
+ */
+export function contactRequired(view: CheckoutView): boolean {
+  return view.default_guest_checkout || hasBillingContact(view);
+}
+
+/**
+ * A contact kept for the link in the session's storage (pay-checkout.ts), or undefined when what was read is not one:
+ * storage is the page's, and anything may be there. Nothing stored (null, or storage refused: undefined) and anything
+ * but JSON throw in the parse or in the field look-up, and are none.
+ */
+export function keptContact(stored: string | null | undefined): Contact | undefined {
+  try {
+    const kept = JSON.parse(stored!) as Contact;
+    return CONTACT_FIELDS.every((field) => typeof kept[field] === 'string') ? { name: kept.name, email: kept.email, phone: kept.phone } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export type ContactErrors = Partial<Record<ContactField, MessageKey>>;
 
 /**
- * Checks the open guest form with the gateway's own field rules. `customer` is what to send (trimmed, empty
- * fields left out), present only when nothing is invalid; a closed form (the billing contact) is always valid.
+ * Checks the open guest form with the gateway's own field rules: a name and an e-mail when `required`, and otherwise
+ * each field only if given. `customer` is what to send (trimmed, empty fields left out), present only when nothing is
+ * invalid; a closed form (the billing contact) is always valid.
  */
-export function validateContact(contact: Contact, open: boolean): { invalid: ContactErrors; customer?: Partial<Contact> } {
+export function validateContact(contact: Contact, open: boolean, required = true): { invalid: ContactErrors; customer?: Partial<Contact> } {
   const name = contact.name.trim();
   const email = contact.email.trim();
   const phone = contact.phone.trim();
   const invalid: ContactErrors = {};
   if (open) {
-    if (!name || name.length > 200) invalid.name = 'nameRequired';
-    if (!isEmail(email)) invalid.email = 'emailInvalid';
+    if ((required && !name) || name.length > 200) invalid.name = 'nameRequired';
+    if ((required || email) && !isEmail(email)) invalid.email = 'emailInvalid';
     if (phone && !PHONE.test(phone)) invalid.phone = 'phoneInvalid';
   }
   if (Object.keys(invalid).length) return { invalid };
@@ -206,10 +231,6 @@ export function walletUri(payment: Payment): string | undefined {
   return WALLET_URI.test(payment.payment_uri) ? payment.payment_uri : undefined;
 }
 
-/** The fewest confirmations any of the payment's transactions has (0 before the first). */
-export function confirmationsSeen(payment: Payment): number {
-  return payment.transactions.length ? Math.min(...payment.transactions.map((t) => t.confirmations)) : 0;
-}
 
 /** The rate lock runs while the customer may still send: awaiting payment or underpaid. */
 export function quoteDeadline(payment: Payment | null): number | null {
@@ -226,19 +247,6 @@ export function awaitsConfirmation(payment: Payment): boolean {
   return payment.transactions.some((t) => t.confirmations < payment.confirmations_required);
 }
 
-/** How much more than due arrived (`received_crypto` − `amount_crypto`), in decimal arithmetic; '0' when none. */
-export function excess(payment: Pick<Payment, 'received_crypto' | 'amount_crypto'>): string {
-  const places = Math.max(...[payment.received_crypto, payment.amount_crypto].map((a) => a.split('.')[1]?.length ?? 0));
-  const atomic = (amount: string) => {
-    const [whole = '0', fraction = ''] = amount.split('.');
-    return BigInt(whole + fraction.padEnd(places, '0'));
-  };
-  const difference = atomic(payment.received_crypto) - atomic(payment.amount_crypto);
-  if (difference <= 0n) return '0';
-  const digits = difference.toString().padStart(places + 1, '0');
-  const fraction = digits.slice(digits.length - places).replace(/0+$/, '');
-  return `${digits.slice(0, digits.length - places)}${fraction ? `.${fraction}` : ''}`;
-}
 
 /** What names an asset (its ticker and token standard, its network's id and name), and what wallets and receipts need of it. */
 export type NamedAsset = Pick<CheckoutAsset, 'asset' | 'network' | 'network_name' | 'testnet' | 'token_standard' | 'token_contract' | 'chain_id' | 'explorer_url' | 'explorer_tx_url' | 'wallet_rpc_url'>;
@@ -252,10 +260,6 @@ export function namedAsset(view: CheckoutView, payment: Pick<Payment, 'asset' | 
   return offered ?? { ...payment, network_name: payment.network, testnet: view.environment === 'sandbox', token_standard: null, token_contract: null, chain_id: null, explorer_url: null, explorer_tx_url: null, wallet_rpc_url: null };
 }
 
-/** The asset as a wallet names it: `USDT · TRC-20`, `ETH`, `BTC`. The same in every language. */
-export function assetName({ asset, token_standard }: NamedAsset): string {
-  return token_standard ? `${asset} · ${token_standard}` : asset;
-}
 
 /** `m:ss` for the countdown. */
 export function clock(seconds: number): string {

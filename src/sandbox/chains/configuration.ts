@@ -38,7 +38,52 @@ export function networksFrom(env: ChainEnv): NetworkSpec[] {
   if (tron) replace(networks, tron);
   if (env.ETHEREUM_CONFIRMATIONS) networks.find((n) => n.id === 'ETHEREUM')!.confirmations = wholeNumber(env, 'ETHEREUM_CONFIRMATIONS', 0, 1);
   if (env.EVM_NETWORKS) for (const network of evmNetworksFile(env.EVM_NETWORKS)) replace(networks, network);
+  withdrawalFees(networks, env.WITHDRAWAL_FEES);
   return networks;
+}
+
+/**
+ * What the common exchanges (Binance, OKX, Remitano) usually take to withdraw each asset on its network, in units of
+ * the asset, as docs/networks.md ("Withdrawal fees") lists them; WITHDRAWAL_FEES overrides any of them without a
+ * release. The largest of the common ones, so that what the customer is told to type arrives from any of them.
+ */
+export const DEFAULT_WITHDRAWAL_FEES: Readonly<Record<string, string>> = {
+  'USDT:TRON': '1',
+  'USDT:ETHEREUM': '4',
+  'ETH:ETHEREUM': '0.0015',
+  'BTC:BITCOIN': '0.0002',
+};
+
+/** A fee is below this many units of its asset: a larger one is a typo (a fee in atomic units, say), not a fee. */
+const MAX_WITHDRAWAL_FEE = 1_000;
+
+/**
+ * WITHDRAWAL_FEES=USDT:TRON=1,USDT:ETHEREUM=4.5: each configured asset's usual withdrawal fee, over
+ * DEFAULT_WITHDRAWAL_FEES; `0` says there is none to add. Each entry must name a configured asset on its network and
+ * be a decimal string of at most the asset's decimal places, below MAX_WITHDRAWAL_FEE.
+ */
+function withdrawalFees(networks: NetworkSpec[], raw: string | undefined): void {
+  const fees = new Map(Object.entries(DEFAULT_WITHDRAWAL_FEES));
+  for (const entry of (raw ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+    const match = /^([^:=]+):([^:=]+)=(.*)$/.exec(entry);
+    if (!match) throw new Error(`WITHDRAWAL_FEES: "${entry}" must be ASSET:NETWORK=FEE, such as USDT:TRON=1`);
+    const [, asset, network, fee] = match as unknown as [string, string, string, string];
+    const spec = networks.find((n) => n.id === network)?.assets.find((a) => a.asset === asset);
+    if (!spec) throw new Error(`WITHDRAWAL_FEES: ${asset}:${network} is not a configured asset on its network (configured: ${networks.flatMap((n) => n.assets.map((a) => `${a.asset}:${n.id}`)).join(', ')})`);
+    const places = /^\d+(?:\.(\d+))?$/.exec(fee);
+    if (!places) throw new Error(`WITHDRAWAL_FEES: ${asset}:${network} must be a decimal string such as 1 or 0.0015, got "${fee}"`);
+    // A token whose decimals its contract tells (not known yet) gets the most any asset has, 18.
+    const decimals = spec.decimals ?? 18;
+    if ((places[1]?.length ?? 0) > decimals) throw new Error(`WITHDRAWAL_FEES: ${asset}:${network} has at most ${decimals} decimal places, got "${fee}"`);
+    if (Number(fee.split('.')[0]) >= MAX_WITHDRAWAL_FEE) throw new Error(`WITHDRAWAL_FEES: ${asset}:${network} must be below ${MAX_WITHDRAWAL_FEE} ${asset}, got "${fee}"`);
+    fees.set(`${asset}:${network}`, fee);
+  }
+  for (const network of networks) {
+    for (const asset of network.assets) {
+      const fee = fees.get(`${asset.asset}:${network.id}`);
+      if (fee !== undefined) asset.withdrawal_fee = fee;
+    }
+  }
 }
 
 /**

@@ -16,6 +16,11 @@ export interface AssetConfig {
   token_contract?: string;
   /** The token standard a wallet names (TRC-20, ERC-20, BEP-20); absent for the network's own coin. */
   token_standard?: string;
+  /**
+   * What exchanges usually take to withdraw the asset on this network, a decimal string in units of the asset
+   * (WITHDRAWAL_FEES, chains/configuration.ts): the element tells a customer paying from an exchange to add it.
+   */
+  withdrawal_fee?: string;
 }
 
 /** Blocks come from the gateway's own simulator, on a timer and on demand. */

@@ -1,7 +1,7 @@
 // Enough has arrived: the network confirms it, block by block.
 import { html, type TemplateResult } from 'lit';
 import type { Payment } from '../../../contract/checkout.js';
-import { confirmationsSeen } from '../state.js';
+import { confirmationsSeen } from '../later-state.js';
 import { amountCrypto, heading, type Ui } from './parts.js';
 import { later } from '../../i18n/later.js';
 

@@ -1,6 +1,7 @@
 // The quote ran out before the full payment arrived: a new quote (while the link is active) in the same coin or in
 // another, or leave. What arrived in time counts for the order: the card says what was received and what is left,
-// and the new quote asks only for that.
+// and the new quote asks only for that. The old address is not to be paid any more, and money already sent to it is
+// still seen (counted, or held for the merchant once late).
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutView } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/rules.js';
@@ -24,6 +25,7 @@ export function expiredView(ui: Ui, view: CheckoutView, { busy, actionError, onN
   // With the link over there is no new quote to promise (state.ts shows an empty quote on an expired link as the error).
   return html`${heading(ui.t('expired'))}
     <p>${later(ui.locale, view.status === 'expired' ? 'linkExpiredCreditBody' : credit ? 'creditBody' : 'expiredBody')}</p>
+    <p part="old-address">${later(ui.locale, 'oldAddress')}</p>
     ${creditCard(ui, view)} ${actionError ? errorLine(ui, actionError) : nothing}
     <div class="actions">
       ${active

@@ -2,7 +2,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutMethod, CheckoutView } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/rules.js';
-import { assetKey, creditOf, findMethod, methodKey, type Contact, type ContactErrors, type ContactField, type Failure } from '../state.js';
+import { assetKey, contactRequired, creditOf, findMethod, methodKey, type Contact, type ContactErrors, type ContactField, type Failure } from '../state.js';
 import { backButton, heading, type Ui } from './parts.js';
 import { errorLine } from './occasional.js';
 
@@ -143,9 +143,10 @@ function contact(ui: Ui, view: CheckoutView, form: OrderForm, actions: OrderActi
       ${error ? html`<p id="contact-${name}-error" class="field-error">${ui.t(error)}</p>` : nothing}
     </div>`;
   };
+  const required = contactRequired(view);
   return html`<fieldset part="contact">
-    <legend>${ui.t('contact')}</legend>
-    ${field('name', 'text', 'name', true)} ${field('email', 'email', 'email', true)} ${field('phone', 'tel', 'tel', false)}
+    <legend>${ui.t(required ? 'contact' : 'contactOptional')}</legend>
+    ${field('name', 'text', 'name', required)} ${field('email', 'email', 'email', required)} ${field('phone', 'tel', 'tel', false)}
   </fieldset>`;
 }
 

@@ -3,7 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/rules.js';
-import { excess } from '../state.js';
+import { excess } from '../later-state.js';
 import { heading, type Ui } from './parts.js';
 import { countdown } from './occasional.js';
 import { receipt, type Keep } from './receipt.js';

@@ -1,7 +1,8 @@
 // What to send, where and how. In the order a customer paying from an exchange app on their phone needs it: the
 // amount with its copy button, the network as a large chip with the warning beside it, the address with its copy
 // button, the wallet links where an app can open them; then the QR (on a desktop the QR comes first: the styles
-// decide by `pointer: coarse` and width, pay-checkout.styles.ts), the rate-lock countdown, the exchange's fee. Once
+// decide by `pointer: coarse` and width, pay-checkout.styles.ts), the rate-lock countdown. "I pay from an exchange"
+// (what to type so that the amount arrives after the exchange's fee) follows the address, from its chunk. Once
 // part of the payment has arrived the same view asks for the remainder; what arrived and what to do about it come
 // with the later chunk (views/later.ts, `remainder`).
 import { html, nothing, type TemplateResult } from 'lit';
@@ -12,7 +13,8 @@ import { amountToSend, hasReceived, namedAsset, walletUri, clock } from '../stat
 import { amountCrypto, backButton, heading, networkName, type Ui } from './parts.js';
 import { changeCoinButton, countdown } from './occasional.js';
 
-export type Copyable = 'address' | 'amount' | 'hash';
+/** `typed`: the amount to type at an exchange (views/from-exchange.ts). */
+export type Copyable = 'address' | 'amount' | 'hash' | 'typed';
 
 export interface PaymentActions {
   /** The browser wallets' buttons (the wallet chunk's view), first of all; none without a wallet on the page. */
@@ -21,6 +23,8 @@ export interface PaymentActions {
   remainder: { title: string; notice: TemplateResult } | undefined;
   /** What closed quotes received (the later chunk's views/credit.ts); none before any. */
   credit: TemplateResult | typeof nothing | undefined;
+  /** "I pay from an exchange" or the fee's warning (the from-exchange chunk's views/from-exchange.ts); none until it is here. */
+  exchange: TemplateResult | undefined;
   /** Seconds left on the rate lock; null when there is none. */
   seconds: number | null;
   /** What was just copied, so its button says so. */
@@ -37,7 +41,7 @@ export function networkChip(ui: Ui, asset: ReturnType<typeof namedAsset>): strin
   return `${name[0]!.toUpperCase()}${name.slice(1)}${asset.token_standard ? ` (${asset.token_standard})` : ''}`;
 }
 
-export function paymentView(ui: Ui, view: CheckoutView, payment: Payment, { wallets, remainder, credit, seconds, copied, onCopy, onChangeCoin, onBack }: PaymentActions): TemplateResult {
+export function paymentView(ui: Ui, view: CheckoutView, payment: Payment, { wallets, remainder, credit, exchange, seconds, copied, onCopy, onChangeCoin, onBack }: PaymentActions): TemplateResult {
   const partial = hasReceived(payment);
   const toSend = amountToSend(payment);
   const wallet = walletUri(payment);
@@ -69,6 +73,7 @@ export function paymentView(ui: Ui, view: CheckoutView, payment: Payment, { wall
         ${copied === 'address' ? ui.t('copied') : ui.t('copyAddress')}
       </button>
     </div>
+    ${exchange ?? nothing}
     ${links.length
       ? html`<div part="wallet-links" class="actions" role="group" aria-label=${ui.t('walletApps')}>
           ${links.map(
@@ -81,7 +86,6 @@ export function paymentView(ui: Ui, view: CheckoutView, payment: Payment, { wall
       : nothing}
     <canvas part="qr" role="img" aria-label=${label} ${qrCode(payment.payment_uri)}></canvas>
     ${wallet ? nothing : html`<p part="qr-note" role="note">${ui.t('qrNote', amount)}</p>`}
-    <p part="fee-note" class="muted">${ui.t('feeNote', amount)}</p>
     ${seconds !== null ? countdown(ui.t('rateLocked', { time: clock(seconds) })) : nothing}
     <p class="muted">${ui.t('rate', { asset: payment.asset, rate: ui.rate(payment.rate) })}</p>
     <div class="actions">${changeCoinButton(ui, onChangeCoin)}</div>

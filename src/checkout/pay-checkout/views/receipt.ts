@@ -3,7 +3,8 @@
 // it was paid; and the receipt page to open again, print or save (the view's `receipt_url`).
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
-import { assetName, namedAsset } from '../state.js';
+import { namedAsset } from '../state.js';
+import { assetName } from '../later-state.js';
 import { isWebUrl, transactionUrl } from '../../../contract/rules.js';
 import { networkName, type Ui } from './parts.js';
 import type { Copyable } from './payment.js';

@@ -35,6 +35,7 @@ function checkoutAsset(network: NetworkConfig, info: AssetInfo, available: boole
     explorer_tx_url: network.explorer_tx_url ?? null,
     available,
     wallet_rpc_url: network.source.kind === 'node' ? (network.source.walletRpcUrl ?? null) : null,
+    withdrawal_fee: info.withdrawal_fee ?? null,
   };
 }
 
@@ -150,6 +151,7 @@ export class CustomerCheckout {
       received_vnd: Number(snapshot.states.reduce((sum, state) => (isIn(OPEN_PAYMENT_STATUSES, state.status) ? sum : sum + state.covered_vnd), 0n)),
       receipt_url: [...snapshot.transfers.values()].some((transfers) => transfers.length) ? this.#receiptUrl(link.payment_link_ref) : null,
       failure_redirect_url: await this.view.redirectUrl(this.db, link, r.failure_url, link.status === 'expired' ? 'expired' : 'cancelled'),
+      tolerance_bps: this.settings.toleranceBps,
       environment: this.environment,
       sandbox: this.environment === 'sandbox',
     };

@@ -1,0 +1,59 @@
+// The usual withdrawal fee of each asset, from the gateway's configuration (WITHDRAWAL_FEES over the defaults of
+// docs/networks.md), served in the checkout view for the element's "I pay from an exchange"; every bad entry refused
+// at start in one line naming it. Store: any (it runs in the PGlite pass only, scripts/test-node.mjs).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { networksFrom } from '../../src/sandbox/chains/configuration.js';
+import { ConfigError, loadConfig } from '../../src/sandbox/config.js';
+import { checkoutApi } from '../helpers/checkout.js';
+import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+
+const feesOf = (networks: ReturnType<typeof networksFrom>) =>
+  Object.fromEntries(networks.flatMap((n) => n.assets.map((a) => [`${a.asset}:${n.id}`, a.withdrawal_fee])));
+
+function refusal(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.problems;
+  }
+  assert.fail('the configuration was taken');
+}
+
+describe('withdrawal fees in the configuration', () => {
+  it('defaults to the usual fees: USDT on TRON 1, on Ethereum 4; WITHDRAWAL_FEES overrides one and keeps the others', () => {
+    assert.deepEqual(feesOf(networksFrom({})), { 'USDT:TRON': '1', 'USDT:ETHEREUM': '4', 'ETH:ETHEREUM': '0.0015', 'BTC:BITCOIN': '0.0002' });
+    assert.deepEqual(feesOf(networksFrom({ WITHDRAWAL_FEES: ' USDT:TRON=1.5, BTC:BITCOIN=0 ' })), { 'USDT:TRON': '1.5', 'USDT:ETHEREUM': '4', 'ETH:ETHEREUM': '0.0015', 'BTC:BITCOIN': '0' });
+  });
+
+  it('refuses an entry that is no ASSET:NETWORK=FEE, names no configured asset, or is no bounded decimal of the asset\'s places', () => {
+    assert.deepEqual(refusal({ WITHDRAWAL_FEES: 'USDT-TRON:1' }), ['WITHDRAWAL_FEES: "USDT-TRON:1" must be ASSET:NETWORK=FEE, such as USDT:TRON=1']);
+    assert.match(refusal({ WITHDRAWAL_FEES: 'USDT:BSC=1' })[0]!, /^WITHDRAWAL_FEES: USDT:BSC is not a configured asset on its network \(configured: USDT:TRON, USDT:ETHEREUM, ETH:ETHEREUM, BTC:BITCOIN\)$/);
+    assert.deepEqual(refusal({ WITHDRAWAL_FEES: 'USDT:TRON=1,5' })[0], 'WITHDRAWAL_FEES: "5" must be ASSET:NETWORK=FEE, such as USDT:TRON=1');
+    assert.deepEqual(refusal({ WITHDRAWAL_FEES: 'USDT:TRON=-1' }), ['WITHDRAWAL_FEES: USDT:TRON must be a decimal string such as 1 or 0.0015, got "-1"']);
+    assert.deepEqual(refusal({ WITHDRAWAL_FEES: 'USDT:TRON=1e3' }), ['WITHDRAWAL_FEES: USDT:TRON must be a decimal string such as 1 or 0.0015, got "1e3"']);
+    assert.deepEqual(refusal({ WITHDRAWAL_FEES: 'USDT:TRON=0.0000001' }), ['WITHDRAWAL_FEES: USDT:TRON has at most 6 decimal places, got "0.0000001"']);
+    assert.deepEqual(refusal({ WITHDRAWAL_FEES: 'USDT:TRON=1000' }), ['WITHDRAWAL_FEES: USDT:TRON must be below 1000 USDT, got "1000"']);
+  });
+});
+
+describe(`withdrawal fees in the checkout view (${storageName})`, () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({ config: { networks: networksFrom({ WITHDRAWAL_FEES: 'USDT:TRON=0.8' }) } });
+  });
+  after(() => gw.close());
+
+  it('gives each asset its fee and the view the tolerance in basis points', async () => {
+    const link = await gw.client.createPaymentLink(sampleLink());
+    const { body: view } = await checkoutApi(gw.url, link.payment_link_ref).view();
+    assert.deepEqual(Object.fromEntries(view.methods[0]!.assets.map((a) => [`${a.asset}:${a.network}`, a.withdrawal_fee])), {
+      'USDT:TRON': '0.8',
+      'USDT:ETHEREUM': '4',
+      'ETH:ETHEREUM': '0.0015',
+      'BTC:BITCOIN': '0.0002',
+    });
+    assert.equal(view.tolerance_bps, 50);
+  });
+});
