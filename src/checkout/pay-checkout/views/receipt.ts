@@ -16,6 +16,15 @@ export interface Keep {
   onCopy: (what: Copyable, text: string) => void;
 }
 
+/**
+ * What happens to money held for the merchant (late, paid late): the gateway sets no time for the merchant's decision,
+ * so the line says who decides and what, that they contact the customer, and the payment's reference to ask them with.
+ */
+export const heldNext = (ui: Ui, view: CheckoutView, payment: Payment): TemplateResult =>
+  html`<p part="held-next">
+    ${later(ui.locale, 'heldNext', { merchant: view.merchant_details.name || ui.t('theShop') })} <code part="reference">${payment.payment_id}</code>
+  </p>`;
+
 /** `amount`: what the receipt says was paid (the quote, or what arrived), in crypto and, when known, in VND. */
 export function receipt(ui: Ui, view: CheckoutView, payment: Payment, amount: { crypto: string; vnd: number }, keep: Keep): TemplateResult {
   const asset = namedAsset(view, payment);
