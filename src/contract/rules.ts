@@ -63,9 +63,3 @@ export function isWebUrl(value: string): boolean {
   if (url.username || url.password) return false;
   return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
 }
-
-/** A transaction's page on its network's explorer (the asset's `explorer_tx_url`, `{hash}` filled), for an http(s) explorer only. */
-export function transactionUrl(template: string | null | undefined, hash: string): string | undefined {
-  const url = template?.replace('{hash}', encodeURIComponent(hash));
-  return url && isWebUrl(url) ? url : undefined;
-}

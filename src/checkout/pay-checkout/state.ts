@@ -231,7 +231,6 @@ export function walletUri(payment: Payment): string | undefined {
   return WALLET_URI.test(payment.payment_uri) ? payment.payment_uri : undefined;
 }
 
-
 /** The rate lock runs while the customer may still send: awaiting payment or underpaid. */
 export function quoteDeadline(payment: Payment | null): number | null {
   return payment && isIn(QUOTE_OPEN_STATUSES, payment.status) ? Date.parse(payment.quote_expires_at) : null;
@@ -247,7 +246,6 @@ export function awaitsConfirmation(payment: Payment): boolean {
   return payment.transactions.some((t) => t.confirmations < payment.confirmations_required);
 }
 
-
 /** What names an asset (its ticker and token standard, its network's id and name), and what wallets and receipts need of it. */
 export type NamedAsset = Pick<CheckoutAsset, 'asset' | 'network' | 'network_name' | 'testnet' | 'token_standard' | 'token_contract' | 'chain_id' | 'explorer_url' | 'explorer_tx_url' | 'wallet_rpc_url'>;
 
@@ -259,7 +257,6 @@ export function namedAsset(view: CheckoutView, payment: Pick<Payment, 'asset' | 
   const offered = view.methods.flatMap((m) => m.assets).find((a) => assetKey(a) === assetKey(payment));
   return offered ?? { ...payment, network_name: payment.network, testnet: view.environment === 'sandbox', token_standard: null, token_contract: null, chain_id: null, explorer_url: null, explorer_tx_url: null, wallet_rpc_url: null };
 }
-
 
 /** `m:ss` for the countdown. */
 export function clock(seconds: number): string {

@@ -4,7 +4,7 @@
 // phone (values wrap rather than widen the page) with links of 44 × 44 CSS px (test/e2e/receipt-phone.test.ts).
 import { html } from 'hono/html';
 import { isIn, OPEN_PAYMENT_STATUSES, type CheckoutView, type Payment } from '../../contract/index.js';
-import { transactionUrl } from '../../contract/rules.js';
+import { transactionUrl } from '../../contract/explorer.js';
 import { page, pageCsp, pageFormats, pageLanguage, type PageLanguage } from './page.js';
 
 const CSS = `:root{color-scheme:light dark;font:16px/1.5 system-ui,sans-serif}body{margin:0 auto;max-width:40rem;padding:1.5rem 1rem}
