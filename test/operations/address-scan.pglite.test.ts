@@ -3,19 +3,25 @@
 // "Back up and restore"). Used here: an address that holds ETH, one that holds the test token, one that only sent (its
 // nonce), each beyond the margin, and one beyond a gap of 20, which the scan never reaches. A plain restart asks the
 // node nothing; a node that does not answer ends the scan within its bound, in the log line, and the margin stands.
+// Then the scan alone, on fixed answers: a merchant account's addresses from its own key on its family's networks, the
+// bound of indexes, and a node that stops answering mid-way (what it answered stands).
 import assert from 'node:assert/strict';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it, mock } from 'node:test';
+import { randomBytes } from 'node:crypto';
 import { bytesToHex } from '@noble/hashes/utils.js';
+import { HDKey } from '@scure/bip32';
 import { createWalletClient, http, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { DEFAULT_SANDBOX_SEED_HEX, deriveAddress, deriveKey, receivingKey } from '../../src/codecs/addresses.js';
 import { EvmNodeChain } from '../../src/sandbox/chains/evm/node-chain.js';
 import { TestToken } from '../../src/sandbox/chains/evm/contracts/artifacts.js';
+import type { ChainPort } from '../../src/sandbox/chains/port.js';
 import { log } from '../../src/sandbox/logging.js';
+import { AddressScan } from '../../src/sandbox/services/merchant/address-scan.js';
 import { ethereumOn, startTestChain, type TestChain } from '../helpers/anvil.js';
 import { sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
@@ -150,5 +156,47 @@ describe('a restore with Ethereum on a node', () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => silent.close(resolve));
     }
+  });
+});
+
+describe('the chain scan of a merchant account', () => {
+  const xpub = HDKey.fromMasterSeed(randomBytes(32)).derive("m/44'/60'/0'").publicExtendedKey;
+  const account = receivingKey(undefined, { evm: xpub });
+  /** A node's port that knows which addresses were used, and counts what it is asked. */
+  function node(family: 'evm' | 'tron', used: number[]) {
+    const addresses = new Set(used.map((index) => deriveAddress(account, 'evm', index)));
+    const asked: string[] = [];
+    const port = {
+      network: { id: family === 'evm' ? 'ETHEREUM' : 'TRON', family },
+      head: async () => ({ height: 1, hash: '0x', time: new Date() }),
+      addressUsed: async (address: string) => (asked.push(address), addresses.has(address)),
+    } as unknown as ChainPort;
+    return { port, asked };
+  }
+  const counter = (next: number) => ({ counter: 'evm:k1', next, account: { family: 'evm' as const, xpub } });
+
+  it("asks the account's own addresses on the networks of its family only, and moves past the last used", async () => {
+    const evm = node('evm', [3, 12, 40]);
+    const tron = node('tron', []);
+    const outcome = await new AddressScan([evm.port, tron.port], []).scan([counter(0), { counter: 'global', next: 7 }]);
+    // 40 is 28 past 12: beyond the gap, never asked. The global counter has no keys here (live): nothing asked for it.
+    assert.deepEqual(outcome.moved, [{ counter: 'evm:k1', from: 0, to: 13 }]);
+    assert.deepEqual(evm.asked, Array.from({ length: 33 }, (_, index) => deriveAddress(account, 'evm', index)));
+    assert.deepEqual(tron.asked, []);
+    assert.equal(outcome.addresses_asked, 33);
+  });
+
+  it('asks at most its bound of indexes a counter, and keeps what it found when a node stops answering', async () => {
+    const busy = node('evm', Array.from({ length: 100 }, (_, index) => index));
+    const bounded = await new AddressScan([busy.port], [], { gap: 20, mostIndexes: 50, deadlineMs: 5_000 }).scan([counter(0)]);
+    assert.deepEqual(bounded.moved, [{ counter: 'evm:k1', from: 0, to: 50 }]);
+    assert.equal(busy.asked.length, 50);
+    const failing = node('evm', [2]);
+    const ask = failing.port.addressUsed!.bind(failing.port);
+    failing.port.addressUsed = async (address) => (failing.asked.length >= 20 ? Promise.reject(new Error('the node went away')) : ask(address));
+    const cut = await new AddressScan([failing.port], []).scan([counter(0)]);
+    assert.equal(cut.unfinished, 'the node went away');
+    // The first window answered (2 used); the second did not.
+    assert.deepEqual(cut.moved, [{ counter: 'evm:k1', from: 0, to: 3 }]);
   });
 });

@@ -57,8 +57,13 @@ export class AddressScan {
       // A node behind may not know of the latest use: asked first, it stops the scan before any address is.
       await this.#within(deadline, Promise.all(this.#probes.map((probe) => probe.head())));
       for (const counter of counters) {
-        const next = await this.#past(counter, deadline, outcome);
-        if (next > counter.next) outcome.moved.push({ counter: counter.counter, from: counter.next, to: next });
+        // What its answered windows found stands, should a later one fail.
+        const found = { past: counter.next };
+        try {
+          await this.#past(counter, deadline, outcome, found);
+        } finally {
+          if (found.past > counter.next) outcome.moved.push({ counter: counter.counter, from: counter.next, to: found.past });
+        }
       }
     } catch (error) {
       outcome.unfinished = firstLine(error);
@@ -66,13 +71,13 @@ export class AddressScan {
     return outcome;
   }
 
-  async #past(counter: AddressCounter, deadline: number, outcome: ScanOutcome): Promise<number> {
+  /** Moves `found.past` past each used address it finds at or after the counter's next index, window by window. */
+  async #past(counter: AddressCounter, deadline: number, outcome: ScanOutcome, found: { past: number }): Promise<void> {
     const addresses = this.#addressesOf(counter);
-    if (!addresses) return counter.next;
+    if (!addresses) return;
     const most = counter.next + this.limits.mostIndexes;
     let asked = counter.next;
     let end = counter.next + this.limits.gap;
-    let past = counter.next;
     while (asked < end && asked < most) {
       const indexes = Array.from({ length: Math.min(end, most) - asked }, (_, i) => asked + i);
       const asks = indexes.flatMap((index) => addresses(index).map(({ probe, address }) => probe.addressUsed(address).then((used) => (used ? index : -1))));
@@ -80,11 +85,10 @@ export class AddressScan {
       const used = Math.max(-1, ...(await this.#within(deadline, Promise.all(asks))));
       asked = indexes.at(-1)! + 1;
       if (used >= 0) {
-        past = used + 1;
-        end = past + this.limits.gap;
+        found.past = used + 1;
+        end = found.past + this.limits.gap;
       }
     }
-    return past;
   }
 
   /** The addresses of a counter's index on each network that can tell, or undefined when none derives from it here. */
