@@ -1,4 +1,5 @@
-// The merchant portal's webhooks page: the merchant's endpoints with their signing secrets and a test event for each,
+// The merchant portal's webhooks page: the merchant's endpoints with their signing secrets and a test event for each
+// (an endpoint the gateway's URL rules refuse at delivery marked so, with the rule and why),
 // an endpoint's delivery log (each delivery's last HTTP status; opened, its payload and every attempt with the
 // receiver's answer) with manual redelivery, and the demo's own receiver, which verifies each delivery as a merchant's
 // server would.
@@ -7,7 +8,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { isWebUrl, type WebhookDelivery, type WebhookEndpoint } from '../../src/contract/index.js';
+import { isWebUrl, type WebhookDelivery, type WebhookEndpoint, type WebhookUrlRule } from '../../src/contract/index.js';
 import type { WebhookReceipt } from '../server.js';
 import { api, ApiError } from './lib/api.js';
 import { LightElement } from './lib/light-element.js';
@@ -32,6 +33,26 @@ function urlProblem(url: string): string | undefined {
   const { protocol } = new URL(url);
   if (protocol !== 'https:' && protocol !== 'http:') return `must be an https: (or http:) URL, not ${protocol}`;
   return undefined;
+}
+
+/** The rules an endpoint's URL keeps (WEBHOOK_URL_RULES), in words. */
+const RULE_WORDS: Record<WebhookUrlRule, string> = {
+  https: 'https: only',
+  no_credentials: 'no user name or password in the URL',
+  public_address: 'public addresses only',
+};
+
+/**
+ * An endpoint a delivery found refused by a URL rule (one added before the rule, or whose host now resolves to a
+ * private address): nothing goes to it, so the merchant is told which rule, why, and what to do.
+ */
+function refusedNote(endpoint: WebhookEndpoint): TemplateResult | typeof nothing {
+  const refused = endpoint.refused;
+  if (!refused) return nothing;
+  return html`<p class="refused-note" data-refused=${refused.rule}>
+    <span class="pill failed">refused</span> Nothing is sent here since ${formatMoment(refused.since)}: the rule
+    <strong>${RULE_WORDS[refused.rule]}</strong> refuses it, as its URL ${refused.reason}. Add an endpoint that keeps the rule, then remove this one.
+  </p>`;
 }
 
 /**
@@ -249,7 +270,7 @@ export class WebhooksPage extends LightElement {
                       this.endpoints,
                       (e) => e.endpoint_id,
                       (e) => html`<tr data-endpoint=${e.endpoint_id} class=${e.endpoint_id === this.selected ? 'selected' : ''}>
-                        <th scope="row" class="mono wrap" data-url>${e.url}</th>
+                        <th scope="row" class="wrap"><span class="mono" data-url>${e.url}</span>${refusedNote(e)}</th>
                         <td>${formatDate(e.created_at)}</td>
                         <td>${this.#secretCell(e)}</td>
                         <td>

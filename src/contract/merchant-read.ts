@@ -253,12 +253,38 @@ export const WebhookTestEvent = z.object({
 });
 export type WebhookTestEvent = z.infer<typeof WebhookTestEvent>;
 
+/**
+ * The rules a webhook URL keeps, checked when it is added and again at each delivery: `https` (https:, http: only for
+ * the sandbox's own receivers), `no_credentials` (no user name or password in it), `public_address` (its host reaches
+ * only public addresses).
+ */
+export const WEBHOOK_URL_RULES = ['https', 'no_credentials', 'public_address'] as const;
+export type WebhookUrlRule = (typeof WEBHOOK_URL_RULES)[number];
+
+/**
+ * An endpoint a delivery found refused by a URL rule (one added before the rule, or whose host now resolves to a
+ * private address): nothing is sent to it, each delivery's last_error is `refused_address`, until an attempt finds its
+ * URL allowed again. `reason` is what the rule says of this URL, as the `url` field's error of an add would.
+ */
+export const WebhookEndpointRefusal = z.object({
+  rule: z.enum(WEBHOOK_URL_RULES),
+  reason: z.string(),
+  /** The first attempt that found it so (again, after one found it allowed). */
+  since: z.string(),
+});
+export type WebhookEndpointRefusal = z.infer<typeof WebhookEndpointRefusal>;
+
 export const WebhookEndpoint = z.object({
   endpoint_id: z.string(),
   url: z.string(),
   /** Signs every delivery: `Pay-Checkout-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`. */
   secret: z.string(),
   created_at: z.string(),
+  /**
+   * Why deliveries to it are refused; null when none is. Always sent; optional only because a gateway older than it,
+   * still serving in a rolling upgrade, leaves it out.
+   */
+  refused: z.optional(z.nullable(WebhookEndpointRefusal)),
 });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 

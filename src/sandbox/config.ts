@@ -11,7 +11,7 @@ import { ratesFrom, type RateSettings } from './rates/configuration.js';
 import { environmentOf } from './services/merchant/credentials.js';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits } from './storage/database.js';
 import { parsePostgresUrl } from './storage/postgres-url.js';
-import { unknownVariables, type ConfigVariable, type EnvOf, type RateVariable, type UnknownVariable } from './variables.js';
+import { RATE_VARIABLE_PREFIX, unknownVariables, type ConfigVariable, type EnvOf, type RateVariable, type UnknownVariable } from './variables.js';
 
 /** What the refusals below read: the names of variables.ts only. */
 type GatewayEnv = EnvOf<ConfigVariable | RateVariable>;
@@ -361,10 +361,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
 
 /**
  * The variables of `env` that look like the gateway's and are not (variables.ts): refused in live, warned about in the
- * sandbox (start.ts). The assets are the networks' (SANDBOX_RATE_<ASSET>).
+ * sandbox (start.ts, merchants-command.ts). The assets are the networks' (SANDBOX_RATE_<ASSET>), those of `env` when
+ * not given.
  */
-export function variablesUnknown(env: NodeJS.ProcessEnv, networks: readonly NetworkSpec[]): UnknownVariable[] {
-  return unknownVariables(env, [...new Set(networks.flatMap((n) => n.assets.map((a) => a.asset)))]);
+export function variablesUnknown(env: NodeJS.ProcessEnv, networks?: readonly NetworkSpec[]): UnknownVariable[] {
+  return unknownVariables(env, networks ? assetsOf(networks) : rateAssetsRead(env));
+}
+
+const assetsOf = (networks: readonly NetworkSpec[]): string[] => [...new Set(networks.flatMap((n) => n.assets.map((a) => a.asset)))];
+
+/**
+ * The assets of the networks `env` configures, for a command that reads no network (the merchants command). When they
+ * cannot be read (the gateway's start refuses that, saying why), every SANDBOX_RATE_<ASSET> of `env` is taken for one:
+ * the check names no rate variable it cannot judge.
+ */
+function rateAssetsRead(env: NodeJS.ProcessEnv): string[] {
+  try {
+    return assetsOf(networksTaken(networksFrom(env), env.NETWORKS).networks);
+  } catch {
+    return Object.keys(env).filter((name) => name.startsWith(RATE_VARIABLE_PREFIX)).map((name) => name.slice(RATE_VARIABLE_PREFIX.length));
+  }
 }
 
 /** The one line a variable unknown to the gateway is said in: refused in live, warned about in the sandbox. */
@@ -491,7 +507,9 @@ export function loadStoreConfig(env: NodeJS.ProcessEnv = process.env): StoreConf
   if (!env.DATABASE_URL && !env.PGLITE_DIR) {
     problems.push("DATABASE_URL or PGLITE_DIR must name the gateway's database (a gateway with neither keeps its database in memory, where no other process reaches it)");
   }
-  if (env.GATEWAY_ENV === 'live') problems.push(...liveDataKeyRefusals(env));
+  // The gateway's check of its variables (DATABSE_URL beside a PGLITE_DIR would add the merchants to the folder):
+  // refused in live, and the command warns of them in the sandbox.
+  if (env.GATEWAY_ENV === 'live') problems.push(...liveDataKeyRefusals(env), ...variablesUnknown(env).map(unknownVariableLine));
   if (!parsed.success || problems.length) throw new ConfigError(problems);
   const v = parsed.data;
   return {

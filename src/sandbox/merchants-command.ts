@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type { NetworkFamily } from '../codecs/addresses.js';
 import type { Environment } from '../contract/index.js';
 import { systemClock } from './clock.js';
-import { ConfigError, loadStoreConfig } from './config.js';
+import { ConfigError, loadStoreConfig, unknownVariableLine, variablesUnknown } from './config.js';
 import { GatewayError } from './errors.js';
 import { configureLogging, firstLine, LOG_LEVELS, type LogLevel } from './logging.js';
 import { createSealer } from './secrets.js';
@@ -60,6 +60,8 @@ export async function runMerchantsCommand(argv: readonly string[], env: NodeJS.P
   }
   try {
     const config = loadStoreConfig(env);
+    // Live refused these in loadStoreConfig; the sandbox says each, as its gateway does, and goes on.
+    if (config.environment === 'sandbox') for (const unknown of variablesUnknown(env)) output.err(`merchants: warning: ${unknownVariableLine(unknown)}`);
     // Before the database is opened: a key that cannot be taken is an argument refused, whoever holds the folder.
     const keys = xpubsOf(parsed, config.environment);
     const level = LOG_LEVELS.find((name) => name === env.LOG_LEVEL) ?? 'warn';

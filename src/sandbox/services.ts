@@ -21,6 +21,7 @@ import { MerchantLinks } from './services/merchant/merchant-links.js';
 import { Merchants, type Merchant } from './services/merchant/merchants.js';
 import { ReceivingKeys } from './services/merchant/receiving-keys.js';
 import { AddressGuard, marksFile } from './services/merchant/address-guard.js';
+import { AddressScan } from './services/merchant/address-scan.js';
 import { PaymentEvents } from './services/customer/payment-events.js';
 import { PaymentLinks } from './services/orders/payment-links.js';
 import { PaymentView } from './services/payments/payment-view.js';
@@ -122,8 +123,11 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const metrics = new Metrics();
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, schema: options.schema, pgliteImage: options.pgliteImage, limits: config.databaseLimits, timed: metrics.timed });
   const sealer = createSealer(config.dataKey, config.previousDataKeys);
-  // Before any address is handed out: a restored database moves every address index past what may have been.
-  const addressGuard = new AddressGuard(db, clock, marksFile(config), config.addresses.restoreMargin);
+  const chains = await Chains.open(db, clock, networks);
+  // Before any address is handed out: a restored database moves every address index past what may have been, and past
+  // what the nodes show used.
+  const scan = new AddressScan(chains.ports, sandboxKeys ? [sandboxKeys.sandboxMerchant, sandboxKeys.others] : []);
+  const addressGuard = new AddressGuard(db, clock, marksFile(config), config.addresses.restoreMargin, scan);
   const dataKeys = new DataKeys(db, sealer, clock);
   try {
     // Beats with the other timers: a test that drives every step has none running.
@@ -131,13 +135,13 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
     await addressGuard.start();
   } catch (error) {
     await dataKeys.stop();
+    await chains.stop();
     await db.close();
     throw error;
   }
   const merchants = new Merchants(db, sealer, clock, config.environment);
   const rateLimits = new RateLimits(db, clock);
   const idempotency = new Idempotency(db, clock, config.idempotencyKeyTtlSeconds);
-  const chains = await Chains.open(db, clock, networks);
   // Built in one order, each from those before it: readers first, then what writes, then what follows chains.
   const view = new PaymentView(networks, merchants);
   const reader = new LinkReader(clock, networks, config.payments.toleranceBps);

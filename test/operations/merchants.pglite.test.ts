@@ -122,6 +122,25 @@ describe('the merchants command, on a PGlite folder', () => {
     assert.equal(jsonOf<unknown[]>(await merchants(['list', '--json'], store)).length, 3);
   });
 
+  it("checks its variables as the gateway's start does: a misspelled one refuses it in live, naming the nearest, and is a warning in the sandbox", async () => {
+    // DATABSE_URL beside PGLITE_DIR: the merchant would go to the folder, not to the PostgreSQL meant.
+    const misspelled = { DATABSE_URL: 'postgres://u@127.0.0.1:9/db', GATEWAY_DATA_KY: 'x' };
+    const refused = await merchants(['add', '--name', 'Shop E', '--json'], { ...store, ...misspelled });
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.equal(refused.stdout, '');
+    assert.deepEqual(
+      refused.stderr.trim().split('\n').map((line) => /^merchants: (\w+) is not a variable the gateway reads \(the nearest it reads: (\w+)\)/.exec(line)?.slice(1)),
+      [['DATABSE_URL', 'DATABASE_URL'], ['GATEWAY_DATA_KY', 'GATEWAY_DATA_KEY']],
+    );
+    assert.equal(jsonOf<unknown[]>(await merchants(['list', '--json'], store)).length, 3, 'Shop E added');
+    const warned = await merchants(['list', '--json'], { PGLITE_DIR: join(folder, 'sandbox'), LOG_LEVEL: 'warn', ...misspelled });
+    assert.deepEqual(jsonOf(warned), []);
+    assert.deepEqual(
+      warned.stderr.trim().split('\n').map((line) => /^merchants: warning: (\w+) is not a variable the gateway reads \(the nearest it reads: (\w+)\)/.exec(line)?.slice(1)),
+      [['DATABSE_URL', 'DATABASE_URL'], ['GATEWAY_DATA_KY', 'GATEWAY_DATA_KEY']],
+    );
+  });
+
   /** Each merchant's payments opened by the live gateway, by client_id. */
   const opened = new Map<string, (Payment & { ref: string })[]>();
   /** A link of each merchant made by the live gateway, left for the sandbox gateway to open: it refuses live credentials. */

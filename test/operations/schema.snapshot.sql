@@ -646,7 +646,10 @@ CREATE TABLE webhook_endpoints (
     url text NOT NULL,
     secret_sealed text NOT NULL,
     created_at timestamp with time zone NOT NULL,
-    deleted_at timestamp with time zone
+    deleted_at timestamp with time zone,
+    refused_rule text,
+    refused_reason text,
+    refused_at timestamp with time zone
 );
 
 CREATE TABLE webhook_events (

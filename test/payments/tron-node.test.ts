@@ -14,7 +14,7 @@ import type { Address, Hex } from 'viem';
 import { parseDecimal } from '../../src/codecs/amounts.js';
 import { tronAddressFromHex, tronAddressToHex } from '../../src/codecs/addresses.js';
 import type { Payment } from '../../src/contract/index.js';
-import { transactionUrl } from '../../src/contract/rules.js';
+import { transactionUrl } from '../../src/contract/explorer.js';
 import { networksFrom } from '../../src/sandbox/chains/configuration.js';
 import { Batcher, TestToken, Trc20TestToken } from '../../src/sandbox/chains/evm/contracts/artifacts.js';
 import { deployContract } from '../../src/sandbox/chains/evm/contracts/deploy.js';

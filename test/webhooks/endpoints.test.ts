@@ -55,6 +55,8 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
     'rebind.shop.test': [[PUBLIC], ['127.0.0.1']],
     // Public at every lookup but the third, which would reach the loopback: a delivery must look up only once.
     'flip.shop.test': [[PUBLIC], [PUBLIC], ['127.0.0.1']],
+    // Public when added, loopback for two deliveries, public again after.
+    'flap.shop.test': [[PUBLIC], ['127.0.0.1'], ['127.0.0.1'], [PUBLIC]],
   });
 
   before(async () => {
@@ -174,6 +176,39 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
       assert.match(fields.reason, /must reach a public address.*rebind\.shop\.test resolves to 127\.0\.0\.1/);
       assert.match(message, new RegExp(`endpoint ${endpoint_id} is refused at delivery: its URL must reach a public address`));
       assert.equal((await refusedCount()) - before, 1);
+    } finally {
+      warn.mock.restore();
+      await target.close();
+    }
+  });
+
+  it('marks the endpoint refused where the merchant reads it, with the rule and why, until an attempt finds its URL allowed', async () => {
+    const target = await listener();
+    const warn = mock.method(log, 'warn', () => undefined);
+    try {
+      const endpoint_id = await paidLinkFor(`https://flap.shop.test:${target.port}/hooks`);
+      const refusedOf = async () => (await gw.client.listWebhookEndpoints()).find((e) => e.endpoint_id === endpoint_id)!.refused;
+      const attempt = async () => {
+        assert.equal(await gw.gateway.webhookDispatcher.deliverDue(), 1, 'one attempt: the later event waits for the first');
+        gw.clock.advance(60_000);
+      };
+      assert.equal(await refusedOf(), null, 'allowed when added');
+      const first = gw.clock.now().toISOString();
+      await attempt();
+      const refused = await refusedOf();
+      assert.equal(refused?.rule, 'public_address');
+      assert.match(refused.reason, /^must reach a public address, not a private, loopback, link-local or reserved one \(flap\.shop\.test resolves to 127\.0\.0\.1\)$/);
+      assert.equal(refused.since, first);
+      await attempt();
+      assert.deepEqual(await refusedOf(), refused, 'the same mark, from the first attempt that found it');
+      // Public again: the attempt goes out (nothing answers in this closed network), and the mark goes.
+      await attempt();
+      assert.equal(await refusedOf(), null);
+      assert.deepEqual(
+        (await gw.client.getWebhookDeliveries(endpoint_id)).filter((d) => d.attempts > 0).map((d) => [d.attempts, d.last_error]),
+        [[3, 'unreachable']],
+      );
+      assert.equal(target.connections(), 0, 'no connection to the loopback');
     } finally {
       warn.mock.restore();
       await target.close();

@@ -26,7 +26,7 @@ const NO_ANSWER: Record<NonNullable<WebhookAttempt['error']>, string> = {
   connection_failed: 'no answer: could not connect',
   tls: 'no answer: TLS (certificate) error',
   unresolved: 'no answer: the host name does not resolve',
-  refused_address: 'not sent: the host resolves to a private address',
+  refused_address: "not sent: the gateway's URL rules refuse the endpoint (its row says why)",
 };
 
 /** The last attempt's answer: the receiver's HTTP status ("200"), "no answer", or "—" before the first attempt. */

@@ -44,6 +44,12 @@ export interface ChainPort {
   pending(): Promise<ChainTransfer[] | undefined>;
   /** Called at once, after the chain changed, where the chain can tell (the simulator); a node's changes are polled. */
   onChange?(listener: () => Promise<void>): void;
+  /**
+   * Whether the chain shows the address used: it sent a transaction, or holds the network's coin or one of its tokens.
+   * Only a node's chain can tell: the simulator's is in the database, which a restore rolls back with the rest. Throws
+   * when the node does not answer; ask head() first, which throws for a node behind (it may not know of the latest use).
+   */
+  addressUsed?(address: string): Promise<boolean>;
 }
 
 /** A key that signs what leaves its address. */

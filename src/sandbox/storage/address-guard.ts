@@ -1,5 +1,6 @@
 // The statements of the address guard (services/merchant/address-guard.ts): the database's identity, and every counter
 // one-time address indexes are taken from (the global sequence and each merchant account's next_index).
+import type { NetworkFamily } from '../../codecs/addresses.js';
 import { one, type Sql } from './database.js';
 
 /** Which database this is: the cluster's system identifier and the payments table's object id. */
@@ -12,6 +13,8 @@ export interface DatabaseIdentity {
 export interface AddressCounter {
   counter: string;
   next: number;
+  /** A merchant account's: its family and extended public key, which its addresses derive from. */
+  account?: { family: NetworkFamily; xpub: string };
 }
 
 export const GLOBAL_COUNTER = 'global';
@@ -38,10 +41,13 @@ export async function recordIdentity(sql: Sql, identity: DatabaseIdentity, at: s
 /** Every counter's next index, the global one first. */
 export async function addressCounters(sql: Sql): Promise<AddressCounter[]> {
   const global = (await one<{ next: string }>(sql, 'SELECT (CASE WHEN is_called THEN last_value + 1 ELSE last_value END)::text AS next FROM payment_address_index'))!;
-  const accounts = await sql.query<{ counter: string; next: string }>(
-    `SELECT family || ':' || account_key AS counter, next_index::text AS next FROM merchant_account_keys ORDER BY family, account_key`,
+  const accounts = await sql.query<{ counter: string; next: string; family: NetworkFamily; account_xpub: string }>(
+    `SELECT family || ':' || account_key AS counter, next_index::text AS next, family, account_xpub FROM merchant_account_keys ORDER BY family, account_key`,
   );
-  return [{ counter: GLOBAL_COUNTER, next: Number(global.next) }, ...accounts.map((row) => ({ counter: row.counter, next: Number(row.next) }))];
+  return [
+    { counter: GLOBAL_COUNTER, next: Number(global.next) },
+    ...accounts.map((row) => ({ counter: row.counter, next: Number(row.next), account: { family: row.family, xpub: row.account_xpub } })),
+  ];
 }
 
 /** Moves a counter on to give `next` next (never back). */

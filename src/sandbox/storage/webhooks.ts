@@ -1,6 +1,6 @@
 // Every statement about webhooks: endpoints (secrets sealed), the outbox of events written with the change that
 // caused them, and one delivery per endpoint, claimed by the dispatcher of any gateway process.
-import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryType } from '../../contract/index.js';
+import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryType, WebhookUrlRule } from '../../contract/index.js';
 import { one, type Sql } from './database.js';
 
 /** NOTIFY channel: a delivery was queued, so every gateway process on the database wakes its dispatcher. */
@@ -11,6 +11,13 @@ export interface EndpointRow {
   url: string;
   secret_sealed: string;
   created_at: Date;
+}
+
+/** An endpoint as the merchant reads it: with the URL rule a delivery found it breaking, if one did (migration 029). */
+export interface EndpointViewRow extends EndpointRow {
+  refused_rule: WebhookUrlRule | null;
+  refused_reason: string | null;
+  refused_at: Date | null;
 }
 
 export interface DeliveryRow {
@@ -47,6 +54,8 @@ export interface ClaimedDelivery {
   endpoint_id: string;
   url: string;
   secret_sealed: string;
+  /** What the endpoint's mark says now (markEndpointRefusal): written again only when an attempt finds otherwise. */
+  refused_reason: string | null;
   body: string;
   event_id: string;
   event_at: Date;
@@ -84,19 +93,29 @@ export async function ownsEndpoint(sql: Sql, merchantId: string, endpointId: str
   return (await one(sql, 'SELECT 1 FROM webhook_endpoints WHERE endpoint_id = $1 AND merchant_id = $2', [endpointId, merchantId])) !== undefined;
 }
 
-export async function liveEndpoints(sql: Sql, merchantId: string): Promise<EndpointRow[]> {
-  return sql.query<EndpointRow>(
-    'SELECT endpoint_id, url, secret_sealed, created_at FROM webhook_endpoints WHERE merchant_id = $1 AND deleted_at IS NULL ORDER BY created_at, endpoint_id',
-    [merchantId],
-  );
+const ENDPOINT_VIEW = 'endpoint_id, url, secret_sealed, created_at, refused_rule, refused_reason, refused_at';
+
+export async function liveEndpoints(sql: Sql, merchantId: string): Promise<EndpointViewRow[]> {
+  return sql.query<EndpointViewRow>(`SELECT ${ENDPOINT_VIEW} FROM webhook_endpoints WHERE merchant_id = $1 AND deleted_at IS NULL ORDER BY created_at, endpoint_id`, [
+    merchantId,
+  ]);
 }
 
 /** One of the merchant's endpoints, removed or not. */
-export async function endpointOf(sql: Sql, merchantId: string, endpointId: string): Promise<EndpointRow | undefined> {
-  return one<EndpointRow>(sql, 'SELECT endpoint_id, url, secret_sealed, created_at FROM webhook_endpoints WHERE endpoint_id = $1 AND merchant_id = $2', [
-    endpointId,
-    merchantId,
-  ]);
+export async function endpointOf(sql: Sql, merchantId: string, endpointId: string): Promise<EndpointViewRow | undefined> {
+  return one<EndpointViewRow>(sql, `SELECT ${ENDPOINT_VIEW} FROM webhook_endpoints WHERE endpoint_id = $1 AND merchant_id = $2`, [endpointId, merchantId]);
+}
+
+/**
+ * What an attempt found of its endpoint's URL: the rule it breaks and why (with the time of the first attempt that found
+ * it refused since it was last allowed), or null when the rule let it through (the mark cleared).
+ */
+export async function markEndpointRefusal(sql: Sql, endpointId: string, refusal: { rule: WebhookUrlRule; reason: string } | null, at: Date): Promise<void> {
+  await sql.query(
+    `UPDATE webhook_endpoints SET refused_rule = $2, refused_reason = $3, refused_at = CASE WHEN $3::text IS NULL THEN NULL ELSE coalesce(refused_at, $4::timestamptz) END
+     WHERE endpoint_id = $1 AND refused_reason IS DISTINCT FROM $3::text`,
+    [endpointId, refusal?.rule ?? null, refusal?.reason ?? null, at],
+  );
 }
 
 /** Marks an endpoint removed; false when the merchant has no such live endpoint. */
@@ -265,7 +284,7 @@ export async function claimDueDeliveries(sql: Sql, now: Date, limit: number, lea
        ORDER BY d.delivery_id LIMIT $2 FOR UPDATE OF d SKIP LOCKED)
      UPDATE webhook_deliveries d SET locked_until = $3 FROM due, webhook_endpoints w, webhook_events e
      WHERE d.delivery_id = due.delivery_id AND w.endpoint_id = d.endpoint_id AND e.event_id = d.event_id
-     RETURNING d.delivery_id, d.attempts, d.endpoint_id, w.url, w.secret_sealed, e.body, e.event_id, e.created_at AS event_at`,
+     RETURNING d.delivery_id, d.attempts, d.endpoint_id, w.url, w.secret_sealed, w.refused_reason, e.body, e.event_id, e.created_at AS event_at`,
     [now, limit, leaseUntil, perMerchant],
   );
 }

@@ -313,6 +313,16 @@ export class EvmNodeChain implements ChainPort, ChainWallet, SigningPayoutPort {
     }
   }
 
+  async addressUsed(address: string): Promise<boolean> {
+    const owner = getAddress(address);
+    const [sent, native, ...tokens] = await Promise.all([
+      this.#client.getTransactionCount({ address: owner }),
+      this.#client.getBalance({ address: owner }),
+      ...[...this.#tokens.values()].map((token) => this.#client.readContract({ address: token.token_contract as Hex, abi: ERC20, functionName: 'balanceOf', args: [owner] })),
+    ]);
+    return sent > 0 || native > 0n || tokens.some((held) => held > 0n);
+  }
+
   async nonce(address: string): Promise<number> {
     return this.#client.getTransactionCount({ address: address as Hex, blockTag: 'pending' });
   }

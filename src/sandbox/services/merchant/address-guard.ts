@@ -8,7 +8,8 @@
 //   payment); a clean stop writes each counter's exact next index. A database that gives less than that (a PGlite
 //   folder copied back, a restore of any kind) is a restore; after a crash, less than the last block's first index is.
 // On a restore every counter moves past what may have been handed out (past the reserved block, plus the margin:
-// ADDRESS_RESTORE_MARGIN), in one log line, and the start goes on. A plain restart moves nothing.
+// ADDRESS_RESTORE_MARGIN), and, where a network is on a node, past every address the chain shows used beyond that
+// (address-scan.ts), in one log line, and the start goes on. A plain restart moves nothing and asks no node.
 import { open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GatewayConfig } from '../../config.js';
@@ -16,6 +17,7 @@ import type { Clock } from '../../clock.js';
 import { log } from '../../logging.js';
 import type { Database } from '../../storage/database.js';
 import { addressCounters, currentIdentity, moveCounter, recordedIdentity, recordIdentity } from '../../storage/address-guard.js';
+import type { AddressScan, ScanOutcome } from './address-scan.js';
 
 /**
  * The marks file of a configuration: in ADDRESS_STATE_DIR, else beside the PGlite folder (a folder copied back leaves
@@ -39,6 +41,8 @@ interface Marks {
 export interface RestoreFound {
   reason: string;
   moved: { counter: string; from: number; to: number }[];
+  /** The chain scan past the margin, where a network is on a node (address-scan.ts). */
+  scan?: ScanOutcome;
 }
 
 export class AddressGuard {
@@ -52,6 +56,8 @@ export class AddressGuard {
     /** Where the marks file is; none: the database's identity alone. */
     private readonly file: string | undefined,
     private readonly margin: number,
+    /** Asks the nodes, on a restore, which addresses past the margin were used. */
+    private readonly scan?: AddressScan,
   ) {}
 
   /** At start, before any address is handed out: finds a restore and moves every counter past it. */
@@ -76,11 +82,17 @@ export class AddressGuard {
       await recordIdentity(tx, identity, this.clock.now().toISOString());
       if (!reasons.length) return { counters, found: undefined };
       const moved = counters.map((c) => ({ counter: c.counter, from: c.next, to: Math.max(c.next, marks?.counters[c.counter]?.to ?? 0) + this.margin }));
+      // Past what the chain shows used beyond the margin too, still under the lock: no process hands out an address
+      // before the scan has ended (it is bounded in time).
+      const scan = this.scan?.possible ? await this.scan.scan(counters.map((c, i) => ({ ...c, next: moved[i]!.to }))) : undefined;
+      for (const further of scan?.moved ?? []) moved.find((m) => m.counter === further.counter)!.to = further.to;
       for (const move of moved) await moveCounter(tx, move.counter, move.to);
-      return { counters: moved.map((m) => ({ counter: m.counter, next: m.to })), found: { reason: reasons.join('; '), moved } };
+      return { counters: moved.map((m) => ({ counter: m.counter, next: m.to })), found: { reason: reasons.join('; '), moved, scan } };
     });
     if (found.found) {
-      log.warn({ event: 'address_restore', reason: found.found.reason, margin: this.margin, moved: found.found.moved }, 'restore found: every address index moved past what may have been handed out');
+      const { reason, moved, scan } = found.found;
+      const scanned = !scan ? '' : scan.unfinished ? `; the chain scan did not finish (${scan.unfinished}): what it had not reached keeps the margin alone` : '; and past every address the chain shows used';
+      log.warn({ event: 'address_restore', reason, margin: this.margin, moved, scan }, `restore found: every address index moved past what may have been handed out${scanned}`);
     }
     // Running: until a clean stop, only the blocks reserved count.
     this.#marks = { clean: false, counters: Object.fromEntries(found.counters.map((c) => [c.counter, { from: c.next, to: c.next }])) };

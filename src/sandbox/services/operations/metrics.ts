@@ -2,6 +2,7 @@
 // Counted as things happen: HTTP requests, statements. Read when scraped: the pool, the chains as followed, the webhook
 // outbox, open event streams, payments by status. One registry per gateway (tests run several in one process).
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { WebhookUrlRule } from '../../../contract/index.js';
 import type { Clock } from '../../clock.js';
 import type { EventStreams } from '../../http/event-stream.js';
 import type { Database, Timed } from '../../storage/database.js';
@@ -10,7 +11,6 @@ import type { Watcher } from '../chains/watcher.js';
 import type { RateBook } from '../rates/rate-book.js';
 import type { RateFeed } from '../rates/rate-feed.js';
 import type { SandboxControls } from '../sandbox/sandbox-controls.js';
-import type { TargetRule } from '../webhooks/targets.js';
 
 /** What the metrics read when scraped. */
 export interface Observed {
@@ -122,7 +122,7 @@ export class Metrics {
 
   readonly timed: Timed = (kind, seconds) => this.#db.observe({ kind }, seconds);
 
-  endpointRefused(rule: TargetRule): void {
+  endpointRefused(rule: WebhookUrlRule): void {
     this.#refusedEndpoints.inc({ rule });
   }
 

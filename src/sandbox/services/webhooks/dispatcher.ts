@@ -13,7 +13,7 @@ import { log } from '../../logging.js';
 import type { Metrics } from '../operations/metrics.js';
 import { WEBHOOK_RESPONSE_BODY_BYTES, type WebhookAttempt } from '../../../contract/index.js';
 import { isTransient, type Database } from '../../storage/database.js';
-import { claimDueDeliveries, recordAttempt, releaseLease, WEBHOOKS_QUEUED, type AttemptRow, type ClaimedDelivery } from '../../storage/webhooks.js';
+import { claimDueDeliveries, markEndpointRefusal, recordAttempt, releaseLease, WEBHOOKS_QUEUED, type AttemptRow, type ClaimedDelivery } from '../../storage/webhooks.js';
 import { pinnedLookup, RefusedTarget, UnresolvedTarget, type WebhookTargets } from './targets.js';
 
 export const SIGNATURE_HEADER = 'Pay-Checkout-Signature';
@@ -43,7 +43,10 @@ export const retryDelay = (attempts: number): number => Math.min(FIRST_RETRY_MS 
 const attemptError = (answer: Answer) => (answer.refused ? 'refused_address' : answer.status_code === null ? 'unreachable' : `HTTP ${answer.status_code}`);
 
 /** What a POST came to: the receiver's status and the start of its answer, or why there was none. */
-type Answer = Pick<WebhookAttempt, 'status_code' | 'response_body' | 'response_truncated' | 'error'> & { refused?: RefusedTarget };
+type Answer = Pick<WebhookAttempt, 'status_code' | 'response_body' | 'response_truncated' | 'error'> & {
+  /** What the URL rule said at this attempt: the rule it breaks, or null when it let it through; absent when it could not tell (a host that did not resolve). */
+  refused?: RefusedTarget | null;
+};
 
 const TLS_ERROR = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|^EPROTO$/;
 
@@ -196,8 +199,12 @@ export class WebhookDispatcher {
     const attempts = delivery.attempts + 1;
     const gaveUp = now.getTime() - delivery.event_at.getTime() >= GIVE_UP_AFTER_MS;
     const status = delivered ? 'delivered' : gaveUp ? 'failed' : 'pending';
+    // The endpoint's mark, read by the merchant (the portal), follows what this attempt found of its URL, when it changed.
+    const found = refused === undefined ? undefined : refused && { rule: refused.rule, reason: refused.message };
+    const refusal = found !== undefined && (found?.reason ?? null) !== delivery.refused_reason ? found : undefined;
     await this.record(
-      delivery.delivery_id,
+      delivery,
+      refusal,
       {
         status,
         attempts,
@@ -211,7 +218,7 @@ export class WebhookDispatcher {
   }
 
   /** An endpoint found refused says so once (a line, a count), until it delivers again or breaks another rule. */
-  #noteRefusal(endpointId: string, refused: RefusedTarget | undefined, delivered: boolean): void {
+  #noteRefusal(endpointId: string, refused: RefusedTarget | null | undefined, delivered: boolean): void {
     if (delivered) this.#refused.delete(endpointId);
     if (!refused || this.#refused.get(endpointId) === refused.message) return;
     this.#refused.set(endpointId, refused.message);
@@ -226,11 +233,19 @@ export class WebhookDispatcher {
    * Keeps the outcome of a send through a database failover or restart (each try already retries a lost connection):
    * given up, the delivery would go out again once its lease ends, and the merchant would get it twice.
    */
-  private async record(deliveryId: number, attempt: Parameters<typeof recordAttempt>[2], logged: AttemptRow): Promise<void> {
+  private async record(
+    delivery: ClaimedDelivery,
+    refusal: Parameters<typeof markEndpointRefusal>[2] | undefined,
+    attempt: Parameters<typeof recordAttempt>[2],
+    logged: AttemptRow,
+  ): Promise<void> {
     const giveUpAt = Date.now() + LEASE_MS / 2;
     for (let tries = 1; ; tries++) {
       try {
-        return await this.db.transaction((tx) => recordAttempt(tx, deliveryId, attempt, logged));
+        return await this.db.transaction(async (tx) => {
+          await recordAttempt(tx, delivery.delivery_id, attempt, logged);
+          if (refusal !== undefined) await markEndpointRefusal(tx, delivery.endpoint_id, refusal, logged.attempted_at);
+        });
       } catch (error) {
         if (!isTransient(error) || Date.now() >= giveUpAt) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(250 * tries, 2_000)));
@@ -257,7 +272,7 @@ export class WebhookDispatcher {
     }
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const timeout = AbortSignal.timeout(this.timeoutMs);
-    return new Promise((resolve) => {
+    const sent = await new Promise<Answer>((resolve) => {
       let answered = false;
       const request = send(url, { method: 'POST', headers, agent: false, lookup: pinnedLookup(addresses), signal: AbortSignal.any([timeout, stopping]) }, (response) => {
         answered = true;
@@ -285,5 +300,6 @@ export class WebhookDispatcher {
       request.once('error', (error) => answered || resolve(none(failureOf(error, timeout.aborted))));
       request.end(body);
     });
+    return { ...sent, refused: null };
   }
 }

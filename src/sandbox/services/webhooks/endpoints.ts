@@ -24,7 +24,7 @@ import {
   redeliverNow,
   removeEndpoint,
   type DeliveryRow,
-  type EndpointRow,
+  type EndpointViewRow,
 } from '../../storage/webhooks.js';
 import { issueCredential } from '../merchant/credentials.js';
 import type { Idempotency, IdempotencyScope } from '../merchant/idempotency.js';
@@ -96,8 +96,14 @@ export class WebhookEndpoints {
     return (await liveEndpoints(this.db, merchantId)).map((r) => this.#view(r));
   }
 
-  #view(row: EndpointRow): WebhookEndpoint {
-    return { endpoint_id: row.endpoint_id, url: row.url, secret: this.sealer.open(row.secret_sealed), created_at: row.created_at.toISOString() };
+  #view(row: EndpointViewRow): WebhookEndpoint {
+    return {
+      endpoint_id: row.endpoint_id,
+      url: row.url,
+      secret: this.sealer.open(row.secret_sealed),
+      created_at: row.created_at.toISOString(),
+      refused: row.refused_rule && row.refused_reason && row.refused_at ? { rule: row.refused_rule, reason: row.refused_reason, since: row.refused_at.toISOString() } : null,
+    };
   }
 
   /** Stops an endpoint: no new events, and what was still waiting for it is marked failed, never sent. */

@@ -7,19 +7,17 @@
 import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { WebhookUrlRule } from '../../../contract/index.js';
 
 /** A host name's addresses (DNS and /etc/hosts, as the system resolves them). */
 export type Resolve = (hostname: string) => Promise<string[]>;
 
 export const systemResolve: Resolve = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
-/** The rules a webhook URL must keep: the label of the refused endpoints' counter (services/operations/metrics.ts). */
-export type TargetRule = 'https' | 'no_credentials' | 'public_address';
-
 /** A URL the gateway will not send to, the rule it breaks, and why (the message of the `url` field). */
 export class RefusedTarget extends Error {
   constructor(
-    readonly rule: TargetRule,
+    readonly rule: WebhookUrlRule,
     message: string,
   ) {
     super(message);
