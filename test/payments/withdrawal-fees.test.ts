@@ -4,22 +4,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { networksFrom } from '../../src/sandbox/chains/configuration.js';
-import { ConfigError, loadConfig } from '../../src/sandbox/config.js';
 import { checkoutApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { configRefusal } from '../helpers/config.js';
 
 const feesOf = (networks: ReturnType<typeof networksFrom>) =>
   Object.fromEntries(networks.flatMap((n) => n.assets.map((a) => [`${a.asset}:${n.id}`, a.withdrawal_fee])));
-
-function refusal(env: NodeJS.ProcessEnv): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    assert.ok(error instanceof ConfigError);
-    return error.problems;
-  }
-  assert.fail('the configuration was taken');
-}
 
 describe('withdrawal fees in the configuration', () => {
   it('defaults to the usual fees: USDT on TRON 1, on Ethereum 4; WITHDRAWAL_FEES overrides one and keeps the others', () => {
@@ -28,13 +18,13 @@ describe('withdrawal fees in the configuration', () => {
   });
 
   it('refuses an entry that is no ASSET:NETWORK=FEE, names no configured asset, or is no bounded decimal of the asset\'s places', () => {
-    assert.deepEqual(refusal({ WITHDRAWAL_FEES: 'USDT-TRON:1' }), ['WITHDRAWAL_FEES: "USDT-TRON:1" must be ASSET:NETWORK=FEE, such as USDT:TRON=1']);
-    assert.match(refusal({ WITHDRAWAL_FEES: 'USDT:BSC=1' })[0]!, /^WITHDRAWAL_FEES: USDT:BSC is not a configured asset on its network \(configured: USDT:TRON, USDT:ETHEREUM, ETH:ETHEREUM, BTC:BITCOIN\)$/);
-    assert.deepEqual(refusal({ WITHDRAWAL_FEES: 'USDT:TRON=1,5' })[0], 'WITHDRAWAL_FEES: "5" must be ASSET:NETWORK=FEE, such as USDT:TRON=1');
-    assert.deepEqual(refusal({ WITHDRAWAL_FEES: 'USDT:TRON=-1' }), ['WITHDRAWAL_FEES: USDT:TRON must be a decimal string such as 1 or 0.0015, got "-1"']);
-    assert.deepEqual(refusal({ WITHDRAWAL_FEES: 'USDT:TRON=1e3' }), ['WITHDRAWAL_FEES: USDT:TRON must be a decimal string such as 1 or 0.0015, got "1e3"']);
-    assert.deepEqual(refusal({ WITHDRAWAL_FEES: 'USDT:TRON=0.0000001' }), ['WITHDRAWAL_FEES: USDT:TRON has at most 6 decimal places, got "0.0000001"']);
-    assert.deepEqual(refusal({ WITHDRAWAL_FEES: 'USDT:TRON=1000' }), ['WITHDRAWAL_FEES: USDT:TRON must be below 1000 USDT, got "1000"']);
+    assert.deepEqual(configRefusal({ WITHDRAWAL_FEES: 'USDT-TRON:1' }), ['WITHDRAWAL_FEES: "USDT-TRON:1" must be ASSET:NETWORK=FEE, such as USDT:TRON=1']);
+    assert.match(configRefusal({ WITHDRAWAL_FEES: 'USDT:BSC=1' })[0]!, /^WITHDRAWAL_FEES: USDT:BSC is not a configured asset on its network \(configured: USDT:TRON, USDT:ETHEREUM, ETH:ETHEREUM, BTC:BITCOIN\)$/);
+    assert.deepEqual(configRefusal({ WITHDRAWAL_FEES: 'USDT:TRON=1,5' })[0], 'WITHDRAWAL_FEES: "5" must be ASSET:NETWORK=FEE, such as USDT:TRON=1');
+    assert.deepEqual(configRefusal({ WITHDRAWAL_FEES: 'USDT:TRON=-1' }), ['WITHDRAWAL_FEES: USDT:TRON must be a decimal string such as 1 or 0.0015, got "-1"']);
+    assert.deepEqual(configRefusal({ WITHDRAWAL_FEES: 'USDT:TRON=1e3' }), ['WITHDRAWAL_FEES: USDT:TRON must be a decimal string such as 1 or 0.0015, got "1e3"']);
+    assert.deepEqual(configRefusal({ WITHDRAWAL_FEES: 'USDT:TRON=0.0000001' }), ['WITHDRAWAL_FEES: USDT:TRON has at most 6 decimal places, got "0.0000001"']);
+    assert.deepEqual(configRefusal({ WITHDRAWAL_FEES: 'USDT:TRON=1000' }), ['WITHDRAWAL_FEES: USDT:TRON must be below 1000 USDT, got "1000"']);
   });
 });
 

@@ -5,7 +5,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/sandbox/config.js';
+import { loadConfig } from '../../src/sandbox/config.js';
+import { configRefusal } from '../helpers/config.js';
 
 let folder: string;
 before(async () => {
@@ -34,16 +35,6 @@ async function file(change: (f: Record<string, unknown>) => void = () => undefin
   const path = join(folder, `rates-${Math.random().toString(36).slice(2)}.json`);
   await writeFile(path, JSON.stringify(rates));
   return path;
-}
-
-function refusal(env: NodeJS.ProcessEnv): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    assert.ok(error instanceof ConfigError);
-    return error.problems;
-  }
-  assert.fail('the configuration was taken');
 }
 
 describe('rate configuration', () => {
@@ -118,7 +109,7 @@ describe('rate configuration', () => {
       [{ RATE_SOURCES: await file(), SANDBOX_RATE_USDT: '26000' }, /^SANDBOX_RATE_USDT is set, but so is RATE_SOURCES: give fixed rates as a "fixed" source in that file$/],
     ];
     for (const [env, expected] of cases) {
-      const problems = refusal(env);
+      const problems = configRefusal(env);
       assert.equal(problems.length, 1, problems.join('\n'));
       assert.match(problems[0]!, expected);
     }
