@@ -12,3 +12,17 @@ export async function until<T>(ask: () => Promise<T>, done: (value: T) => boolea
     await pause(20);
   }
 }
+
+/**
+ * Asks until `ok` holds for the answer, every 100 ms (an ask may open a payment, and the gateway limits how often a
+ * client does), and fails the test saying `what` it still was after `withinMs`.
+ */
+export async function eventually<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, withinMs = 15_000): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${withinMs} ms`);
+    await pause(100);
+  }
+}

@@ -11,19 +11,7 @@ import { ethereumOn, payUri, startTestChain, type TestChain } from '../helpers/a
 import { checkoutApi } from '../helpers/checkout.js';
 import { RunningClock, sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
-
-/** How long the test waits for what must come "within seconds". */
-const WITHIN_MS = 15_000;
-
-async function eventually<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + WITHIN_MS;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(value)} after ${WITHIN_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import { eventually } from '../helpers/until.js';
 
 describe(`the gateway while its EVM node cannot be seen (${storageName})`, () => {
   let chain: TestChain;

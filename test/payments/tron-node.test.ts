@@ -24,6 +24,7 @@ import { RunningClock, sampleLink, startTestGateway, type TestGateway } from '..
 import { JSON_TYPE, send, signedLinkBody } from '../helpers/merchant-api.js';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/process.js';
 import { startTronNode, type TronNode } from '../helpers/tron-node.js';
+import { eventually } from '../helpers/until.js';
 
 const tronEnv = (node: TronNode) => ({ TRON_RPC_URL: node.rpcUrl, TRON_USDT_CONTRACT: tronAddressFromHex(node.token), TRON_API_KEY: 'the-key', TRON_POLL_MS: '150', TRON_TIMEOUT_MS: '1000' });
 
@@ -31,17 +32,6 @@ const tronEnv = (node: TronNode) => ({ TRON_RPC_URL: node.rpcUrl, TRON_USDT_CONT
 function pay(node: TronNode, payment: Payment, token: Address = node.token, atomic = parseDecimal(payment.amount_crypto, 6)): Promise<Hex> {
   const args = [tronAddressToHex(payment.address) as Address, atomic] as const;
   return node.client.writeContract({ account: node.customer, chain: null, address: token, abi: Trc20TestToken.abi, functionName: 'transfer', args });
-}
-
-/** Waits for what the gateway's own timers bring, on a real clock. */
-async function eventually<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, withinMs = 15_000): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(value)} after ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** No call the gateway made was one TRON refuses (a method it does not serve, a tag it does not take). */
