@@ -6,6 +6,7 @@
 // resuming, and never a method TRON refuses called.
 // Store: any. The facts are the same rows as EVM's, tested on both stores there; it runs in the PGlite pass only.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -152,6 +153,17 @@ describe('USDT on TRON on a node, followed step by step', () => {
     await gw.gateway.watcher.follow('TRON');
     const back = await status(checkout, payment);
     assert.deepEqual([back.status, back.received_crypto, back.transactions], ['awaiting_payment', '0', []]);
+  });
+
+  it('tells the restore’s scan an address holding TRX or the token is used, and one holding neither not', async () => {
+    const port = gw.gateway.chains.port('TRON');
+    const fresh = () => tronAddressFromHex(`0x${randomBytes(20).toString('hex')}`);
+    const [empty, withToken, withTrx] = [fresh(), fresh(), fresh()];
+    await node.client.writeContract({ account: node.customer, chain: null, address: node.token, abi: Trc20TestToken.abi, functionName: 'transfer', args: [tronAddressToHex(withToken) as Address, 1n] });
+    // 1 ETH on anvil is 1 TRX on the stand-in.
+    await node.client.request({ method: 'anvil_setBalance', params: [tronAddressToHex(withTrx), '0xde0b6b3a7640000'] } as never);
+    await node.client.mine({ blocks: 1 });
+    assert.deepEqual(await Promise.all([empty, withToken, withTrx].map((a) => port.addressUsed!(a))), [false, true, true]);
   });
 
   it('called nothing TRON refuses, and sent its key with every call', () => assertNothingRefused(node));

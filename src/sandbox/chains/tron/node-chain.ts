@@ -13,6 +13,8 @@ import { TronJsonRpc, TronProviderError } from './json-rpc.js';
 
 /** keccak256("Transfer(address,address,uint256)"). */
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+/** balanceOf(address)'s selector. */
+const BALANCE_OF = '0x70a08231';
 const HASH = /^0x[0-9a-fA-F]{64}$/;
 const QUANTITY = /^0x[0-9a-fA-F]{1,16}$/;
 const WORD = /^0x[0-9a-fA-F]{64}$/;
@@ -98,6 +100,21 @@ export class TronNodeChain implements ChainPort {
   /** TRON's JSON-RPC has no `pending` block: waiting transfers are not shown, and none recorded is dropped on its say. */
   async pending(): Promise<undefined> {
     return undefined;
+  }
+
+  /**
+   * Whether the chain shows the address used (the restore's scan, services/merchant/address-scan.ts): it holds TRX or
+   * the token. TRON's JSON-RPC refuses eth_getTransactionCount, so an address that sent everything it held away reads
+   * as unused; the restore's margin covers it.
+   */
+  async addressUsed(address: string): Promise<boolean> {
+    const owner = tronAddressToHex(address);
+    const [trx, held] = await Promise.all([
+      this.#rpc.call<string>('eth_getBalance', [owner, 'latest']),
+      this.#rpc.call<string>('eth_call', [{ to: this.#contract, data: `${BALANCE_OF}${owner.slice(2).padStart(64, '0')}` }, 'latest']),
+    ]);
+    if (!QUANTITY.test(trx) || !/^0x[0-9a-fA-F]{0,64}$/.test(held)) throw new TronProviderError(`${this.network.id}: a balance of ${address} is not a number (${trx}, ${held})`);
+    return BigInt(trx) > 0n || (held !== '0x' && BigInt(held) > 0n);
   }
 
   /** The configured contract's Transfer logs in a block, by its hash: a lagging node answers a number with another block's. */
