@@ -6,7 +6,7 @@ import { log } from '../logging.js';
 import type { Database } from '../storage/database.js';
 import type { NetworkSpec } from './configuration.js';
 import type { NetworkConfig, NetworkFamily, Networks } from './networks.js';
-import type { ChainPort, ChainWallet, PayoutPort, SigningPayoutPort } from './port.js';
+import type { ChainPort, ChainWallet, SigningPayoutPort } from './port.js';
 import { SimulatedChain } from './simulated/simulated-chain.js';
 
 /** Each family's node client, loaded only where a node of it is configured: the embedded sandbox starts without them. */
@@ -55,15 +55,18 @@ export class Chains {
     return port && 'send' in port ? (port as ChainWallet) : undefined;
   }
 
-  /** Whether refunds can be paid out on the network: the simulator's always, a node's where its family signs payouts. */
+  /**
+   * Whether refunds can be paid out on the network: the simulator's always, a node's where its family has a payout
+   * strategy (EVM's and TRON's: chains/port.ts, SigningPayoutPort).
+   */
   sendsPayouts(network: Network): boolean {
-    const port = this.port(network);
-    return port instanceof SimulatedChain || 'prepare' in port;
+    return this.port(network) instanceof SimulatedChain || this.payouts(network) !== undefined;
   }
 
-  /** The network's payouts: the simulator's (sent with their record), or a node's (signed by the merchant's payout wallet). */
-  payouts(network: Network): PayoutPort & Partial<SigningPayoutPort> {
-    return this.port(network) as unknown as PayoutPort & Partial<SigningPayoutPort>;
+  /** A node's network's payouts, signed by the merchant's payout wallet; undefined for the simulator's (sent with their record). */
+  payouts(network: Network): SigningPayoutPort | undefined {
+    const port = this.port(network);
+    return 'prepare' in port ? (port as unknown as SigningPayoutPort) : undefined;
   }
 
   /** The simulator of a simulated network; undefined for a node's. */

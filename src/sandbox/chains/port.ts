@@ -70,10 +70,14 @@ export interface ChainWallet {
   mine(blocks: number): Promise<number>;
 }
 
-/** Where a transaction the gateway sent stands: in a block at `height` (`ok` false when it reverted), or waiting (null). */
+/**
+ * Where a transaction the gateway sent stands: in a block at `height` (`ok` false when it failed there), or waiting
+ * (null). `failure`: the chain's own reason for one that failed (TRON's result and message), where it gives one.
+ */
 export interface SentTransaction {
   height: number | null;
   ok: boolean;
+  failure?: string;
 }
 
 /** Paying refunds out (services/orders/payouts.ts): following what the gateway sent to its confirmations. */
@@ -88,11 +92,35 @@ export interface PayoutFees {
   maxPriorityFeePerGas: bigint;
 }
 
+/**
+ * How a payout transaction is made, as its family makes it; what is written down with it (storage/payouts.ts). EVM:
+ * the wallet's nonce (one per refund, kept by every replacement), its gas and EIP-1559 fees. TRON: no nonce; the
+ * recent block it names (TaPoS) and its time, when it expires (the chain's time: no block after it can hold it) and
+ * the most TRX, in sun, it may burn for energy.
+ */
+export interface PayoutTerms {
+  nonce?: number;
+  gas?: bigint;
+  fees?: PayoutFees;
+  reference?: { number: number; id: string; time: Date };
+  expiresAt?: Date;
+  feeLimit?: bigint;
+}
+
 /** A payout signed and not yet sent: written down before it is broadcast, so a crash can only send it again, never another. */
 export interface SignedPayout {
   hash: string;
   raw: string;
 }
+
+/** A payout transaction as written down: its terms and when it was signed (the gateway's clock). */
+export interface RecordedPayout extends SignedPayout {
+  terms: PayoutTerms;
+  signed_at: Date;
+}
+
+/** What a payout none of whose transactions is in a block needs now: its newest sent again, a new transaction, or time. */
+export type PayoutStep = 'broadcast' | 'replace' | 'wait';
 
 /** What a payout is made of, before it is signed. */
 export interface PayoutPlan {
@@ -102,15 +130,32 @@ export interface PayoutPlan {
   amount: bigint;
 }
 
-/** Sending payouts from a merchant's payout wallet (a key of the gateway's), where the network takes signed transactions (a node's). */
+/**
+ * Sending payouts from a merchant's payout wallet (a key of the gateway's), where the network takes signed
+ * transactions (a node's): each family's strategy. Never two transactions of one refund can both land: EVM's share
+ * the refund's nonce; a TRON one is replaced only once it expired, unknown to the node.
+ */
 export interface SigningPayoutPort extends PayoutPort {
-  /** The gas and fees a payout needs; throws PayoutRefused, saying why, when it cannot be sent (funds, a call that reverts). */
-  prepare(plan: PayoutPlan): Promise<{ gas: bigint; fees: PayoutFees }>;
-  sign(plan: PayoutPlan, nonce: number, gas: bigint, fees: PayoutFees): Promise<SignedPayout>;
-  /** Sends a signed payout; one the node already has is no error. */
+  /**
+   * Whether each payout holds a nonce of its wallet, taken under the wallet's lock (storage/payouts.ts, takeNonce),
+   * from this count of the node's, waiting transactions included; undefined where the family has no nonces.
+   */
+  nonce?(address: string): Promise<number>;
+  /** The terms of a payout's first transaction; throws PayoutRefused, saying why, when it cannot be sent (funds, a call that reverts). */
+  prepare(plan: PayoutPlan): Promise<PayoutTerms>;
+  /**
+   * What the refund's payout needs when none of its transactions is in a block: `newest` its latest, `known` whether
+   * the node knows any of them, `head` the chain's tip, `now` the gateway's time.
+   */
+  step(newest: RecordedPayout, known: boolean, head: BlockHeader, now: Date): Promise<PayoutStep>;
+  /** The terms of the transaction that replaces `previous`; throws PayoutRefused only where no earlier one can land any more. */
+  replacement(plan: PayoutPlan, previous: PayoutTerms): Promise<PayoutTerms>;
+  sign(plan: PayoutPlan, terms: PayoutTerms): Promise<SignedPayout>;
+  /**
+   * Sends a signed payout; one the node already has is no error. Throws PayoutRefused when the network refuses this
+   * very transaction for good (a bad signature, a contract that refuses it): the refund then fails with the reason.
+   */
   broadcast(raw: string): Promise<void>;
-  /** The next nonce of an address as the node counts it, waiting transactions included. */
-  nonce(address: string): Promise<number>;
   /** What an address holds of an asset, transfers still waiting for a block included: a payout wallet's balance. */
   balance(asset: AssetCode, address: string): Promise<bigint>;
 }

@@ -1,18 +1,9 @@
 // Every statement about payouts on a node's network: each merchant's payout wallet (its account, what it signed in the
 // last day), the wallets' nonces, and the transactions signed for each refund (migrations/010_payouts.sql,
-// 022_merchant_payout_wallets.sql).
+// 022_merchant_payout_wallets.sql, 030_tron_payouts.sql: a TRON one has no nonce, gas or fees, and expires).
 import type { Network } from '../../contract/index.js';
+import type { PayoutTerms, RecordedPayout } from '../chains/port.js';
 import { one, type Sql } from './database.js';
-
-export interface PayoutTransaction {
-  tx_hash: string;
-  raw: string;
-  gas: string;
-  max_fee_per_gas: string;
-  max_priority_fee_per_gas: string;
-  signed_at: Date;
-  nonce: number;
-}
 
 /** The account of a merchant's payout wallet (migrations/022_merchant_payout_wallets.sql); undefined for no such merchant. */
 export async function payoutAccountOf(sql: Sql, merchantId: string): Promise<number | undefined> {
@@ -76,22 +67,47 @@ export async function insertPayoutNonce(sql: Sql, network: Network, address: str
   await sql.query('INSERT INTO payout_nonces (network, address, nonce, refund_id) VALUES ($1, $2, $3, $4)', [network, address, nonce, refundId]);
 }
 
-export async function insertPayoutTransaction(sql: Sql, refundId: string, tx: Omit<PayoutTransaction, 'nonce'>): Promise<void> {
+export async function insertPayoutTransaction(sql: Sql, refundId: string, tx: Omit<RecordedPayout, 'terms'> & { terms: PayoutTerms }): Promise<void> {
+  const { gas, fees, expiresAt, feeLimit } = tx.terms;
   await sql.query(
-    `INSERT INTO payout_transactions (tx_hash, refund_id, raw, gas, max_fee_per_gas, max_priority_fee_per_gas, signed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [tx.tx_hash, refundId, tx.raw, tx.gas, tx.max_fee_per_gas, tx.max_priority_fee_per_gas, tx.signed_at],
+    `INSERT INTO payout_transactions (tx_hash, refund_id, raw, gas, max_fee_per_gas, max_priority_fee_per_gas, expires_at, fee_limit, signed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [tx.hash, refundId, tx.raw, gas?.toString() ?? null, fees?.maxFeePerGas.toString() ?? null, fees?.maxPriorityFeePerGas.toString() ?? null, expiresAt ?? null, feeLimit?.toString() ?? null, tx.signed_at],
   );
 }
 
-/** The transactions signed for a refund's payout, the newest first, with their nonce. */
-export async function payoutTransactionsOf(sql: Sql, refundId: string): Promise<PayoutTransaction[]> {
-  return sql.query<PayoutTransaction>(
+interface PayoutTransactionRow {
+  tx_hash: string;
+  raw: string;
+  gas: string | null;
+  max_fee_per_gas: string | null;
+  max_priority_fee_per_gas: string | null;
+  expires_at: Date | null;
+  fee_limit: string | null;
+  signed_at: Date;
+  nonce: number | null;
+}
+
+/** The transactions signed for a refund's payout, the newest first, with their terms (the nonce where it has one). */
+export async function payoutTransactionsOf(sql: Sql, refundId: string): Promise<RecordedPayout[]> {
+  const rows = await sql.query<PayoutTransactionRow>(
     `SELECT t.tx_hash, t.raw, t.gas::text AS gas, t.max_fee_per_gas::text AS max_fee_per_gas,
-       t.max_priority_fee_per_gas::text AS max_priority_fee_per_gas, t.signed_at, n.nonce
-     FROM payout_transactions t JOIN payout_nonces n USING (refund_id) WHERE t.refund_id = $1 ORDER BY t.seq DESC`,
+       t.max_priority_fee_per_gas::text AS max_priority_fee_per_gas, t.expires_at, t.fee_limit::text AS fee_limit, t.signed_at, n.nonce
+     FROM payout_transactions t LEFT JOIN payout_nonces n USING (refund_id) WHERE t.refund_id = $1 ORDER BY t.seq DESC`,
     [refundId],
   );
+  return rows.map((r) => ({
+    hash: r.tx_hash,
+    raw: r.raw,
+    signed_at: r.signed_at,
+    terms: {
+      ...(r.nonce !== null && { nonce: Number(r.nonce) }),
+      ...(r.gas !== null && { gas: BigInt(r.gas) }),
+      ...(r.max_fee_per_gas !== null && r.max_priority_fee_per_gas !== null && { fees: { maxFeePerGas: BigInt(r.max_fee_per_gas), maxPriorityFeePerGas: BigInt(r.max_priority_fee_per_gas) } }),
+      ...(r.expires_at !== null && { expiresAt: r.expires_at }),
+      ...(r.fee_limit !== null && { feeLimit: BigInt(r.fee_limit) }),
+    },
+  }));
 }
 
 /**

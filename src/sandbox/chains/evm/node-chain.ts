@@ -33,6 +33,9 @@ import {
   type ChainWallet,
   type PayoutFees,
   type PayoutPlan,
+  type PayoutStep,
+  type PayoutTerms,
+  type RecordedPayout,
   type SentTransaction,
   type Signer,
   type SignedPayout,
@@ -78,6 +81,10 @@ interface CallFrame {
  * payout run out of gas on chain: it reverts there, and the refund fails with the amount back.
  */
 const NATIVE_TRANSFER_GAS = 21_000n;
+/** A payout seen nowhere in a block this long after it was signed is signed again with higher fees (same nonce). */
+export const STUCK_MS = 60_000;
+/** Each replacement's fees over the last one's: nodes take a replacement from 10% more. */
+const FEE_BUMP_PERCENT = 25n;
 /** Errors of eth_sendRawTransaction that mean the node has (or had) this very transaction. */
 const ALREADY_SENT = /already known|known transaction|nonce too low|already imported/i;
 
@@ -272,7 +279,7 @@ export class EvmNodeChain implements ChainPort, ChainWallet, SigningPayoutPort {
     return waiting ? { height: null, ok: true } : undefined;
   }
 
-  async prepare({ from, to, asset, amount }: PayoutPlan): Promise<{ gas: bigint; fees: PayoutFees }> {
+  async prepare({ from, to, asset, amount }: PayoutPlan): Promise<PayoutTerms & { gas: bigint; fees: PayoutFees }> {
     const token = this.#token(asset);
     const { maxFeePerGas, maxPriorityFeePerGas } = await this.#client.estimateFeesPerGas();
     const held = await this.balance(asset, from.address);
@@ -291,7 +298,26 @@ export class EvmNodeChain implements ChainPort, ChainWallet, SigningPayoutPort {
     return { gas, fees: { maxFeePerGas, maxPriorityFeePerGas } };
   }
 
-  async sign({ from, to, asset, amount }: PayoutPlan, nonce: number, gas: bigint, fees: PayoutFees): Promise<SignedPayout> {
+  /** Sent again while the node knows none of the refund's transactions; replaced once the newest is stuck. */
+  async step(newest: RecordedPayout, known: boolean, _head: BlockHeader, now: Date): Promise<PayoutStep> {
+    if (!known) return 'broadcast';
+    return now.getTime() - newest.signed_at.getTime() >= STUCK_MS ? 'replace' : 'wait';
+  }
+
+  /** The same payout at the same nonce, with fees a quarter higher (or the network's, if more). */
+  async replacement(plan: PayoutPlan, previous: PayoutTerms): Promise<PayoutTerms> {
+    const stuck = { gas: previous.gas!, fees: previous.fees! };
+    const { gas, fees } = await this.prepare(plan).catch(() => ({ gas: stuck.gas, fees: { maxFeePerGas: 0n, maxPriorityFeePerGas: 0n } }));
+    const bump = (fee: bigint) => (fee * (100n + FEE_BUMP_PERCENT)) / 100n;
+    return {
+      nonce: previous.nonce,
+      gas: max(gas, stuck.gas),
+      fees: { maxFeePerGas: max(bump(stuck.fees.maxFeePerGas), fees.maxFeePerGas), maxPriorityFeePerGas: max(bump(stuck.fees.maxPriorityFeePerGas), fees.maxPriorityFeePerGas) },
+    };
+  }
+
+  async sign({ from, to, asset, amount }: PayoutPlan, { nonce, gas, fees }: PayoutTerms): Promise<SignedPayout> {
+    if (nonce === undefined || gas === undefined || !fees) throw new Error('an EVM payout is signed with its nonce, gas and fees');
     const token = this.#token(asset);
     const account = privateKeyToAccount(`0x${bytesToHex(from.privateKey)}`);
     const raw = await account.signTransaction({
@@ -401,6 +427,8 @@ export function tokenDecimals(source: NodeSource, contract: string): Promise<num
 function nodeClient(source: NodeSource): PublicClient {
   return createPublicClient({ transport: http(source.rpcUrl, { timeout: source.timeoutMs, retryCount: 0, batch: { wait: 0 } }) });
 }
+
+const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 
 function headerOf(block: Block): BlockHeader {
   return { height: Number(block.number), hash: block.hash!, time: new Date(Number(block.timestamp) * 1000) };

@@ -3,7 +3,7 @@
 // only the fields a transfer uses), its txID = sha256(raw_data), a secp256k1 signature r || s || v, and the signed
 // Transaction's hex that /wallet/broadcasthex takes. Checked against published transactions in
 // test/chain/tron-transaction.test.ts.
-// Nothing outside chains/tron uses it yet: the TRON payout strategy that builds refunds with it comes later (issue 43).
+// The TRON payout strategy (node-chain.ts) builds refunds with it.
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { equalBytes } from '@noble/curves/utils.js';
 import { sha256 } from '@noble/hashes/sha2.js';

@@ -5,11 +5,13 @@
 // On a simulated network the coins leave the payment's own address in the transaction that records the send, so
 // they cannot leave twice. On a node's network they leave the merchant's own payout wallet (PAYOUT_HD_SEED at the
 // merchant's account, payoutPath), never another merchant's, and only within the merchant's daily cap (a payout that
-// would pass it, or that its wallet cannot pay for, waits, saying why, and goes when it can): each payout takes one
-// nonce of the wallet (the wallet's row locked, so processes sharing the database never share one), is signed
-// (EIP-1559) and written down in that transaction, and only then broadcast. A crash can therefore
-// only broadcast the same transaction again; a payout stuck without a block is signed again with higher fees at the
-// same nonce; and since a refund has one nonce, at most one of its transactions is ever mined.
+// would pass it, or that its wallet cannot pay for, waits, saying why, and goes when it can). Each payout is made as
+// its family's strategy says (chains/port.ts, SigningPayoutPort), signed and written down in one transaction, and only
+// then broadcast, so a crash can only broadcast the same transaction again. On EVM it takes one nonce of the wallet
+// (the wallet's row locked, so processes sharing the database never share one), a payout stuck without a block is
+// signed again with higher fees at the same nonce, and since a refund has one nonce at most one of its transactions
+// is ever mined. On TRON, which has no nonces, a transaction expires: a refund is given a new one only once its last
+// expired by the chain's own time unknown to the node, so two can never both land.
 // docs/payment-lifecycle.md, "Refunds", tells the whole story.
 import { HDKey } from '@scure/bip32';
 import { hexToBytes } from '@noble/hashes/utils.js';
@@ -18,7 +20,7 @@ import { formatAtomic } from '../../../codecs/amounts.js';
 import type { Network, PayoutWallets } from '../../../contract/index.js';
 import type { Chains } from '../../chains/chains.js';
 import type { Networks } from '../../chains/networks.js';
-import { PayoutRefused, type PayoutPlan, type SentTransaction, type Signer, type SigningPayoutPort } from '../../chains/port.js';
+import { PayoutRefused, type PayoutPlan, type PayoutTerms, type RecordedPayout, type SentTransaction, type Signer, type SigningPayoutPort } from '../../chains/port.js';
 import type { Clock } from '../../clock.js';
 import { conflict, invalid, notFound } from '../../errors.js';
 import { firstLine, log } from '../../logging.js';
@@ -33,7 +35,6 @@ import {
   payoutTransactionsOf,
   takeNonce,
   waitingForCapBefore,
-  type PayoutTransaction,
 } from '../../storage/payouts.js';
 import {
   endRefund,
@@ -53,10 +54,6 @@ import type { MerchantEventSink } from '../webhooks/outbox.js';
 
 /** How often payouts under way are followed, when no chain says it moved. */
 const FOLLOW_MS = 1_000;
-/** A payout seen nowhere in a block this long after it was signed is signed again with higher fees. */
-export const STUCK_MS = 60_000;
-/** Each replacement's fees over the last one's: nodes take a replacement from 10% more. */
-const FEE_BUMP_PERCENT = 25n;
 /** How long a node's confirmed payout stays watched for a reorganisation that takes it back. */
 const REORG_WATCH_MS = 3_600_000;
 /** What a development node gives a payout wallet that holds nothing at start, in faucets of the test wallet. */
@@ -130,7 +127,7 @@ export class Payouts {
         .filter((network) => network.source.kind === 'node' && this.chains.sendsPayouts(network.id))
         .map(async (network) => {
           const { address } = this.#signer(network.family, account);
-          const port = this.chains.payouts(network.id) as SigningPayoutPort;
+          const port = this.#signing(network.id);
           const balances = await Promise.all(
             network.assets.map(async (asset) => {
               const held = await port.balance(asset.asset, address).catch(() => undefined);
@@ -168,9 +165,9 @@ export class Payouts {
   }
 
   /**
-   * Refuses a refund that could never be sent: on a network whose payouts this gateway does not send (TRON on a node,
-   * until its TRC-20 payouts are built: docs/payment-lifecycle.md, "Refunds"), or, naming the field, on a node's network
-   * one larger than the daily cap. (With the cap at 0 every payout waits for the operator, and none is refused.)
+   * Refuses a refund that could never be sent: on a network whose payouts this gateway does not send (a node of a
+   * family without a payout strategy), or, naming the field, on a node's network one larger than the daily cap. (With
+   * the cap at 0 every payout waits for the operator, and none is refused.)
    */
   checkPayable(network: Network, amount: number): void {
     if (!this.chains.sendsPayouts(network)) {
@@ -235,21 +232,19 @@ export class Payouts {
       if (seen.psp_refund_id) await this.#settle(seen, seen.psp_refund_id, await simulator.locate(seen.psp_refund_id), (await simulator.head()).height);
       return;
     }
-    const port = this.chains.payouts(seen.network) as SigningPayoutPort;
+    const port = this.#signing(seen.network);
     const signed = await payoutTransactionsOf(this.db, refundId);
     if (!signed.length) return this.#sign(port, { ...seen, destination: seen.destination });
-    const tip = (await this.chains.port(seen.network).head()).height;
-    const where = await Promise.all(signed.map(async (t) => ({ t, at: await port.locate(t.tx_hash) })));
+    const head = await this.chains.port(seen.network).head();
+    const where = await Promise.all(signed.map(async (t) => ({ t, at: await port.locate(t.hash) })));
     const mined = where.find((w) => w.at?.height != null);
-    if (mined) return this.#settle(seen, mined.t.tx_hash, mined.at, tip);
+    if (mined) return this.#settle(seen, mined.t.hash, mined.at, head.height);
     const newest = signed[0]!;
-    if (!where.some((w) => w.at)) {
-      // Signed and written down, but the node has none of them (a crash before the broadcast, a node that dropped it):
-      // the same transaction again.
-      await port.broadcast(newest.raw);
-      return;
-    }
-    if (this.clock.now().getTime() - newest.signed_at.getTime() >= STUCK_MS) await this.#replace(port, seen, newest);
+    const step = await port.step(newest, where.some((w) => w.at), head, this.clock.now());
+    // Signed and written down, but the node has it not (a crash before the broadcast, a node that dropped it): the
+    // same transaction again. Or a new one, where the strategy says the last can no longer land alone.
+    if (step === 'broadcast') await this.#broadcast(port, seen, newest);
+    else if (step === 'replace') await this.#replace(port, seen, newest);
   }
 
   /**
@@ -260,7 +255,7 @@ export class Payouts {
   async #stillMined(refundId: string): Promise<void> {
     const seen = await refundById(this.db, refundId);
     if (seen?.refund_status !== 'SUCCESS' || !seen.psp_refund_id) return;
-    const port = this.chains.payouts(seen.network) as SigningPayoutPort;
+    const port = this.#signing(seen.network);
     const at = await port.locate(seen.psp_refund_id);
     if (at?.height != null) return;
     const reopened = await this.db.transaction(async (tx) => {
@@ -273,7 +268,7 @@ export class Payouts {
     });
     log.warn({ refund_id: refundId, tx_hash: seen.psp_refund_id }, 'payouts: a reorganisation took a confirmed payout back; it is sent again');
     const [newest] = await payoutTransactionsOf(this.db, refundId);
-    if (reopened && !at && newest) await port.broadcast(newest.raw);
+    if (reopened && !at && newest) await this.#broadcast(port, seen, newest);
   }
 
   /** The refund's payout transaction, mined at `at` (or not yet): SUCCESS once it has its confirmations, FAILED if it reverted. */
@@ -282,7 +277,7 @@ export class Payouts {
     await this.db.transaction(async (tx) => {
       const refund = await refundById(tx, seen.refund_id, { lock: true });
       if (refund?.refund_status !== 'PENDING') return;
-      if (!at.ok) return this.fail(tx, refund, `the payout transaction ${hash} reverted on chain (an address that takes no plain transfer, or a token that refused it)`);
+      if (!at.ok) return this.fail(tx, refund, `the payout transaction ${hash} ${at.failure ? `failed on chain: ${at.failure}` : 'reverted on chain (an address that takes no plain transfer, or a token that refused it)'}`);
       if (refund.psp_refund_id !== hash) await setRefundTransaction(tx, refund.refund_id, hash);
       await endRefund(tx, refund.refund_id, 'SUCCESS', null);
       await insertRefundEvent(tx, refund.refund_id, 'confirmed', this.clock.now(), hash);
@@ -292,16 +287,17 @@ export class Payouts {
 
   /**
    * The first payout of a claimed refund: within the merchant's daily cap and what its wallet holds (else it waits,
-   * saying why), a nonce of the merchant's payout wallet, signed and written down, then broadcast.
+   * saying why), a nonce of the merchant's payout wallet where its family has them, signed and written down, then
+   * broadcast.
    */
   async #sign(port: SigningPayoutPort, seen: RefundState & { destination: string }): Promise<void> {
     // Checked first without the lock, so that a payout the cap holds asks the node nothing; again under it to sign.
     const held = await this.#capWait(this.db, seen);
     if (held) return this.#wait(seen, held);
     const plan = await this.#plan(this.db, seen);
-    let prepared: Awaited<ReturnType<SigningPayoutPort['prepare']>>;
+    let terms: PayoutTerms;
     try {
-      prepared = await port.prepare(plan);
+      terms = await port.prepare(plan);
     } catch (error) {
       if (!(error instanceof PayoutRefused)) throw error;
       if (error.unfunded) return this.#wait(seen, { reason: 'wallet_funds', detail: `${error.reason}: it is sent once the wallet is funded`, until: null });
@@ -311,7 +307,7 @@ export class Payouts {
         if (refund?.refund_status === 'PENDING' && !(await payoutTransactionsOf(tx, refund.refund_id)).length) await this.fail(tx, refund, `the payout cannot be sent: ${error.reason}`);
       });
     }
-    const chainNonce = await port.nonce(plan.from.address);
+    const chainNonce = await port.nonce?.(plan.from.address);
     const signed = await this.db.transaction(async (tx) => {
       const refund = await refundById(tx, seen.refund_id, { lock: true });
       if (refund?.refund_status !== 'PENDING' || (await payoutTransactionsOf(tx, refund.refund_id)).length) return undefined;
@@ -321,12 +317,14 @@ export class Payouts {
         await this.#noteWaiting(tx, refund, waiting);
         return undefined;
       }
-      const nonce = await takeNonce(tx, refund.network, plan.from.address, chainNonce);
-      await insertPayoutNonce(tx, refund.network, plan.from.address, nonce, refund.refund_id);
+      if (chainNonce !== undefined) {
+        terms = { ...terms, nonce: await takeNonce(tx, refund.network, plan.from.address, chainNonce) };
+        await insertPayoutNonce(tx, refund.network, plan.from.address, terms.nonce!, refund.refund_id);
+      }
       if (refund.payout_waiting) await setPayoutWaiting(tx, refund.refund_id, null);
-      return this.#record(tx, port, refund, plan, nonce, prepared.gas, prepared.fees);
+      return this.#record(tx, port, refund, plan, terms);
     });
-    if (signed) await port.broadcast(signed.raw);
+    if (signed) await this.#broadcast(port, seen, signed);
   }
 
   /**
@@ -375,38 +373,67 @@ export class Payouts {
     log.info({ refund_id: refund.refund_id, merchant_id: refund.merchant_id, waiting: waiting.reason, until: waiting.until }, `payouts: a payout waits: ${waiting.detail}`);
   }
 
-  /** A payout stuck without a block: the same payout at the same nonce, with fees a quarter higher (or the network's, if more). */
-  async #replace(port: SigningPayoutPort, seen: RefundState, stuck: PayoutTransaction): Promise<void> {
+  /**
+   * A new transaction for a payout whose last one the strategy gave up on (EVM: stuck, replaced at the same nonce with
+   * higher fees; TRON: expired unknown). A TRON wallet that can no longer pay for it waits to be funded, saying so; a
+   * replacement the network refuses fails the refund (none of its transactions can land any more).
+   */
+  async #replace(port: SigningPayoutPort, seen: RefundState, stuck: RecordedPayout): Promise<void> {
     const plan = await this.#plan(this.db, { ...seen, destination: seen.destination! });
-    const { gas, fees } = await port.prepare(plan).catch(() => ({ gas: BigInt(stuck.gas), fees: { maxFeePerGas: 0n, maxPriorityFeePerGas: 0n } }));
-    const bump = (fee: string) => (BigInt(fee) * (100n + FEE_BUMP_PERCENT)) / 100n;
-    const higher = {
-      maxFeePerGas: max(bump(stuck.max_fee_per_gas), fees.maxFeePerGas),
-      maxPriorityFeePerGas: max(bump(stuck.max_priority_fee_per_gas), fees.maxPriorityFeePerGas),
-    };
+    let terms: PayoutTerms;
+    try {
+      terms = await port.replacement(plan, stuck.terms);
+    } catch (error) {
+      if (!(error instanceof PayoutRefused)) throw error;
+      return this.db.transaction(async (tx) => {
+        const refund = await refundById(tx, seen.refund_id, { lock: true });
+        const [newest] = await payoutTransactionsOf(tx, seen.refund_id);
+        if (refund?.refund_status !== 'PENDING' || newest?.hash !== stuck.hash) return;
+        if (error.unfunded) await this.#noteWaiting(tx, refund, { reason: 'wallet_funds', detail: `${error.reason}: it is sent again once the wallet is funded`, until: null });
+        else await this.fail(tx, refund, `the payout cannot be sent again: ${error.reason}`);
+      });
+    }
     const signed = await this.db.transaction(async (tx) => {
       const refund = await refundById(tx, seen.refund_id, { lock: true });
       const [newest] = await payoutTransactionsOf(tx, seen.refund_id);
-      if (refund?.refund_status !== 'PENDING' || newest?.tx_hash !== stuck.tx_hash) return undefined;
-      return this.#record(tx, port, refund, plan, stuck.nonce, max(gas, BigInt(stuck.gas)), higher);
+      if (refund?.refund_status !== 'PENDING' || newest?.hash !== stuck.hash) return undefined;
+      if (refund.payout_waiting) await setPayoutWaiting(tx, refund.refund_id, null);
+      return this.#record(tx, port, refund, plan, terms);
     });
-    if (signed) await port.broadcast(signed.raw);
+    if (signed) await this.#broadcast(port, seen, signed);
+  }
+
+  /**
+   * Broadcasts a payout transaction written down. One the network refuses for good (PayoutRefused: a bad signature, a
+   * contract that refuses it) cannot land: the refund fails with the network's words, if that is still its newest.
+   */
+  async #broadcast(port: SigningPayoutPort, seen: RefundState, payout: { hash: string; raw: string }): Promise<void> {
+    try {
+      await port.broadcast(payout.raw);
+    } catch (error) {
+      if (!(error instanceof PayoutRefused)) throw error;
+      await this.db.transaction(async (tx) => {
+        const refund = await refundById(tx, seen.refund_id, { lock: true });
+        const [newest] = await payoutTransactionsOf(tx, seen.refund_id);
+        if (refund?.refund_status === 'PENDING' && newest?.hash === payout.hash) await this.fail(tx, refund, `the network refused the payout transaction ${payout.hash}: ${error.reason}`);
+      });
+    }
   }
 
   /** Signs a payout and writes it down, as the refund's transaction, before anything is broadcast. */
-  async #record(tx: Sql, port: SigningPayoutPort, refund: RefundState, plan: PayoutPlan, nonce: number, gas: bigint, fees: Parameters<SigningPayoutPort['sign']>[3]) {
-    const signed = await port.sign(plan, nonce, gas, fees);
-    await insertPayoutTransaction(tx, refund.refund_id, {
-      tx_hash: signed.hash,
-      raw: signed.raw,
-      gas: gas.toString(),
-      max_fee_per_gas: fees.maxFeePerGas.toString(),
-      max_priority_fee_per_gas: fees.maxPriorityFeePerGas.toString(),
-      signed_at: this.clock.now(),
-    });
+  async #record(tx: Sql, port: SigningPayoutPort, refund: RefundState, plan: PayoutPlan, terms: PayoutTerms) {
+    const signed = await port.sign(plan, terms);
+    await insertPayoutTransaction(tx, refund.refund_id, { ...signed, terms, signed_at: this.clock.now() });
     await setRefundTransaction(tx, refund.refund_id, signed.hash);
     await insertRefundEvent(tx, refund.refund_id, 'sent', this.clock.now(), signed.hash);
     return signed;
+  }
+
+  /** The signing payouts of a node's network (chains/chains.ts: only where its family has a payout strategy). */
+  #signing(network: Network): SigningPayoutPort {
+    const port = this.chains.payouts(network);
+    if (!port) throw new Error(`${network}: this gateway sends no payouts on it`);
+    return port;
   }
 
   /** The payout of a refund: from its merchant's payout wallet on the refund's network. */
@@ -425,5 +452,3 @@ export class Payouts {
     await this.#running;
   }
 }
-
-const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);
