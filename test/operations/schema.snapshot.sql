@@ -527,10 +527,13 @@ CREATE TABLE payout_transactions (
     seq bigint NOT NULL,
     refund_id text NOT NULL,
     raw text NOT NULL,
-    gas numeric(78,0) NOT NULL,
-    max_fee_per_gas numeric(78,0) NOT NULL,
-    max_priority_fee_per_gas numeric(78,0) NOT NULL,
-    signed_at timestamp with time zone NOT NULL
+    gas numeric(78,0),
+    max_fee_per_gas numeric(78,0),
+    max_priority_fee_per_gas numeric(78,0),
+    signed_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone,
+    fee_limit numeric(78,0),
+    CONSTRAINT payout_transactions_terms CHECK ((((gas IS NOT NULL) AND (max_fee_per_gas IS NOT NULL) AND (max_priority_fee_per_gas IS NOT NULL) AND (expires_at IS NULL) AND (fee_limit IS NULL)) OR ((gas IS NULL) AND (max_fee_per_gas IS NULL) AND (max_priority_fee_per_gas IS NULL) AND (expires_at IS NOT NULL) AND (fee_limit IS NOT NULL))))
 );
 
 CREATE TABLE payout_wallets (

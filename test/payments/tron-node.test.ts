@@ -91,19 +91,19 @@ describe('USDT on TRON on a node, followed step by step', () => {
     assert.equal(transactionUrl(asset.explorer_tx_url, paid.transactions[0]!.tx_hash), `https://nile.tronscan.org/#/transaction/${hash.slice(2)}`, 'Tronscan’s page of it');
   });
 
-  it('refuses a refund on TRON with a 409 saying why, until TRC-20 payouts are built, and lists no TRON payout wallet', async () => {
+  it('takes a refund on TRON (paid out from the payout wallet: tron-payouts.test.ts), and lists the TRON payout wallet', async () => {
     const { ref, checkout, payment } = await open();
     await pay(node, payment);
     await mine(19);
     assert.equal((await status(checkout, payment)).status, 'paid');
     const orderId = (await gw.client.getPaymentLink(ref)).merchant_order_id;
-    await assert.rejects(gw.client.createRefund(orderId, { amount: 1_000, channel: 'PROVIDER', description: 'returned', refund_type: 'partial', refund_reason: 'damaged' }), (error: Error & { status?: number }) => {
-      assert.equal(error.status, 409);
-      assert.match(error.message, /Refunds on TRON Nile \(TRON\) are not paid out by this gateway yet/);
-      return true;
-    });
-    assert.deepEqual((await gw.client.listRefunds(orderId)).refunds, [], 'nothing recorded');
-    assert.deepEqual((await gw.client.getPayoutWallets()).wallets.map((w) => w.network), []);
+    const made = await gw.client.createRefund(orderId, { amount: 1_000, channel: 'PROVIDER', description: 'returned', refund_type: 'partial', refund_reason: 'damaged' });
+    const [refund] = made.refundDetails;
+    assert.equal(refund?.refund_status, 'PENDING');
+    assert.ok(refund.claim_url, 'waiting for the customer to claim it');
+    const wallets = (await gw.client.getPayoutWallets()).wallets;
+    assert.deepEqual(wallets.map((w) => [w.network, w.balances.map((b) => [b.asset, b.balance])]), [['TRON', [['USDT', '0']]]]);
+    assert.match(wallets[0]!.address, /^T[1-9A-HJ-NP-Za-km-z]{33}$/);
   });
 
   it('says TRON Nile is on a node, by its origin only, and that it can be seen', async () => {
