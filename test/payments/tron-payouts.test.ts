@@ -173,6 +173,31 @@ describe('refunds paid out on TRON on a node', () => {
     assert.equal(await chain.held(to), parseDecimal(done.amount_crypto, 6));
   });
 
+  it('gives a refund a new transaction only once its last expired by the head block’s time unknown to the node, and pays once', async () => {
+    const orderId = await paidOrder();
+    const to = fresh();
+    const refund = await claimed(orderId, 30_000, to);
+    // The node takes the first one not (its reference block gone, as after a reorganisation): it never lands.
+    node.api.failBroadcasts(['TAPOS_ERROR']);
+    await gw.gateway.payouts.follow();
+    await mine(2);
+    const [first] = await written(refund.refund_id);
+    assert.equal((await written(refund.refund_id)).length, 1, 'no second transaction before the first expired');
+    // The chain's time passes the expiry (the gateway's own clock is not what counts).
+    await node.client.request({ method: 'evm_increaseTime', params: [PAYOUT_EXPIRY_MS / 1000] } as never);
+    await mine(1);
+    const [second, firstAgain, ...more] = (await written(refund.refund_id)).reverse();
+    assert.deepEqual([firstAgain?.tx_hash, more.length], [first!.tx_hash, 0]);
+    assert.ok(second && second.tx_hash !== first!.tx_hash, 'signed again once expired');
+    assert.ok(second.expires_at > first!.expires_at);
+    await mine(19);
+    const done = await gw.client.getRefund(refund.refund_id);
+    assert.equal(done.refund_status, 'SUCCESS', done.failure_reason ?? '');
+    assert.equal(done.psp_refund_id, second.tx_hash);
+    assert.deepEqual(done.history.map((h) => h.event), ['requested', 'claimed', 'sent', 'sent', 'confirmed']);
+    assert.equal(await chain.held(to), parseDecimal(done.amount_crypto, 6), 'paid once');
+  });
+
   it('called nothing TRON refuses, and sent its key with every call', () => {
     assert.deepEqual(node.calls.filter((c) => c.error).map((c) => `${c.method}: ${c.error!.message}`), []);
     assert.ok(node.calls.every((c) => c.apiKey === 'the-key'));
@@ -285,6 +310,7 @@ describe('a gateway SIGKILLed in the middle of a TRON payout (PGlite)', () => {
         60_000,
       );
       assert.equal(done.refund_status, 'SUCCESS', done.failure_reason ?? '');
+      assert.deepEqual(done.history.map((h) => h.event), ['requested', 'claimed', 'sent', 'confirmed'], 'signed once: never a second transaction before the first expired');
       const txids = new Set(node.api.broadcasts.slice(from).map((b) => b.txid));
       assert.deepEqual([...txids], [done.psp_refund_id], 'one transaction, broadcast as often as it takes');
       assert.equal(await chain.held(to), parseDecimal(done.amount_crypto, 6), 'the customer paid once');
