@@ -173,6 +173,30 @@ describe('refunds paid out on TRON on a node', () => {
     assert.equal(await chain.held(to), parseDecimal(done.amount_crypto, 6));
   });
 
+  it('takes a broadcast the node is too busy for again later, and fails a refund whose transaction the node refuses for good with TRON’s code and message', async () => {
+    const orderId = await paidOrder();
+    const [busyTo, refusedTo] = [fresh(), fresh()];
+    const busy = await claimed(orderId, 20_000, busyTo);
+    node.api.failBroadcasts(['SERVER_BUSY']);
+    await gw.gateway.payouts.follow();
+    const txid = (await gw.client.getRefund(busy.refund_id)).psp_refund_id;
+    assert.deepEqual(node.api.broadcasts.filter((b) => b.txid === txid).map((b) => b.code), ['SERVER_BUSY']);
+    await gw.gateway.payouts.follow();
+    assert.deepEqual(node.api.broadcasts.filter((b) => b.txid === txid).map((b) => b.code), ['SERVER_BUSY', 'SUCCESS'], 'the same transaction again');
+    await mine(19);
+    assert.equal((await gw.client.getRefund(busy.refund_id)).refund_status, 'SUCCESS');
+    const before = (await gw.client.getRefunds(orderId)).amountToRefund;
+    const refused = await claimed(orderId, 10_000, refusedTo);
+    node.api.failBroadcasts(['CONTRACT_VALIDATE_ERROR']);
+    await gw.gateway.payouts.follow();
+    const failed = await gw.client.getRefund(refused.refund_id);
+    assert.equal(failed.refund_status, 'FAILED');
+    assert.match(failed.failure_reason ?? '', /refused the payout transaction [0-9a-f]{64}: CONTRACT_VALIDATE_ERROR: Contract validate error : No contract!/);
+    assert.equal((await gw.client.getRefunds(orderId)).amountToRefund, before, 'its VND refundable again');
+    await mine(19);
+    assert.equal(await chain.held(refusedTo), 0n, 'nothing moved');
+  });
+
   it('gives a refund a new transaction only once its last expired by the head block’s time unknown to the node, and pays once', async () => {
     const orderId = await paidOrder();
     const to = fresh();
