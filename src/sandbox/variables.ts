@@ -1,7 +1,7 @@
 // Every environment variable the gateway reads, in one list: config.ts, chains/configuration.ts and
 // rates/configuration.ts read them by these names only (their types allow no other), and the start checks the
-// environment against it, so that a misspelled name (`DATABSE_URL`) is never ignored without a word (issue 44;
-// docs/operations.md, "Configure").
+// environment against it, so that a misspelled name (`DATABSE_URL`) is never ignored without a word
+// (docs/operations.md, "Configure").
 
 /** Read by config.ts (its ENVIRONMENT declares each one, and no other). */
 export const CONFIG_VARIABLES = [
