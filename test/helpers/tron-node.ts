@@ -84,6 +84,13 @@ export interface TronNode {
   /** Holds the head at `height` (default: the current one) until `catchUp()`; the blocks above it are not there. */
   lag(height?: bigint): Promise<void>;
   catchUp(): void;
+  /**
+   * The next `eth_getLogs` answer that holds a log of this transaction leaves it out, once, as a flaky provider's
+   * backend does (a lagging replica behind a balancer); the transaction's hash is then in `withheld`.
+   */
+  dropLogsOnce(txHash: string): void;
+  /** The transactions whose logs an answer left out, in order. */
+  readonly withheld: string[];
   /** The HTTP API's programmable answers. */
   readonly api: TronApi;
   stop(): Promise<void>;
@@ -283,6 +290,8 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
   const startingBlock = await client.getBlockNumber();
 
   const calls: TronCall[] = [];
+  const dropping = new Set<string>();
+  const withheld: string[] = [];
   let throttled: Throttle | undefined;
   let held: bigint | undefined;
   let lite = false;
@@ -380,7 +389,7 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
       case 'eth_gasPrice':
         return hex(SUN_PER_ENERGY);
       case 'eth_getLogs':
-        return logs(params[0] as Record<string, unknown> | undefined);
+        return withholding((await logs(params[0] as Record<string, unknown> | undefined)) as { transactionHash: string }[]);
       case 'eth_newFilter': {
         const filter = (params[0] ?? {}) as Record<string, unknown>;
         if (filter.fromBlock === 'finalized' || filter.toBlock === 'finalized') throw invalidParams('invalid block range params');
@@ -420,6 +429,22 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
     if (last - from > maxBlockRange) throw invalidParams(`exceed max block range: ${maxBlockRange}`);
     if (from > last) return [];
     return anvilCall('eth_getLogs', [{ ...rest, fromBlock: hex(from), toBlock: hex(last) }]);
+  }
+
+  /** The logs less those of a transaction dropLogsOnce names, each left out of one answer. */
+  function withholding(answered: { transactionHash: string }[]): { transactionHash: string }[] {
+    const left = new Set<string>();
+    const kept = answered.filter((l) => {
+      const tx = String(tronHashes(l.transactionHash)).toLowerCase();
+      if (!dropping.has(tx)) return true;
+      left.add(tx);
+      return false;
+    });
+    for (const tx of left) {
+      dropping.delete(tx);
+      withheld.push(tx);
+    }
+    return kept;
   }
 
   /** An answer with each broadcast's anvil hash replaced by its TRON txid (in blocks, transactions, receipts, logs). */
@@ -624,6 +649,10 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
     catchUp() {
       held = undefined;
     },
+    dropLogsOnce(txHash) {
+      dropping.add(`0x${txHash.replace(/^0x/, '').toLowerCase()}`);
+    },
+    withheld,
     api: {
       setTransactionInfo: (txid, info) => void infos.set(txid.replace(/^0x/, ''), info),
       failBroadcasts(codes) {

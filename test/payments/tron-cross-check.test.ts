@@ -1,0 +1,95 @@
+// The cross-check of TRON on a node (services/chains/cross-check.ts; DESIGN.md 9.1), on the stand-in
+// (test/helpers/tron-node.ts): a provider that leaves a transfer's log out of its answer once, as a flaky backend does,
+// has the payment found anyway, from its block read again and counted once; an address that holds as much as the
+// gateway recorded, or less (its money swept away), has nothing read again.
+// Store: any. It adds no statement of its own kind to the facts (test/payments/tron-node.test.ts); PGlite pass only.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Address, Hex } from 'viem';
+import { parseDecimal } from '../../src/codecs/amounts.js';
+import { tronAddressFromHex, tronAddressToHex } from '../../src/codecs/addresses.js';
+import type { Payment } from '../../src/contract/index.js';
+import { networksFrom } from '../../src/sandbox/chains/configuration.js';
+import { Trc20TestToken } from '../../src/sandbox/chains/evm/contracts/artifacts.js';
+import { readCursor } from '../../src/sandbox/storage/chain-facts.js';
+import { checkoutApi } from '../helpers/checkout.js';
+import { RunningClock, sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { startTronNode, type TronNode } from '../helpers/tron-node.js';
+import { eventually } from '../helpers/until.js';
+
+describe('USDT on TRON on a node, cross-checked against the balances', () => {
+  let node: TronNode;
+  let gw: TestGateway;
+  before(async () => {
+    node = await startTronNode();
+    const env = { TRON_RPC_URL: node.rpcUrl, TRON_USDT_CONTRACT: tronAddressFromHex(node.token), TRON_POLL_MS: '150', TRON_TIMEOUT_MS: '1000', TRON_CROSSCHECK_MS: '200' };
+    gw = await startTestGateway({ clock: new RunningClock(), watch: true, config: { networks: networksFrom(env) } });
+  });
+  after(async () => {
+    await gw?.close();
+    await node?.stop();
+  });
+
+  async function open() {
+    const link = await gw.client.createPaymentLink(sampleLink());
+    const checkout = checkoutApi(gw.url, link.payment_link_ref);
+    const { status, body } = await checkout.open('USDT', 'TRON');
+    assert.equal(status, 201, JSON.stringify(body));
+    const read = async () => (await checkout.payment(body.payment_id)).body;
+    return { payment: body, read };
+  }
+  const pay = (payment: Payment): Promise<Hex> =>
+    node.client.writeContract({
+      account: node.customer,
+      chain: null,
+      address: node.token,
+      abi: Trc20TestToken.abi,
+      functionName: 'transfer',
+      args: [tronAddressToHex(payment.address) as Address, parseDecimal(payment.amount_crypto, 6)],
+    });
+  /** The balanceOf calls made for an address since call `from` of the stand-in's log. */
+  const balanceReads = (address: string, from: number) =>
+    node.calls.slice(from).filter((c) => c.method === 'eth_call' && String((c.params?.[0] as { data?: string } | undefined)?.data).endsWith(tronAddressToHex(address).slice(2).toLowerCase())).length;
+  const disagreements = async () => {
+    const text = await (await fetch(`${gw.url}/metrics`)).text();
+    return [...text.matchAll(/^pay_checkout_chain_cross_check_disagreements_total\{network="TRON",outcome="(\w+)"\} (\d+)$/gm)].map(([, outcome, n]) => `${outcome} ${n}`);
+  };
+
+  it('reads nothing again where an address holds as much as was recorded, or less (its money swept away)', async () => {
+    const [kept, swept] = [await open(), await open()];
+    await pay(kept.payment);
+    await pay(swept.payment);
+    await node.client.mine({ blocks: 1 });
+    for (const { read } of [kept, swept]) await eventually('the transfer seen', read, (p) => p.transactions.length === 1);
+    // The swept address sends everything on, as a merchant's sweep does.
+    const sweeper = tronAddressToHex(swept.payment.address) as Address;
+    await node.client.impersonateAccount({ address: sweeper });
+    await node.client.setBalance({ address: sweeper, value: 10n ** 18n });
+    await node.client.writeContract({ account: sweeper, chain: null, address: node.token, abi: Trc20TestToken.abi, functionName: 'transfer', args: [node.other, parseDecimal(swept.payment.amount_crypto, 6)] });
+    await node.client.mine({ blocks: 1 });
+    const followed = await node.client.getBlockNumber();
+    await eventually('the sweep’s block followed', async () => (await readCursor(gw.gateway.db, 'TRON'))?.height ?? 0, (height) => BigInt(height) >= followed);
+    const from = node.calls.length;
+    // Two rounds after the sweep: the first may have read its balances before it.
+    await eventually('two cross-check rounds of each address', async () => [balanceReads(kept.payment.address, from), balanceReads(swept.payment.address, from)], (reads) => reads.every((n) => n >= 2));
+    const readAgain = node.calls.slice(from).filter((c) => c.method === 'eth_getBlockByNumber' && c.params?.[0] !== 'latest' && BigInt(String(c.params?.[0])) <= followed);
+    assert.deepEqual(readAgain.map((c) => c.params?.[0]), [], 'no followed block read again');
+    assert.deepEqual(await disagreements(), []);
+    for (const { payment, read } of [kept, swept]) assert.deepEqual([(await read()).received_crypto, (await read()).transactions.length], [payment.amount_crypto, 1]);
+  });
+
+  it('finds a transfer whose log the provider left out, from its block read again, and counts it once', async () => {
+    const { payment, read } = await open();
+    const hash = await pay(payment);
+    node.dropLogsOnce(hash);
+    await node.client.mine({ blocks: 1 });
+    await eventually('the log left out of an answer', async () => [...node.withheld], (withheld) => withheld.includes(hash.toLowerCase()));
+    const seen = await eventually('the transfer found by the cross-check', read, (p) => p.transactions.length > 0);
+    assert.deepEqual([seen.status, seen.received_crypto, seen.transactions.map((t) => t.tx_hash)], ['confirming', payment.amount_crypto, [hash.slice(2)]]);
+    assert.deepEqual(await disagreements(), ['recovered 1']);
+    await node.client.mine({ blocks: 18 });
+    const paid = await eventually('the payment paid', read, (p) => p.status === 'paid');
+    assert.deepEqual([paid.received_crypto, paid.transactions.map((t) => [t.tx_hash, t.confirmations])], [payment.amount_crypto, [[hash.slice(2), 19]]], 'counted once');
+    assert.deepEqual(await disagreements(), ['recovered 1'], 'one disagreement, told once');
+  });
+});
