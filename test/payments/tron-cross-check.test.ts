@@ -1,7 +1,8 @@
 // The cross-check of TRON on a node (services/chains/cross-check.ts; DESIGN.md 9.1), on the stand-in
 // (test/helpers/tron-node.ts): a provider that leaves a transfer's log out of its answer once, as a flaky backend does,
 // has the payment found anyway, from its block read again and counted once; an address that holds as much as the
-// gateway recorded, or less (its money swept away), has nothing read again.
+// gateway recorded, or less (its money swept away), has nothing read again; a provider that throttles makes the
+// rounds skip, and the watcher finds what was paid meanwhile as it does without them.
 // Store: any. It adds no statement of its own kind to the facts (test/payments/tron-node.test.ts); PGlite pass only.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -80,6 +81,7 @@ describe('USDT on TRON on a node, cross-checked against the balances', () => {
 
   it('finds a transfer whose log the provider left out, from its block read again, and counts it once', async () => {
     const { payment, read } = await open();
+    const from = node.calls.length;
     const hash = await pay(payment);
     node.dropLogsOnce(hash);
     await node.client.mine({ blocks: 1 });
@@ -87,9 +89,31 @@ describe('USDT on TRON on a node, cross-checked against the balances', () => {
     const seen = await eventually('the transfer found by the cross-check', read, (p) => p.transactions.length > 0);
     assert.deepEqual([seen.status, seen.received_crypto, seen.transactions.map((t) => t.tx_hash)], ['confirming', payment.amount_crypto, [hash.slice(2)]]);
     assert.deepEqual(await disagreements(), ['recovered 1']);
+    // Its block's logs asked twice (the follower's answer, the one read again), and no block from before it opened.
+    const { blockHash } = await node.client.getTransactionReceipt({ hash });
+    const logsOf = node.calls.slice(from).filter((c) => c.method === 'eth_getLogs').map((c) => (c.params?.[0] as { blockHash?: string }).blockHash);
+    assert.deepEqual(logsOf, [blockHash, blockHash]);
     await node.client.mine({ blocks: 18 });
     const paid = await eventually('the payment paid', read, (p) => p.status === 'paid');
     assert.deepEqual([paid.received_crypto, paid.transactions.map((t) => [t.tx_hash, t.confirmations])], [payment.amount_crypto, [[hash.slice(2), 19]]], 'counted once');
     assert.deepEqual(await disagreements(), ['recovered 1'], 'one disagreement, told once');
+  });
+
+  it('skips its rounds while the provider throttles, and takes a payment made meanwhile for no disagreement', async () => {
+    const { payment, read } = await open();
+    node.throttle(429);
+    const from = node.calls.length;
+    await pay(payment);
+    await node.client.mine({ blocks: 1 });
+    await eventually('calls refused', async () => node.calls.slice(from).filter((c) => c.throttled).length, (n) => n >= 3);
+    node.throttle(undefined);
+    const answered = node.calls.length;
+    await eventually('a cross-check round once the provider answers', async () => balanceReads(payment.address, answered), (n) => n >= 2);
+    const seen = await read();
+    assert.deepEqual([seen.status, seen.received_crypto, seen.transactions.length], ['confirming', payment.amount_crypto, 1]);
+    assert.deepEqual(await disagreements(), ['recovered 1'], 'the one before; nothing read again');
+    await node.client.mine({ blocks: 18 });
+    const paid = await eventually('the payment paid', read, (p) => p.status === 'paid');
+    assert.deepEqual([paid.received_crypto, paid.transactions.length], [payment.amount_crypto, 1]);
   });
 });
