@@ -31,6 +31,8 @@ export interface CrossCheckWatcher {
   follow(): Promise<void>;
   /** Re-derives these links. */
   reconcile(refs: readonly string[]): Promise<void>;
+  /** The watcher is stopping: blocks are no longer read again. */
+  stopping(): boolean;
 }
 
 /** A port that reads token balances. */
@@ -131,6 +133,7 @@ export class CrossCheck {
     const from = Math.max((await firstBlockRecordedSince(this.db, network.id, payment.opened_at)) ?? height + 1, height - MOST_BLOCKS_READ_AGAIN + 1);
     try {
       for (let start = from; start <= height; start += BATCH.node) {
+        if (this.watcher.stopping()) return false;
         const blocks = await this.port.blocks(start, Math.min(height, start + BATCH.node - 1));
         const found = blocks.flatMap((block) => block.transfers.filter((t) => addressKey(network.family, t.to) === key).map((t) => ({ ...t, to: payment.address, block })));
         await this.watcher.reconcile(await this.facts.recordFound(network, found));

@@ -4,6 +4,8 @@
 // goes by state, not by window: a link is re-derived after a transfer to it, after blocks while its money gains
 // confirmations, when its time runs out, on start, and in a full sweep now and then. Each link is reconciled in its
 // own transaction: one that fails is logged and retried on the next round, and never stops the others or the timers.
+// Where a node's network asks for it, what was recorded is also cross-checked against the chain's balances now and
+// then (cross-check.ts), on a timer of its own.
 import type { Network } from '../../../contract/index.js';
 import type { Chains } from '../../chains/chains.js';
 import { ChainFollower } from '../../chains/follower.js';
@@ -52,7 +54,7 @@ export class Watcher {
       port.onChange?.(() => this.follow(network));
       const { source } = port.network;
       if (source.kind === 'node' && source.crossCheckMs !== undefined && readsBalances(port)) {
-        const watcher = { follow: () => this.follow(network), reconcile: (refs: readonly string[]) => this.#reconcileAll(refs) };
+        const watcher = { follow: () => this.follow(network), reconcile: (refs: readonly string[]) => this.#reconcileAll(refs), stopping: () => this.#stopped };
         this.#crossChecks.set(network, { check: new CrossCheck(db, port, facts, watcher, metrics), everyMs: source.crossCheckMs });
       }
     }
