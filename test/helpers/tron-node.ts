@@ -85,10 +85,11 @@ export interface TronNode {
   lag(height?: bigint): Promise<void>;
   catchUp(): void;
   /**
-   * The next `eth_getLogs` answer that holds a log of this transaction leaves it out, once, as a flaky provider's
-   * backend does (a lagging replica behind a balancer); the transaction's hash is then in `withheld`.
+   * The next `eth_getLogs` answers that hold a log of this transaction leave it out, `times` of them (default once;
+   * Infinity: every one), as a flaky provider's backend does (a lagging replica behind a balancer); the transaction's
+   * hash is in `withheld` once for each answer that left it out.
    */
-  dropLogsOnce(txHash: string): void;
+  dropLogs(txHash: string, times?: number): void;
   /** The transactions whose logs an answer left out, in order. */
   readonly withheld: string[];
   /** The HTTP API's programmable answers. */
@@ -290,7 +291,7 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
   const startingBlock = await client.getBlockNumber();
 
   const calls: TronCall[] = [];
-  const dropping = new Set<string>();
+  const dropping = new Map<string, number>();
   const withheld: string[] = [];
   let throttled: Throttle | undefined;
   let held: bigint | undefined;
@@ -431,7 +432,7 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
     return anvilCall('eth_getLogs', [{ ...rest, fromBlock: hex(from), toBlock: hex(last) }]);
   }
 
-  /** The logs less those of a transaction dropLogsOnce names, each left out of one answer. */
+  /** The logs less those of the transactions dropLogs names, as many answers as it said. */
   function withholding(answered: { transactionHash: string }[]): { transactionHash: string }[] {
     const left = new Set<string>();
     const kept = answered.filter((l) => {
@@ -441,7 +442,9 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
       return false;
     });
     for (const tx of left) {
-      dropping.delete(tx);
+      const times = dropping.get(tx)! - 1;
+      if (times > 0) dropping.set(tx, times);
+      else dropping.delete(tx);
       withheld.push(tx);
     }
     return kept;
@@ -649,8 +652,8 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
     catchUp() {
       held = undefined;
     },
-    dropLogsOnce(txHash) {
-      dropping.add(`0x${txHash.replace(/^0x/, '').toLowerCase()}`);
+    dropLogs(txHash, times = 1) {
+      dropping.set(`0x${txHash.replace(/^0x/, '').toLowerCase()}`, times);
     },
     withheld,
     api: {

@@ -2,7 +2,8 @@
 // (test/helpers/tron-node.ts): a provider that leaves a transfer's log out of its answer once, as a flaky backend does,
 // has the payment found anyway, from its block read again and counted once; an address that holds as much as the
 // gateway recorded, or less (its money swept away), has nothing read again; a provider that throttles makes the
-// rounds skip, and the watcher finds what was paid meanwhile as it does without them.
+// rounds skip, and the watcher finds what was paid meanwhile as it does without them; a transfer no log shows is never
+// counted, only told.
 // Store: any. It adds no statement of its own kind to the facts (test/payments/tron-node.test.ts); PGlite pass only.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -83,7 +84,7 @@ describe('USDT on TRON on a node, cross-checked against the balances', () => {
     const { payment, read } = await open();
     const from = node.calls.length;
     const hash = await pay(payment);
-    node.dropLogsOnce(hash);
+    node.dropLogs(hash);
     await node.client.mine({ blocks: 1 });
     await eventually('the log left out of an answer', async () => [...node.withheld], (withheld) => withheld.includes(hash.toLowerCase()));
     const seen = await eventually('the transfer found by the cross-check', read, (p) => p.transactions.length > 0);
@@ -115,5 +116,22 @@ describe('USDT on TRON on a node, cross-checked against the balances', () => {
     await node.client.mine({ blocks: 18 });
     const paid = await eventually('the payment paid', read, (p) => p.status === 'paid');
     assert.deepEqual([paid.received_crypto, paid.transactions.length], [payment.amount_crypto, 1]);
+  });
+
+  it('never counts what no log shows: a provider that always leaves it out has the disagreement logged and counted once, and nothing recorded', async () => {
+    const { payment, read } = await open();
+    const from = node.calls.length;
+    const hash = await pay(payment);
+    node.dropLogs(hash, Infinity);
+    await node.client.mine({ blocks: 1 });
+    await eventually('the disagreement counted', disagreements, (counted) => counted.includes('unresolved 1'));
+    const reads = balanceReads(payment.address, from);
+    await eventually('two more cross-check rounds', async () => balanceReads(payment.address, from), (n) => n >= reads + 2);
+    assert.deepEqual((await disagreements()).sort(), ['recovered 1', 'unresolved 1'], 'counted once');
+    const { blockHash } = await node.client.getTransactionReceipt({ hash });
+    const logsOf = node.calls.slice(from).filter((c) => c.method === 'eth_getLogs').map((c) => (c.params?.[0] as { blockHash?: string }).blockHash);
+    assert.deepEqual(logsOf, [blockHash, blockHash], 'its block read again once');
+    const seen = await read();
+    assert.deepEqual([seen.status, seen.received_crypto, seen.transactions], ['awaiting_payment', '0', []]);
   });
 });
