@@ -207,12 +207,11 @@ export interface OpenAddress {
 
 /** At most `limit` open payments of a network, in creation order after `afterSeq`. */
 export async function openAddressesAfter(sql: Sql, network: Network, afterSeq: number, limit: number): Promise<OpenAddress[]> {
-  const rows = await sql.query<{ seq: string; address: string; opened_at: Date }>(
-    `SELECT seq::text AS seq, address, created_at AS opened_at FROM payments WHERE network = $1 AND status IN ${sqlList(OPEN_PAYMENT_STATUSES)} AND seq > $2
+  return sql.query<OpenAddress>(
+    `SELECT seq, address, created_at AS opened_at FROM payments WHERE network = $1 AND status IN ${sqlList(OPEN_PAYMENT_STATUSES)} AND seq > $2
      ORDER BY seq LIMIT $3`,
     [network, afterSeq, limit],
   );
-  return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
 }
 
 /** What the gateway recorded as received in followed blocks, per address, of one asset. */
@@ -232,8 +231,8 @@ export async function firstBlockRecordedSince(sql: Sql, network: Network, at: Da
 
 /** Which of these blocks the gateway holds, by height, with the hash it holds. */
 export async function blockHashesAt(sql: Sql, network: Network, heights: readonly number[]): Promise<Map<number, string>> {
-  const rows = await sql.query<{ height: string; hash: string }>('SELECT height::text AS height, hash FROM chain_blocks WHERE network = $1 AND height = ANY($2::bigint[])', [network, heights]);
-  return new Map(rows.map((r) => [Number(r.height), r.hash]));
+  const rows = await sql.query<{ height: number; hash: string }>('SELECT height, hash FROM chain_blocks WHERE network = $1 AND height = ANY($2::bigint[])', [network, heights]);
+  return new Map(rows.map((r) => [r.height, r.hash]));
 }
 
 /** The transfers of these transactions the gateway recorded, as `tx_hash position`. */
