@@ -4,7 +4,7 @@
 // gateway recorded, or less (its money swept away), has nothing read again; a provider that throttles makes the
 // rounds skip, and the watcher finds what was paid meanwhile as it does without them; a transfer no log shows is never
 // counted, only told.
-// Store: any. It adds no statement of its own kind to the facts (test/payments/tron-node.test.ts); PGlite pass only.
+// Store: any. Its queries (storage/chain-facts.ts) are plain SQL that both stores run alike; PGlite pass only.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Address, Hex } from 'viem';
