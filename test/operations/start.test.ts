@@ -75,6 +75,7 @@ describe('starting the gateway', () => {
       [{ TRON_RPC_URL: 'http://127.0.0.1:9/jsonrpc', TRON_USDT_CONTRACT: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T' }, /TRON_USDT_CONTRACT must be a TRON address \(base58check, starting with T\)/],
       [{ TRON_RPC_URL: 'http://127.0.0.1:9/jsonrpc', TRON_CHAIN_ID: '0x1234' }, /TRON_USDT_CONTRACT must be set for chain 0x1234/],
       [{ TRON_USDT_CONTRACT: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }, /TRON_USDT_CONTRACT is set, but TRON_RPC_URL is not/],
+      [{ TRON_RPC_URL: 'http://127.0.0.1:9/jsonrpc', TRON_CROSSCHECK_MS: '50' }, /TRON_CROSSCHECK_MS must be a whole number from 100, got 50/],
       [{ DATABASE_URL: 'not-a-url' }, /DATABASE_URL is not a URL; it must be postgres:\/\//],
       [{ DATABASE_URL: 'mysql://root:hunter2@db/shop' }, /DATABASE_URL is a mysql: URL; it must be postgres:\/\/ or postgresql:\/\//],
       [{ DATABASE_URL: 'postgres://u@h1:5432,h2:99999/db' }, /DATABASE_URL has a port 99999 that is not between 1 and 65535/],

@@ -27,7 +27,7 @@ export interface ChainStep {
 }
 
 /** Blocks read and recorded in one step: a node answers a few dozen at once, the simulator any number. */
-const BATCH = { simulated: 1_000, node: 25 } as const;
+export const BATCH = { simulated: 1_000, node: 25 } as const;
 
 export class ChainFollower {
   /** The gateway's addresses on this network, in the form a chain may write them, to the form the gateway stores. */
@@ -115,6 +115,6 @@ export class ChainFollower {
 }
 
 /** EVM addresses are written in any case (EIP-55 only adds a checksum to the case): compared lower case. */
-function addressKey(family: NetworkFamily, address: string): string {
+export function addressKey(family: NetworkFamily, address: string): string {
   return family === 'evm' ? address.toLowerCase() : address;
 }
