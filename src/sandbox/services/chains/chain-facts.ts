@@ -30,7 +30,7 @@ import { LOCK_KEYS, lockExclusive } from '../../storage/locks.js';
 import { payoutsAmong } from '../../storage/payouts.js';
 import { unsettledLinks } from '../../storage/payments.js';
 import type { Reconciler } from '../payments/reconciler.js';
-import type { MerchantEventSink } from '../webhooks/outbox.js';
+import type { MerchantEventSink } from '../webhooks/merchant-events.js';
 
 /** How long a node's network may go unseen before it counts as unavailable: a few rounds, or five seconds. */
 export const staleAfterMs = (network: NetworkConfig): number | undefined =>
