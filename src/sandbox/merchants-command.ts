@@ -14,7 +14,7 @@ import { createSealer } from './secrets.js';
 import { MerchantAccounts, NETWORK_FAMILIES, receivingKeyOf, type CheckedXpub, type MerchantAccount } from './services/merchant/merchant-accounts.js';
 import { Merchants } from './services/merchant/merchants.js';
 import { DataKeys } from './services/operations/data-keys.js';
-import { openDatabase } from './storage/database.js';
+import { openDatabase } from './storage/open.js';
 
 export const USAGE = `Usage: npm run merchants -- <command> [--json]   (in the image: node dist/gateway/merchants.js <command>)
   add --name <name> [--xpub-evm X] [--xpub-tron X] [--xpub-bitcoin X]   a merchant; its credentials are shown once

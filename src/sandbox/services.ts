@@ -45,7 +45,8 @@ import { RateBook } from './services/rates/rate-book.js';
 import { RateFeed } from './services/rates/rate-feed.js';
 import { rateSource } from './rates/sources.js';
 import { RateLimits } from './services/operations/rate-limits.js';
-import { openDatabase, type Database } from './storage/database.js';
+import type { Database } from './storage/database.js';
+import { openDatabase } from './storage/open.js';
 import { migrationNames } from './storage/migrate.js';
 
 export interface Services {

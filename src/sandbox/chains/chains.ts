@@ -4,7 +4,7 @@ import type { Network } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
 import { log } from '../logging.js';
 import type { Database } from '../storage/database.js';
-import type { NetworkSpec } from './configuration.js';
+import type { NetworkSpec } from './networks.js';
 import type { NetworkConfig, NetworkFamily, Networks } from './networks.js';
 import type { ChainPort, ChainWallet, PayoutPort, SigningPayoutPort } from './port.js';
 import { SimulatedChain } from './simulated/simulated-chain.js';

@@ -8,20 +8,8 @@ import { ASSET_CODE, NETWORK_ID } from '../../contract/assets.js';
 import { isValidAddress, toChecksumAddress } from '../../codecs/addresses.js';
 import type { ChainVariable, EnvOf } from '../variables.js';
 import { DEFAULT_FINALITY_BLOCKS, DEFAULT_POLL_MS, DEFAULT_TIMEOUT_MS, nodeSource, wholeNumber } from './env-values.js';
-import { SEPOLIA_CHAIN_ID, simulatedNetworks, type AssetConfig, type NetworkConfig } from './networks.js';
+import { SEPOLIA_CHAIN_ID, simulatedNetworks, type NetworkSpec } from './networks.js';
 import { tronOnNode } from './tron/configuration.js';
-
-/** An asset as configured: a token's decimals may be left to its contract, and a rate may come with it. */
-export interface AssetSpec extends Omit<AssetConfig, 'decimals'> {
-  decimals?: number;
-  /** The sandbox's VND rate for the asset, where SANDBOX_RATE_<ASSET> does not give one. */
-  rate_vnd?: string;
-}
-
-/** A network as configured, before a node has told the decimals of its tokens (chains/evm/node-chain.ts). */
-export interface NetworkSpec extends Omit<NetworkConfig, 'assets'> {
-  assets: AssetSpec[];
-}
 
 
 /** The variables read here are CHAIN_VARIABLES' (variables.ts): no other name type-checks. */

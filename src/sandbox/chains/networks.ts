@@ -81,6 +81,18 @@ export interface NetworkConfig {
   source: SimulatedSource | NodeSource;
 }
 
+/** An asset as configured: a token's decimals may be left to its contract, and a rate may come with it. */
+export interface AssetSpec extends Omit<AssetConfig, 'decimals'> {
+  decimals?: number;
+  /** The sandbox's VND rate for the asset, where SANDBOX_RATE_<ASSET> does not give one. */
+  rate_vnd?: string;
+}
+
+/** A network as configured, before a node has told the decimals of its tokens (chains/evm/node-chain.ts). */
+export interface NetworkSpec extends Omit<NetworkConfig, 'assets'> {
+  assets: AssetSpec[];
+}
+
 /** An asset on its network: what a quote, an address and a URI are made from. */
 export interface AssetInfo extends AssetConfig {
   network: Network;

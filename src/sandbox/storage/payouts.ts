@@ -3,6 +3,7 @@
 // 022_merchant_payout_wallets.sql).
 import type { Network } from '../../contract/index.js';
 import { one, type Sql } from './database.js';
+import { LOCK_SPACES, lockEach } from './locks.js';
 
 export interface PayoutTransaction {
   tx_hash: string;
@@ -29,7 +30,7 @@ export async function payoutAccounts(sql: Sql): Promise<{ merchant_id: string; p
  * a time, in every process, so two cannot both take the last of its room.
  */
 export async function lockMerchantPayouts(sql: Sql, merchantId: string): Promise<void> {
-  await sql.query('SELECT pg_advisory_xact_lock(7310004, hashtext($1))', [merchantId]);
+  await lockEach(sql, LOCK_SPACES.merchantPayouts, [merchantId]);
 }
 
 /**

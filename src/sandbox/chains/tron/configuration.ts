@@ -2,7 +2,7 @@
 // TRON on a node's JSON-RPC instead of the simulator; the other TRON_* variables are refused without it.
 import { isValidAddress } from '../../../codecs/addresses.js';
 import type { ChainVariable, EnvOf } from '../../variables.js';
-import type { NetworkSpec } from '../configuration.js';
+import type { NetworkSpec } from '../networks.js';
 import { nodeSource, wholeNumber } from '../env-values.js';
 
 /** `eth_chainId` of TRON's mainnet and of its Nile testnet: the last four bytes of each genesis block's hash. */

@@ -29,17 +29,11 @@ import {
   type TransferFact,
 } from '../../storage/chain-facts.js';
 import type { Database, Sql } from '../../storage/database.js';
-import { lockExclusive } from '../../storage/locks.js';
+import { LOCK_KEYS, lockExclusive } from '../../storage/locks.js';
 import { payoutsAmong } from '../../storage/payouts.js';
 import { unsettledLinks } from '../../storage/payments.js';
 import type { Reconciler } from '../payments/reconciler.js';
-import type { MerchantEventSink } from '../webhooks/outbox.js';
-
-/**
- * Facts are recorded under this advisory lock; decisions that depend on which payment settled first (accepting a held
- * payment, replacing an expired link) hold its shared form, so no fact lands while they decide.
- */
-export const FACTS_LOCK = 7310002;
+import type { MerchantEventSink } from '../webhooks/merchant-events.js';
 
 /** How long a node's network may go unseen before it counts as unavailable: a few rounds, or five seconds. */
 export const staleAfterMs = (network: NetworkConfig): number | undefined =>
@@ -59,7 +53,7 @@ export class ChainFacts {
    */
   record(network: NetworkConfig, step: ChainStep): Promise<string[] | undefined> {
     return this.db.transaction(async (tx) => {
-      await lockExclusive(tx, FACTS_LOCK);
+      await lockExclusive(tx, LOCK_KEYS.chainFactsAndSimulatedMining);
       const cursor = await readCursor(tx, network.id, { lock: true });
       if (!sameCursor(cursor, step.from)) return undefined;
       const stale = staleAfterMs(network);
