@@ -125,7 +125,7 @@ export class ChainFacts {
   recordFound(network: NetworkConfig, found: readonly (ChainTransfer & { block: ChainBlock })[]): Promise<string[]> {
     if (!found.length) return Promise.resolve([]);
     return this.db.transaction(async (tx) => {
-      await lockExclusive(tx, FACTS_LOCK);
+      await lockExclusive(tx, LOCK_KEYS.chainFactsAndSimulatedMining);
       const held = await blockHashesAt(tx, network.id, [...new Set(found.map((t) => t.block.height))]);
       const recorded = await recordedKeys(tx, network.id, found.map((t) => t.tx_hash));
       const payouts = await payoutsAmong(tx, found.map((t) => t.tx_hash));
