@@ -3,12 +3,13 @@
 // format has one). The formats, as each wallet documents them (docs/guide.md, "Wallet links", names the sources):
 // - EIP-681 and BIP21: the gateway's own `payment_uri` (`ethereum:…`, `bitcoin:…`), which any wallet registered for
 //   the scheme opens.
-// - TRON: none of its own. `tron:` is registered by no exchange app and few wallets (a first button that does
-//   nothing, issue 42): on TRON the copy buttons are the way, and Trust Wallet's link on a main network.
+// - TRON: none of its own (codecs/families/tron.ts says why): the copy buttons are the way, and Trust Wallet's link
+//   on a main network.
 // - Trust Wallet: `https://link.trustwallet.com/send?asset=<UAI>&address=…&amount=…`, the asset in its Universal Asset
 //   Id form (`c<SLIP-44>`, a token `c<SLIP-44>_t<contract>`).
 // - MetaMask: `https://link.metamask.io/send/<EIP-681 without its scheme>`.
-// TronLink is left out: its transfer deep link works only for DApps on TronLink's whitelist.
+// TronLink is left out: its transfer deep link works only for DApps on TronLink's whitelist. Which of these a payment
+// gets is its family's wallet part (codecs/families/wallets.ts), found by its URI's scheme.
 import { walletOf } from '../codecs/families/wallets.js';
 import type { CheckoutAsset, Payment } from '../contract/checkout.js';
 

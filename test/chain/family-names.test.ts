@@ -1,5 +1,5 @@
-// Outside the family modules, nothing tests a family's name or a network's id (DESIGN.md 9.1): the code asks the
-// network's family instead. Each source file of src/ is parsed (comments and texts for people are left alone) and
+// Outside the family modules, nothing tests a family's name or a network's id: the code asks the network's family
+// instead (docs/networks.md, "Network families: add a family"). Each source file of src/ is parsed (comments and texts for people are left alone) and
 // every string literal that is exactly a family name or a network id of the embedded sandbox, and every object key
 // that is one (a table by family or network), is an offence, outside the family folders, their two registries and
 // the contract (whose list of families the registries follow).

@@ -1,4 +1,4 @@
-// What a network family is (DESIGN.md 9.1): everything in the codecs that differs between families, in one module per
+// What a network family is (docs/networks.md, "Network families: add a family"): everything in the codecs that differs between families, in one module per
 // family (evm.ts, tron.ts, bitcoin.ts), registered in index.ts. The rest of the code asks its network's family.
 import type { AssetCode, Network, NetworkFamily } from '../../contract/index.js';
 

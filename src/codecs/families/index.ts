@@ -1,5 +1,5 @@
-// The network families (DESIGN.md 9.1, docs/networks.md "Add a family"): each family's module, by its name. Adding a
-// family is its module and its line here (and its wallet part in wallets.ts, for the element's bundle).
+// The network families' codecs, each family's module by its name (docs/networks.md, "Network families: add a
+// family"). Adding a family is its module and its line here (and its wallet part in wallets.ts, for the element).
 import type { NetworkFamily } from '../../contract/index.js';
 import { bitcoin } from './bitcoin.js';
 import { evm } from './evm.js';

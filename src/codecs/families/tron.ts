@@ -43,8 +43,8 @@ export function tronAddressToHex(address: string): string {
 }
 
 /**
- * No link of its own: `tron:` is registered by no exchange app and few wallets (a first button that does nothing,
- * issue 42), so the copy buttons are the way, and Trust Wallet's link on a main network.
+ * No link of its own: `tron:` is registered by no exchange app and few wallets (a first button that
+ * would do nothing), so the copy buttons are the way, and Trust Wallet's link on a main network.
  */
 export const tronWallet: FamilyWallet = { slip44: 195 };
 

@@ -1,6 +1,6 @@
-// The gateway's side of the network families (DESIGN.md 9.1): what each family's folder, chains/<family>/, adds to the
-// codecs' module (codecs/families/): reading its networks from the environment and its node client. Adding a family
-// is its folder and its line here (docs/networks.md, "Add a family"); a family with neither is simulated only.
+// The gateway's side of the network families: what each family's folder, chains/<family>/, adds to its module of the
+// codecs (codecs/families/): its networks from the environment and its node client. Adding a family is its folder and
+// its line here (docs/networks.md, "Network families: add a family"); a family with neither is simulated only.
 import type { NetworkFamily } from '../../contract/index.js';
 import type { ChainVariable, EnvOf } from '../variables.js';
 import type { NetworkSpec } from './configuration.js';
