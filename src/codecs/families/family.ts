@@ -1,5 +1,6 @@
-// What a network family is (docs/networks.md, "Network families: add a family"): everything in the codecs that differs between families, in one module per
-// family (evm.ts, tron.ts, bitcoin.ts), registered in index.ts. The rest of the code asks its network's family.
+// What a network family is: everything in the codecs that differs between families, in one module per family (evm.ts,
+// tron.ts, bitcoin.ts), registered in index.ts; the rest of the code asks its network's family (docs/networks.md,
+// "Network families: add a family").
 import type { AssetCode, Network, NetworkFamily } from '../../contract/index.js';
 
 /** What a URI codec needs of a network: the gateway's configuration and GET /sandbox/chain both carry it. */
