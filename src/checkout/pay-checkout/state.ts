@@ -172,7 +172,7 @@ const hasBillingContact = ({ billing_details: billing }: CheckoutView): boolean 
 /**
  * Whether the customer must give a name and an e-mail: only when the link asks for them, by `default_guest_checkout`
  * or by billing details that name the customer (then shown as the contact, required again if edited). A link with
- * neither leaves the contact optional: nothing stands between the customer and the coins (issue 42).
+ * neither leaves the contact optional: nothing stands between the customer and the coins.
  */
 export function contactRequired(view: CheckoutView): boolean {
   return view.default_guest_checkout || hasBillingContact(view);

@@ -27,7 +27,7 @@ export interface ChainStep {
 }
 
 /** Blocks read and recorded in one step: a node answers a few dozen at once, the simulator any number. */
-const BATCH = { simulated: 1_000, node: 25 } as const;
+export const BATCH = { simulated: 1_000, node: 25 } as const;
 
 export class ChainFollower {
   /** The gateway's addresses on this network, in the form a chain may write them, to the form the gateway stores. */

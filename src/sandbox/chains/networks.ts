@@ -50,6 +50,11 @@ export interface NodeSource {
   chainId?: string;
   /** A head block older than this is a node behind (TRON's JSON-RPC says nothing else about it); unset: never. */
   stallMs?: number;
+  /**
+   * The open payments' token balances are compared with what the gateway recorded this often
+   * (services/chains/cross-check.ts), where the port reads balances; unset: never.
+   */
+  crossCheckMs?: number;
   /** A provider's key, sent with every call (TRON-PRO-API-KEY); never shown or logged. */
   apiKey?: string;
   /** The network's HTTP API beside its JSON-RPC (TRON's `/wallet/…`), where it has one. */

@@ -7,6 +7,7 @@
 // (chains/follower.ts) does the rest as for EVM: a block it could not read is never passed, and a reorganisation above
 // the solidified block is walked back.
 import { tronAddressFromHex, tronAddressToHex } from '../../../codecs/addresses.js';
+import type { AssetCode } from '../../../contract/index.js';
 import type { AssetConfig, NetworkConfig, NodeSource } from '../networks.js';
 import type { BlockHeader, ChainBlock, ChainPort, ChainTransfer } from '../port.js';
 import { TronJsonRpc, TronProviderError } from './json-rpc.js';
@@ -108,13 +109,29 @@ export class TronNodeChain implements ChainPort {
    * as unused; the restore's margin covers it.
    */
   async addressUsed(address: string): Promise<boolean> {
+    const [trx, held] = await Promise.all([this.#rpc.call<string>('eth_getBalance', [tronAddressToHex(address), 'latest']), this.#tokenBalance(address)]);
+    if (!QUANTITY.test(trx)) throw new TronProviderError(`${this.network.id}: the TRX balance of ${address} is not a number (${trx})`);
+    return BigInt(trx) > 0n || held > 0n;
+  }
+
+  /**
+   * The token's balanceOf each address, one call after another (a cross-check is a few calls beside the watcher's,
+   * never a burst), then the head's number. `eth_call` takes `latest` only on TRON (java-tron refuses `finalized` and
+   * block numbers), so the balances are the tip's, and the height read after them bounds the block they are of.
+   */
+  async tokenBalances(addresses: readonly string[]): Promise<{ asset: AssetCode; height: number; balances: bigint[] }> {
+    const balances: bigint[] = [];
+    for (const address of addresses) balances.push(await this.#tokenBalance(address));
+    const height = await this.#rpc.call<string>('eth_blockNumber', []);
+    if (!QUANTITY.test(height)) throw new TronProviderError(`${this.network.id}: eth_blockNumber answered ${JSON.stringify(height).slice(0, 100)}, not a number`);
+    return { asset: this.#token.asset, height: Number(BigInt(height)), balances };
+  }
+
+  async #tokenBalance(address: string): Promise<bigint> {
     const owner = tronAddressToHex(address);
-    const [trx, held] = await Promise.all([
-      this.#rpc.call<string>('eth_getBalance', [owner, 'latest']),
-      this.#rpc.call<string>('eth_call', [{ to: this.#contract, data: `${BALANCE_OF}${owner.slice(2).padStart(64, '0')}` }, 'latest']),
-    ]);
-    if (!QUANTITY.test(trx) || !/^0x[0-9a-fA-F]{0,64}$/.test(held)) throw new TronProviderError(`${this.network.id}: a balance of ${address} is not a number (${trx}, ${held})`);
-    return BigInt(trx) > 0n || (held !== '0x' && BigInt(held) > 0n);
+    const held = await this.#rpc.call<string>('eth_call', [{ to: this.#contract, data: `${BALANCE_OF}${owner.slice(2).padStart(64, '0')}` }, 'latest']);
+    if (typeof held !== 'string' || !/^0x[0-9a-fA-F]{0,64}$/.test(held)) throw new TronProviderError(`${this.network.id}: the token balance of ${address} is not a number (${JSON.stringify(held).slice(0, 100)})`);
+    return held === '0x' ? 0n : BigInt(held);
   }
 
   /** The configured contract's Transfer logs in a block, by its hash: a lagging node answers a number with another block's. */
