@@ -2,7 +2,7 @@
 // facts come from (the simulator, or a JSON-RPC node). Nothing else in the gateway lists networks or assets: adding an
 // EVM network is a configuration entry (README, "Real chains").
 import type { AssetCode, Network } from '../../contract/index.js';
-import type { NetworkFamily } from '../../codecs/addresses.js';
+import type { NetworkFamily } from '../../contract/index.js';
 
 export type { NetworkFamily };
 
@@ -102,44 +102,6 @@ export interface AssetInfo extends AssetConfig {
 
 /** The Sepolia testnet's id: the simulated Ethereum and a default node look like it. */
 export const SEPOLIA_CHAIN_ID = 11155111;
-
-/** The simulated networks of the embedded sandbox; `blockIntervalMs` comes from the configuration. */
-export function simulatedNetworks(blockIntervalMs: (fallback: number) => number): NetworkConfig[] {
-  return [
-    {
-      id: 'TRON',
-      name: 'TRON',
-      family: 'tron',
-      testnet: true,
-      assets: [{ asset: 'USDT', decimals: 6, quote_decimals: 2, token_standard: 'TRC-20' }],
-      confirmations: 3,
-      source: { kind: 'simulated', blockIntervalMs: blockIntervalMs(3_000) },
-    },
-    {
-      id: 'ETHEREUM',
-      name: 'Ethereum Sepolia',
-      family: 'evm',
-      testnet: true,
-      chain_id: SEPOLIA_CHAIN_ID,
-      assets: [
-        { asset: 'USDT', decimals: 6, quote_decimals: 2, token_contract: '0xaA8E23Fb1079EA71e0a56F48a2aA51851D8433D0', token_standard: 'ERC-20' },
-        { asset: 'ETH', decimals: 18, quote_decimals: 6 },
-      ],
-      confirmations: 3,
-      source: { kind: 'simulated', blockIntervalMs: blockIntervalMs(6_000) },
-    },
-    {
-      id: 'BITCOIN',
-      // Not "Bitcoin testnet": `testnet` says so, in the customer's language ("mạng thử nghiệm Bitcoin").
-      name: 'Bitcoin',
-      family: 'bitcoin',
-      testnet: true,
-      assets: [{ asset: 'BTC', decimals: 8, quote_decimals: 8 }],
-      confirmations: 2,
-      source: { kind: 'simulated', blockIntervalMs: blockIntervalMs(10_000) },
-    },
-  ];
-}
 
 /** An asset as the API shows it (the checkout view's methods, GET /sandbox/chain): what is not set is null. */
 export function assetFields({ asset, decimals, quote_decimals, label, token_contract, token_standard }: AssetInfo) {

@@ -2,6 +2,7 @@
 // real (addresses, hashes); only the consensus is pretend. Each network is a chain port like a node's, and tells the
 // watcher at once when it moves, so a transfer reads as seen before its first block.
 import { randomBytes } from 'node:crypto';
+import { FAMILIES } from '../../../codecs/families/index.js';
 import type { AssetCode } from '../../../contract/index.js';
 import type { Clock } from '../../clock.js';
 import type { Database, Sql } from '../../storage/database.js';
@@ -12,7 +13,7 @@ import { balanceOf, blocksBetween, insertBlocks, insertTransaction, tipOf, trans
 
 export class SimulatedChain implements ChainPort, ChainWallet, PayoutPort {
   readonly #listeners: (() => Promise<void>)[] = [];
-  /** Hashes in the network's own notation: Ethereum's 0x-prefixed, TRON's and Bitcoin's bare hex. */
+  /** Hashes in the network's own notation (its family's): Ethereum's 0x-prefixed, TRON's and Bitcoin's bare hex. */
   readonly #prefix: string;
 
   constructor(
@@ -20,7 +21,7 @@ export class SimulatedChain implements ChainPort, ChainWallet, PayoutPort {
     private readonly clock: Clock,
     readonly network: NetworkConfig,
   ) {
-    this.#prefix = network.family === 'evm' ? '0x' : '';
+    this.#prefix = FAMILIES[network.family].hashPrefix;
   }
 
   onChange(listener: () => Promise<void>): void {

@@ -6,8 +6,9 @@
 // disagreement (an address that sent money away holds less, which says nothing): the blocks since the payment opened
 // are then read again through the chain port, and a transfer is recorded only from a block's own logs, never from
 // a balance. A round that cannot read the chain (a provider throttling) is skipped, and the watcher goes on.
+import { FAMILIES } from '../../../codecs/families/index.js';
 import type { Network } from '../../../contract/index.js';
-import { addressKey, BATCH } from '../../chains/follower.js';
+import { BATCH } from '../../chains/follower.js';
 import type { ChainPort } from '../../chains/port.js';
 import { firstLine, log } from '../../logging.js';
 import type { Database } from '../../storage/database.js';
@@ -129,13 +130,13 @@ export class CrossCheck {
    */
   async #readAgain(payment: OpenAddress, height: number): Promise<boolean> {
     const { network } = this.port;
-    const key = addressKey(network.family, payment.address);
+    const key = FAMILIES[network.family].addressKey(payment.address);
     const from = Math.max((await firstBlockRecordedSince(this.db, network.id, payment.opened_at)) ?? height + 1, height - MOST_BLOCKS_READ_AGAIN + 1);
     try {
       for (let start = from; start <= height; start += BATCH.node) {
         if (this.watcher.stopping()) return false;
         const blocks = await this.port.blocks(start, Math.min(height, start + BATCH.node - 1));
-        const found = blocks.flatMap((block) => block.transfers.filter((t) => addressKey(network.family, t.to) === key).map((t) => ({ ...t, to: payment.address, block })));
+        const found = blocks.flatMap((block) => block.transfers.filter((t) => FAMILIES[network.family].addressKey(t.to) === key).map((t) => ({ ...t, to: payment.address, block })));
         await this.watcher.reconcile(await this.facts.recordFound(network, found));
       }
       return true;
