@@ -1,6 +1,6 @@
 // The EVM family on the gateway's side (chains/families.ts): its networks from ETHEREUM_* and EVM_NETWORKS, and its
 // JSON-RPC node client, loaded only when a node is configured.
-import type { GatewayFamily } from '../families.js';
+import type { GatewayFamily } from '../family.js';
 import { evmNetworks } from './configuration.js';
 
 export const evmGateway: GatewayFamily = {
