@@ -3,7 +3,8 @@
 // same SQL, already built, sent bare on the same connection. Sequential, one search at a time, rounds alternating.
 import { randomBytes } from 'node:crypto';
 import { linkSearch } from '../../src/sandbox/services/merchant/merchant-links.js';
-import { openDatabase, type Database, type Sql } from '../../src/sandbox/storage/database.js';
+import type { Database, Sql } from '../../src/sandbox/storage/database.js';
+import { openDatabase } from '../../src/sandbox/storage/open.js';
 import { pageOfLinks } from '../../src/sandbox/storage/link-list.js';
 import { migrate } from '../../src/sandbox/storage/migrate.js';
 import { SEARCHED, searchTerms, seedSearchOrders } from '../../test/helpers/search-seed.js';

@@ -1,29 +1,20 @@
-// One-time receive addresses: BIP32 keys at BIP44-style paths, encoded in each network's own format
-// (TRON base58check `T…`, EIP-55 `0x…`, bech32 P2WPKH `tb1q…` on Bitcoin testnet).
-import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { ripemd160 } from '@noble/hashes/legacy.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { bech32, createBase58check } from '@scure/base';
+// One-time receive addresses: BIP32 keys at each family's BIP44-style path, encoded in its own format (TRON
+// base58check `T…`, EIP-55 `0x…`, bech32 P2WPKH `tb1q…` on Bitcoin testnet): the family modules in families/.
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { HDKey } from '@scure/bip32';
+import type { NetworkFamily } from '../contract/index.js';
+import { FAMILIES } from './families/index.js';
 
-/** How a network's addresses (and payment URIs) are written. */
-export type NetworkFamily = 'tron' | 'evm' | 'bitcoin';
+/** How a network's addresses (and payment URIs) are written: the contract's list, one module each in families/. */
+export type { NetworkFamily };
+export { toChecksumAddress } from './families/evm.js';
+export { tronAddressBytes, tronAddressFromBytes, tronAddressFromHex, tronAddressToHex } from './families/tron.js';
 
 /** The sandbox's HD seed: public on purpose, like every sandbox default. Never hold real funds at these addresses. */
 export const DEFAULT_SANDBOX_SEED_HEX = '70617920636865636b6f75742073616e64626f782068642073656564202d2d21';
 
-const base58check = createBase58check(sha256);
-const TRON_PREFIX = 0x41;
-const BITCOIN_TESTNET_HRP = 'tb';
-
-/**
- * Each family's purpose and coin: TRON coin 195, Ethereum coin 60 (BIP44, every EVM network, as wallets do), Bitcoin
- * testnet native segwit (BIP84, coin 1). One-time addresses are the receive chain of account 0.
- */
-const COIN_PATH: Record<NetworkFamily, string> = { tron: "m/44'/195'", evm: "m/44'/60'", bitcoin: "m/84'/1'" };
-const accountPath = (family: NetworkFamily, account: number) => `${COIN_PATH[family]}/${account}'/0`;
+/** Each family's purpose and coin (its `coinPath`); one-time addresses are the receive chain of account 0. */
+const accountPath = (family: NetworkFamily, account: number) => `${FAMILIES[family].coinPath}/${account}'/0`;
 
 /**
  * The path of a merchant's payout wallet (services/orders/payouts.ts): the first receive address of its own hardened
@@ -113,39 +104,8 @@ export function deriveAddress(root: HDKey, family: NetworkFamily, index: number)
 }
 
 /** Encodes a compressed secp256k1 public key as the network's address. */
-export function encodeAddress(family: NetworkFamily, compressedPublicKey: Uint8Array, hrp = BITCOIN_TESTNET_HRP): string {
-  if (family === 'bitcoin') return bech32.encode(hrp, [0, ...bech32.toWords(ripemd160(sha256(compressedPublicKey)))]);
-  const uncompressed = secp256k1.Point.fromBytes(compressedPublicKey).toBytes(false);
-  const accountHash = keccak_256(uncompressed.subarray(1)).subarray(12);
-  if (family === 'evm') return toChecksumAddress(`0x${bytesToHex(accountHash)}`);
-  return tronAddressFromBytes(Uint8Array.of(TRON_PREFIX, ...accountHash));
-}
-
-/** The base58check `T…` form of a TRON address's 21 bytes (0x41 and the account hash), as TRON's messages carry it. */
-export function tronAddressFromBytes(bytes: Uint8Array): string {
-  if (bytes.length !== 21 || bytes[0] !== TRON_PREFIX) throw new Error('a TRON address is 21 bytes starting with 0x41');
-  return base58check.encode(bytes);
-}
-
-/** The 21 bytes of a base58check `T…` TRON address; throws if it is not one (checksum included). */
-export function tronAddressBytes(address: string): Uint8Array {
-  let payload: Uint8Array;
-  try {
-    payload = base58check.decode(address);
-  } catch (error) {
-    throw new Error(`${address} is not base58check (${(error as Error).message})`, { cause: error });
-  }
-  if (payload.length !== 21 || payload[0] !== TRON_PREFIX) throw new Error(`${address} is not a TRON address (21 bytes starting with 0x41)`);
-  return payload;
-}
-
-/** EIP-55: each hex letter is upper case where the keccak of the lower-case address has a high nibble. */
-export function toChecksumAddress(address: string): string {
-  const hex = address.slice(2).toLowerCase();
-  const hash = bytesToHex(keccak_256(utf8ToBytes(hex)));
-  let out = '0x';
-  for (let i = 0; i < hex.length; i++) out += parseInt(hash[i]!, 16) >= 8 ? hex[i]!.toUpperCase() : hex[i]!;
-  return out;
+export function encodeAddress(family: NetworkFamily, compressedPublicKey: Uint8Array, hrp?: string): string {
+  return FAMILIES[family].encodeAddress(compressedPublicKey, hrp);
 }
 
 /**
@@ -153,46 +113,10 @@ export function toChecksumAddress(address: string): string {
  * lower case), lower case for bech32 (which allows all upper case); base58 has only one.
  */
 export function canonicalAddress(family: NetworkFamily, address: string): string {
-  if (family === 'evm') return toChecksumAddress(address);
-  return family === 'bitcoin' ? address.toLowerCase() : address;
+  return FAMILIES[family].canonicalAddress(address);
 }
 
 /** Whether `address` is well formed for the network, checksum included. */
 export function isValidAddress(family: NetworkFamily, address: string): boolean {
-  switch (family) {
-    case 'evm':
-      if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return false;
-      // EIP-55: an all-lower or all-upper address carries no checksum; a mixed-case one must match it.
-      return address.slice(2) === address.slice(2).toLowerCase() || address.slice(2) === address.slice(2).toUpperCase() || toChecksumAddress(address) === address;
-    case 'tron':
-      try {
-        tronAddressBytes(address);
-        return true;
-      } catch {
-        return false;
-      }
-    case 'bitcoin':
-      try {
-        const { prefix, words } = bech32.decode(address as `${string}1${string}`);
-        const program = bech32.fromWords(words.slice(1));
-        return prefix === BITCOIN_TESTNET_HRP && words[0] === 0 && program.length === 20;
-      } catch {
-        return false;
-      }
-  }
-}
-
-/**
- * A TRON address from the 20-byte hex a TRON node's JSON-RPC writes (`0x` and 40 digits, the `0x41` of the base58 form
- * dropped), or from the 21-byte form (`41…`) of its HTTP API.
- */
-export function tronAddressFromHex(hex: string): string {
-  const digits = hex.replace(/^0x/i, '');
-  if (!/^(41)?[0-9a-fA-F]{40}$/.test(digits)) throw new RangeError(`"${hex}" is not a TRON address in hex (20 bytes, or 21 starting with 41)`);
-  return tronAddressFromBytes(Uint8Array.of(TRON_PREFIX, ...hexToBytes(digits.slice(-40))));
-}
-
-/** The 20-byte hex (`0x…`, lower case) of a base58check TRON address, as a TRON node's JSON-RPC takes it. */
-export function tronAddressToHex(address: string): string {
-  return `0x${bytesToHex(tronAddressBytes(address).subarray(1))}`;
+  return FAMILIES[family].isValidAddress(address);
 }

@@ -7,5 +7,12 @@ export type Network = string;
 /** An asset's ticker: `USDT`, `ETH`, `BTC`, `BNB`. */
 export type AssetCode = string;
 
+/**
+ * The network families (DESIGN.md 9.1): how a network's addresses and payment URIs are written. Each is one module of
+ * src/codecs/families/, registered in its index.ts; this list is the contract's (GET /sandbox/chain names them).
+ */
+export const NETWORK_FAMILIES = ['tron', 'evm', 'bitcoin'] as const;
+export type NetworkFamily = (typeof NETWORK_FAMILIES)[number];
+
 export const NETWORK_ID = /^[A-Z][A-Z0-9_]{1,31}$/;
 export const ASSET_CODE = /^[A-Z][A-Z0-9]{1,11}$/;

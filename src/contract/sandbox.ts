@@ -1,5 +1,6 @@
 // The sandbox-only endpoints (docs/api.md, "Sandbox endpoints"): the test wallet and the chains.
 import * as z from 'zod/mini';
+import { NETWORK_FAMILIES } from './assets.js';
 import { assetCode, expected, networkId, object, text } from './fields.js';
 
 /** POST /sandbox/wallet/transfers. */
@@ -48,7 +49,7 @@ export const ChainNetwork = z.object({
   network: z.string(),
   name: z.string(),
   /** How its addresses and payment URIs are written. */
-  family: z.enum(['tron', 'evm', 'bitcoin']),
+  family: z.enum(NETWORK_FAMILIES),
   /** Simulated by the gateway, or watched on a JSON-RPC node. */
   source: z.enum(['simulated', 'node']),
   /** The node's origin (scheme, host, port: no credentials, no path); null for a simulated network. */

@@ -21,7 +21,7 @@ export function startBanner({ gateway, url, metricsUrl }: RunningGateway, title:
   const { clientId, clientSecret, merchantKey } = gateway.config.sandboxMerchant;
   const { dataDir, databaseUrl } = gateway.config;
   const extra = options.extra ?? [];
-  // Neither: PGlite in memory, which a misspelt DATABASE_URL also gives (issue 44), so the banner says so.
+  // Neither: PGlite in memory, which a misspelt DATABASE_URL also gives, so the banner says so.
   const where = databaseUrl ? `, ${parsePostgresUrl(databaseUrl).display}` : dataDir ? `, ${dataDir}` : ', in memory: everything is lost when the process stops; DATABASE_URL or PGLITE_DIR keeps it';
   const shown = (value: string, fallback: string, variable: string) => (value === fallback ? value : `(set by ${variable}; not printed)`);
   const publicDefaults = clientSecret === SANDBOX_DEFAULTS.clientSecret || merchantKey === SANDBOX_DEFAULTS.merchantKey;

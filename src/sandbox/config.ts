@@ -4,8 +4,10 @@
 import { isIP } from 'node:net';
 import * as z from 'zod/mini';
 import { accountKeyFrom, DEFAULT_SANDBOX_SEED_HEX, type NetworkFamily } from '../codecs/addresses.js';
+import { NETWORK_FAMILIES } from '../contract/assets.js';
 import { ENVIRONMENTS, type Environment } from '../contract/rules.js';
-import { networksFrom, networksTaken, type NetworkSpec } from './chains/configuration.js';
+import { networksFrom, networksTaken } from './chains/configuration.js';
+import type { NetworkSpec } from './chains/networks.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './logging.js';
 import { ratesFrom, type RateSettings } from './rates/configuration.js';
 import { environmentOf } from './services/merchant/credentials.js';
@@ -318,7 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   }
   if (!parsed.success || problems.length) throw new ConfigError(problems);
   const v = parsed.data;
-  const xpubs: Partial<Record<NetworkFamily, string>> = { tron: v.HD_XPUB_TRON, evm: v.HD_XPUB_EVM, bitcoin: v.HD_XPUB_BITCOIN };
+  const xpubs: Partial<Record<NetworkFamily, string>> = Object.fromEntries(NETWORK_FAMILIES.map((family) => [family, v[xpubVariable(family)]]));
   return {
     environment: v.GATEWAY_ENV,
     port: v.PORT,
@@ -388,8 +390,8 @@ export function unknownVariableLine({ name, nearest }: UnknownVariable): string 
   return `${name} is not a variable the gateway reads (the nearest it reads: ${nearest}): a misspelled one would be ignored without a word (docs/operations.md, "Configure")`;
 }
 
-/** The variable of each family's account key (the sandbox merchant's): its addresses derive from it, with no private key here. */
-const XPUB_VARIABLES: Record<NetworkFamily, ConfigVariable> = { tron: 'HD_XPUB_TRON', evm: 'HD_XPUB_EVM', bitcoin: 'HD_XPUB_BITCOIN' };
+/** The variable of each family's account key (the sandbox merchant's), `HD_XPUB_EVM`: its addresses derive from it, with no private key here. */
+const xpubVariable = (family: NetworkFamily) => `HD_XPUB_${family.toUpperCase() as Uppercase<NetworkFamily>}` as const;
 /** Seeds written in this repository: whatever they sign or receive, anyone can spend. */
 const PUBLIC_SEEDS = [DEFAULT_SANDBOX_SEED_HEX, SANDBOX_WALLET_SEED_HEX, SANDBOX_PAYOUT_SEED_HEX];
 const SANDBOX_CREDENTIAL_VARIABLES = ['SANDBOX_CLIENT_ID', 'SANDBOX_CLIENT_SECRET', 'SANDBOX_MERCHANT_KEY'] as const;
@@ -425,7 +427,7 @@ function liveRefusals(env: GatewayEnv, networks: readonly NetworkSpec[]): string
     const value = given(name);
     if (value !== undefined && refused(value)) problems.push(`${name} is set, which live refuses: ${why}`);
   }
-  for (const name of Object.values(XPUB_VARIABLES)) {
+  for (const name of NETWORK_FAMILIES.map(xpubVariable)) {
     if (given(name) !== undefined) problems.push(`${name} is set, which live refuses: receiving keys are per merchant in live (npm run merchants -- set-xpub)`);
   }
   problems.push(...liveDataKeyRefusals(env));

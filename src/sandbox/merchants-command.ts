@@ -5,16 +5,17 @@
 // on one line and nothing else on stdout. Exit 2 for arguments it cannot take, 1 for what it cannot do, 0 when done.
 import { parseArgs } from 'node:util';
 import type { NetworkFamily } from '../codecs/addresses.js';
+import { FAMILY_NAMES } from '../codecs/families/index.js';
 import type { Environment } from '../contract/index.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadStoreConfig, unknownVariableLine, variablesUnknown } from './config.js';
 import { GatewayError } from './errors.js';
 import { configureLogging, firstLine, LOG_LEVELS, type LogLevel } from './logging.js';
 import { createSealer } from './secrets.js';
-import { MerchantAccounts, NETWORK_FAMILIES, receivingKeyOf, type CheckedXpub, type MerchantAccount } from './services/merchant/merchant-accounts.js';
+import { MerchantAccounts, receivingKeyOf, type CheckedXpub, type MerchantAccount } from './services/merchant/merchant-accounts.js';
 import { Merchants } from './services/merchant/merchants.js';
 import { DataKeys } from './services/operations/data-keys.js';
-import { openDatabase } from './storage/database.js';
+import { openDatabase } from './storage/open.js';
 
 export const USAGE = `Usage: npm run merchants -- <command> [--json]   (in the image: node dist/gateway/merchants.js <command>)
   add --name <name> [--xpub-evm X] [--xpub-tron X] [--xpub-bitcoin X]   a merchant; its credentials are shown once
@@ -27,7 +28,7 @@ With --json through npm, npm run --silent merchants: npm prints the script's nam
 
 type Options = Record<string, { type: 'string' | 'boolean' }>;
 const json = { json: { type: 'boolean' } } as const;
-const xpubOptions = (prefix: string): Options => Object.fromEntries(NETWORK_FAMILIES.map((family) => [`${prefix}${family}`, { type: 'string' }]));
+const xpubOptions = (prefix: string): Options => Object.fromEntries(FAMILY_NAMES.map((family) => [`${prefix}${family}`, { type: 'string' }]));
 
 /** Each subcommand: its options, and its positional argument (the merchant's client_id) when it takes one. */
 const COMMANDS: Record<string, { options: Options; clientId: boolean }> = {
@@ -117,7 +118,7 @@ function parse(argv: readonly string[]): Parsed {
   if (spec.clientId && positionals.length !== 1) throw new UsageError(`${command} takes one <client_id>, the merchant's ClientId (got ${positionals.length})`);
   if (!spec.clientId && positionals.length) throw new UsageError(`${command} takes no ${positionals.length === 1 ? 'argument' : 'arguments'} besides its options (got ${positionals.join(' ')})`);
   if (command === 'add' && (typeof values.name !== 'string' || !values.name.trim())) throw new UsageError('add: --name <name> is required, the merchant\'s name');
-  if (command === 'set-xpub' && NETWORK_FAMILIES.filter((family) => values[family] !== undefined).length !== 1) {
+  if (command === 'set-xpub' && FAMILY_NAMES.filter((family) => values[family] !== undefined).length !== 1) {
     throw new UsageError('set-xpub: exactly one of --evm, --tron or --bitcoin is required, with the account\'s extended public key');
   }
   return { command, clientId: positionals[0], values, json: values.json === true };
@@ -126,7 +127,7 @@ function parse(argv: readonly string[]): Parsed {
 /** The xpubs given (`--xpub-<family>` to add, `--<family>` to set-xpub), each checked, with the argument it came in. */
 function xpubsOf({ command, values }: Parsed, environment: Environment): CheckedXpub[] {
   const prefix = command === 'add' ? 'xpub-' : '';
-  return NETWORK_FAMILIES.flatMap((family: NetworkFamily) => {
+  return FAMILY_NAMES.flatMap((family: NetworkFamily) => {
     const xpub = values[`${prefix}${family}`];
     return typeof xpub === 'string' ? [receivingKeyOf({ family, xpub, argument: `--${prefix}${family}` }, environment)] : [];
   });

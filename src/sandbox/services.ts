@@ -45,7 +45,8 @@ import { RateBook } from './services/rates/rate-book.js';
 import { RateFeed } from './services/rates/rate-feed.js';
 import { rateSource } from './rates/sources.js';
 import { RateLimits } from './services/operations/rate-limits.js';
-import { openDatabase, type Database } from './storage/database.js';
+import type { Database } from './storage/database.js';
+import { openDatabase } from './storage/open.js';
 import { migrationNames } from './storage/migrate.js';
 
 export interface Services {
@@ -157,7 +158,7 @@ export async function createServices(config: GatewayConfig, options: ServiceOpti
   const targets = new WebhookTargets(local, options.resolve);
   const webhookEndpoints = new WebhookEndpoints(db, clock, sealer, targets, idempotency, rateLimits, config.limits, config.environment);
   const webhookDispatcher = new WebhookDispatcher(db, clock, sealer, targets, metrics, config.webhookTimeoutMs);
-  const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler);
+  const watcher = new Watcher(db, clock, chains, new ChainFacts(db, clock, reconciler, webhookOutbox), reconciler, metrics);
   const refunds = new Refunds(db, clock, networks, orders, refundLedger, payouts, webhookOutbox, idempotency, config.refundClaimTtlSeconds);
   const wallet = new TestWallet(chains, networks, watcher, config.payments.walletSeedHex);
   const sandboxControls = new SandboxControls(db, clock, networks, chains, reconciler, view, watcher);

@@ -1,7 +1,7 @@
 // Every environment variable the gateway reads, in one list: config.ts, chains/configuration.ts and
 // rates/configuration.ts read them by these names only (their types allow no other), and the start checks the
-// environment against it, so that a misspelled name (`DATABSE_URL`) is never ignored without a word (issue 44;
-// docs/operations.md, "Configure").
+// environment against it, so that a misspelled name (`DATABSE_URL`) is never ignored without a word
+// (docs/operations.md, "Configure").
 
 /** Read by config.ts (its ENVIRONMENT declares each one, and no other). */
 export const CONFIG_VARIABLES = [
@@ -24,7 +24,7 @@ export const CHAIN_VARIABLES = [
   'ETHEREUM_RPC_URL', 'ETHEREUM_CHAIN_ID', 'ETHEREUM_USDT_CONTRACT', 'ETHEREUM_USDT_DECIMALS', 'ETHEREUM_CONFIRMATIONS',
   'ETHEREUM_POLL_MS', 'ETHEREUM_WALLET_RPC_URL', 'ETHEREUM_TIMEOUT_MS', 'ETHEREUM_FINALITY_BLOCKS',
   'TRON_RPC_URL', 'TRON_API_URL', 'TRON_API_KEY', 'TRON_USDT_CONTRACT', 'TRON_CHAIN_ID', 'TRON_CONFIRMATIONS', 'TRON_POLL_MS', 'TRON_TIMEOUT_MS',
-  'TRON_FINALITY_BLOCKS', 'TRON_STALL_MS',
+  'TRON_FINALITY_BLOCKS', 'TRON_STALL_MS', 'TRON_CROSSCHECK_MS',
 ] as const;
 
 /** Read by rates/configuration.ts, beside one SANDBOX_RATE_<ASSET> for each asset a network takes. */

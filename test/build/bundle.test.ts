@@ -16,7 +16,7 @@ const bundle = join(root, 'dist/pay-checkout.js');
 const BUDGET_GZIP_BYTES = 28 * 1024;
 /** The chunks beside the script, by the name before their hash, each with its own budget (gzip bytes). */
 const CHUNK_BUDGETS: Record<string, number> = {
-  /** Confirming, paid, paid late, expired, the late transfer: the views once money moved or the quote ran out and their pure figures (later-state.ts; 4 KB until they said what happens to held money and the old address, issue 42). */
+  /** Confirming, paid, paid late, expired, the late transfer: the views once money moved or the quote ran out and their pure figures (later-state.ts; 4 KB until they said what happens to held money and the old address). */
   later: 5 * 1024,
   /** Paying from a browser wallet (EIP-1193): loaded only when a wallet is announced and the payment is on an EVM network. */
   'browser-wallet': 3 * 1024,

@@ -8,7 +8,8 @@ import pg from 'pg';
 import { ChainFollower } from '../../src/sandbox/chains/follower.js';
 import type { BlockHeader, ChainBlock, ChainPort, ChainTransfer } from '../../src/sandbox/chains/port.js';
 import { writeCursor } from '../../src/sandbox/storage/chain-facts.js';
-import { openDatabase, type Database } from '../../src/sandbox/storage/database.js';
+import type { Database } from '../../src/sandbox/storage/database.js';
+import { openDatabase } from '../../src/sandbox/storage/open.js';
 import { sandboxNetworks } from '../helpers/networks.js';
 
 const databaseUrl = process.env.TEST_DATABASE_URL!;

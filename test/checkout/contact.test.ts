@@ -1,4 +1,4 @@
-// The contact (issue 42): optional unless the link asks for it (a guest checkout, or billing details naming the
+// The contact: optional unless the link asks for it (a guest checkout, or billing details naming the
 // customer), and what the customer typed kept for the link across a reload and a change of coin, in the session's
 // storage only; storage that throws changes nothing but that.
 import { expect } from '@open-wc/testing';

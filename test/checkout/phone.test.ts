@@ -1,4 +1,4 @@
-// The customer paying from an exchange app on their phone (issue 42): at 320 and 360 px wide, in both languages, the
+// The customer paying from an exchange app on their phone: at 320 and 360 px wide, in both languages, the
 // first screen of the payment view holds the amount, the network chip and the address with their copy buttons, the QR
 // after them; every control of the view is a tap target of at least 44 × 44 px; the heading does not ask the phone to
 // scan itself. On a desktop the QR comes first.

@@ -1,5 +1,5 @@
 // A request that fails unexpectedly (a 500) is two log lines: the error with its stack, then the access line; both carry
-// the request's id (issue 44), so that an operator finds the stack of the 500 a client reports by its X-Request-Id.
+// the request's id, so that an operator finds the stack of the 500 a client reports by its X-Request-Id.
 // Store: any (nothing is stored), so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { after, before, describe, it, mock } from 'node:test';

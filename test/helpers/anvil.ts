@@ -5,7 +5,8 @@ import { createTestClient, http, publicActions, walletActions, type Address, typ
 import { startAnvil, type AnvilNode, type AnvilOptions } from '../../src/sandbox/chains/evm/anvil.js';
 import { Forwarder, TestToken } from '../../src/sandbox/chains/evm/contracts/artifacts.js';
 import { deployContract } from '../../src/sandbox/chains/evm/contracts/deploy.js';
-import { networksFrom, type NetworkSpec } from '../../src/sandbox/chains/configuration.js';
+import { networksFrom } from '../../src/sandbox/chains/configuration.js';
+import type { NetworkSpec } from '../../src/sandbox/chains/networks.js';
 
 export interface TestChain {
   node: AnvilNode;

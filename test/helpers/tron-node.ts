@@ -84,6 +84,14 @@ export interface TronNode {
   /** Holds the head at `height` (default: the current one) until `catchUp()`; the blocks above it are not there. */
   lag(height?: bigint): Promise<void>;
   catchUp(): void;
+  /**
+   * The next `eth_getLogs` answers that hold a log of this transaction leave it out, `times` of them (default once;
+   * Infinity: every one), as a flaky provider's backend does (a lagging replica behind a balancer); the transaction's
+   * hash is in `withheld` once for each answer that left it out.
+   */
+  dropLogs(txHash: string, times?: number): void;
+  /** The transactions whose logs an answer left out, in order. */
+  readonly withheld: string[];
   /** The HTTP API's programmable answers. */
   readonly api: TronApi;
   stop(): Promise<void>;
@@ -283,6 +291,8 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
   const startingBlock = await client.getBlockNumber();
 
   const calls: TronCall[] = [];
+  const dropping = new Map<string, number>();
+  const withheld: string[] = [];
   let throttled: Throttle | undefined;
   let held: bigint | undefined;
   let lite = false;
@@ -380,7 +390,7 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
       case 'eth_gasPrice':
         return hex(SUN_PER_ENERGY);
       case 'eth_getLogs':
-        return logs(params[0] as Record<string, unknown> | undefined);
+        return withholding((await logs(params[0] as Record<string, unknown> | undefined)) as { transactionHash: string }[]);
       case 'eth_newFilter': {
         const filter = (params[0] ?? {}) as Record<string, unknown>;
         if (filter.fromBlock === 'finalized' || filter.toBlock === 'finalized') throw invalidParams('invalid block range params');
@@ -420,6 +430,24 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
     if (last - from > maxBlockRange) throw invalidParams(`exceed max block range: ${maxBlockRange}`);
     if (from > last) return [];
     return anvilCall('eth_getLogs', [{ ...rest, fromBlock: hex(from), toBlock: hex(last) }]);
+  }
+
+  /** The logs less those of the transactions dropLogs names, as many answers as it said. */
+  function withholding(answered: { transactionHash: string }[]): { transactionHash: string }[] {
+    const left = new Set<string>();
+    const kept = answered.filter((l) => {
+      const tx = String(tronHashes(l.transactionHash)).toLowerCase();
+      if (!dropping.has(tx)) return true;
+      left.add(tx);
+      return false;
+    });
+    for (const tx of left) {
+      const times = dropping.get(tx)! - 1;
+      if (times > 0) dropping.set(tx, times);
+      else dropping.delete(tx);
+      withheld.push(tx);
+    }
+    return kept;
   }
 
   /** An answer with each broadcast's anvil hash replaced by its TRON txid (in blocks, transactions, receipts, logs). */
@@ -624,6 +652,10 @@ export async function startTronNode(options: TronNodeOptions = {}): Promise<Tron
     catchUp() {
       held = undefined;
     },
+    dropLogs(txHash, times = 1) {
+      dropping.set(`0x${txHash.replace(/^0x/, '').toLowerCase()}`, times);
+    },
+    withheld,
     api: {
       setTransactionInfo: (txid, info) => void infos.set(txid.replace(/^0x/, ''), info),
       failBroadcasts(codes) {

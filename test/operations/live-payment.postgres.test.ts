@@ -1,4 +1,4 @@
-// A live payment end to end, as an operator runs it (issue 48, DESIGN section 10): a live gateway in a process of its
+// A live payment end to end, as an operator runs it (DESIGN section 10): a live gateway in a process of its
 // own on PostgreSQL, Ethereum on anvil, rates from a market-rate file whose sources (Binance's ticker, ExchangeRate-API's
 // USD/VND) answer on loopback, its own data key and PAYOUT_HD_SEED. Two merchants added with the merchants command while
 // it runs, each with an xpub made here with ethers (a BIP32 implementation other than the gateway's). Merchant A's ETH

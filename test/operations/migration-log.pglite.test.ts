@@ -1,5 +1,5 @@
 // Each migration a start applies is one info line naming it and how long it took (docs/operations.md, "Upgrade"); a
-// start with nothing to apply says nothing of migrations (issue 44). The same code runs on either store: PGlite only.
+// start with nothing to apply says nothing of migrations. The same code runs on either store: PGlite only.
 import assert from 'node:assert/strict';
 import { after, before, describe, it, mock } from 'node:test';
 import { log } from '../../src/sandbox/logging.js';

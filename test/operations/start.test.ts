@@ -75,6 +75,7 @@ describe('starting the gateway', () => {
       [{ TRON_RPC_URL: 'http://127.0.0.1:9/jsonrpc', TRON_USDT_CONTRACT: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T' }, /TRON_USDT_CONTRACT must be a TRON address \(base58check, starting with T\)/],
       [{ TRON_RPC_URL: 'http://127.0.0.1:9/jsonrpc', TRON_CHAIN_ID: '0x1234' }, /TRON_USDT_CONTRACT must be set for chain 0x1234/],
       [{ TRON_USDT_CONTRACT: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }, /TRON_USDT_CONTRACT is set, but TRON_RPC_URL is not/],
+      [{ TRON_RPC_URL: 'http://127.0.0.1:9/jsonrpc', TRON_CROSSCHECK_MS: '50' }, /TRON_CROSSCHECK_MS must be a whole number from 100, got 50/],
       [{ DATABASE_URL: 'not-a-url' }, /DATABASE_URL is not a URL; it must be postgres:\/\//],
       [{ DATABASE_URL: 'mysql://root:hunter2@db/shop' }, /DATABASE_URL is a mysql: URL; it must be postgres:\/\/ or postgresql:\/\//],
       [{ DATABASE_URL: 'postgres://u@h1:5432,h2:99999/db' }, /DATABASE_URL has a port 99999 that is not between 1 and 65535/],
@@ -85,7 +86,7 @@ describe('starting the gateway', () => {
       [{ PAYOUT_DAILY_CAP_VND: '1e6' }, /PAYOUT_DAILY_CAP_VND must be a whole number of VND in digits \(0 or more\), got 1e6/],
       [{ PAYOUT_DAILY_CAP_VND: '-500' }, /PAYOUT_DAILY_CAP_VND must be a whole number of VND in digits \(0 or more\), got -500/],
       [{ HD_XPUB_TRON: HDKey.fromMasterSeed(new Uint8Array(32).fill(1)).derive("m/44'/195'/0'").privateExtendedKey }, /HD_XPUB_TRON is a private key/],
-      // An entry lost in editing, and a delay the stop's timeout would always cut short (issue 44).
+      // An entry lost in editing, and a delay the stop's timeout would always cut short.
       [{ GATEWAY_DATA_KEYS_PREVIOUS: ',,' }, /GATEWAY_DATA_KEYS_PREVIOUS has an empty entry \(3 entries, 3 empty\)/],
       [{ GATEWAY_DATA_KEYS_PREVIOUS: `${'ab'.repeat(32)},` }, /GATEWAY_DATA_KEYS_PREVIOUS has an empty entry \(2 entries, 1 empty\)/],
       [{ SHUTDOWN_DELAY_MS: '5000', SHUTDOWN_TIMEOUT_MS: '2000' }, /SHUTDOWN_DELAY_MS \(5000\) must not exceed SHUTDOWN_TIMEOUT_MS \(2000\)/],
@@ -175,7 +176,7 @@ describe('starting the gateway', () => {
   });
 });
 
-/** Misspelled or unknown names of the gateway's (issue 44), and the known name each is nearest to. */
+/** Misspelled or unknown names of the gateway's, and the known name each is nearest to. */
 const NEAREST = { DATABSE_URL: 'DATABASE_URL', GATEWAY_DATA_KY: 'GATEWAY_DATA_KEY', HD_XPUB_TRX: 'HD_XPUB_TRON', PAYOUT_SEED: 'PAYOUT_HD_SEED', sandbox_chain: 'SANDBOX_CHAIN', SANDBOX_RATE_USTD: 'SANDBOX_RATE_USDT' };
 const MISSPELLED: Record<string, string> = { DATABSE_URL: 'postgres://u@127.0.0.1:9/db', GATEWAY_DATA_KY: 'x', HD_XPUB_TRX: 'x', PAYOUT_SEED: 'x', sandbox_chain: 'anvil', SANDBOX_RATE_USTD: '26000' };
 /** Other software's variables, some a few edits from the gateway's (HOME from HOST, PGPORT from PORT): never a word about them. */
@@ -234,7 +235,7 @@ describe('starting a live gateway', () => {
       [{ SANDBOX_CHAIN: 'anvil' }, /SANDBOX_CHAIN is set, which live refuses/],
       [{ ...unset('GATEWAY_DATA_KEY') }, /GATEWAY_DATA_KEY is required in live/],
       [{ GATEWAY_DATA_KEY: SANDBOX_DATA_KEY }, /GATEWAY_DATA_KEY is the public sandbox key/],
-      // Short, a sentence, a repeated pattern: under 32 bytes of entropy (issue 44).
+      // Short, a sentence, a repeated pattern: under 32 bytes of entropy.
       [{ GATEWAY_DATA_KEY: 'an operator data key' }, /GATEWAY_DATA_KEY holds about \d+ bytes of entropy, and live requires 32: `openssl rand -base64 32` makes one/],
       [{ GATEWAY_DATA_KEY: 'the operator data key of this test' }, /GATEWAY_DATA_KEY holds about \d+ bytes of entropy, and live requires 32/],
       [{ GATEWAY_DATA_KEY: 'ab'.repeat(64) }, /GATEWAY_DATA_KEY holds about 0 bytes of entropy, and live requires 32/],

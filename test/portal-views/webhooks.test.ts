@@ -1,4 +1,4 @@
-// The webhooks page (<webhooks-page>) with fixed endpoints: one the gateway's URL rules refuse at delivery (issue 44) is
+// The webhooks page (<webhooks-page>) with fixed endpoints: one the gateway's URL rules refuse at delivery is
 // marked so in its row, with the rule and the reason in words, and the one the rules let through is not.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { WebhookEndpoint } from '../../src/contract/index.js';

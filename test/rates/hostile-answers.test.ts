@@ -292,7 +292,7 @@ describe('rate sources answering anything', () => {
           }
         }),
         {
-          // First the answers of issue 40: times past Date's end (the process died on them), then 1e308.
+          // First the answers that once killed the process: times past Date's end, then 1e308.
           examples: [
             [{ binance: farTime, coingecko: farTime, 'er-api': farTime }],
             [{ binance: { kind: 'hostile', how: { how: 'number', which: 0, text: '1e308', quoted: false } }, coingecko: farTime, 'er-api': farTime }],

@@ -3,7 +3,8 @@
 // steps once, not once per delivery it joins (which took over ten seconds a claim with 300 queued).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openDatabase, type Database, type Row, type Sql } from '../../src/sandbox/storage/database.js';
+import type { Database, Row, Sql } from '../../src/sandbox/storage/database.js';
+import { openDatabase } from '../../src/sandbox/storage/open.js';
 import { claimDueDeliveries, enqueueEvent, insertEndpoint } from '../../src/sandbox/storage/webhooks.js';
 
 const QUEUED = 300;

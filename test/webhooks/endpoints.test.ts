@@ -166,7 +166,7 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
       while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
       const deliveries = (await gw.client.getWebhookDeliveries(endpoint_id)).filter((d) => d.attempts > 0);
       assert.ok(deliveries.reduce((sum, d) => sum + d.attempts, 0) >= 2);
-      // "unreachable" before (issue 44): the endpoint may answer; the gateway's rule is what stops it.
+      // "unreachable" before: the endpoint may answer; the gateway's rule is what stops it.
       assert.deepEqual(new Set(deliveries.map((d) => d.last_error)), new Set(['refused_address']));
       assert.equal(target.connections(), 0, 'no connection to the loopback');
       const lines = warn.mock.calls.map((call) => call.arguments as unknown[]).filter(([fields]) => (fields as { endpoint_id?: string }).endpoint_id === endpoint_id);

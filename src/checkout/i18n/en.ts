@@ -1,4 +1,7 @@
 // English: the catalog that defines the keys. `{name}` placeholders are filled by format().
+/** A catalog: English's keys, each a message. */
+export type Messages = Record<keyof typeof en, string>;
+
 export const en = {
   loading: 'Loading checkout…',
   sandbox: 'Sandbox: test coins only',

@@ -1,9 +1,8 @@
 // A small typed catalog (src/checkout/README.md, "Customer experience decisions"): English defines the keys, Vietnamese must
 // have exactly the same.
-import { en } from './en.js';
+import { en, type Messages } from './en.js';
 import { vi } from './vi.js';
 
-export type Messages = Record<keyof typeof en, string>;
 export type MessageKey = keyof Messages;
 export type Locale = 'vi' | 'en';
 export type Params = Record<string, string | number>;

@@ -1,6 +1,6 @@
 // Vietnamese: typed against the English catalog, so a missing or extra key is a type error. No English word:
 // tickers, token standards and chain names are names, the same in every language.
-import type { Messages } from './index.js';
+import type { Messages } from './en.js';
 
 export const vi: Messages = {
   loading: 'Đang tải trang thanh toán…',

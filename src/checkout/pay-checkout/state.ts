@@ -1,5 +1,6 @@
 // The checkout's pure logic: which screen the customer sees, what the contact form accepts, which asset is picked
 // first. No DOM and no Lit here, so test/checkout-state/ checks it with node:test.
+import { walletOf } from '../../codecs/families/wallets.js';
 import type { CheckoutAsset, CheckoutMethod, CheckoutView, Payment } from '../../contract/checkout.js';
 import { isEmail, isIn, isWebUrl, OPEN_PAYMENT_STATUSES, PHONE, QUOTE_OPEN_STATUSES } from '../../contract/rules.js';
 import type { CheckoutErrorCode } from '../api.js';
@@ -171,7 +172,7 @@ const hasBillingContact = ({ billing_details: billing }: CheckoutView): boolean 
 /**
  * Whether the customer must give a name and an e-mail: only when the link asks for them, by `default_guest_checkout`
  * or by billing details that name the customer (then shown as the contact, required again if edited). A link with
- * neither leaves the contact optional: nothing stands between the customer and the coins (issue 42).
+ * neither leaves the contact optional: nothing stands between the customer and the coins.
  */
 export function contactRequired(view: CheckoutView): boolean {
   return view.default_guest_checkout || hasBillingContact(view);
@@ -224,11 +225,9 @@ export function amountToSend(payment: Payment): string {
   return hasReceived(payment) ? payment.remaining_crypto : payment.amount_crypto;
 }
 
-/** Payment URIs a wallet opens; the bare TRON address has no scheme and gets no link. */
-const WALLET_URI = /^(bitcoin|ethereum):/i;
-
+/** Payment URIs a wallet opens, those of a family with a scheme; a bare address (TRON's) gets no link. */
 export function walletUri(payment: Payment): string | undefined {
-  return WALLET_URI.test(payment.payment_uri) ? payment.payment_uri : undefined;
+  return walletOf(payment.payment_uri).scheme ? payment.payment_uri : undefined;
 }
 
 /** The rate lock runs while the customer may still send: awaiting payment or underpaid. */

@@ -4,18 +4,10 @@ import type { Network } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
 import { log } from '../logging.js';
 import type { Database } from '../storage/database.js';
-import type { NetworkSpec } from './configuration.js';
-import type { NetworkConfig, NetworkFamily, Networks } from './networks.js';
+import { GATEWAY_FAMILIES } from './families.js';
+import type { NetworkConfig, NetworkSpec, Networks } from './networks.js';
 import type { ChainPort, ChainWallet, SigningPayoutPort } from './port.js';
 import { SimulatedChain } from './simulated/simulated-chain.js';
-
-/** Each family's node client, loaded only where a node of it is configured: the embedded sandbox starts without them. */
-const NODE_CHAINS: Partial<Record<NetworkFamily, () => Promise<(network: NetworkConfig) => Promise<ChainPort & Partial<ChainWallet>>>>> = {
-  evm: async () => (await import('./evm/node-chain.js')).EvmNodeChain.open,
-  tron: async () => (await import('./tron/node-chain.js')).TronNodeChain.open,
-};
-/** The families whose nodes may be development nodes (anvil), on which the sandbox funds and mines. */
-const DEVELOPMENT_NODE_FAMILIES: ReadonlySet<NetworkFamily> = new Set(['evm']);
 
 /** How often the simulated networks are checked for a block due. */
 const MINING_TICK_MS = 1_000;
@@ -31,7 +23,7 @@ export class Chains {
     for (const network of networks.all) {
       if (network.source.kind === 'simulated') chains.#ports.set(network.id, new SimulatedChain(db, clock, network));
       else {
-        const open = NODE_CHAINS[network.family];
+        const open = GATEWAY_FAMILIES[network.family].nodeChain;
         if (!open) throw new Error(`${network.id}: a ${network.family} network cannot be watched on a node`);
         chains.#ports.set(network.id, await (await open())(network));
       }
@@ -106,8 +98,8 @@ export async function resolveNetworks(specs: readonly NetworkSpec[], { findDevel
   const resolved: NetworkConfig[] = [];
   for (const { assets, ...spec } of specs) {
     const network = { ...spec };
-    if (findDevelopmentNodes && network.source.kind === 'node' && !network.source.dev && DEVELOPMENT_NODE_FAMILIES.has(network.family)) {
-      const { isDevelopmentNode } = await import('./evm/node-chain.js');
+    const { isDevelopmentNode, tokenDecimals } = GATEWAY_FAMILIES[network.family];
+    if (findDevelopmentNodes && network.source.kind === 'node' && !network.source.dev && isDevelopmentNode) {
       // One try: a node that does not answer now is taken for what it was configured as.
       network.source = { ...network.source, dev: await isDevelopmentNode(network.source).catch(() => false) };
     }
@@ -117,8 +109,7 @@ export async function resolveNetworks(specs: readonly NetworkSpec[], { findDevel
         withDecimals.push({ ...asset, decimals: asset.decimals });
         continue;
       }
-      if (network.source.kind !== 'node' || !asset.token_contract) throw new Error(`${network.id}: ${asset.asset} has no decimals`);
-      const { tokenDecimals } = await import('./evm/node-chain.js');
+      if (network.source.kind !== 'node' || !asset.token_contract || !tokenDecimals) throw new Error(`${network.id}: ${asset.asset} has no decimals`);
       for (let attempt = 1; ; attempt++) {
         try {
           withDecimals.push({ ...asset, decimals: await tokenDecimals(network.source, asset.token_contract) });

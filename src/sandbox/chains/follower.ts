@@ -6,7 +6,7 @@
 import { blockHashAt, lowestBlock, paymentAddressesSince, readCursor, type Cursor } from '../storage/chain-facts.js';
 import { log } from '../logging.js';
 import type { Database } from '../storage/database.js';
-import type { NetworkFamily } from './networks.js';
+import { FAMILIES } from '../../codecs/families/index.js';
 import type { BlockHeader, ChainBlock, ChainPort, ChainTransfer } from './port.js';
 
 /** What one step of following found, to record in one transaction. */
@@ -27,7 +27,7 @@ export interface ChainStep {
 }
 
 /** Blocks read and recorded in one step: a node answers a few dozen at once, the simulator any number. */
-const BATCH = { simulated: 1_000, node: 25 } as const;
+export const BATCH = { simulated: 1_000, node: 25 } as const;
 
 export class ChainFollower {
   /** The gateway's addresses on this network, in the form a chain may write them, to the form the gateway stores. */
@@ -99,7 +99,7 @@ export class ChainFollower {
   #ours(transfers: readonly ChainTransfer[]): ChainTransfer[] {
     const ours: ChainTransfer[] = [];
     for (const t of transfers) {
-      const to = this.#watched.get(addressKey(this.port.network.family, t.to));
+      const to = this.#watched.get(FAMILIES[this.port.network.family].addressKey(t.to));
       if (to !== undefined) ours.push({ ...t, to });
     }
     return ours;
@@ -109,12 +109,7 @@ export class ChainFollower {
   async #refreshWatched(): Promise<void> {
     const { network } = this.port;
     const { addresses, next } = await paymentAddressesSince(this.db, network.id, this.#watchedSince);
-    for (const address of addresses) this.#watched.set(addressKey(network.family, address), address);
+    for (const address of addresses) this.#watched.set(FAMILIES[network.family].addressKey(address), address);
     this.#watchedSince = next;
   }
-}
-
-/** EVM addresses are written in any case (EIP-55 only adds a checksum to the case): compared lower case. */
-function addressKey(family: NetworkFamily, address: string): string {
-  return family === 'evm' ? address.toLowerCase() : address;
 }

@@ -2,7 +2,7 @@
 // facts come from (the simulator, or a JSON-RPC node). Nothing else in the gateway lists networks or assets: adding an
 // EVM network is a configuration entry (README, "Real chains").
 import type { AssetCode, Network } from '../../contract/index.js';
-import type { NetworkFamily } from '../../codecs/addresses.js';
+import type { NetworkFamily } from '../../contract/index.js';
 
 export type { NetworkFamily };
 
@@ -50,6 +50,11 @@ export interface NodeSource {
   chainId?: string;
   /** A head block older than this is a node behind (TRON's JSON-RPC says nothing else about it); unset: never. */
   stallMs?: number;
+  /**
+   * The open payments' token balances are compared with what the gateway recorded this often
+   * (services/chains/cross-check.ts), where the port reads balances; unset: never.
+   */
+  crossCheckMs?: number;
   /** A provider's key, sent with every call (TRON-PRO-API-KEY); never shown or logged. */
   apiKey?: string;
   /** The network's HTTP API beside its JSON-RPC (TRON's `/wallet/…`), where it has one. */
@@ -76,6 +81,18 @@ export interface NetworkConfig {
   source: SimulatedSource | NodeSource;
 }
 
+/** An asset as configured: a token's decimals may be left to its contract, and a rate may come with it. */
+export interface AssetSpec extends Omit<AssetConfig, 'decimals'> {
+  decimals?: number;
+  /** The sandbox's VND rate for the asset, where SANDBOX_RATE_<ASSET> does not give one. */
+  rate_vnd?: string;
+}
+
+/** A network as configured, before a node has told the decimals of its tokens (chains/evm/node-chain.ts). */
+export interface NetworkSpec extends Omit<NetworkConfig, 'assets'> {
+  assets: AssetSpec[];
+}
+
 /** An asset on its network: what a quote, an address and a URI are made from. */
 export interface AssetInfo extends AssetConfig {
   network: Network;
@@ -85,44 +102,6 @@ export interface AssetInfo extends AssetConfig {
 
 /** The Sepolia testnet's id: the simulated Ethereum and a default node look like it. */
 export const SEPOLIA_CHAIN_ID = 11155111;
-
-/** The simulated networks of the embedded sandbox; `blockIntervalMs` comes from the configuration. */
-export function simulatedNetworks(blockIntervalMs: (fallback: number) => number): NetworkConfig[] {
-  return [
-    {
-      id: 'TRON',
-      name: 'TRON',
-      family: 'tron',
-      testnet: true,
-      assets: [{ asset: 'USDT', decimals: 6, quote_decimals: 2, token_standard: 'TRC-20' }],
-      confirmations: 3,
-      source: { kind: 'simulated', blockIntervalMs: blockIntervalMs(3_000) },
-    },
-    {
-      id: 'ETHEREUM',
-      name: 'Ethereum Sepolia',
-      family: 'evm',
-      testnet: true,
-      chain_id: SEPOLIA_CHAIN_ID,
-      assets: [
-        { asset: 'USDT', decimals: 6, quote_decimals: 2, token_contract: '0xaA8E23Fb1079EA71e0a56F48a2aA51851D8433D0', token_standard: 'ERC-20' },
-        { asset: 'ETH', decimals: 18, quote_decimals: 6 },
-      ],
-      confirmations: 3,
-      source: { kind: 'simulated', blockIntervalMs: blockIntervalMs(6_000) },
-    },
-    {
-      id: 'BITCOIN',
-      // Not "Bitcoin testnet": `testnet` says so, in the customer's language ("mạng thử nghiệm Bitcoin").
-      name: 'Bitcoin',
-      family: 'bitcoin',
-      testnet: true,
-      assets: [{ asset: 'BTC', decimals: 8, quote_decimals: 8 }],
-      confirmations: 2,
-      source: { kind: 'simulated', blockIntervalMs: blockIntervalMs(10_000) },
-    },
-  ];
-}
 
 /** An asset as the API shows it (the checkout view's methods, GET /sandbox/chain): what is not set is null. */
 export function assetFields({ asset, decimals, quote_decimals, label, token_contract, token_standard }: AssetInfo) {

@@ -50,6 +50,12 @@ export interface ChainPort {
    * when the node does not answer; ask head() first, which throws for a node behind (it may not know of the latest use).
    */
   addressUsed?(address: string): Promise<boolean>;
+  /**
+   * What each address holds of the network's token, read at the tip, and a height asked after the balances, so no
+   * balance is of a block above it: the watcher's cross-check (services/chains/cross-check.ts) compares them with what
+   * it recorded once it has followed that far. Only where a node answers it (TRON's); throws when the node does not.
+   */
+  tokenBalances?(addresses: readonly string[]): Promise<{ asset: AssetCode; height: number; balances: bigint[] }>;
 }
 
 /** A key that signs what leaves its address. */

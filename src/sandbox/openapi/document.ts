@@ -26,8 +26,7 @@ import {
   WEBHOOK_TEST_EVENT,
   WEBHOOK_EVENT_TYPES,
 } from '../../contract/index.js';
-import { routesOf } from '../routes/index.js';
-import { isMedia, type Body, type Method, type RouteSpec, type Tag } from '../routes/route.js';
+import { isMedia, type Body, type Declaration, type Method, type RouteSpec, type Tag } from '../routes/route.js';
 
 type Json = Record<string, unknown>;
 
@@ -156,10 +155,13 @@ function operation(method: Method, path: string, spec: RouteSpec): Json {
   };
 }
 
-/** The document of a gateway in `environment`: a live one's has no sandbox route, and no Sandbox tag. */
-export function openApiDocument(serverUrl = 'http://localhost:4010', environment: Environment = 'sandbox'): Json {
+/**
+ * The document of a gateway in `environment` serving `routes` (routes/index.ts, routesOf): a live one's has no
+ * sandbox route, and no Sandbox tag.
+ */
+export function openApiDocument(routes: readonly Declaration[], serverUrl = 'http://localhost:4010', environment: Environment = 'sandbox'): Json {
   const paths: Record<string, Json> = {};
-  for (const { method, path, spec } of routesOf(environment)) (paths[path] ??= {})[method] = operation(method, path, spec);
+  for (const { method, path, spec } of routes) (paths[path] ??= {})[method] = operation(method, path, spec);
   const live = environment === 'live';
   return {
     openapi: '3.1.1',

@@ -5,6 +5,7 @@
 import { html } from 'hono/html';
 import type { FieldError } from '../../contract/index.js';
 import type { NetworkFamily } from '../../codecs/addresses.js';
+import { FAMILIES } from '../../codecs/families/index.js';
 import { addressProblem, type AddressProblem, type RefundClaim } from '../services/orders/refund-claims.js';
 import { page, pageCsp, pageFormats, type PageLanguage } from './page.js';
 
@@ -36,13 +37,12 @@ const WORDS = {
     submit: 'Nhận tiền hoàn',
     problem: 'Chưa thể nhận: hãy sửa các mục dưới đây.',
     field: { address: 'Địa chỉ ví', confirm: 'Xác nhận' },
-    families: { evm: 'Ethereum (0x…)', tron: 'TRON (T…)', bitcoin: 'Bitcoin testnet (tb1…)' } as Record<NetworkFamily, string>,
-    addressWrong: (problem: AddressProblem, network: string, families: Record<NetworkFamily, string>, own: NetworkFamily): string =>
+    addressWrong: (problem: AddressProblem, network: string, addressName: (family: NetworkFamily) => string, own: NetworkFamily): string =>
       ({
         missing: 'cần nhập địa chỉ ví của bạn trên mạng này',
-        other_network: `đây là địa chỉ ${problem.kind === 'other_network' ? families[problem.family] : ''}; khoản hoàn này trả trên ${network} nên cần địa chỉ ${families[own]}`,
+        other_network: `đây là địa chỉ ${problem.kind === 'other_network' ? addressName(problem.family) : ''}; khoản hoàn này trả trên ${network} nên cần địa chỉ ${addressName(own)}`,
         checksum: 'sai mã kiểm tra (chữ hoa, chữ thường theo EIP-55): hãy sao chép lại từ ví của bạn',
-        malformed: `không phải địa chỉ ${families[own]}: hãy kiểm tra mã kiểm tra và chép đủ cả địa chỉ`,
+        malformed: `không phải địa chỉ ${addressName(own)}: hãy kiểm tra mã kiểm tra và chép đủ cả địa chỉ`,
         gateway: 'là địa chỉ của chính cổng thanh toán (nơi nhận thanh toán, hoặc ví chi trả của cổng), không phải ví của bạn: tiền hoàn sẽ quay về đó',
       })[problem.kind],
     confirmWrong: 'hãy đánh dấu ô xác nhận: địa chỉ là của bạn và nhận trên mạng này',
@@ -71,13 +71,12 @@ const WORDS = {
     submit: 'Claim the refund',
     problem: 'The claim cannot be accepted yet: correct what is marked below.',
     field: { address: 'Wallet address', confirm: 'Confirmation' },
-    families: { evm: 'an Ethereum (0x…)', tron: 'a TRON (T…)', bitcoin: 'a Bitcoin testnet (tb1…)' } as Record<NetworkFamily, string>,
-    addressWrong: (problem: AddressProblem, network: string, families: Record<NetworkFamily, string>, own: NetworkFamily): string =>
+    addressWrong: (problem: AddressProblem, network: string, addressName: (family: NetworkFamily) => string, own: NetworkFamily): string =>
       ({
         missing: 'is required: the address of your wallet on this network',
-        other_network: `is ${problem.kind === 'other_network' ? families[problem.family] : ''} address: this refund is paid on ${network}, so it needs ${families[own]} address`,
+        other_network: `is ${problem.kind === 'other_network' ? addressName(problem.family) : ''} address: this refund is paid on ${network}, so it needs ${addressName(own)} address`,
         checksum: 'has a wrong checksum (the upper and lower case letters, EIP-55): copy it again from your wallet',
-        malformed: `is not ${families[own]} address: check its checksum and that you copied it whole`,
+        malformed: `is not ${addressName(own)} address: check its checksum and that you copied it whole`,
         gateway: 'is an address of this payment gateway (where payments are received, or its payout wallet), not your wallet: the refund would come back to it',
       })[problem.kind],
     confirmWrong: 'must be ticked: confirm the address is yours and receives on this network',
@@ -104,7 +103,7 @@ export function claimPage(lang: PageLanguage, claim: RefundClaim, token: string,
   // Worded here, in the page's language, from what is wrong (the API's messages are English).
   // A well-formed address refused is one of the gateway's own (RefundClaims.claim).
   const problem = refused('address') ? (addressProblem(network.family, tried!.address.trim()) ?? { kind: 'gateway' as const }) : undefined;
-  const addressError = problem && `${w.field.address}: ${w.addressWrong(problem, network.name, w.families, network.family)}`;
+  const addressError = problem && `${w.field.address}: ${w.addressWrong(problem, network.name, (family) => FAMILIES[family].addressName[lang], network.family)}`;
   const confirmError = refused('confirm') ? `${w.field.confirm}: ${w.confirmWrong}` : undefined;
   return page(
     lang,

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { parseDecimal } from '../../codecs/amounts.js';
 import { fieldErrors, type AssetCode } from '../../contract/index.js';
 import { ASSET_CODE } from '../../contract/assets.js';
-import type { NetworkSpec } from '../chains/configuration.js';
+import type { NetworkSpec } from '../chains/networks.js';
 import type { RateEnv } from '../variables.js';
 import { MAX_BYTES, RATE_SOURCE_KINDS, type Pair, type RateSourceSpec } from './sources.js';
 

@@ -2,11 +2,10 @@
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { CheckoutView, OpenPaymentRequest, Payment } from '../../contract/index.js';
 import type { Services } from '../services.js';
-import { readJsonObject } from '../http/body.js';
 import { clientAddress } from '../http/client-address.js';
 import { openCors } from '../http/cors.js';
 import { jsonText } from '../http/json-text.js';
-import { badRequest, parseWith } from '../http/problem.js';
+import { badRequest } from '../http/problem.js';
 import { log } from '../logging.js';
 import { media, route, type RouteGroup } from './route.js';
 
@@ -31,16 +30,16 @@ export const checkoutRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'pay
         tag: 'Checkout',
         summary: 'Open a payment (or return the one still open in that asset)',
         body: OpenPaymentRequest,
+        // Untyped: the element sends no Content-Type, so another origin's page opens a payment without a CORS preflight.
+        read: { untyped: true },
         ok: { 201: Payment, 200: Payment },
         // The coin, and the customer's few fields: no customer needs more.
         maxBodyBytes: 16 * 1024,
         errors: [404, 409, 410, 413, 422, 429],
       },
       ({ customerCheckout: checkout }) =>
-        async (c) => {
-          // Untyped: the element sends no Content-Type, so another origin's page opens a payment without a CORS preflight.
-          const request = parseWith(OpenPaymentRequest, await readJsonObject(c, { untyped: true }));
-          const { payment, created } = await checkout.open(c.req.param('ref'), request, clientAddress(c));
+        async (c, { body }) => {
+          const { payment, created } = await checkout.open(c.req.param('ref'), body, clientAddress(c));
           return c.json(payment, created ? 201 : 200);
         },
     ),

@@ -1,8 +1,6 @@
 // POST /api/merchant/client-secret/roll: a new client secret for the merchant of the token, answered once; the old
 // one, and every token it issued, ends now or after `expires_in` seconds (docs/api.md, "Roll the client secret").
 import { ClientSecretRoll, ClientSecretRollRequest } from '../../contract/index.js';
-import { readJsonObject } from '../http/body.js';
-import { parseWith } from '../http/problem.js';
 import type { Services } from '../services.js';
 import { route, type RouteGroup } from './route.js';
 
@@ -18,15 +16,14 @@ export const clientSecretRoutes: RouteGroup<Pick<Services, 'merchants'>> = {
         summary: 'Roll the client secret (the old one ends now, or after expires_in seconds)',
         auth: 'bearer',
         body: ClientSecretRollRequest,
+        read: { optional: true },
         ok: { 200: ClientSecretRoll },
         maxBodyBytes: 1024,
         errors: [413, 422],
       },
       ({ merchants }) =>
-        async (c) => {
-          const { expires_in } = parseWith(ClientSecretRollRequest, await readJsonObject(c, { optional: true }));
-          return c.json(await merchants.rollSecret(c.var.merchantId, expires_in), 200, NO_STORE);
-        },
+        async (c, { body }) =>
+          c.json(await merchants.rollSecret(c.var.merchantId, body.expires_in), 200, NO_STORE),
     ),
   ],
 };

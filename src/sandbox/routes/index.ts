@@ -1,7 +1,7 @@
 // Every route of the gateway, by resource, in the order app.ts mounts them and the OpenAPI document lists them; a live
 // gateway mounts and lists all but the sandbox's (routeGroups).
-// The document describes its own route too: openapi/document.ts reads this list, and ./openapi.ts, in it, reads the
-// document, both only when the document is asked for (a request, scripts/openapi.ts), never as the modules load.
+// The document describes its own route too: ./openapi.ts, in this list, is handed routesOf and reads it (and the
+// document) only when the document is asked for, never as the modules load.
 import type { Environment } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { assetRoutes } from './assets.js';
@@ -35,7 +35,7 @@ export const ROUTE_GROUPS: RouteGroup<Services>[] = [
   assetRoutes,
   receiptRoutes,
   refundClaimRoutes,
-  openApiRoutes,
+  openApiRoutes((environment) => routesOf(environment)),
   operationsRoutes,
 ];
 

@@ -2,8 +2,6 @@
 import { PaymentLinkList, PaymentLinkListQuery, PaymentLinkRequest, PaymentLinkResource, PaymentLinkResponse } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { invalid } from '../errors.js';
-import { parseWith } from '../http/problem.js';
-import { idempotencyScope, replayHeaders } from './replay.js';
 import { route, type RouteGroup } from './route.js';
 
 export const paymentLinkRoutes: RouteGroup<Pick<Services, 'paymentLinks' | 'merchantLinks' | 'linkCancels' | 'config'>> = {
@@ -22,14 +20,13 @@ export const paymentLinkRoutes: RouteGroup<Pick<Services, 'paymentLinks' | 'merc
         errors: [401, 409, 422],
       },
       ({ paymentLinks, config }) =>
-        async (c) => {
+        async (c, { body, idempotency }) => {
           // The testers' shortcut through time is the sandbox's: a live link's quotes hold for the gateway's own time.
-          if (config.environment === 'live' && c.var.request.sandbox_quote_ttl_seconds !== undefined) {
+          if (config.environment === 'live' && body.sandbox_quote_ttl_seconds !== undefined) {
             const message = 'is a sandbox field: a live gateway refuses it';
             throw invalid(`sandbox_quote_ttl_seconds ${message}.`, [{ path: 'sandbox_quote_ttl_seconds', message }]);
           }
-          const { value, replayed } = await paymentLinks.create(c.var.merchant, c.var.request, idempotencyScope(c, c.var.body));
-          return c.json(value, 201, replayHeaders(replayed));
+          return paymentLinks.create(c.var.merchant, body, idempotency);
         },
     ),
     // The merchant's read of its links: Bearer, like the refund endpoints. A page at a time, newest first, narrowed by
@@ -46,8 +43,8 @@ export const paymentLinkRoutes: RouteGroup<Pick<Services, 'paymentLinks' | 'merc
         errors: [422],
       },
       ({ merchantLinks }) =>
-        async (c) =>
-          c.json(await merchantLinks.list(c.var.merchantId, parseWith(PaymentLinkListQuery, c.req.query()))),
+        async (c, { query }) =>
+          c.json(await merchantLinks.list(c.var.merchantId, query)),
     ),
     route(
       'get',
@@ -70,10 +67,8 @@ export const paymentLinkRoutes: RouteGroup<Pick<Services, 'paymentLinks' | 'merc
         errors: [404, 409],
       },
       ({ linkCancels }) =>
-        async (c) => {
-          const { value, replayed } = await linkCancels.cancel(c.var.merchantId, c.req.param('payment_link_ref'), idempotencyScope(c, {}));
-          return c.json(value, 200, replayHeaders(replayed));
-        },
+        (c, { idempotency }) =>
+          linkCancels.cancel(c.var.merchantId, c.req.param('payment_link_ref'), idempotency),
     ),
   ],
 };

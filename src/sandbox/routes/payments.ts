@@ -1,7 +1,6 @@
 // {base_url}/api/payments: the merchant's decisions about a held payment (Bearer, like the refund endpoints).
 import { PaymentLinkResource } from '../../contract/index.js';
 import type { Services } from '../services.js';
-import { idempotencyScope, replayHeaders } from './replay.js';
 import { route, type RouteGroup } from './route.js';
 
 export const paymentRoutes: RouteGroup<Pick<Services, 'heldPayments'>> = {
@@ -18,10 +17,8 @@ export const paymentRoutes: RouteGroup<Pick<Services, 'heldPayments'>> = {
         errors: [404, 409],
       },
       ({ heldPayments }) =>
-        async (c) => {
-          const { value, replayed } = await heldPayments.accept(c.var.merchantId, c.req.param('payment_id'), idempotencyScope(c, {}));
-          return c.json(value, 200, replayHeaders(replayed));
-        },
+        (c, { idempotency }) =>
+          heldPayments.accept(c.var.merchantId, c.req.param('payment_id'), idempotency),
     ),
   ],
 };

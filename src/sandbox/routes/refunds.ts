@@ -3,10 +3,7 @@
 import * as z from 'zod/mini';
 import { CancelRefundRequest, CreateRefundRequest, expected, RefundList, RefundResource, RefundResourceList } from '../../contract/index.js';
 import type { Services } from '../services.js';
-import { readJsonObject } from '../http/body.js';
 import { jsonText } from '../http/json-text.js';
-import { parseWith } from '../http/problem.js';
-import { idempotencyScope, replayHeaders } from './replay.js';
 import { route, type RouteGroup } from './route.js';
 
 const ORDER_QUERY = z.object({ order_id: z.string(expected('an order id')).check(z.minLength(1, 'must not be empty')) });
@@ -21,17 +18,14 @@ export const refundRoutes: RouteGroup<Pick<Services, 'refunds' | 'refundLedger'>
         summary: 'Refund part or all of an order',
         auth: 'bearer',
         body: CreateRefundRequest,
+        read: { untyped: true },
         idempotent: true,
         ok: { 201: RefundList },
         errors: [404, 409, 422],
       },
       ({ refunds }) =>
-        async (c) => {
-          const body = await readJsonObject(c, { untyped: true });
-          const request = parseWith(CreateRefundRequest, body);
-          const { value, replayed } = await refunds.create(c.var.merchantId, c.req.param('order_id'), request, idempotencyScope(c, body));
-          return c.json(value, 201, replayHeaders(replayed));
-        },
+        (c, { body, idempotency }) =>
+          refunds.create(c.var.merchantId, c.req.param('order_id'), body, idempotency),
     ),
     route(
       'get',
@@ -53,10 +47,8 @@ export const refundRoutes: RouteGroup<Pick<Services, 'refunds' | 'refundLedger'>
         errors: [404],
       },
       ({ refunds }) =>
-        async (c) => {
-          const { order_id } = parseWith(ORDER_QUERY, c.req.query());
-          return c.json(await refunds.list(c.var.merchantId, order_id), 200);
-        },
+        async (c, { query }) =>
+          c.json(await refunds.list(c.var.merchantId, query.order_id), 200),
     ),
     route(
       'get',
@@ -74,14 +66,13 @@ export const refundRoutes: RouteGroup<Pick<Services, 'refunds' | 'refundLedger'>
         summary: 'Cancels a PENDING refund nothing of which was sent: FAILED with the reason, its amount refundable again',
         auth: 'bearer',
         body: CancelRefundRequest,
+        read: { untyped: true, optional: true },
         ok: { 200: RefundResource },
         errors: [404, 409],
       },
       ({ refunds }) =>
-        async (c) => {
-          const request = parseWith(CancelRefundRequest, await readJsonObject(c, { untyped: true, optional: true }));
-          return c.json(await refunds.cancel(c.var.merchantId, c.req.param('refund_id'), request), 200);
-        },
+        async (c, { body }) =>
+          c.json(await refunds.cancel(c.var.merchantId, c.req.param('refund_id'), body), 200),
     ),
     route(
       'post',
@@ -95,10 +86,8 @@ export const refundRoutes: RouteGroup<Pick<Services, 'refunds' | 'refundLedger'>
         errors: [404, 409],
       },
       ({ refunds }) =>
-        async (c) => {
-          const { value, replayed } = await refunds.retry(c.var.merchantId, c.req.param('refund_id'), idempotencyScope(c, {}));
-          return c.json(value, 201, replayHeaders(replayed));
-        },
+        (c, { idempotency }) =>
+          refunds.retry(c.var.merchantId, c.req.param('refund_id'), idempotency),
     ),
   ],
 };

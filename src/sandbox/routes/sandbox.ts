@@ -11,11 +11,9 @@ import {
   WalletTransferResponse,
 } from '../../contract/index.js';
 import type { Services } from '../services.js';
-import { readJsonObject } from '../http/body.js';
 import { builtFile } from '../http/built-file.js';
 import { openCors } from '../http/cors.js';
 import { jsonText } from '../http/json-text.js';
-import { parseWith } from '../http/problem.js';
 import { TESTER_PANEL_SCRIPT } from '../paths.js';
 import { media, route, type RouteGroup } from './route.js';
 
@@ -55,8 +53,8 @@ export const sandboxRoutes: RouteGroup<Pick<Services, 'wallet' | 'sandboxControl
       '/sandbox/wallet/transfers',
       { tag: 'Sandbox', summary: 'The test wallet sends', body: WalletTransferRequest, ok: { 201: WalletTransferResponse }, errors: [422] },
       ({ wallet }) =>
-        async (c) =>
-          c.json(await wallet.transfer(parseWith(WalletTransferRequest, await readJsonObject(c))), 201),
+        async (c, { body }) =>
+          c.json(await wallet.transfer(body), 201),
     ),
     route(
       'get',
@@ -69,12 +67,10 @@ export const sandboxRoutes: RouteGroup<Pick<Services, 'wallet' | 'sandboxControl
     route(
       'post',
       '/sandbox/chain/mine',
-      { tag: 'Sandbox', summary: 'Mine blocks now', body: MineRequest, ok: { 200: MineResponse }, errors: [422] },
+      { tag: 'Sandbox', summary: 'Mine blocks now', body: MineRequest, read: { optional: true }, ok: { 200: MineResponse }, errors: [422] },
       ({ sandboxControls }) =>
-        async (c) => {
-          const { blocks, network } = parseWith(MineRequest, await readJsonObject(c, { optional: true }));
-          return c.json({ tips: await sandboxControls.mine(blocks, network) });
-        },
+        async (c, { body }) =>
+          c.json({ tips: await sandboxControls.mine(body.blocks, body.network) }),
     ),
     route(
       'post',

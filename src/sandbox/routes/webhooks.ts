@@ -11,9 +11,7 @@ import {
   WEBHOOK_TEST_EVENT,
 } from '../../contract/index.js';
 import type { Services } from '../services.js';
-import { readJsonObject } from '../http/body.js';
-import { badRequest, parseWith } from '../http/problem.js';
-import { idempotencyScope, replayHeaders } from './replay.js';
+import { badRequest } from '../http/problem.js';
 import { route, type RouteGroup } from './route.js';
 
 /** Digits only: a number parser would also take " 1", "1e0" or "0x1" for the same delivery. */
@@ -46,12 +44,8 @@ export const webhookRoutes: RouteGroup<Pick<Services, 'webhookEndpoints'>> = {
         errors: [409, 413, 422, 429],
       },
       ({ webhookEndpoints: endpoints }) =>
-        async (c) => {
-          const body = await readJsonObject(c);
-          const { url } = parseWith(WebhookEndpointRequest, body);
-          const { value, replayed } = await endpoints.add(c.var.merchantId, url, idempotencyScope(c, body));
-          return c.json(value, 201, replayHeaders(replayed));
-        },
+        (c, { body, idempotency }) =>
+          endpoints.add(c.var.merchantId, body.url, idempotency),
     ),
     route(
       'delete',
@@ -75,10 +69,8 @@ export const webhookRoutes: RouteGroup<Pick<Services, 'webhookEndpoints'>> = {
         errors: [404, 422],
       },
       ({ webhookEndpoints: endpoints }) =>
-        async (c) => {
-          const { payment_link_ref } = parseWith(WebhookDeliveryQuery, c.req.query());
-          return c.json({ deliveries: await endpoints.deliveries(c.var.merchantId, c.req.param('endpoint_id'), payment_link_ref) });
-        },
+        async (c, { query }) =>
+          c.json({ deliveries: await endpoints.deliveries(c.var.merchantId, c.req.param('endpoint_id'), query.payment_link_ref) }),
     ),
     route(
       'post',

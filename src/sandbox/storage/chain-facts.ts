@@ -1,9 +1,10 @@
 // Every statement about the chains as the gateway has followed them (migrations/007_chain_facts.sql): the blocks, the
 // transfers into its addresses, and a cursor per network. Written only by services/chains/chain-facts.ts, from what a chain
 // port showed; read by a link's facts (link-facts.ts).
-import type { Network } from '../../contract/index.js';
+import type { AssetCode, Network } from '../../contract/index.js';
+import { OPEN_PAYMENT_STATUSES } from '../../contract/rules.js';
 import type { ChainTransfer } from '../chains/port.js';
-import { one, type Sql } from './database.js';
+import { one, sqlList, type Sql } from './database.js';
 
 export interface Cursor {
   height: number;
@@ -194,6 +195,50 @@ export async function paymentAddressesSince(sql: Sql, network: Network, since: s
     [network, since],
   );
   return { addresses: rows.flatMap((r) => (r.address === null ? [] : [r.address])), next: rows[0]!.next };
+}
+
+/** An open payment's address, for the watcher's cross-check (services/chains/cross-check.ts). */
+export interface OpenAddress {
+  /** The payment's creation order: the next round starts after the last one checked. */
+  seq: number;
+  address: string;
+  opened_at: Date;
+}
+
+/** At most `limit` open payments of a network, in creation order after `afterSeq`. */
+export async function openAddressesAfter(sql: Sql, network: Network, afterSeq: number, limit: number): Promise<OpenAddress[]> {
+  return sql.query<OpenAddress>(
+    `SELECT seq, address, created_at AS opened_at FROM payments WHERE network = $1 AND status IN ${sqlList(OPEN_PAYMENT_STATUSES)} AND seq > $2
+     ORDER BY seq LIMIT $3`,
+    [network, afterSeq, limit],
+  );
+}
+
+/** What the gateway recorded as received in followed blocks, per address, of one asset. */
+export async function receivedAt(sql: Sql, network: Network, asset: AssetCode, addresses: readonly string[]): Promise<Map<string, bigint>> {
+  const rows = await sql.query<{ to_address: string; received: string }>(
+    `SELECT to_address, sum(amount_atomic)::text AS received FROM chain_transfers
+     WHERE network = $1 AND asset = $2 AND to_address = ANY($3::text[]) AND block_height IS NOT NULL GROUP BY to_address`,
+    [network, asset, addresses],
+  );
+  return new Map(rows.map((r) => [r.to_address, BigInt(r.received)]));
+}
+
+/** The lowest block the gateway recorded at or after `at`: no transfer to an address opened then is in one below. */
+export async function firstBlockRecordedSince(sql: Sql, network: Network, at: Date): Promise<number | undefined> {
+  return (await one<{ height: number | null }>(sql, 'SELECT min(height)::bigint AS height FROM chain_blocks WHERE network = $1 AND recorded_at >= $2', [network, at]))?.height ?? undefined;
+}
+
+/** Which of these blocks the gateway holds, by height, with the hash it holds. */
+export async function blockHashesAt(sql: Sql, network: Network, heights: readonly number[]): Promise<Map<number, string>> {
+  const rows = await sql.query<{ height: number; hash: string }>('SELECT height, hash FROM chain_blocks WHERE network = $1 AND height = ANY($2::bigint[])', [network, heights]);
+  return new Map(rows.map((r) => [r.height, r.hash]));
+}
+
+/** The transfers of these transactions the gateway recorded, as `tx_hash position`. */
+export async function recordedKeys(sql: Sql, network: Network, txHashes: readonly string[]): Promise<Set<string>> {
+  const rows = await sql.query<{ key: string }>("SELECT tx_hash || ' ' || position AS key FROM chain_transfers WHERE network = $1 AND tx_hash = ANY($2::text[])", [network, txHashes]);
+  return new Set(rows.map((r) => r.key));
 }
 
 /** A transfer into a payment's address with where the chain put it, for the events that name it (webhooks/outbox.ts). */

@@ -1,5 +1,5 @@
 // The storage interface: PostgreSQL SQL, run by PGlite in process or by a PostgreSQL server.
-// Services see only this; which engine sits behind it is decided once, in openDatabase().
+// Services see only this; which engine sits behind it is decided once, in openDatabase() (./open.ts).
 
 export type Row = object;
 
@@ -61,15 +61,6 @@ export interface DatabaseOptions {
   schema?: string;
   limits?: DatabaseLimits;
   timed?: Timed;
-}
-
-export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const { migrate } = await import('./migrate.js');
-  const db = options.url
-    ? await (await import('./postgres.js')).openPostgres(options.url, options)
-    : await (await import('./pglite.js')).openPglite(options.dataDir, { timed: options.timed, image: options.pgliteImage });
-  await migrate(db);
-  return db;
 }
 
 /** `('a', 'b')`: a list of the contract's constants (never input) as SQL. */

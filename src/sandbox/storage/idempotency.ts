@@ -2,10 +2,11 @@
 // when, written on its own or with the row it answers. A key written at or before `liveSince` has expired: it is
 // found by no one, and the next request under it writes over it.
 import { one, type Sql } from './database.js';
+import { lockHashed } from './locks.js';
 
 /** Two requests with one key at once: the second waits here, until the first commits or rolls back. */
 export async function lockKey(sql: Sql, merchantId: string, key: string): Promise<void> {
-  await sql.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${merchantId}\n${key}`]);
+  await lockHashed(sql, `${merchantId}\n${key}`);
 }
 
 export async function findAnswer<T>(sql: Sql, merchantId: string, key: string, liveSince: Date): Promise<{ request_hash: string; response: T } | undefined> {

@@ -4,6 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { log } from '../logging.js';
 import type { Database } from './database.js';
+import { LOCK_KEYS, lockExclusive } from './locks.js';
 
 const folder = new URL('./migrations/', import.meta.url);
 
@@ -27,7 +28,7 @@ export async function migrate(db: Database, names?: readonly string[]): Promise<
   await db.transaction(async (tx) => {
     applied.length = 0; // a retried transaction applies them again
     // Several gateway processes may start on one database at once: one migrates, the others wait.
-    await tx.query('SELECT pg_advisory_xact_lock(7310001)');
+    await lockExclusive(tx, LOCK_KEYS.migrations);
     await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     const done = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((row) => row.name));
     for (const name of files) {

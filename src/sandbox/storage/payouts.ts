@@ -4,6 +4,7 @@
 import type { Network } from '../../contract/index.js';
 import type { PayoutTerms, RecordedPayout } from '../chains/port.js';
 import { one, type Sql } from './database.js';
+import { LOCK_SPACES, lockEach } from './locks.js';
 
 /** The account of a merchant's payout wallet (migrations/022_merchant_payout_wallets.sql); undefined for no such merchant. */
 export async function payoutAccountOf(sql: Sql, merchantId: string): Promise<number | undefined> {
@@ -20,7 +21,7 @@ export async function payoutAccounts(sql: Sql): Promise<{ merchant_id: string; p
  * a time, in every process, so two cannot both take the last of its room.
  */
 export async function lockMerchantPayouts(sql: Sql, merchantId: string): Promise<void> {
-  await sql.query('SELECT pg_advisory_xact_lock(7310004, hashtext($1))', [merchantId]);
+  await lockEach(sql, LOCK_SPACES.merchantPayouts, [merchantId]);
 }
 
 /**

@@ -2,6 +2,7 @@
 // caused them, and one delivery per endpoint, claimed by the dispatcher of any gateway process.
 import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryType, WebhookUrlRule } from '../../contract/index.js';
 import { one, type Sql } from './database.js';
+import { LOCK_SPACES, lockEach } from './locks.js';
 
 /** NOTIFY channel: a delivery was queued, so every gateway process on the database wakes its dispatcher. */
 export const WEBHOOKS_QUEUED = 'pay_checkout_webhooks';
@@ -323,10 +324,7 @@ export async function recordAttempt(
  * transactions never wait for each other's.
  */
 async function lockQueues(sql: Sql, endpointIds: readonly string[], orderingKey: string): Promise<void> {
-  await sql.query(
-    `SELECT pg_advisory_xact_lock(7310002, key) FROM (SELECT DISTINCT hashtext(endpoint_id || ' ' || $2) AS key FROM unnest($1::text[]) AS endpoint_id ORDER BY key) keys`,
-    [endpointIds, orderingKey],
-  );
+  await lockEach(sql, LOCK_SPACES.webhookQueues, endpointIds.map((endpointId) => `${endpointId} ${orderingKey}`));
 }
 
 /** A claimed delivery given back unsent (its process is stopping): due again at once, for any process. */

@@ -2,22 +2,18 @@
 // real (addresses, hashes); only the consensus is pretend. Each network is a chain port like a node's, and tells the
 // watcher at once when it moves, so a transfer reads as seen before its first block.
 import { randomBytes } from 'node:crypto';
+import { FAMILIES } from '../../../codecs/families/index.js';
 import type { AssetCode } from '../../../contract/index.js';
 import type { Clock } from '../../clock.js';
 import type { Database, Sql } from '../../storage/database.js';
-import { lockExclusive } from '../../storage/locks.js';
+import { LOCK_KEYS, lockExclusive } from '../../storage/locks.js';
 import type { NetworkConfig } from '../networks.js';
 import type { BlockHeader, ChainBlock, ChainPort, ChainTransfer, ChainWallet, PayoutPort, SentTransaction, Signer } from '../port.js';
 import { balanceOf, blocksBetween, insertBlocks, insertTransaction, tipOf, transactionByHash, transactionsIn, type SimTransfer } from './storage.js';
 
-/** Blocks of the simulated chains are mined one process at a time. */
-const MINING_LOCK = 7310002;
-/** Sends take turns, so two at once cannot both spend the same coins. */
-const SENDING_LOCK = 7310003;
-
 export class SimulatedChain implements ChainPort, ChainWallet, PayoutPort {
   readonly #listeners: (() => Promise<void>)[] = [];
-  /** Hashes in the network's own notation: Ethereum's 0x-prefixed, TRON's and Bitcoin's bare hex. */
+  /** Hashes in the network's own notation (its family's): Ethereum's 0x-prefixed, TRON's and Bitcoin's bare hex. */
   readonly #prefix: string;
 
   constructor(
@@ -25,7 +21,7 @@ export class SimulatedChain implements ChainPort, ChainWallet, PayoutPort {
     private readonly clock: Clock,
     readonly network: NetworkConfig,
   ) {
-    this.#prefix = network.family === 'evm' ? '0x' : '';
+    this.#prefix = FAMILIES[network.family].hashPrefix;
   }
 
   onChange(listener: () => Promise<void>): void {
@@ -78,7 +74,7 @@ export class SimulatedChain implements ChainPort, ChainWallet, PayoutPort {
   /** Sends; the transaction waits for the next block. */
   async send(from: Signer, to: string, asset: AssetCode, amount: bigint): Promise<string> {
     const hash = await this.db.transaction(async (tx) => {
-      await lockExclusive(tx, SENDING_LOCK);
+      await lockExclusive(tx, LOCK_KEYS.simulatedSending);
       const balance = await balanceOf(tx, this.network.id, asset, from.address);
       if (balance < amount) throw new InsufficientFunds(balance);
       return this.broadcast(tx, from.address, to, asset, amount);
@@ -105,7 +101,7 @@ export class SimulatedChain implements ChainPort, ChainWallet, PayoutPort {
   /** Mines `blocks` blocks now; the first takes every waiting transaction. Returns the new tip. */
   async mine(blocks: number): Promise<number> {
     const tip = await this.db.transaction(async (tx) => {
-      await lockExclusive(tx, MINING_LOCK);
+      await lockExclusive(tx, LOCK_KEYS.chainFactsAndSimulatedMining);
       return this.#mineIn(tx, blocks);
     });
     await this.#changed();
@@ -117,7 +113,7 @@ export class SimulatedChain implements ChainPort, ChainWallet, PayoutPort {
     const interval = this.network.source.kind === 'simulated' ? this.network.source.blockIntervalMs : 0;
     if (!interval) return false;
     const mined = await this.db.transaction(async (tx) => {
-      await lockExclusive(tx, MINING_LOCK);
+      await lockExclusive(tx, LOCK_KEYS.chainFactsAndSimulatedMining);
       const last = await tipOf(tx, this.network.id);
       if (last && this.clock.now().getTime() - last.mined_at.getTime() < interval) return false;
       await this.#mineIn(tx, 1);

@@ -2,7 +2,7 @@
 // TRON on a node's JSON-RPC instead of the simulator; the other TRON_* variables are refused without it.
 import { isValidAddress } from '../../../codecs/addresses.js';
 import type { ChainVariable, EnvOf } from '../../variables.js';
-import type { NetworkSpec } from '../configuration.js';
+import type { NetworkSpec } from '../networks.js';
 import { nodeSource, wholeNumber } from '../env-values.js';
 
 /** `eth_chainId` of TRON's mainnet and of its Nile testnet: the last four bytes of each genesis block's hash. */
@@ -18,9 +18,9 @@ const USDT_CONTRACTS: Record<string, string> = {
  * makes new payments 503 within 8 s (services/chains/chain-facts.ts, staleAfterMs; DESIGN.md 9.1 asks 10), at about
  * two and a half calls a block.
  */
-const DEFAULTS = { pollMs: 2_000, timeoutMs: 2_000, confirmations: 19, finalityBlocks: 27, stallMs: 60_000 } as const;
+const DEFAULTS = { pollMs: 2_000, timeoutMs: 2_000, confirmations: 19, finalityBlocks: 27, stallMs: 60_000, crossCheckMs: 60_000 } as const;
 
-const TRON_ONLY = ['TRON_API_URL', 'TRON_API_KEY', 'TRON_USDT_CONTRACT', 'TRON_CHAIN_ID', 'TRON_CONFIRMATIONS', 'TRON_POLL_MS', 'TRON_TIMEOUT_MS', 'TRON_FINALITY_BLOCKS', 'TRON_STALL_MS'] as const;
+const TRON_ONLY = ['TRON_API_URL', 'TRON_API_KEY', 'TRON_USDT_CONTRACT', 'TRON_CHAIN_ID', 'TRON_CONFIRMATIONS', 'TRON_POLL_MS', 'TRON_TIMEOUT_MS', 'TRON_FINALITY_BLOCKS', 'TRON_STALL_MS', 'TRON_CROSSCHECK_MS'] as const;
 
 type TronEnv = EnvOf<ChainVariable>;
 
@@ -41,6 +41,7 @@ export function tronOnNode(env: TronEnv): NetworkSpec | undefined {
     timeoutMs: wholeNumber(env, 'TRON_TIMEOUT_MS', DEFAULTS.timeoutMs, 100),
     finalityBlocks: wholeNumber(env, 'TRON_FINALITY_BLOCKS', DEFAULTS.finalityBlocks, 1),
     stallMs: wholeNumber(env, 'TRON_STALL_MS', DEFAULTS.stallMs, 1_000),
+    crossCheckMs: wholeNumber(env, 'TRON_CROSSCHECK_MS', DEFAULTS.crossCheckMs, 100),
     chainId,
     apiKey: env.TRON_API_KEY || undefined,
     apiUrl: env.TRON_API_URL || new URL(env.TRON_RPC_URL).origin,

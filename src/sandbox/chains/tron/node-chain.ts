@@ -145,8 +145,28 @@ export class TronNodeChain implements ChainPort, SigningPayoutPort {
    * as unused; the restore's margin covers it.
    */
   async addressUsed(address: string): Promise<boolean> {
-    const [trx, held] = await Promise.all([this.#trx(address), this.balance(this.#token.asset, address)]);
+    const [trx, held] = await Promise.all([this.#trx(address), this.#tokenBalance(address)]);
     return trx > 0n || held > 0n;
+  }
+
+  /**
+   * The token's balanceOf each address, one call after another (a cross-check is a few calls beside the watcher's,
+   * never a burst), then the head's number. `eth_call` takes `latest` only on TRON (java-tron refuses `finalized` and
+   * block numbers), so the balances are the tip's, and the height read after them bounds the block they are of.
+   */
+  async tokenBalances(addresses: readonly string[]): Promise<{ asset: AssetCode; height: number; balances: bigint[] }> {
+    const balances: bigint[] = [];
+    for (const address of addresses) balances.push(await this.#tokenBalance(address));
+    const height = await this.#rpc.call<string>('eth_blockNumber', []);
+    if (!QUANTITY.test(height)) throw new TronProviderError(`${this.network.id}: eth_blockNumber answered ${JSON.stringify(height).slice(0, 100)}, not a number`);
+    return { asset: this.#token.asset, height: Number(BigInt(height)), balances };
+  }
+
+  async #tokenBalance(address: string): Promise<bigint> {
+    const owner = tronAddressToHex(address);
+    const held = await this.#rpc.call<string>('eth_call', [{ to: this.#contract, data: `${BALANCE_OF}${owner.slice(2).padStart(64, '0')}` }, 'latest']);
+    if (typeof held !== 'string' || !/^0x[0-9a-fA-F]{0,64}$/.test(held)) throw new TronProviderError(`${this.network.id}: the token balance of ${address} is not a number (${JSON.stringify(held).slice(0, 100)})`);
+    return held === '0x' ? 0n : BigInt(held);
   }
 
   // Payouts from the merchants' payout wallets (services/orders/payouts.ts).
@@ -154,9 +174,7 @@ export class TronNodeChain implements ChainPort, SigningPayoutPort {
   /** What an address holds of the token (balanceOf, at the latest block: TRON's JSON-RPC has no pending one). */
   async balance(asset: AssetCode, address: string): Promise<bigint> {
     if (asset !== this.#token.asset) throw new Error(`${asset} is not on ${this.network.id}`);
-    const held = await this.#rpc.call<string>('eth_call', [{ to: this.#contract, data: `${BALANCE_OF}${tronAddressToHex(address).slice(2).padStart(64, '0')}` }, 'latest']);
-    if (!/^0x[0-9a-fA-F]{0,64}$/.test(held)) throw new TronProviderError(`${this.network.id}: the ${asset} balance of ${address} is not a number (${String(held).slice(0, 100)})`);
-    return held === '0x' ? 0n : BigInt(held);
+    return this.#tokenBalance(address);
   }
 
   /** The TRX of an address, in sun. */

@@ -5,9 +5,11 @@
 import type { Network } from '../../../contract/index.js';
 import type { ChainStep } from '../../chains/follower.js';
 import type { NetworkConfig } from '../../chains/networks.js';
+import type { ChainBlock, ChainTransfer } from '../../chains/port.js';
 import type { Clock } from '../../clock.js';
 import { log } from '../../logging.js';
 import {
+  blockHashesAt,
   dropPendingExcept,
   insertBlocks,
   linksAtAddresses,
@@ -19,6 +21,7 @@ import {
   readCursor,
   recordMined,
   recordPending,
+  recordedKeys,
   rewindTo,
   transferFactsOf,
   writeCursor,
@@ -26,17 +29,11 @@ import {
   type TransferFact,
 } from '../../storage/chain-facts.js';
 import type { Database, Sql } from '../../storage/database.js';
-import { lockExclusive } from '../../storage/locks.js';
+import { LOCK_KEYS, lockExclusive } from '../../storage/locks.js';
 import { payoutsAmong } from '../../storage/payouts.js';
 import { unsettledLinks } from '../../storage/payments.js';
 import type { Reconciler } from '../payments/reconciler.js';
-import type { MerchantEventSink } from '../webhooks/outbox.js';
-
-/**
- * Facts are recorded under this advisory lock; decisions that depend on which payment settled first (accepting a held
- * payment, replacing an expired link) hold its shared form, so no fact lands while they decide.
- */
-export const FACTS_LOCK = 7310002;
+import type { MerchantEventSink } from '../webhooks/merchant-events.js';
 
 /** How long a node's network may go unseen before it counts as unavailable: a few rounds, or five seconds. */
 export const staleAfterMs = (network: NetworkConfig): number | undefined =>
@@ -56,7 +53,7 @@ export class ChainFacts {
    */
   record(network: NetworkConfig, step: ChainStep): Promise<string[] | undefined> {
     return this.db.transaction(async (tx) => {
-      await lockExclusive(tx, FACTS_LOCK);
+      await lockExclusive(tx, LOCK_KEYS.chainFactsAndSimulatedMining);
       const cursor = await readCursor(tx, network.id, { lock: true });
       if (!sameCursor(cursor, step.from)) return undefined;
       const stale = staleAfterMs(network);
@@ -116,6 +113,34 @@ export class ChainFacts {
       if (step.blocks.length || step.rewindTo) for (const ref of await unsettledLinks(tx, network.id)) links.add(ref);
       if (reorged.length) await this.#reorged(tx, network.id, reorged, before, now);
       return [...links];
+    });
+  }
+
+  /**
+   * Records transfers found when followed blocks were read again (the cross-check, cross-check.ts): only those of a
+   * block the gateway holds under the same hash (a block that left the chain is the follower's to walk back), not a
+   * payout, and not recorded already, each at its block's time, as the follower would have. Returns the links they
+   * touch; none when nothing was new.
+   */
+  recordFound(network: NetworkConfig, found: readonly (ChainTransfer & { block: ChainBlock })[]): Promise<string[]> {
+    if (!found.length) return Promise.resolve([]);
+    return this.db.transaction(async (tx) => {
+      await lockExclusive(tx, LOCK_KEYS.chainFactsAndSimulatedMining);
+      const held = await blockHashesAt(tx, network.id, [...new Set(found.map((t) => t.block.height))]);
+      const recorded = await recordedKeys(tx, network.id, found.map((t) => t.tx_hash));
+      const payouts = await payoutsAmong(tx, found.map((t) => t.tx_hash));
+      const fresh = found.filter((t) => held.get(t.block.height) === t.block.hash && !recorded.has(keyOf(t)) && !payouts.has(t.tx_hash));
+      if (!fresh.length) return [];
+      const addresses = [...new Set(fresh.map((t) => t.to))];
+      await markUnsettledAt(tx, network.id, addresses);
+      await recordMined(
+        tx,
+        network.id,
+        fresh.map(({ block, ...t }) => ({ ...t, height: block.height, block_hash: block.hash, block_time: block.time })),
+        this.clock.now(),
+        null,
+      );
+      return linksAtAddresses(tx, network.id, addresses);
     });
   }
 

@@ -4,6 +4,8 @@
 // goes by state, not by window: a link is re-derived after a transfer to it, after blocks while its money gains
 // confirmations, when its time runs out, on start, and in a full sweep now and then. Each link is reconciled in its
 // own transaction: one that fails is logged and retried on the next round, and never stops the others or the timers.
+// Where a node's network asks for it, what was recorded is also cross-checked against the chain's balances now and
+// then (cross-check.ts), on a timer of its own.
 import type { Network } from '../../../contract/index.js';
 import type { Chains } from '../../chains/chains.js';
 import { ChainFollower } from '../../chains/follower.js';
@@ -12,6 +14,7 @@ import { firstLine, log } from '../../logging.js';
 import type { Database } from '../../storage/database.js';
 import { linksDueAt, unsettledLinks } from '../../storage/payments.js';
 import type { ChainFacts } from './chain-facts.js';
+import { CrossCheck, readsBalances, type CrossCheckMetrics } from './cross-check.js';
 import type { Reconciler } from '../payments/reconciler.js';
 
 /** Every this many ticks, every unsettled link is re-derived, whatever the chains did. */
@@ -21,6 +24,8 @@ const STEPS_PER_ROUND = 1_000;
 
 export class Watcher {
   readonly #followers = new Map<Network, ChainFollower>();
+  /** Where a node's port reads balances and its network asks for it (TRON_CROSSCHECK_MS): cross-check.ts. */
+  readonly #crossChecks = new Map<Network, { check: CrossCheck; everyMs: number }>();
   /**
    * One round at a time per network, and at most one waiting: a simulator's news and the timer never follow the same
    * chain at once, and a slow node never piles rounds up.
@@ -41,10 +46,17 @@ export class Watcher {
     chains: Chains,
     private readonly facts: ChainFacts,
     private readonly reconciler: Reconciler,
+    metrics?: CrossCheckMetrics,
   ) {
     for (const port of chains.ports) {
-      this.#followers.set(port.network.id, new ChainFollower(db, port));
-      port.onChange?.(() => this.follow(port.network.id));
+      const network = port.network.id;
+      this.#followers.set(network, new ChainFollower(db, port));
+      port.onChange?.(() => this.follow(network));
+      const { source } = port.network;
+      if (source.kind === 'node' && source.crossCheckMs !== undefined && readsBalances(port)) {
+        const watcher = { follow: () => this.follow(network), reconcile: (refs: readonly string[]) => this.#reconcileAll(refs), stopping: () => this.#stopped };
+        this.#crossChecks.set(network, { check: new CrossCheck(db, port, facts, watcher, metrics), everyMs: source.crossCheckMs });
+      }
     }
   }
 
@@ -64,13 +76,14 @@ export class Watcher {
       const { source } = port.network;
       if (source.kind === 'node') every(source.pollMs, () => this.follow(network));
     }
+    for (const { check, everyMs } of this.#crossChecks.values()) every(everyMs, () => (this.#stopped ? Promise.resolve() : check.run()));
     every(intervalMs, () => this.tick());
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
     for (const timer of this.#timers) clearInterval(timer);
-    await Promise.all([this.#running, ...[...this.#following.values()].map((f) => f.running)]);
+    await Promise.all([this.#running, ...[...this.#following.values()].map((f) => f.running), ...[...this.#crossChecks.values()].map(({ check }) => check.settled())]);
   }
 
   /** Every network followed to its tip now. */

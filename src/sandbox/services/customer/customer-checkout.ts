@@ -208,7 +208,7 @@ export class CustomerCheckout {
    * asset, or after a quote ran out, supersedes the last: its quote closes at once, and what reaches it later is held.
    * A request from a `client` address counts against the opens a minute of that address and of the link, reopening
    * the payment already open included: each open is a transaction that locks and reconciles the link, so a flood of
-   * reopenings is work too (`npm run soak:abuse`, finding 1).
+   * reopenings is work too (`npm run soak:abuse` floods it).
    */
   async open(ref: string, request: OpenPaymentRequest, client?: string): Promise<{ payment: Payment; created: boolean }> {
     const asset = this.#offered(request);

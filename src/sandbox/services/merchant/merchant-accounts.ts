@@ -10,8 +10,6 @@ import { accountKeysInUse, disableMerchant, listMerchants, merchantByClientId, u
 import { issueCredentials, type IssuedCredentials } from './credentials.js';
 import type { Merchants } from './merchants.js';
 
-export const NETWORK_FAMILIES = ['evm', 'tron', 'bitcoin'] as const satisfies readonly NetworkFamily[];
-
 /** A merchant as the operator lists it: never a secret. */
 export interface MerchantAccount {
   merchant_id: string;

@@ -8,7 +8,6 @@ import { invalid, notFound } from '../../errors.js';
 import type { Database, Sql } from '../../storage/database.js';
 import { countOfLinks, pageOfLinks, type LinkSearch, type LinkSortKey } from '../../storage/link-list.js';
 import { isMerchantsLink, rateProvenanceOf, type LinkRow, type PaymentRow } from '../../storage/payments.js';
-import { paymentLinkUrl } from '../orders/payment-links.js';
 import type { RefundLedger } from '../orders/refund-ledger.js';
 import type { LinkReader, LinkSnapshot } from '../payments/link-reader.js';
 import type { PaymentView } from '../payments/payment-view.js';
@@ -96,6 +95,13 @@ export class MerchantLinks {
       amountToRefund,
     };
   }
+}
+
+/** `payment_link`: `{checkout_url}?ref=<payment_link_ref>`. */
+export function paymentLinkUrl(checkoutUrl: string, ref: string): string {
+  const url = new URL(checkoutUrl);
+  url.searchParams.set('ref', ref);
+  return url.toString();
 }
 
 /** The contact the customer gave at checkout (the latest payment that carries one), else the link's billing details. */

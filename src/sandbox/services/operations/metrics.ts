@@ -2,11 +2,12 @@
 // Counted as things happen: HTTP requests, statements. Read when scraped: the pool, the chains as followed, the webhook
 // outbox, open event streams, payments by status. One registry per gateway (tests run several in one process).
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { WebhookUrlRule } from '../../../contract/index.js';
+import type { Network, WebhookUrlRule } from '../../../contract/index.js';
 import type { Clock } from '../../clock.js';
 import type { EventStreams } from '../../http/event-stream.js';
 import type { Database, Timed } from '../../storage/database.js';
 import { outboxBacklog, paymentsByStatus } from '../../storage/operations.js';
+import type { CrossCheckOutcome } from '../chains/cross-check.js';
 import type { Watcher } from '../chains/watcher.js';
 import type { RateBook } from '../rates/rate-book.js';
 import type { RateFeed } from '../rates/rate-feed.js';
@@ -45,6 +46,12 @@ export class Metrics {
     name: 'pay_checkout_webhook_endpoints_refused_total',
     help: 'Webhook endpoints found refused at delivery by the URL rule they break (an endpoint added before the rule): once per endpoint and process, again after it delivered',
     labelNames: ['rule'] as const,
+    registers: [this.registry],
+  });
+  readonly #crossChecked = new Counter({
+    name: 'pay_checkout_chain_cross_check_disagreements_total',
+    help: "Per network, addresses where the chain held more of the token than the gateway recorded (services/chains/cross-check.ts), by outcome once their blocks were read again: recovered (the transfers found), unresolved (still more on chain; nothing recorded)",
+    labelNames: ['network', 'outcome'] as const,
     registers: [this.registry],
   });
   #observed: Observed | undefined;
@@ -124,6 +131,10 @@ export class Metrics {
 
   endpointRefused(rule: WebhookUrlRule): void {
     this.#refusedEndpoints.inc({ rule });
+  }
+
+  crossChecked(network: Network, outcome: CrossCheckOutcome): void {
+    this.#crossChecked.inc({ network, outcome });
   }
 
   request(method: string, route: string, status: number, seconds: number): void {

@@ -3,10 +3,9 @@
 import type { Clock } from '../../clock.js';
 import { conflict } from '../../errors.js';
 import type { Sql } from '../../storage/database.js';
-import { lockShared } from '../../storage/locks.js';
+import { LOCK_KEYS, lockShared } from '../../storage/locks.js';
 import { lockOrderLinks, supersedeLink, type LinkRecord } from '../../storage/payments.js';
 import { refundedByPayment } from '../../storage/refunds.js';
-import { FACTS_LOCK } from '../chains/chain-facts.js';
 import type { LinkSnapshot } from '../payments/link-reader.js';
 import type { Reconciler } from '../payments/reconciler.js';
 import type { OrderMoney } from './refund-ledger.js';
@@ -23,7 +22,7 @@ export class Orders {
   /** Every link of the order locked (links by ref, then each link's payments), reconciled, with what each payment has returned. */
   async lockOrder(tx: Sql, merchantId: string, orderId: string): Promise<OrderMoney> {
     // Which payment settled first must not change under the decision: no chain fact is recorded meanwhile.
-    await lockShared(tx, FACTS_LOCK);
+    await lockShared(tx, LOCK_KEYS.chainFactsAndSimulatedMining);
     const links: LinkSnapshot[] = [];
     for (const link of await lockOrderLinks(tx, merchantId, orderId)) links.push(await this.reconciler.reconcile(tx, link.payment_link_ref));
     return { links, refunded: await refundedByPayment(tx, links.map((l) => l.link.payment_link_ref)) };

@@ -8,6 +8,7 @@ import type { KeyedAnswer } from '../../storage/idempotency.js';
 import { insertFirstLinkOfOrder, insertLink, type NewLink } from '../../storage/payments.js';
 import { liveLinkConflict, type Orders } from './orders.js';
 import type { Idempotency, IdempotencyScope } from '../merchant/idempotency.js';
+import { paymentLinkUrl } from '../merchant/merchant-links.js';
 import type { Merchant } from '../merchant/merchants.js';
 
 export class PaymentLinks {
@@ -74,13 +75,6 @@ async function refusingSecondLiveLink<T>(link: NewLink, insert: () => Promise<T>
     if (isUniqueViolation(error)) throw liveLinkConflict(link.merchant_order_id);
     throw error;
   }
-}
-
-/** `payment_link`: `{checkout_url}?ref=<payment_link_ref>`. */
-export function paymentLinkUrl(checkoutUrl: string, ref: string): string {
-  const url = new URL(checkoutUrl);
-  url.searchParams.set('ref', ref);
-  return url.toString();
 }
 
 /** The rules that span fields; each failure names the field. */

@@ -50,7 +50,7 @@ import {
   type RefundState,
 } from '../../storage/refunds.js';
 import { faucetAmount } from '../sandbox/test-wallet.js';
-import type { MerchantEventSink } from '../webhooks/outbox.js';
+import type { MerchantEventSink } from '../webhooks/merchant-events.js';
 
 /** How often payouts under way are followed, when no chain says it moved. */
 const FOLLOW_MS = 1_000;

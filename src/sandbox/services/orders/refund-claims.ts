@@ -4,6 +4,7 @@
 // secret, as a link's ref is: nothing else opens it. An address of the gateway's own is refused: a payout to a
 // payment address would only come back to the gateway, never to the customer.
 import { canonicalAddress, isValidAddress, type NetworkFamily } from '../../../codecs/addresses.js';
+import { FAMILIES, FAMILY_NAMES } from '../../../codecs/families/index.js';
 import { formatAtomic } from '../../../codecs/amounts.js';
 import type { FieldError } from '../../../contract/index.js';
 import type { NetworkConfig, Networks } from '../../chains/networks.js';
@@ -30,8 +31,6 @@ export interface ClaimForm {
   address?: string;
   confirm?: string;
 }
-
-const FAMILY_NAMES: Record<NetworkFamily, string> = { evm: 'an Ethereum (0x…)', tron: 'a TRON (T…)', bitcoin: 'a Bitcoin testnet (tb1…)' };
 
 export class RefundClaims {
   constructor(
@@ -107,21 +106,23 @@ export type AddressProblem = { kind: 'missing' } | { kind: 'other_network'; fami
 export function addressProblem(family: NetworkFamily, address: string): AddressProblem | undefined {
   if (!address) return { kind: 'missing' };
   if (isValidAddress(family, address)) return undefined;
-  const other = (Object.keys(FAMILY_NAMES) as NetworkFamily[]).find((f) => f !== family && isValidAddress(f, address));
+  const other = FAMILY_NAMES.find((f) => f !== family && isValidAddress(f, address));
   if (other) return { kind: 'other_network', family: other };
-  // Well-formed hex whose mixed case is not its EIP-55 checksum: a typo the checksum caught.
-  if (family === 'evm' && /^0x[0-9a-fA-F]{40}$/.test(address)) return { kind: 'checksum' };
+  // Well formed but for its checksum (EIP-55's mixed case): a typo the checksum caught.
+  if (FAMILIES[family].checksumTypo(address)) return { kind: 'checksum' };
   return { kind: 'malformed' };
 }
+
+const addressName = (family: NetworkFamily) => FAMILIES[family].addressName.en;
 
 /** An address's problem for the network, in words naming the field (the API's; the claim page words it in its language). */
 function problemErrors(network: NetworkConfig, problem: AddressProblem | undefined): FieldError[] {
   if (!problem) return [];
   const message = {
     missing: () => 'is required: the address of your wallet on this network',
-    other_network: (family: NetworkFamily) => `is ${FAMILY_NAMES[family]} address: this refund is paid on ${network.name}, so it needs ${FAMILY_NAMES[network.family]} address`,
+    other_network: (family: NetworkFamily) => `is ${addressName(family)} address: this refund is paid on ${network.name}, so it needs ${addressName(network.family)} address`,
     checksum: () => 'has a wrong checksum (the upper and lower case letters, EIP-55): copy it again from your wallet',
-    malformed: () => `is not ${FAMILY_NAMES[network.family]} address: check its checksum and that you copied it whole`,
+    malformed: () => `is not ${addressName(network.family)} address: check its checksum and that you copied it whole`,
     gateway: () => 'is an address of this payment gateway (where payments are received, or its payout wallet), not your wallet: the refund would come back to it',
   }[problem.kind](problem.kind === 'other_network' ? problem.family : network.family);
   return [{ path: 'address', message }];

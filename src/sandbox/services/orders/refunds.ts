@@ -20,7 +20,7 @@ import {
   type RefundState,
 } from '../../storage/refunds.js';
 import type { Idempotency, IdempotencyScope } from '../merchant/idempotency.js';
-import type { MerchantEventSink } from '../webhooks/outbox.js';
+import type { MerchantEventSink } from '../webhooks/merchant-events.js';
 import type { Orders } from './orders.js';
 import type { Payouts } from './payouts.js';
 import { orderNotFound, refundable, refundSources, type RefundLedger, type RefundSource } from './refund-ledger.js';

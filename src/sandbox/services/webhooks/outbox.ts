@@ -2,7 +2,7 @@
 // with one delivery per endpoint, so nothing is lost when a gateway process dies. dispatcher.ts sends them. A
 // reconciliation's status changes reach it as a sink (payments/reconciler.ts); refunds and chain facts emit their own.
 import { formatAtomic } from '../../../codecs/amounts.js';
-import type { EventTransfer, WebhookEvent, WebhookEventType } from '../../../contract/index.js';
+import type { EventTransfer, WebhookEvent } from '../../../contract/index.js';
 import type { Networks } from '../../chains/networks.js';
 import type { Clock } from '../../clock.js';
 import { randomToken } from '../../secrets.js';
@@ -12,22 +12,8 @@ import { nextEventSequence } from '../../storage/merchant-events.js';
 import { enqueueEvent, liveEndpointIds } from '../../storage/webhooks.js';
 import type { MerchantLinks } from '../merchant/merchant-links.js';
 import type { LinkSnapshot } from '../payments/link-reader.js';
+import type { MerchantEvent, MerchantEventSink } from './merchant-events.js';
 import type { ChangeSink, LinkChange } from '../payments/reconciler.js';
-
-export interface MerchantEvent {
-  merchantId: string;
-  type: WebhookEventType;
-  ref: string;
-  paymentId?: string;
-  refundId?: string;
-  /** The payment's transfers as the event names them, when they are not as stored now (before a reorganisation). */
-  transfers?: TransferFact[];
-}
-
-/** Where services announce what a merchant must hear of. */
-export interface MerchantEventSink {
-  emit(tx: Sql, event: MerchantEvent): Promise<void>;
-}
 
 export class WebhookOutbox implements MerchantEventSink, ChangeSink {
   constructor(
