@@ -1,9 +1,11 @@
-// Refunds paid out on TRON on a node (chains/tron/node-chain.ts, the TRON payout strategy; DESIGN.md 9.1), on the
-// stand-in (test/helpers/tron-node.ts): a claimed USDT refund sent from the merchant's payout wallet with
-// /wallet/broadcasthex, a TRC-20 transfer with no nonce, gas or fees written down but an expiry and a bounded
+// Refunds paid out on TRON on a node (chains/tron/node-chain.ts, the TRON payout strategy; docs/networks.md, "TRON
+// refunds"), on the stand-in (test/helpers/tron-node.ts): a claimed USDT refund sent from the merchant's payout wallet
+// with /wallet/broadcasthex, a TRC-20 transfer with no nonce, gas or fees written down but an expiry and a bounded
 // fee_limit, SUCCESS at TRON's 19 confirmations with the customer paid the amount; one that runs out of energy on
-// chain FAILED with TRON's reason and its amount back; a wallet without the TRX or energy for the fee_limit waiting
-// with wallet_funds until it is funded; and a gateway SIGKILLed before and after the broadcast paying once.
+// chain FAILED with TRON's reason and its amount back; a broadcast the node is busy for sent again, one it refuses for
+// good FAILED with its code; a wallet without the TRX or energy for the fee_limit waiting with wallet_funds until it is
+// funded; a new transaction only once the last expired by the chain's time; and a gateway SIGKILLed before and after
+// the broadcast paying once.
 // Store: any. The payout rows are tested on both stores in evm-payouts.test.ts; this runs in the PGlite pass only.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
