@@ -3,7 +3,8 @@ import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bech32 } from '@scure/base';
 import { formatAtomic, parseDecimal } from '../amounts.js';
-import type { Family, FamilyWallet, ParsedPaymentUri, UriNetwork } from './family.js';
+import type { Family, ParsedPaymentUri, UriNetwork } from './family.js';
+import { bitcoinWallet } from './wallets.js';
 
 const TESTNET_HRP = 'tb';
 
@@ -30,8 +31,6 @@ function parseBip21(uri: string, networks: readonly UriNetwork[]): ParsedPayment
   const { asset, decimals } = network.assets[0]!;
   return { network: network.id, asset, address: path, ...(amount !== null && { atomic: parseDecimal(amount, decimals) }) };
 }
-
-export const bitcoinWallet: FamilyWallet = { scheme: 'bitcoin', slip44: 0 };
 
 export const bitcoin: Family = {
   // Native segwit (BIP84) on testnet, coin 1.

@@ -3,7 +3,8 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import type { Family, FamilyWallet, ParsedPaymentUri, UriNetwork } from './family.js';
+import type { Family, ParsedPaymentUri, UriNetwork } from './family.js';
+import { evmWallet } from './wallets.js';
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -62,9 +63,6 @@ function parseEip681(uri: string, evm: readonly UriNetwork[]): ParsedPaymentUri 
   const amount = params.get('uint256');
   return { network: network.id, asset: token.asset, address, ...(amount !== null && { atomic: eip681Number(amount) }) };
 }
-
-/** EIP-681 links open any wallet registered for `ethereum:` and MetaMask's; a coin-only link (Trust Wallet's) is right on chain 1 only (`@1`, or none). */
-export const evmWallet: FamilyWallet = { scheme: 'ethereum', slip44: 60, main: /^ethereum:[^@?/]+(@1)?(\/|\?|$)/i, metamask: true };
 
 export const evm: Family = {
   coinPath: "m/44'/60'",

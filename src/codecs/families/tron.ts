@@ -4,7 +4,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { createBase58check } from '@scure/base';
 import { accountHash } from './evm.js';
-import type { Family, FamilyWallet } from './family.js';
+import type { Family } from './family.js';
+import { tronWallet } from './wallets.js';
 
 const base58check = /* @__PURE__ */ createBase58check(sha256);
 const TRON_PREFIX = 0x41;
@@ -41,12 +42,6 @@ export function tronAddressFromHex(hex: string): string {
 export function tronAddressToHex(address: string): string {
   return `0x${bytesToHex(tronAddressBytes(address).subarray(1))}`;
 }
-
-/**
- * No link of its own: `tron:` is registered by no exchange app and few wallets (a first button that
- * would do nothing), so the copy buttons are the way, and Trust Wallet's link on a main network.
- */
-export const tronWallet: FamilyWallet = { slip44: 195 };
 
 /** The identity, for what base58 writes only one way. */
 const same = (address: string) => address;
