@@ -289,6 +289,13 @@ class Pay implements Command {
 
 const linkOf = (m: Model, payment: Payment) => m.links.find((l) => l.payments.includes(payment))!.ref;
 
+/** Blocks on a network: by the test on a node whose blocks the gateway cannot make (TRON's), else by the sandbox. */
+async function mine(r: Real, network: Network, blocks: number): Promise<void> {
+  const node = ownMoves(r, network);
+  if (node) await node.mine(blocks);
+  else expectStatus(await call(r.system, 'POST', '/sandbox/chain/mine', { blocks, network }), [200], 'mine');
+}
+
 class Mine implements Command {
   constructor(
     readonly blocks: number,
@@ -296,9 +303,7 @@ class Mine implements Command {
   ) {}
   check = () => true;
   async run(_m: Model, r: Real) {
-    const node = ownMoves(r, this.network);
-    if (node) await node.mine(this.blocks);
-    else expectStatus(await call(r.system, 'POST', '/sandbox/chain/mine', { blocks: this.blocks, network: this.network }), [200], 'mine');
+    await mine(r, this.network, this.blocks);
     count(_m.stats, this.blocks > 3 ? 'mine a burst of 4–500 blocks' : 'mine 1–3 blocks');
   }
   toString = () => `mine(${this.blocks} ${this.network})`;
@@ -466,7 +471,7 @@ class Payout implements Command {
   check = () => true;
   async run(m: Model, r: Real) {
     const networks = new Set((await refundsOf(m, r)).filter((x) => x.refund_status === 'PENDING' && x.destination).map((x) => x.network));
-    for (const network of networks) expectStatus(await call(r.system, 'POST', '/sandbox/chain/mine', { blocks: 3, network }), [200], 'mine');
+    for (const network of networks) await mine(r, network, 3);
     // A node's payouts are signed on the gateway's timer (every second): its round has come once each claimed payout
     // is sent or says why it waits. A node stopped or rewound by the model may hold one longer; the model then goes on.
     const signed = (x: RefundResource) => x.network !== r.node?.network || x.refund_status !== 'PENDING' || !x.destination || x.payout_waiting || x.history.some((h) => h.event === 'sent');
