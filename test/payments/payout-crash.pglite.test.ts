@@ -3,9 +3,7 @@
 // pays the refund out exactly once. A JSON-RPC proxy in front of anvil holds the broadcast (or kills the gateway as
 // it passes), so the kill lands where it is meant to.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,55 +12,21 @@ import type { Address, Hex } from 'viem';
 import { MerchantClient } from '../../src/merchant/index.js';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { payUri, startTestChain, type TestChain } from '../helpers/anvil.js';
+import { broadcastProxy, type BroadcastProxy } from '../helpers/broadcast-proxy.js';
 import { checkoutApi } from '../helpers/checkout.js';
 import { sampleLink } from '../helpers/gateway.js';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/process.js';
 
 const { sandboxMerchant } = loadConfig({});
-type Mode = 'pass' | 'hold' | 'kill-after';
-
-/** A JSON-RPC proxy to the node; `onRaw` learns of each eth_sendRawTransaction, which `mode` holds, passes, or passes and then reports. */
-async function rpcProxy(target: string) {
-  let mode: Mode = 'pass';
-  let onRaw: (() => void) | undefined;
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', async () => {
-      const raw = body.includes('eth_sendRawTransaction');
-      if (raw && mode === 'hold') return onRaw?.(); // never answered, never forwarded
-      const answer = await fetch(target, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
-      const text = await answer.text();
-      if (raw && mode === 'kill-after') return onRaw?.(); // the node has it; the gateway never hears back
-      res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(text);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    /** Resolves when a broadcast reaches the proxy in this mode. */
-    next(m: Mode): Promise<void> {
-      mode = m;
-      return new Promise((resolve) => (onRaw = resolve));
-    },
-    pass() {
-      mode = 'pass';
-      onRaw = undefined;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe('a gateway SIGKILLed in the middle of a payout (PGlite)', () => {
   let chain: TestChain;
-  let proxy: Awaited<ReturnType<typeof rpcProxy>>;
+  let proxy: BroadcastProxy;
   let folder: string;
   let env: Record<string, string>;
   let gateway: GatewayProcess | undefined;
   before(async () => {
     chain = await startTestChain();
-    proxy = await rpcProxy(chain.rpcUrl);
+    proxy = await broadcastProxy(chain.rpcUrl, (_path, body) => body.includes('eth_sendRawTransaction'));
     // A PGlite folder that outlives each process (the PostgreSQL pass runs test/payments/refund-concurrency.postgres.test.ts).
     folder = await mkdtemp(join(tmpdir(), 'pay-checkout-payout-crash-'));
     env = { PGLITE_DIR: join(folder, 'pglite'), ETHEREUM_RPC_URL: proxy.url, ETHEREUM_USDT_CONTRACT: chain.token, ETHEREUM_POLL_MS: '100', SANDBOX_BLOCK_INTERVAL_MS: '0' };

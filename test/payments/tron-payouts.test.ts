@@ -10,8 +10,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -25,6 +23,7 @@ import { PAYOUT_EXPIRY_MS } from '../../src/sandbox/chains/tron/node-chain.js';
 import { MAX_FEE_LIMIT_SUN } from '../../src/sandbox/chains/tron/transaction.js';
 import { MerchantClient } from '../../src/merchant/index.js';
 import { loadConfig } from '../../src/sandbox/config.js';
+import { broadcastProxy, type BroadcastProxy } from '../helpers/broadcast-proxy.js';
 import { checkoutApi } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/process.js';
@@ -230,57 +229,18 @@ describe('refunds paid out on TRON on a node', () => {
   });
 });
 
-type Mode = 'pass' | 'hold' | 'kill-after';
-
-/** A proxy to the stand-in's HTTP API; `next` learns of the next /wallet/broadcasthex, which `mode` holds, or passes and then reports. */
-async function apiProxy(target: string) {
-  let mode: Mode = 'pass';
-  let onBroadcast: (() => void) | undefined;
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', async () => {
-      const broadcast = req.url === '/wallet/broadcasthex';
-      if (broadcast && mode === 'hold') return onBroadcast?.(); // never answered, never forwarded
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (req.headers['tron-pro-api-key']) headers['TRON-PRO-API-KEY'] = String(req.headers['tron-pro-api-key']);
-      const answer = await fetch(new URL(req.url!, target), { method: 'POST', headers, body });
-      const text = await answer.text();
-      if (broadcast && mode === 'kill-after') return onBroadcast?.(); // the node has it; the gateway never hears back
-      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    next(m: Mode): Promise<void> {
-      mode = m;
-      return new Promise((resolve) => (onBroadcast = resolve));
-    },
-    pass() {
-      mode = 'pass';
-      onBroadcast = undefined;
-    },
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
 describe('a gateway SIGKILLed in the middle of a TRON payout (PGlite)', () => {
   const { sandboxMerchant } = loadConfig({});
   let node: TronNode;
   let chain: ReturnType<typeof onNode>;
-  let proxy: Awaited<ReturnType<typeof apiProxy>>;
+  let proxy: BroadcastProxy;
   let folder: string;
   let env: Record<string, string>;
   let gateway: GatewayProcess | undefined;
   before(async () => {
     node = await startTronNode();
     chain = onNode(node);
-    proxy = await apiProxy(node.url);
+    proxy = await broadcastProxy(node.url, (path) => path === '/wallet/broadcasthex');
     folder = await mkdtemp(join(tmpdir(), 'pay-checkout-tron-payout-crash-'));
     env = { PGLITE_DIR: join(folder, 'pglite'), SANDBOX_BLOCK_INTERVAL_MS: '0', ...tronEnv(node), TRON_API_URL: proxy.url };
   });
