@@ -1,6 +1,7 @@
 // The customer's side over HTTP only: the checkout API, the test wallet and the chain, as a browser or a tester reaches them.
 import { EventSource } from 'eventsource';
-import type { AssetCode, ChainState, CheckoutView, Network, Payment } from '../../src/contract/index.js';
+import type { AssetCode, ChainState, CheckoutView, Network, Payment, RefundResource } from '../../src/contract/index.js';
+import type { MerchantClient } from '../../src/merchant/index.js';
 
 export async function call<T>(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const response = await fetch(new URL(path, base), {
@@ -71,4 +72,14 @@ export function followEvents(base: string, ref: string, init?: { lastEventId?: s
     },
     close: () => source.close(),
   };
+}
+
+/** A partial refund of the order, made by the merchant and claimed to `address` on its page as the customer does: the refund as the merchant then reads it. */
+export async function claimedRefund(base: string, client: MerchantClient, orderId: string, amount: number, address: string): Promise<RefundResource> {
+  const list = await client.createRefund(orderId, { amount, channel: 'PROVIDER', description: 'returned', refund_type: 'partial', refund_reason: 'damaged' });
+  const refund = list.refundDetails.at(-1)!;
+  const { pathname, search } = new URL(refund.claim_url!);
+  const answer = await fetch(new URL(pathname + search, base), { method: 'POST', body: new URLSearchParams({ address, confirm: 'yes' }) });
+  if (answer.status !== 200) throw new Error(`the claim answered ${answer.status}: ${await answer.text()}`);
+  return client.getRefund(refund.refund_id);
 }

@@ -8,10 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { parse as parseEip681 } from 'eth-url-parser';
 import { parseTransaction, type Address, type Hex } from 'viem';
 import { parseDecimal } from '../../src/codecs/amounts.js';
-import type { RefundResource } from '../../src/contract/index.js';
 import { STUCK_MS } from '../../src/sandbox/chains/evm/node-chain.js';
 import { ethereumOn, payUri, startTestChain, type TestChain } from '../helpers/anvil.js';
-import { checkoutApi } from '../helpers/checkout.js';
+import { checkoutApi, claimedRefund } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 
 const ERC20_BALANCE = [{ type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'a', type: 'address' }], outputs: [{ type: 'uint256' }] }] as const;
@@ -41,14 +40,7 @@ describe(`refunds paid out on an EVM node (${storageName})`, () => {
     await mine(payment.confirmations_required);
     return (await gw.client.getPaymentLink(link.payment_link_ref)).merchant_order_id;
   }
-  async function claimed(orderId: string, amount: number, address: string): Promise<RefundResource> {
-    const list = await gw.client.createRefund(orderId, { amount, channel: 'PROVIDER', description: 'returned', refund_type: 'partial', refund_reason: 'damaged' });
-    const refund = list.refundDetails.at(-1)!;
-    const { pathname, search } = new URL(refund.claim_url!);
-    const answer = await fetch(new URL(pathname + search, gw.url), { method: 'POST', body: new URLSearchParams({ address, confirm: 'yes' }) });
-    assert.equal(answer.status, 200, await answer.text());
-    return gw.client.getRefund(refund.refund_id);
-  }
+  const claimed = (orderId: string, amount: number, address: string) => claimedRefund(gw.url, gw.client, orderId, amount, address);
   const balance = (asset: 'ETH' | 'USDT', address: Address) =>
     asset === 'ETH' ? chain.client.getBalance({ address }) : chain.client.readContract({ address: chain.token, abi: ERC20_BALANCE, functionName: 'balanceOf', args: [address] });
   const fresh = () => `0x${[...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, '0')).join('')}` as Address;

@@ -16,7 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Address } from 'viem';
 import { parseDecimal } from '../../src/codecs/amounts.js';
 import { tronAddressFromHex, tronAddressToHex } from '../../src/codecs/addresses.js';
-import type { Payment, RefundResource } from '../../src/contract/index.js';
+import type { Payment } from '../../src/contract/index.js';
 import { networksFrom } from '../../src/sandbox/chains/configuration.js';
 import { Trc20TestToken } from '../../src/sandbox/chains/evm/contracts/artifacts.js';
 import { PAYOUT_EXPIRY_MS } from '../../src/sandbox/chains/tron/node-chain.js';
@@ -24,7 +24,7 @@ import { MAX_FEE_LIMIT_SUN } from '../../src/sandbox/chains/tron/transaction.js'
 import { MerchantClient } from '../../src/merchant/index.js';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { broadcastProxy, type BroadcastProxy } from '../helpers/broadcast-proxy.js';
-import { checkoutApi } from '../helpers/checkout.js';
+import { checkoutApi, claimedRefund } from '../helpers/checkout.js';
 import { sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/process.js';
 import { startTronNode, transactionInfo, type TronNode } from '../helpers/tron-node.js';
@@ -85,14 +85,7 @@ describe('refunds paid out on TRON on a node', () => {
     assert.equal(paid.status, 'paid');
     return paid.merchant_order_id;
   }
-  async function claimed(orderId: string, amount: number, address: string): Promise<RefundResource> {
-    const list = await gw.client.createRefund(orderId, { amount, channel: 'PROVIDER', description: 'returned', refund_type: 'partial', refund_reason: 'damaged' });
-    const refund = list.refundDetails.at(-1)!;
-    const { pathname, search } = new URL(refund.claim_url!);
-    const answer = await fetch(new URL(pathname + search, gw.url), { method: 'POST', body: new URLSearchParams({ address, confirm: 'yes' }) });
-    assert.equal(answer.status, 200, await answer.text());
-    return gw.client.getRefund(refund.refund_id);
-  }
+  const claimed = (orderId: string, amount: number, address: string) => claimedRefund(gw.url, gw.client, orderId, amount, address);
   const written = (refundId: string) =>
     gw.gateway.db.query<{ tx_hash: string; gas: string | null; fee_limit: string; expires_at: Date }>(
       'SELECT tx_hash, gas::text AS gas, fee_limit::text AS fee_limit, expires_at FROM payout_transactions WHERE refund_id = $1 ORDER BY seq',
