@@ -13,7 +13,7 @@ import { MerchantClient } from '../../src/merchant/index.js';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { payUri, startTestChain, type TestChain } from '../helpers/anvil.js';
 import { broadcastProxy, type BroadcastProxy } from '../helpers/broadcast-proxy.js';
-import { checkoutApi } from '../helpers/checkout.js';
+import { checkoutApi, claimedRefund } from '../helpers/checkout.js';
 import { sampleLink } from '../helpers/gateway.js';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/process.js';
 
@@ -49,18 +49,13 @@ describe('a gateway SIGKILLed in the middle of a payout (PGlite)', () => {
     throw new Error(`timed out waiting for ${what}`);
   }
   /** A paid ETH order, refunded and claimed to a fresh address: the gateway's payout round picks it up next. */
-  async function claimedRefund(to: Address) {
+  async function paidAndClaimed(to: Address) {
     const link = await client().createPaymentLink(sampleLink());
     const { body: payment } = await checkoutApi(gateway!.url, link.payment_link_ref).open('ETH', 'ETHEREUM');
     await payUri(chain, parseEip681(payment.payment_uri));
     await until('the payment paid', async () => ((await client().getPaymentLink(link.payment_link_ref)).status === 'paid' ? true : undefined), true);
     const orderId = (await client().getPaymentLink(link.payment_link_ref)).merchant_order_id;
-    const list = await client().createRefund(orderId, { amount: 80_000, channel: 'PROVIDER', description: 'returned', refund_type: 'partial', refund_reason: 'damaged' });
-    const refund = list.refundDetails.at(-1)!;
-    const { pathname, search } = new URL(refund.claim_url!);
-    const claimed = await fetch(new URL(pathname + search, gateway!.url), { method: 'POST', body: new URLSearchParams({ address: to, confirm: 'yes' }) });
-    assert.equal(claimed.status, 200);
-    return refund.refund_id;
+    return (await claimedRefund(gateway!.url, client(), orderId, 80_000, to)).refund_id;
   }
   /** Transactions on the node from the hot wallet to `to`. */
   async function paymentsTo(to: Address, hot: Address): Promise<bigint[]> {
@@ -84,7 +79,7 @@ describe('a gateway SIGKILLed in the middle of a payout (PGlite)', () => {
       gateway = await startGatewayProcess(env);
       const to = fresh();
       const broadcast = proxy.next(mode);
-      const refundId = await claimedRefund(to);
+      const refundId = await paidAndClaimed(to);
       await broadcast;
       await gateway.kill();
       proxy.pass();
