@@ -3,9 +3,9 @@
 // webhook endpoints on the loopback host are taken (the demo's own receiver) unless SANDBOX_ALLOW_LOCAL_WEBHOOKS=0, and
 // the portal offers "Sign in as the sandbox merchant" without its secret unless a secret of one's own is set
 // (SANDBOX_CLIENT_SECRET) or SANDBOX_SECRETLESS_SIGN_IN=0.
-import { MerchantClient } from '../src/merchant/client.js';
-import { DEMO_DIST } from '../src/sandbox/paths.js';
+import { MerchantClient } from '../src/merchant/index.js';
 import { runGateway } from '../src/sandbox/start.js';
+import { DEMO_DIST } from './gateway-internals.js';
 import { demoRoutes } from './server.js';
 
 // The demo is the sandbox's: its shop, wallet and portal sign in as the sandbox merchant, which live has none of.

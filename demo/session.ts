@@ -8,10 +8,8 @@ import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Environment } from '../src/contract/rules.js';
-import type { MerchantClient } from '../src/merchant/client.js';
-import { requireJsonType } from '../src/sandbox/http/body.js';
-import { ProblemError, unauthorized } from '../src/sandbox/http/problem.js';
-import { issueCredential, otherEnvironmentRefusal } from '../src/sandbox/services/merchant/credentials.js';
+import type { MerchantClient } from '../src/merchant/index.js';
+import { issueCredential, otherEnvironmentRefusal, ProblemError, requireJsonType, unauthorized } from './gateway-internals.js';
 
 export const SESSION_COOKIE = 'pay_checkout_session';
 export const CSRF_HEADER = 'X-CSRF-Token';

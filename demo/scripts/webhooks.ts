@@ -9,7 +9,7 @@ import { state } from 'lit/decorators.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { isWebUrl, type WebhookDelivery, type WebhookEndpoint, type WebhookUrlRule } from '../../src/contract/index.js';
-import type { WebhookReceipt } from '../server.js';
+import type { WebhookReceipt } from '../routes/receiver.js';
 import { api, ApiError } from './lib/api.js';
 import { LightElement } from './lib/light-element.js';
 import { PollController } from './lib/poll-controller.js';

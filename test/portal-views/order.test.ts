@@ -3,7 +3,7 @@
 // language writes VND.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { PaymentLinkResource, RefundList, RefundResource } from '../../src/contract/index.js';
-import type { OrderView } from '../../demo/server.js';
+import type { OrderView } from '../../demo/routes/orders.js';
 import { OrderPage } from '../../demo/scripts/portal/order-page.js';
 import { RefundDialog } from '../../demo/scripts/portal/refund-dialog.js';
 import { choose, ORDERS, pageIn, refund, shown, stubFetch, typeInto, type Sent } from './helpers/portal.js';

@@ -19,7 +19,7 @@ import {
   type RefundResource,
   type WebhookDelivery,
 } from '../../../src/contract/index.js';
-import type { OrderView } from '../../server.js';
+import type { OrderView } from '../../routes/orders.js';
 import { api } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
 import { PollController } from '../lib/poll-controller.js';
