@@ -6,14 +6,11 @@
 // has no stylesheet for it, and the element's own UI stays the customer's.
 import { css, html, LitElement, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { ChainNetwork, ChainState, CheckoutView, Payment } from '../../../src/contract/index.js';
+import { isIn, QUOTE_OPEN_STATUSES, type ChainNetwork, type ChainState, type CheckoutView, type Payment } from '../../../src/contract/index.js';
 import { ActionController } from '../lib/action-controller.js';
 import { api } from '../lib/api.js';
 import { decimalsOf, uriNetworks } from '../wallet/payment-qr.js';
 import { earlierOf, follow, PAY_CONTROLS, transferFor, type Earlier, type PayControl } from './tester-controls.js';
-
-/** Paying is possible while the quote takes money: awaiting payment, or underpaid. */
-const PAYABLE = ['awaiting_payment', 'underpaid'];
 
 /** The link expired with no quote open: the element shows it on its next load, which the page gives it unless told otherwise. */
 export class TesterLinkExpiredEvent extends Event {
@@ -167,7 +164,7 @@ export class TesterPanel extends LitElement {
   #expireLink = () => {
     const ref = this.#ref;
     if (!ref) return;
-    const open = this.payment && PAYABLE.includes(this.payment.status);
+    const open = this.payment && isIn(QUOTE_OPEN_STATUSES, this.payment.status);
     return this.#action.run(`The link has expired${open ? ', and its open quote with it' : ''}.`, async () => {
       const view = await api<CheckoutView>(`/sandbox/payment-links/${encodeURIComponent(ref)}/expire`, { method: 'POST' });
       if (view.payment) this.#see(view.payment);
@@ -183,7 +180,7 @@ export class TesterPanel extends LitElement {
 
   protected override render(): TemplateResult {
     const payment = this.payment;
-    const payable = !!payment && PAYABLE.includes(payment.status) && !this.#action.busy;
+    const payable = !!payment && isIn(QUOTE_OPEN_STATUSES, payment.status) && !this.#action.busy;
     const confirm = payment?.confirmations_required;
     const earlier = this.earlier;
     return html`<section aria-labelledby="tester-title">
