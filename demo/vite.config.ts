@@ -1,4 +1,4 @@
-// The demo's pages: a multi-page build into dist/demo/, served by demo/server.ts under /demo/ (pages at /, /wallet, ...).
+// The demo's pages: a multi-page build into dist/demo/, served by demo/routes/pages.ts under /demo/ (pages at /, /wallet, ...).
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';

@@ -46,7 +46,7 @@ export function reachOf(address: string): Reach {
 /** Which loopback URLs may be sent to; none when absent. */
 export type LocalReceivers = (url: URL) => boolean;
 
-/** Where the demo's own receiver listens (demo/server.ts), on the gateway's port. */
+/** Where the demo's own receiver listens (demo/routes/receiver.ts), on the gateway's port. */
 export const DEMO_RECEIVER_PATH = '/demo/webhook-receiver';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
