@@ -38,7 +38,7 @@ export const sandboxRoutes: RouteGroup<Pick<Services, 'wallet' | 'sandboxControl
       { tag: 'Sandbox', summary: "The test wallet's addresses and balances", ok: { 200: WalletState } },
       ({ wallet }) =>
         async (c) =>
-          c.json({ addresses: wallet.addresses, balances: await wallet.balances() }),
+          c.json(await wallet.state()),
     ),
     route(
       'post',
@@ -46,7 +46,7 @@ export const sandboxRoutes: RouteGroup<Pick<Services, 'wallet' | 'sandboxControl
       { tag: 'Sandbox', summary: 'Top the test wallet up', ok: { 200: WalletState } },
       ({ wallet }) =>
         async (c) =>
-          c.json({ addresses: wallet.addresses, balances: await wallet.faucet() }),
+          c.json(await wallet.faucet()),
     ),
     route(
       'post',
