@@ -15,7 +15,7 @@ import { builtFile } from '../http/built-file.js';
 import { openCors } from '../http/cors.js';
 import { jsonText } from '../http/json-text.js';
 import { TESTER_PANEL_SCRIPT } from '../paths.js';
-import { media, route, type RouteGroup } from './route.js';
+import { builtFileAnswers, route, type RouteGroup } from './route.js';
 
 export const sandboxRoutes: RouteGroup<Pick<Services, 'wallet' | 'sandboxControls' | 'customerCheckout'>> = {
   use: ['/sandbox/*', openCors({ allowHeaders: ['Content-Type'] })],
@@ -27,8 +27,7 @@ export const sandboxRoutes: RouteGroup<Pick<Services, 'wallet' | 'sandboxControl
       {
         tag: 'Sandbox',
         summary: "The tester panel the hosted checkout page shows beside the element: pay, mine, expire, on the checkout's payment",
-        ok: { 200: media('text/javascript', 'dist/sandbox/tester-panel.js; gzip when accepted; an ETag.'), 304: null },
-        errors: [503],
+        ...builtFileAnswers('text/javascript', 'dist/sandbox/tester-panel.js; gzip when accepted; an ETag.'),
       },
       () => builtFile(TESTER_PANEL_SCRIPT, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' }),
     ),
