@@ -1,6 +1,6 @@
 // What a merchant decides about one of its links after making it (held-payments.ts accepts a held payment,
-// link-cancels.ts cancels the link): taken once per Idempotency-Key, in one transaction under the order's lock, and
-// answered with the link as it is now, a replay too.
+// link-cancels.ts cancels the link): taken once per Idempotency-Key in one transaction (each decision locks the order
+// first), and answered with the link as it is now, a replay too.
 import type { PaymentLinkResource } from '../../../contract/index.js';
 import type { Clock } from '../../clock.js';
 import type { Sql } from '../../storage/database.js';
