@@ -1,5 +1,5 @@
 // What bench/run.ts runs: a suite measures one thing and reports tables. Gateway suites run once per storage.
-import type { SuiteResult } from './report.js';
+import type { SuiteResult, Table } from './report.js';
 import { startServer, type ServerProcess } from './server-process.js';
 import type { Database, Storage } from './storage.js';
 
@@ -14,6 +14,27 @@ export interface Suite {
   /** Whether it runs gateways (so needs the storages); PostgreSQL starts only for such suites. */
   gateway: boolean;
   run(context: BenchContext): Promise<SuiteResult>;
+}
+
+/**
+ * A suite that runs gateways (so PostgreSQL starts for it): `run` gets the notes list, which forEachStorage also writes
+ * a failed storage into, and answers its tables.
+ */
+export function gatewaySuite(suite: {
+  id: string;
+  title: string;
+  run(context: BenchContext, notes: string[]): Promise<Table[]>;
+}): Suite {
+  return {
+    id: suite.id,
+    title: suite.title,
+    gateway: true,
+    async run(context) {
+      const notes: string[] = [];
+      const tables = await suite.run(context, notes);
+      return { tables, notes };
+    },
+  };
 }
 
 /**

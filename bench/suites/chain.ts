@@ -12,7 +12,7 @@ import { sampleLink } from '../../test/helpers/gateway.js';
 import { startTcpProxy } from '../../test/helpers/tcp-proxy.js';
 import { fmt, round, summarize, type Table } from '../lib/report.js';
 import { inBatches, sandboxMerchant, watchPayments, within } from '../lib/gateway-client.js';
-import { forEachStorage, withGateway, type Suite } from '../lib/suite.js';
+import { forEachStorage, gatewaySuite, withGateway } from '../lib/suite.js';
 
 const OPEN_PAYMENTS = Number(process.env.BENCH_CHAIN_PAYMENTS ?? 10_000);
 const TRANSFERS_PER_BLOCK = 100;
@@ -24,11 +24,10 @@ const EVENT_TIMEOUT_MS = 15_000;
 
 const ERC20 = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']);
 
-export const chainSuite: Suite = {
+export const chainSuite = gatewaySuite({
   id: 'chain',
   title: 'The watcher on an EVM node (anvil)',
-  gateway: true,
-  async run({ storages }) {
+  async run({ storages }, notes) {
     const follow: Table = {
       title: `Blocks followed per second: ${BLOCKS} blocks of ${TRANSFERS_PER_BLOCK} token transfers each, ${OPEN_PAYMENTS.toLocaleString('en-US')} open payments`,
       columns: ['storage', 'blocks', 'gateway s', 'blocks/s', 'floor blocks/s', 'ratio to floor'],
@@ -39,7 +38,6 @@ export const chainSuite: Suite = {
       columns: ['storage', 'n', 'p50 ms', 'p99 ms', 'max ms', 'target p99 ms', 'p99 / target'],
       rows: [],
     };
-    const notes: string[] = [];
     await forEachStorage(storages, notes, async (storage) => {
       const node = await startAnvil({ mining: 'manual', accounts: 2 });
       const proxy = await startTcpProxy(node.rpcUrl);
@@ -127,9 +125,9 @@ export const chainSuite: Suite = {
       `The gateway runs with its timers (a ${POLL_MS} ms poll); "ratio to floor" is floor time / gateway time (1 = as fast as reading alone).`,
       `Configuration: ${JSON.stringify({ confirmations: loadConfig({}).networks.find((n) => n.id === 'ETHEREUM')!.confirmations })}.`,
     );
-    return { tables: [follow, latency], notes };
+    return [follow, latency];
   },
-};
+});
 
 /** The seconds a bare client takes to read blocks `from`…`to` as the watcher reads them, 25 at a time. */
 async function readLikeTheWatcher(rpcUrl: string, token: Address, from: number, to: number): Promise<number> {

@@ -14,7 +14,7 @@ import { fmt, round, summarize, type Cell, type Table } from '../lib/report.js';
 import { growOrdersTo } from '../lib/seed.js';
 import { startServer, type ServerProcess } from '../lib/server-process.js';
 import type { Database, Storage } from '../lib/storage.js';
-import { forEachStorage, type Suite } from '../lib/suite.js';
+import { forEachStorage, gatewaySuite } from '../lib/suite.js';
 
 const ROUNDS = 5;
 /** Seconds per case, server and round. */
@@ -117,11 +117,10 @@ interface Pairing {
   rounds: { gateway: Measured; floor: Measured }[];
 }
 
-export const httpSuite: Suite = {
+export const httpSuite = gatewaySuite({
   id: 'http',
   title: 'Merchant and checkout API against the floor',
-  gateway: true,
-  async run({ storages }) {
+  async run({ storages }, notes) {
     const versus: Table = {
       title: `Gateway / floor: autocannon, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per server and case after ${WARMUP_REQUESTS} warm-up requests; medians of the rounds; targets on PostgreSQL`,
       columns: ['case', 'storage', 'links', 'gateway req/s', 'p50 / p99 ms', 'floor req/s', 'p50 / p99 ms', 'ratio', 'per round', 'target', 'meets', 'load'],
@@ -132,7 +131,6 @@ export const httpSuite: Suite = {
       columns: ['storage', `gateway ${FEW_LINKS / 1000}k req/s`, `gateway ${MANY_LINKS / 1000}k req/s`, 'ratio', 'per round', 'target', 'meets', 'floor ratio'],
       rows: [],
     };
-    const notes: string[] = [];
 
     const hello = await withServer('hello', {}, (server) => cannon({ url: `${server.url}/` }));
     notes.push(`For scale: Hono's hello world on @hono/node-server, started the same way, answers ${fmt(hello.rps, 0)} req/s (p99 ${fmt(hello.p99, 0)} ms, load ${fmt(hello.load, 2)}).`);
@@ -256,6 +254,6 @@ export const httpSuite: Suite = {
     notes.push(
       `The ${(MANY_LINKS / 1000).toFixed(0)}k rows are copies of the paid order (link, payment, refund) made in SQL; the table sizes are the rows before each phase (link creation adds its own).`,
     );
-    return { tables: [versus, growth], notes };
+    return [versus, growth];
   },
-};
+});

@@ -9,18 +9,16 @@ import { pageOfLinks } from '../../src/sandbox/storage/link-list.js';
 import { migrate } from '../../src/sandbox/storage/migrate.js';
 import { SEARCHED, searchTerms, seedSearchOrders } from '../../test/helpers/search-seed.js';
 import { round, summarize, type Table } from '../lib/report.js';
-import { forEachStorage, type Suite } from '../lib/suite.js';
+import { forEachStorage, gatewaySuite } from '../lib/suite.js';
 
 const LINKS = 100_000;
 const ROUNDS = 20;
 const PAGE = 15;
 
-export const searchSuite: Suite = {
+export const searchSuite = gatewaySuite({
   id: 'search',
   title: `Portal search at ${LINKS.toLocaleString('en-US')} links: the gateway's query beside the same SQL bare`,
-  gateway: true,
-  async run({ storages }) {
-    const notes: string[] = [];
+  async run({ storages }, notes) {
     const table: Table = {
       title: `First page (${PAGE} links) of a search, ms, over ${ROUNDS} rounds of every term`,
       columns: ['storage', 'term', 'gateway p50', 'gateway p99', 'floor p50', 'floor p99', 'p50 ratio'],
@@ -78,6 +76,6 @@ export const searchSuite: Suite = {
       `${LINKS.toLocaleString('en-US')} paid orders, each with its payment, transfer and refund, all different (test/helpers/search-seed.ts); ` +
         'which index each term uses is asserted by test/gateway/search-plan.postgres.test.ts.',
     );
-    return { tables: [table], notes };
+    return [table];
   },
-};
+});

@@ -10,7 +10,7 @@ import { NO_ROUTE, probeWhile } from '../lib/probe.js';
 import { inBatches, openPayment, payInFull, poll, sandboxMerchant, timeTransfers, type OpenPayment } from '../lib/gateway-client.js';
 import { startServer, type ServerProcess } from '../lib/server-process.js';
 import type { Database } from '../lib/storage.js';
-import { forEachStorage, withGateway, type Suite } from '../lib/suite.js';
+import { forEachStorage, gatewaySuite, withGateway } from '../lib/suite.js';
 
 const STEPS = [1_000, 5_000, 10_000];
 /** Clients are spread over this many links (each with an open payment), like many checkout pages. */
@@ -152,12 +152,10 @@ async function holdStreams(
   return held;
 }
 
-export const sseCapacitySuite: Suite = {
+export const sseCapacitySuite = gatewaySuite({
   id: 'sse-capacity',
   title: 'Event streams per gateway process, beside a bare node:http stream',
-  gateway: true,
-  async run({ storages }) {
-    const notes: string[] = [];
+  async run({ storages }, notes) {
     const limit = ownFdLimit();
     const steps = STEPS.filter((n) => n + FD_MARGIN <= limit);
     if (steps.length < STEPS.length) notes.push(`The bench's own limit of open files is ${limit}: steps above ${limit - FD_MARGIN} clients left out (raise \`ulimit -n\`).`);
@@ -250,6 +248,6 @@ export const sseCapacitySuite: Suite = {
     notes.push(`The floor holds each stream as a bare node:http response in a Set, one shared heartbeat for all; it reads no database.`);
     notes.push('"404 max ms": the slowest GET of a route with no database work while the step opened (the longest the event loop stalled).');
     notes.push("DB conns: connections PostgreSQL reports for the gateway's database (a pool of at most 10 plus one LISTEN connection), not one per stream.");
-    return { tables: [table, targets, fanout], notes };
+    return [table, targets, fanout];
   },
-};
+});

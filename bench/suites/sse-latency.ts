@@ -2,7 +2,7 @@
 import { loadavg } from 'node:os';
 import { round, summarize, type Table } from '../lib/report.js';
 import { inBatches, openPayment, sandboxMerchant, timeTransfers } from '../lib/gateway-client.js';
-import { forEachStorage, withGateway, type Suite } from '../lib/suite.js';
+import { forEachStorage, gatewaySuite, withGateway } from '../lib/suite.js';
 
 const PAYMENTS = 200;
 const PREPARE_CONCURRENCY = 8;
@@ -10,17 +10,15 @@ const EVENT_TIMEOUT_MS = 10_000;
 /** Per storage; the payments measured by then are reported. */
 const BUDGET_MS = 90_000;
 
-export const sseLatencySuite: Suite = {
+export const sseLatencySuite = gatewaySuite({
   id: 'sse',
   title: 'Wallet transfer to SSE event at the client',
-  gateway: true,
-  async run({ storages }) {
+  async run({ storages }, notes) {
     const table: Table = {
       title: `Transfer → SSE: ${PAYMENTS} USDT/TRON payments, one at a time, each watched by its own EventSource; timers on (blocks every 3 s)`,
       columns: ['storage', 'payments', 'SSE p50 ms', 'SSE p99 ms', 'SSE max ms', 'POST answer p50 ms', 'POST answer p99 ms', 'SSE before answer', 'load'],
       rows: [],
     };
-    const notes: string[] = [];
     await forEachStorage(storages, notes, async (storage) => {
       await withGateway(storage, {}, async (gateway) => {
         const merchant = sandboxMerchant(gateway.url);
@@ -37,6 +35,6 @@ export const sseLatencySuite: Suite = {
     notes.push(
       'The wallet reconciles the receiving address inside POST /sandbox/wallet/transfers and NOTIFY fires on commit, so the event does not wait for the 1 s watcher tick; "POST answer" is that request\'s own round trip, for scale.',
     );
-    return { tables: [table], notes };
+    return [table];
   },
-};
+});

@@ -4,7 +4,7 @@
 import { round, summarize, type Cell, type Table } from '../lib/report.js';
 import { inBatches, openPayment, payInFull, sandboxMerchant, type OpenPayment } from '../lib/gateway-client.js';
 import { NO_ROUTE, PROBE_GAP_MS, probeFor } from '../lib/probe.js';
-import { forEachStorage, withGateway, type Suite } from '../lib/suite.js';
+import { forEachStorage, gatewaySuite, withGateway } from '../lib/suite.js';
 
 const OPEN_PAYMENTS = 200;
 /** Two TRON blocks (3 s apart) for the quiet phases; the confirming phase covers the three confirmations and more. */
@@ -19,17 +19,15 @@ async function phase(storage: string, name: string, baseUrl: string, ref: string
   return [storage, name, b.n, round(b.p50), round(b.p99), round(b.max), v.n, round(v.p50), round(v.p99), round(v.max), failed.length ? `${failed.length} (${[...new Set(failed)].join(', ')})` : 0];
 }
 
-export const watcherSuite: Suite = {
+export const watcherSuite = gatewaySuite({
   id: 'watcher',
   title: 'Gateway responsiveness while blocks confirm many payments',
-  gateway: true,
-  async run({ storages }) {
+  async run({ storages }, notes) {
     const table: Table = {
       title: `Probes every ${PROBE_GAP_MS} ms on fresh connections; ${OPEN_PAYMENTS} USDT/TRON payments; timers on (TRON block every 3 s)`,
       columns: ['storage', 'phase', '404 n', '404 p50 ms', 'p99 ms', 'max ms', 'view n', 'view p50 ms', 'p99 ms', 'max ms', 'failed'],
       rows: [],
     };
-    const notes: string[] = [];
     await forEachStorage(storages, notes, async (storage) => {
       await withGateway(storage, {}, async (gateway) => {
         const merchant = sandboxMerchant(gateway.url);
@@ -41,9 +39,7 @@ export const watcherSuite: Suite = {
         table.rows.push(await phase(storage.name, `${OPEN_PAYMENTS} paid in full, confirming`, gateway.url, first.ref, CONFIRMING_MS, pay));
       });
     });
-    return {
-      tables: [table],
-      notes: [...notes, '"404": GET of a route that does not exist (no database work: the event loop alone). "view": GET /api/checkout/{ref}, what the element polls on load.'],
-    };
+    notes.push('"404": GET of a route that does not exist (no database work: the event loop alone). "view": GET /api/checkout/{ref}, what the element polls on load.');
+    return [table];
   },
-};
+});

@@ -4,7 +4,7 @@ import { expireQuote, inBatches, openPayment, payInFull, poll, sandboxMerchant, 
 import { startTimedReceiver } from '../lib/receiver.js';
 import { startServer } from '../lib/server-process.js';
 import type { Storage } from '../lib/storage.js';
-import { FLOOD_LIMITS, forEachStorage, withGateway, type Suite } from '../lib/suite.js';
+import { FLOOD_LIMITS, forEachStorage, gatewaySuite, withGateway } from '../lib/suite.js';
 
 /** Payments timed from paid to webhook. */
 const PAID_PAYMENTS = 100;
@@ -106,11 +106,10 @@ async function measureThroughput(storage: Storage): Promise<Cell[]> {
   }
 }
 
-export const webhookSuite: Suite = {
+export const webhookSuite = gatewaySuite({
   id: 'webhooks',
   title: 'Webhook latency and throughput',
-  gateway: true,
-  async run({ storages }) {
+  async run({ storages }, notes) {
     const paidLatency: Table = {
       title: `Paid → webhook: ${PAID_PAYMENTS} USDT/TRON payments, transfers ${TRANSFER_GAP_MS} ms apart, blocks and deliveries on the gateway's own timers`,
       columns: ['storage', 'payments', 'paid → SSE p50 ms', 'p99 ms', 'paid → webhook p50 ms', 'p99 ms', 'SSE paid → webhook p50 ms', 'p99 ms', 'duplicates'],
@@ -121,18 +120,14 @@ export const webhookSuite: Suite = {
       columns: ['storage', 'events', 'queued/s (producer)', 'worker start → first s', 'first → last s', 'delivered/s', 'duplicates'],
       rows: [],
     };
-    const notes: string[] = [];
     await forEachStorage(storages, notes, async (storage) => {
       paidLatency.rows.push(await measurePaidLatency(storage));
       throughput.rows.push(await measureThroughput(storage));
     });
-    return {
-      tables: [paidLatency, throughput],
-      notes: [
-        ...notes,
-        '"paid" is the payment.paid event\'s created_at, stamped by the gateway in the transaction that made the payment paid (ms resolution); SSE and webhook arrivals are stamped in the bench process on the same clock. "SSE paid → webhook" compares the two arrivals directly.',
-        'Throughput on PGlite runs on a data folder (PGLITE_DIR), since the queue must outlive the producer process; the worker process\'s own start (PGlite ~3 s) is before "worker start", which counts from its URL being announced.',
-      ],
-    };
+    notes.push(
+      '"paid" is the payment.paid event\'s created_at, stamped by the gateway in the transaction that made the payment paid (ms resolution); SSE and webhook arrivals are stamped in the bench process on the same clock. "SSE paid → webhook" compares the two arrivals directly.',
+      'Throughput on PGlite runs on a data folder (PGLITE_DIR), since the queue must outlive the producer process; the worker process\'s own start (PGlite ~3 s) is before "worker start", which counts from its URL being announced.',
+    );
+    return [paidLatency, throughput];
   },
-};
+});

@@ -6,7 +6,6 @@
 // The demo's server calls the gateway; this page never holds credentials.
 import { html, nothing, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
-import { ifDefined } from 'lit/directives/if-defined.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { isWebUrl, type WebhookDelivery, type WebhookEndpoint, type WebhookUrlRule } from '../../src/contract/index.js';
 import type { WebhookReceipt } from '../routes/receiver.js';
@@ -16,7 +15,7 @@ import { PollController } from './lib/poll-controller.js';
 import { showSession } from './lib/session.js';
 import { SubmitController } from './lib/submit-controller.js';
 import { copyText, formatDate, input } from './lib/ui.js';
-import { defineDeliveryDetail, deliveryMoment, formatMoment, lastResponse, nextAttempt, queuedAgain } from './webhooks/delivery-views.js';
+import { DELIVERY_STATE_HEADINGS, defineDeliveryDetail, deliveryState, detailRow, detailsButton, formatMoment, nextAttempt, queuedAgain } from './webhooks/delivery-views.js';
 
 /** DEMO_RECEIVER_PATH of src/sandbox/services/webhooks/targets.ts (not imported: that module is the server's). */
 const RECEIVER_URL = new URL('/demo/webhook-receiver', location.origin).href;
@@ -372,9 +371,7 @@ export class WebhooksPage extends LightElement {
                 <tr>
                   <th scope="col">Event type</th>
                   <th scope="col">Event id</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="num">Attempts</th>
-                  <th scope="col">Last response</th>
+                  ${DELIVERY_STATE_HEADINGS}
                   <th scope="col">Next retry</th>
                   <th scope="col">Delivered</th>
                   <th scope="col"><span class="visually-hidden">Actions</span></th>
@@ -387,34 +384,19 @@ export class WebhooksPage extends LightElement {
                   (d) => html`<tr data-delivery=${d.delivery_id} data-event-id=${d.event_id} data-type=${d.type}>
                       <th scope="row"><code>${d.type}</code></th>
                       <td class="mono wrap">${d.event_id}</td>
-                      <td><span class="pill ${d.status}" data-delivery-status>${d.status}</span></td>
-                      <td class="num" data-attempts>${d.attempts}</td>
-                      <td data-last-response>${lastResponse(d)}</td>
+                      ${deliveryState(d)}
                       <td>${nextAttempt(d)}</td>
                       <td>${formatMoment(d.delivered_at)}</td>
                       <td>
                         <div class="buttons tight">
-                          <button
-                            type="button"
-                            class="secondary small"
-                            aria-expanded=${this.opened.has(d.delivery_id) ? 'true' : 'false'}
-                            aria-controls=${ifDefined(this.opened.has(d.delivery_id) ? `delivery-${d.delivery_id}` : undefined)}
-                            aria-label="Details of ${d.type} ${d.event_id}"
-                            @click=${() => this.#toggleOpened(d.delivery_id)}
-                          >
-                            Details
-                          </button>
+                          ${detailsButton(d, this.opened.has(d.delivery_id), `Details of ${d.type} ${d.event_id}`, () => this.#toggleOpened(d.delivery_id))}
                           <button type="button" class="secondary small" aria-label="Redeliver ${d.type} ${d.event_id}" @click=${() => this.#redeliver(d)}>
                             Redeliver
                           </button>
                         </div>
                       </td>
                     </tr>
-                    ${this.opened.has(d.delivery_id)
-                      ? html`<tr class="detail-row" id="delivery-${d.delivery_id}">
-                          <td colspan="8"><delivery-detail delivery-id=${d.delivery_id} .seen=${deliveryMoment(d)}></delivery-detail></td>
-                        </tr>`
-                      : nothing}`,
+                    ${this.opened.has(d.delivery_id) ? detailRow(d, 8) : nothing}`,
                 )}
               </tbody>
             </table>

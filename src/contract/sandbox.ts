@@ -1,6 +1,7 @@
 // The sandbox-only endpoints (docs/api.md, "Sandbox endpoints"): the test wallet and the chains.
 import * as z from 'zod/mini';
 import { NETWORK_FAMILIES } from './assets.js';
+import { CheckoutAsset } from './checkout.js';
 import { assetCode, expected, networkId, object, text } from './fields.js';
 
 /** POST /sandbox/wallet/transfers. */
@@ -66,16 +67,8 @@ export const ChainNetwork = z.object({
   explorer_url: z.nullable(z.string()),
   /** The explorer's page of one transaction, `{hash}` where its hash goes (as in the checkout view's assets). */
   explorer_tx_url: z.nullable(z.string()),
-  assets: z.array(
-    z.object({
-      asset: z.string(),
-      decimals: z.int(),
-      quote_decimals: z.int(),
-      label: z.string(),
-      token_contract: z.nullable(z.string()),
-      token_standard: z.nullable(z.string()),
-    }),
-  ),
+  /** Its assets, each with these fields of the checkout view's own (CheckoutAsset). */
+  assets: z.array(z.pick(CheckoutAsset, { asset: true, decimals: true, quote_decimals: true, label: true, token_contract: true, token_standard: true })),
 });
 export type ChainNetwork = z.infer<typeof ChainNetwork>;
 

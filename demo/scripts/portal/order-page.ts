@@ -9,7 +9,6 @@
 import { Task } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { ifDefined } from 'lit/directives/if-defined.js';
 import {
   isIn,
   OPEN_PAYMENT_STATUSES,
@@ -25,7 +24,7 @@ import { LightElement } from '../lib/light-element.js';
 import { PollController } from '../lib/poll-controller.js';
 import { SubmitController } from '../lib/submit-controller.js';
 import { formatDate, formatVnd } from '../lib/ui.js';
-import { deliveryMoment, lastResponse, queuedAgain } from '../webhooks/delivery-views.js';
+import { DELIVERY_STATE_HEADINGS, deliveryState, detailRow, detailsButton, queuedAgain } from '../webhooks/delivery-views.js';
 import { RefundRequestEvent } from './events.js';
 import { canAccept, heldReason, holdings, orderStatus, type Holding } from './money.js';
 import { coin, formatRate, paymentPill, rateProvenance, short } from './views.js';
@@ -337,9 +336,7 @@ export class OrderPage extends LightElement {
                 <tr>
                   <th scope="col">Event</th>
                   <th scope="col">Endpoint</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="num">Attempts</th>
-                  <th scope="col">Last response</th>
+                  ${DELIVERY_STATE_HEADINGS}
                   <th scope="col">Delivered</th>
                   <th scope="col"><span class="visually-hidden">Actions</span></th>
                 </tr>
@@ -350,22 +347,11 @@ export class OrderPage extends LightElement {
                   return html`<tr data-delivery=${d.delivery_id} data-event-id=${d.event_id} data-type=${d.type}>
                       <th scope="row"><code>${d.type}</code><br /><span class="mono muted">${d.event_id}</span></th>
                       <td class="mono wrap">${d.endpoint_url}</td>
-                      <td><span class="pill ${d.status}" data-delivery-status>${d.status}</span></td>
-                      <td class="num" data-attempts>${d.attempts}</td>
-                      <td data-last-response>${lastResponse(d)}</td>
+                      ${deliveryState(d)}
                       <td>${formatDate(d.delivered_at)}</td>
                       <td>
                         <div class="buttons tight">
-                          <button
-                            type="button"
-                            class="secondary small"
-                            aria-expanded=${opened ? 'true' : 'false'}
-                            aria-controls=${ifDefined(opened ? `delivery-${d.delivery_id}` : undefined)}
-                            aria-label="Details of ${d.type} to ${d.endpoint_url}"
-                            @click=${() => this.#toggleOpened(d.delivery_id)}
-                          >
-                            Details
-                          </button>
+                          ${detailsButton(d, opened, `Details of ${d.type} to ${d.endpoint_url}`, () => this.#toggleOpened(d.delivery_id))}
                           <button
                             type="button"
                             class="secondary small"
@@ -378,11 +364,7 @@ export class OrderPage extends LightElement {
                         </div>
                       </td>
                     </tr>
-                    ${opened
-                      ? html`<tr class="detail-row" id="delivery-${d.delivery_id}">
-                          <td colspan="7"><delivery-detail delivery-id=${d.delivery_id} .seen=${deliveryMoment(d)}></delivery-detail></td>
-                        </tr>`
-                      : nothing}`;
+                    ${opened ? detailRow(d, 7) : nothing}`;
                 })}
               </tbody>
             </table>

@@ -5,6 +5,7 @@
 import { Task } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
+import { ifDefined } from 'lit/directives/if-defined.js';
 import { WEBHOOK_RESPONSE_BODY_BYTES, type WebhookAttempt, type WebhookDelivery, type WebhookDeliveryDetail } from '../../../src/contract/index.js';
 import { api } from '../lib/api.js';
 import { LightElement } from '../lib/light-element.js';
@@ -32,6 +33,36 @@ const NO_ANSWER: Record<NonNullable<WebhookAttempt['error']>, string> = {
 /** The last attempt's answer: the receiver's HTTP status ("200"), "no answer", or "—" before the first attempt. */
 export const lastResponse = (d: Pick<WebhookDelivery, 'last_status_code' | 'attempts'>) =>
   d.last_status_code !== null ? String(d.last_status_code) : d.attempts ? 'no answer' : '—';
+
+/** The headings of deliveryState's cells, in a delivery table's head. */
+export const DELIVERY_STATE_HEADINGS = html`<th scope="col">Status</th>
+  <th scope="col" class="num">Attempts</th>
+  <th scope="col">Last response</th>`;
+
+/** A delivery's state as both delivery tables (an order's page, the webhooks page) show it; the tests read its data attributes. */
+export const deliveryState = (d: Pick<WebhookDelivery, 'status' | 'attempts' | 'last_status_code'>) =>
+  html`<td><span class="pill ${d.status}" data-delivery-status>${d.status}</span></td>
+    <td class="num" data-attempts>${d.attempts}</td>
+    <td data-last-response>${lastResponse(d)}</td>`;
+
+/** The button that opens a delivery's detail row (detailRow) below its row. */
+export const detailsButton = (d: Pick<WebhookDelivery, 'delivery_id'>, opened: boolean, label: string, toggle: () => void) =>
+  html`<button
+    type="button"
+    class="secondary small"
+    aria-expanded=${opened ? 'true' : 'false'}
+    aria-controls=${ifDefined(opened ? `delivery-${d.delivery_id}` : undefined)}
+    aria-label=${label}
+    @click=${toggle}
+  >
+    Details
+  </button>`;
+
+/** The row under an opened delivery's row: its detail, across the table's `columns`. */
+export const detailRow = (d: Pick<WebhookDelivery, 'delivery_id' | 'attempts' | 'status' | 'next_attempt_at'>, columns: number) =>
+  html`<tr class="detail-row" id="delivery-${d.delivery_id}">
+    <td colspan=${columns}><delivery-detail delivery-id=${d.delivery_id} .seen=${deliveryMoment(d)}></delivery-detail></td>
+  </tr>`;
 
 /** The body sent, indented for reading (it is sent, and signed, as one line). */
 function pretty(payload: string): string {

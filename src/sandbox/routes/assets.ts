@@ -13,7 +13,7 @@ import { summaryShadowRoot, SUMMARY_CSS_HASH } from '../pages/checkout-summary.j
 import { pageLanguage, type PageLanguage } from '../pages/page.js';
 import { ELEMENT_CHUNKS, ELEMENT_SCRIPT as SCRIPT, ELEMENT_SOURCE_MAP as SOURCE_MAP } from '../paths.js';
 import type { Services } from '../services.js';
-import { media, route, type RouteGroup } from './route.js';
+import { builtFileAnswers, media, route, type RouteGroup } from './route.js';
 
 // SCRIPT is built by `npm run build` (vite.config.ts); a rebuild shows without a restart (http/built-file.ts). Its source
 // map is fetched by browsers only when the developer tools are open.
@@ -105,8 +105,7 @@ export const assetRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'config
       {
         tag: 'Assets',
         summary: 'The <pay-checkout> element, one self-contained ES module',
-        ok: { 200: media('text/javascript', 'dist/pay-checkout.js; gzip when accepted; an ETag; CORS open.'), 304: null },
-        errors: [503],
+        ...builtFileAnswers('text/javascript', 'dist/pay-checkout.js; gzip when accepted; an ETag; CORS open.'),
       },
       () =>
         builtFile(SCRIPT, {
@@ -122,8 +121,7 @@ export const assetRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'config
       {
         tag: 'Assets',
         summary: "The element's source map",
-        ok: { 200: media('application/json', 'dist/pay-checkout.js.map, sources inside; an ETag.'), 304: null },
-        errors: [503],
+        ...builtFileAnswers('application/json', 'dist/pay-checkout.js.map, sources inside; an ETag.'),
       },
       () => builtFile(SOURCE_MAP, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300' }),
     ),
@@ -133,8 +131,7 @@ export const assetRoutes: RouteGroup<Pick<Services, 'customerCheckout' | 'config
       {
         tag: 'Assets',
         summary: 'A chunk the element loads on demand (a later view, the browser wallets), or its source map',
-        ok: { 200: media('text/javascript', 'dist/pay-checkout/<chunk>; gzip when accepted; an ETag; CORS open; immutable (the name carries a hash).'), 304: null },
-        errors: [404, 503],
+        ...builtFileAnswers('text/javascript', 'dist/pay-checkout/<chunk>; gzip when accepted; an ETag; CORS open; immutable (the name carries a hash).', [404]),
       },
       chunkFiles,
     ),

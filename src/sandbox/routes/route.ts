@@ -29,6 +29,15 @@ export interface Media {
 }
 export const media = (type: string, description: string): Media => ({ type, description });
 
+/**
+ * What a route serving a file of the build answers (http/built-file.ts): the file, 304 to a copy its ETag says is
+ * current, 503 until `npm run build` has made it; and the route's own `errors`.
+ */
+export const builtFileAnswers = (type: string, description: string, errors: number[] = []) => ({
+  ok: { 200: media(type, description), 304: null },
+  errors: [...errors, 503],
+});
+
 /** What an answer carries: a contract schema (JSON), or another media type. */
 export type Body = z.ZodMiniType | Media;
 /** Every zod schema carries `_zod`. */

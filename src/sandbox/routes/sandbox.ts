@@ -15,7 +15,7 @@ import { builtFile } from '../http/built-file.js';
 import { openCors } from '../http/cors.js';
 import { jsonText } from '../http/json-text.js';
 import { TESTER_PANEL_SCRIPT } from '../paths.js';
-import { media, route, type RouteGroup } from './route.js';
+import { builtFileAnswers, route, type RouteGroup } from './route.js';
 
 export const sandboxRoutes: RouteGroup<Pick<Services, 'wallet' | 'sandboxControls' | 'customerCheckout'>> = {
   use: ['/sandbox/*', openCors({ allowHeaders: ['Content-Type'] })],
@@ -27,8 +27,7 @@ export const sandboxRoutes: RouteGroup<Pick<Services, 'wallet' | 'sandboxControl
       {
         tag: 'Sandbox',
         summary: "The tester panel the hosted checkout page shows beside the element: pay, mine, expire, on the checkout's payment",
-        ok: { 200: media('text/javascript', 'dist/sandbox/tester-panel.js; gzip when accepted; an ETag.'), 304: null },
-        errors: [503],
+        ...builtFileAnswers('text/javascript', 'dist/sandbox/tester-panel.js; gzip when accepted; an ETag.'),
       },
       () => builtFile(TESTER_PANEL_SCRIPT, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' }),
     ),
@@ -38,7 +37,7 @@ export const sandboxRoutes: RouteGroup<Pick<Services, 'wallet' | 'sandboxControl
       { tag: 'Sandbox', summary: "The test wallet's addresses and balances", ok: { 200: WalletState } },
       ({ wallet }) =>
         async (c) =>
-          c.json({ addresses: wallet.addresses, balances: await wallet.balances() }),
+          c.json(await wallet.state()),
     ),
     route(
       'post',
@@ -46,7 +45,7 @@ export const sandboxRoutes: RouteGroup<Pick<Services, 'wallet' | 'sandboxControl
       { tag: 'Sandbox', summary: 'Top the test wallet up', ok: { 200: WalletState } },
       ({ wallet }) =>
         async (c) =>
-          c.json({ addresses: wallet.addresses, balances: await wallet.faucet() }),
+          c.json(await wallet.faucet()),
     ),
     route(
       'post',

@@ -26,22 +26,14 @@ export interface Observed {
 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** A time in seconds, on the buckets every duration here shares. */
+const durations = <L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]) =>
+  new Histogram({ name, help, labelNames, buckets: SECONDS, registers: [registry] });
+
 export class Metrics {
   readonly registry = new Registry();
-  readonly #http = new Histogram({
-    name: 'pay_checkout_http_request_duration_seconds',
-    help: 'HTTP requests by method, declared route and status: time to the response (an event stream: to its start)',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: SECONDS,
-    registers: [this.registry],
-  });
-  readonly #db = new Histogram({
-    name: 'pay_checkout_db_duration_seconds',
-    help: 'Database work by kind: a statement on its own, or a whole transaction (retries included)',
-    labelNames: ['kind'] as const,
-    buckets: SECONDS,
-    registers: [this.registry],
-  });
+  readonly #http = durations(this.registry, 'pay_checkout_http_request_duration_seconds', 'HTTP requests by method, declared route and status: time to the response (an event stream: to its start)', ['method', 'route', 'status']);
+  readonly #db = durations(this.registry, 'pay_checkout_db_duration_seconds', 'Database work by kind: a statement on its own, or a whole transaction (retries included)', ['kind']);
   readonly #refusedEndpoints = new Counter({
     name: 'pay_checkout_webhook_endpoints_refused_total',
     help: 'Webhook endpoints found refused at delivery by the URL rule they break (an endpoint added before the rule): once per endpoint and process, again after it delivered',

@@ -1,34 +1,20 @@
 // Money held for the merchant (docs/payment-lifecycle.md, "What is held"): accepting a held payment so that it pays
 // its link. Refunds (refunds.ts) return held money the same way as paid money.
 import type { PaymentLinkResource } from '../../../contract/index.js';
-import type { Clock } from '../../clock.js';
 import { conflict, notFound } from '../../errors.js';
 import type { Sql } from '../../storage/database.js';
 import { acceptPayment, findPaymentLink, readLink } from '../../storage/payments.js';
-import type { Idempotency, IdempotencyScope } from '../merchant/idempotency.js';
-import type { MerchantLinks } from '../merchant/merchant-links.js';
-import type { Reconciler } from '../payments/reconciler.js';
-import type { Orders } from './orders.js';
+import type { IdempotencyScope } from '../merchant/idempotency.js';
+import { LinkDecision } from './link-decision.js';
 
-export class HeldPayments {
-  constructor(
-    private readonly clock: Clock,
-    private readonly orders: Orders,
-    private readonly reconciler: Reconciler,
-    private readonly merchantLinks: MerchantLinks,
-    private readonly idempotency: Idempotency,
-  ) {}
-
+export class HeldPayments extends LinkDecision {
   /**
    * POST /api/payments/{payment_id}/accept: a held payment that arrived in full pays its link, while the order is not
    * paid. Another link of the order that is still open for payment is closed, so the order is paid once. Answers
    * with the link as it is now (a replay too: a key keeps the link's ref).
    */
-  async accept(merchantId: string, paymentId: string, idempotency: Omit<IdempotencyScope, 'merchantId'>): Promise<{ value: PaymentLinkResource; replayed: boolean }> {
-    const { value, replayed } = await this.idempotency.run({ ...idempotency, merchantId }, async (tx) => ({
-      payment_link_ref: await this.#accept(tx, merchantId, paymentId),
-    }));
-    return { value: await this.merchantLinks.get(merchantId, value.payment_link_ref), replayed };
+  accept(merchantId: string, paymentId: string, idempotency: Omit<IdempotencyScope, 'merchantId'>): Promise<{ value: PaymentLinkResource; replayed: boolean }> {
+    return this.decideOnce(merchantId, idempotency, (tx) => this.#accept(tx, merchantId, paymentId));
   }
 
   async #accept(tx: Sql, merchantId: string, paymentId: string): Promise<string> {

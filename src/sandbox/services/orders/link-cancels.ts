@@ -2,31 +2,19 @@
 // takes no new payment, its open quote closes, and money that still reaches its addresses is held, as after expiry.
 // Refused (409) once a customer has sent money: a customer paying in good faith never sees it turned into held funds.
 import type { PaymentLinkResource } from '../../../contract/index.js';
-import type { Clock } from '../../clock.js';
 import { conflict, notFound } from '../../errors.js';
 import type { Sql } from '../../storage/database.js';
 import { cancelLink, readLink } from '../../storage/payments.js';
-import type { Idempotency, IdempotencyScope } from '../merchant/idempotency.js';
-import type { MerchantLinks } from '../merchant/merchant-links.js';
-import type { Reconciler } from '../payments/reconciler.js';
-import type { Orders } from './orders.js';
+import type { IdempotencyScope } from '../merchant/idempotency.js';
+import { LinkDecision } from './link-decision.js';
 
-export class LinkCancels {
-  constructor(
-    private readonly clock: Clock,
-    private readonly orders: Orders,
-    private readonly reconciler: Reconciler,
-    private readonly merchantLinks: MerchantLinks,
-    private readonly idempotency: Idempotency,
-  ) {}
-
+export class LinkCancels extends LinkDecision {
   /**
    * POST /api/paymentLink/{payment_link_ref}/cancel: an active link that no payment has received money for is
    * cancelled. Cancelling a cancelled link changes nothing and answers the same (200, the link as it is now).
    */
-  async cancel(merchantId: string, ref: string, idempotency: Omit<IdempotencyScope, 'merchantId'>): Promise<{ value: PaymentLinkResource; replayed: boolean }> {
-    const { replayed } = await this.idempotency.run({ ...idempotency, merchantId }, async (tx) => ({ payment_link_ref: await this.#cancel(tx, merchantId, ref) }));
-    return { value: await this.merchantLinks.get(merchantId, ref), replayed };
+  cancel(merchantId: string, ref: string, idempotency: Omit<IdempotencyScope, 'merchantId'>): Promise<{ value: PaymentLinkResource; replayed: boolean }> {
+    return this.decideOnce(merchantId, idempotency, (tx) => this.#cancel(tx, merchantId, ref));
   }
 
   async #cancel(tx: Sql, merchantId: string, ref: string): Promise<string> {

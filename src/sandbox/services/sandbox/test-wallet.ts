@@ -25,6 +25,11 @@ export interface WalletBalance {
   balance: string;
 }
 
+export interface WalletState {
+  addresses: Record<Network, string>;
+  balances: WalletBalance[];
+}
+
 export interface WalletTransfer {
   to: string;
   asset: AssetCode;
@@ -50,20 +55,24 @@ export class TestWallet {
     }
   }
 
-  /** The balance of every asset on every network the wallet can use (a public network's node: the tester funds it). */
-  async balances(): Promise<WalletBalance[]> {
-    return Promise.all(
+  /**
+   * Its address on each network, and the balance of every asset on every network it can use (a public network's
+   * node: the tester funds it).
+   */
+  async state(): Promise<WalletState> {
+    const balances = await Promise.all(
       this.#assets().map(async ({ info, wallet }) => {
         const address = this.addresses[info.network]!;
         return { asset: info.asset, network: info.network, address, balance: formatAtomic(await wallet.balance(info.asset, address), info.decimals) };
       }),
     );
+    return { addresses: this.addresses, balances };
   }
 
-  /** Tops up every asset with test coins, confirmed at once. */
-  async faucet(): Promise<WalletBalance[]> {
+  /** Tops up every asset with test coins, confirmed at once; answers the wallet as it is then. */
+  async faucet(): Promise<WalletState> {
     for (const { info, wallet } of this.#assets()) await wallet.fund(this.addresses[info.network]!, info.asset, faucetAmount(info));
-    return this.balances();
+    return this.state();
   }
 
   /** At start: tops up each network where the wallet holds nothing (a network that cannot be reached is left for later). */
