@@ -26,9 +26,11 @@ import {
   type AssetCode,
   type CancelRefundRequest,
   type CreateRefundRequest,
+  type LinkSort,
   type LinkStatus,
   type Network,
   type PaymentLinkInput,
+  type RefundedState,
   type WebhookEventType,
 } from '../contract/index.js';
 import { PayCheckoutApiError, PayCheckoutConnectionError, PayCheckoutResponseError, PayCheckoutTimeoutError } from './errors.js';
@@ -73,9 +75,9 @@ export interface PaymentLinkQuery {
   q?: string;
   status?: LinkStatus;
   /** How much went back: `none`, `partly` or `fully` (paid links). */
-  refunded?: 'none' | 'partly' | 'fully';
+  refunded?: RefundedState;
   /** `-created_at` (newest first, the default), `created_at`, `-amount` (largest first) or `amount`. */
-  sort?: '-created_at' | 'created_at' | '-amount' | 'amount';
+  sort?: LinkSort;
   /** The answer's `total`: how many links the filters find in all. */
   include_total?: boolean;
   /** Links with a payment in this asset (and network). */

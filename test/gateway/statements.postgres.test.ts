@@ -1,4 +1,4 @@
-// The PostgreSQL store's own promises (src/sandbox/storage/postgres.ts), on a connection cut mid-statement as a restart
+// The PostgreSQL store's own promises (src/sandbox/storage/postgres/retries.ts), on a connection cut mid-statement as a restart
 // or a failover cuts it: a statement on its own is run again on another connection, a transaction again from BEGIN.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Database, Row, Sql } from '../../src/sandbox/storage/database.js';
 import { openDatabase } from '../../src/sandbox/storage/open.js';
-import { claimDueDeliveries, enqueueEvent, insertEndpoint } from '../../src/sandbox/storage/webhooks.js';
+import { claimDueDeliveries, enqueueEvent } from '../../src/sandbox/storage/webhook-deliveries.js';
+import { insertEndpoint } from '../../src/sandbox/storage/webhook-endpoints.js';
 
 const QUEUED = 300;
 

@@ -1,13 +1,14 @@
-// The queue of each endpoint and link (storage/webhooks.ts): a delivery behind a pending one has no time of its own
-// until that one is done, so the claim reads only what may go. Searched over random sequences of queueing, claims,
-// outcomes, redeliveries and clock moves (on PostgreSQL also a queueing and an outcome of the same queue at once),
-// with the invariants checked after every step: a claimed delivery has no earlier one pending, the first pending
+// The queue of each endpoint and link (storage/webhook-deliveries.ts): a delivery behind a pending one has no time of
+// its own until that one is done, so the claim reads only what may go. Searched over random sequences of queueing,
+// claims, outcomes, redeliveries and clock moves (on PostgreSQL also a queueing and an outcome of the same queue at
+// once), with the invariants checked after every step: a claimed delivery has no earlier one pending, the first pending
 // delivery of every queue has a time, and with the receivers up everything is delivered in the end.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Row, Sql } from '../../src/sandbox/storage/database.js';
-import { claimDueDeliveries, enqueueEvent, insertEndpoint, recordAttempt, redeliverNow, releaseLease, type ClaimedDelivery } from '../../src/sandbox/storage/webhooks.js';
+import { claimDueDeliveries, enqueueEvent, recordAttempt, redeliverNow, releaseLease, type ClaimedDelivery } from '../../src/sandbox/storage/webhook-deliveries.js';
+import { insertEndpoint } from '../../src/sandbox/storage/webhook-endpoints.js';
 import { startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 
 const ENDPOINTS = ['we_queue_a', 'we_queue_b'];

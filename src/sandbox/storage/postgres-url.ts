@@ -1,9 +1,10 @@
 // DATABASE_URL in libpq's URI syntax, several hosts included (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`).
 // pg reads one host only (pg-connection-string takes `h1:5432,h2:5432` for an invalid URL): the hosts are read here, and
 // pg gets the URL with the first of them for everything else (user, password, database, the certificate files, options …);
-// postgres.ts connects to the hosts in turn. sslmode is read here too and applied as libpq does (postgres.ts): pg would take
-// prefer and require for verify-full, so the URL `pg_autoctl show uri` prints (`sslmode=prefer` on a node without SSL,
-// `sslmode=require` on one with a self-signed certificate) could not connect (docs/operations.md, "Going live").
+// postgres/hosts.ts connects to the hosts in turn. sslmode is read here too and applied as libpq does
+// (postgres/client.ts): pg would take prefer and require for verify-full, so the URL `pg_autoctl show uri` prints
+// (`sslmode=prefer` on a node without SSL, `sslmode=require` on one with a self-signed certificate) could not connect
+// (docs/operations.md, "Going live").
 import type { ConnectionOptions } from 'node:tls';
 
 export interface PostgresHost {
@@ -64,7 +65,7 @@ export function parsePostgresUrl(raw: string): PostgresTarget {
  * prefer and require encrypt without checking the certificate unless a root certificate is given (then as verify-ca),
  * verify-ca checks the chain but not the name, verify-full both; disable and allow stay unencrypted (allow would try
  * SSL only after a refusal, which no server here gives). prefer falls back to no SSL when the server has none
- * (postgres.ts asks it first).
+ * (postgres/client.ts asks it first).
  */
 export function tlsFor(mode: SslMode, files: ConnectionOptions = {}): ConnectionOptions | false {
   const chainOnly = { ...files, checkServerIdentity: () => undefined };

@@ -13,7 +13,8 @@ import { log } from '../../logging.js';
 import type { Metrics } from '../operations/metrics.js';
 import { WEBHOOK_RESPONSE_BODY_BYTES, type WebhookAttempt } from '../../../contract/index.js';
 import { isTransient, type Database } from '../../storage/database.js';
-import { claimDueDeliveries, markEndpointRefusal, recordAttempt, releaseLease, WEBHOOKS_QUEUED, type AttemptRow, type ClaimedDelivery } from '../../storage/webhooks.js';
+import { claimDueDeliveries, recordAttempt, releaseLease, WEBHOOKS_QUEUED, type AttemptRow, type ClaimedDelivery } from '../../storage/webhook-deliveries.js';
+import { markEndpointRefusal } from '../../storage/webhook-endpoints.js';
 import { pinnedLookup, RefusedTarget, UnresolvedTarget, type WebhookTargets } from './targets.js';
 
 export const SIGNATURE_HEADER = 'Pay-Checkout-Signature';

@@ -13,19 +13,21 @@ import {
   deliveriesOfEndpoint,
   deliveryOfEvent,
   deliveryOfMerchant,
-  endpointOf,
   enqueueEvent,
   failPendingDeliveries,
+  redeliverNow,
+  type DeliveryRow,
+} from '../../storage/webhook-deliveries.js';
+import {
+  endpointOf,
   hasLiveEndpoint,
   insertEndpointWithin,
   liveEndpoints,
   ownsEndpoint,
   ownsLiveEndpoint,
-  redeliverNow,
   removeEndpoint,
-  type DeliveryRow,
   type EndpointViewRow,
-} from '../../storage/webhooks.js';
+} from '../../storage/webhook-endpoints.js';
 import { issueCredential } from '../merchant/credentials.js';
 import type { Idempotency, IdempotencyScope } from '../merchant/idempotency.js';
 import type { RateLimits } from '../operations/rate-limits.js';

@@ -1,0 +1,179 @@
+// Statements and transactions of the PostgreSQL store (../postgres.ts) on clients of its pool, run again when they meet
+// a lost connection, a deadlock or a server that refuses writes; a transaction whose COMMIT got no answer is resolved
+// with txid_status, asked only of the server it ran on.
+import type pg from 'pg';
+import { isTransient, type Database, type Row, type Sql, type Timed } from '../database.js';
+
+/** Attempts of one transaction or statement before its failure is the caller's. */
+const ATTEMPTS = 5;
+/** Reconnecting: first after this, doubling up to the cap, each wait jittered. */
+const RECONNECT_MS = 100;
+const RECONNECT_MAX_MS = 3_000;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Backoff with jitter, so processes that failed together do not retry together. */
+export const backoff = (attempt: number) => pause(Math.min(RECONNECT_MS * 2 ** attempt, RECONNECT_MAX_MS) * (0.5 + Math.random() / 2));
+
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `s${statementNames.size}`));
+  return name;
+}
+
+/** SQLSTATE transaction_resolution_unknown: a COMMIT went unanswered and the server that could tell is gone. */
+const OUTCOME_UNKNOWN = '08007';
+/** A transaction's outcome, and whether other sessions see it (a commit shows only once the synchronous standby has it). */
+const OUTCOME_QUERY = 'SELECT txid_status($1::bigint) AS status, txid_visible_in_snapshot($1::bigint, txid_current_snapshot()) AS visible';
+
+export interface RetryOptions {
+  /** Told how long each statement and transaction took, in seconds. */
+  timed?: Timed;
+  /** The timeline of the server a client reached (hosts.ts): only that server can tell a transaction's outcome. */
+  serverOf(client: pg.Client): string | undefined;
+  /** Told of every statement or transaction that failed, with its client, before the client goes back to the pool. */
+  failed(client: pg.PoolClient, error: unknown): void;
+}
+
+export function retrying(pool: pg.Pool, { timed, serverOf, failed }: RetryOptions): Pick<Database, 'query' | 'transaction'> {
+  // A statement with parameters is prepared once per connection and then only bound: PostgreSQL skips parsing and
+  // planning it again. The name is the same for the same text on every connection of the process.
+  const prepared = (text: string, params?: readonly unknown[]): pg.QueryConfig => ({ name: params ? statementName(text) : undefined, text, values: params as unknown[] });
+  const wrap = (client: pg.PoolClient): Sql => ({
+    async query<T extends Row>(text: string, params?: readonly unknown[]) {
+      return (await client.query<T>(prepared(text, params))).rows;
+    },
+  });
+
+  /**
+   * A client of the pool, watched while it is out: a connection cut meanwhile is an error event on the client
+   * (sometimes more than one: the server's message, then the socket's end), handled for as long as the client lives,
+   * or it would end the process. A client that broke is destroyed on release, not returned.
+   */
+  interface Held {
+    client: pg.PoolClient;
+    broken: boolean;
+    onError(): void;
+  }
+  function watch(client: pg.PoolClient): Held {
+    const held: Held = { client, broken: false, onError: () => (held.broken = true) };
+    client.on('error', held.onError);
+    return held;
+  }
+  function release(held: Held, error?: unknown): void {
+    if (error !== undefined) {
+      if (isTransient(error)) held.broken = true;
+      failed(held.client, error);
+    }
+    if (!held.broken) held.client.off('error', held.onError);
+    held.client.release(held.broken || undefined);
+  }
+
+  async function withClient<T>(work: (client: pg.PoolClient, state: { broken: boolean }) => Promise<T>): Promise<T> {
+    const held = watch(await pool.connect());
+    let failure: unknown;
+    try {
+      return await work(held.client, held);
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      release(held, failure);
+    }
+  }
+
+  /**
+   * One statement, on a client of its own. On its own it commits or not at all, so one lost with its connection is
+   * simply run again. Written out rather than as withClient inside a retry helper: this is every read's path, and each
+   * async layer costs a promise per request.
+   */
+  async function statement<T extends Row>(text: string, params?: readonly unknown[]): Promise<T[]> {
+    const started = timed && performance.now();
+    for (let attempt = 1; ; attempt++) {
+      const held = watch(await pool.connect());
+      let failure: unknown;
+      try {
+        const rows = (await held.client.query<T>(prepared(text, params))).rows;
+        if (started) timed!('statement', (performance.now() - started) / 1000);
+        return rows;
+      } catch (error) {
+        failure = error;
+        if (attempt >= ATTEMPTS || !isTransient(error)) throw error;
+      } finally {
+        release(held, failure);
+      }
+      await backoff(attempt);
+    }
+  }
+
+  async function transactionOnce<T>(fn: (tx: Sql) => Promise<T>): Promise<{ result: T } | { retry: unknown }> {
+    return withClient(async (client, state) => {
+      let xid: string;
+      let result: T;
+      try {
+        // The transaction's id, in the same round trip: if the connection is lost during COMMIT, it tells the outcome.
+        const begun = (await client.query('BEGIN; SELECT txid_current()::text AS xid')) as unknown as pg.QueryResult<{ xid: string }>[];
+        xid = begun[1]!.rows[0]!.xid;
+        result = await fn(wrap(client));
+      } catch (error) {
+        if (!state.broken) await client.query('ROLLBACK').catch(() => (state.broken = true));
+        if (isTransient(error)) return { retry: error };
+        throw error;
+      }
+      try {
+        await client.query('COMMIT');
+        return { result };
+      } catch (error) {
+        // A constraint checked at commit refuses it: the transaction is over, the error is the caller's.
+        if (!isTransient(error)) throw error;
+        state.broken = true;
+        return (await committed(xid, serverOf(client))) ? { result } : { retry: error };
+      }
+    });
+  }
+
+  /**
+   * Whether a transaction whose COMMIT got no answer did commit, asked on another connection once one is up. Only the
+   * server it ran on (its timeline) can tell: after a failover the new primary reuses transaction ids, so there the
+   * outcome is unknown (08007) and the caller answers that, never runs the work again.
+   */
+  async function committed(xid: string, server: string | undefined): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      let status: string | null | undefined;
+      try {
+        status = await withClient(async (client) => {
+          if (serverOf(client) !== server) {
+            throw Object.assign(new Error(`transaction ${xid} may or may not have committed: the server it ran on is no longer the primary`), { code: OUTCOME_UNKNOWN });
+          }
+          const { rows } = await client.query<{ status: string | null; visible: boolean }>(prepared(OUTCOME_QUERY, [xid]));
+          // Committed, but not yet visible: still waiting for the synchronous standby, so not yet durable.
+          return rows[0]?.status === 'committed' && !rows[0].visible ? 'in progress' : rows[0]?.status;
+        });
+      } catch (error) {
+        if ((error as { code?: unknown }).code === OUTCOME_UNKNOWN) throw error;
+      }
+      if (status === 'committed') return true;
+      if (status === 'aborted') return false;
+      if (attempt >= ATTEMPTS * 4) {
+        throw Object.assign(new Error(`transaction ${xid} is still ${status ?? 'unknown'}: its outcome could not be learnt`), { code: OUTCOME_UNKNOWN });
+      }
+      await backoff(attempt);
+    }
+  }
+
+  return {
+    query: statement,
+    async transaction(fn) {
+      const started = timed && performance.now();
+      for (let attempt = 1; ; attempt++) {
+        const outcome = await transactionOnce(fn);
+        if ('result' in outcome) {
+          if (started) timed!('transaction', (performance.now() - started) / 1000);
+          return outcome.result;
+        }
+        if (attempt >= ATTEMPTS) throw outcome.retry;
+        await backoff(attempt);
+      }
+    },
+  };
+}
