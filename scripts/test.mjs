@@ -1,9 +1,10 @@
 // `npm test`: every tier, then how long each took, so that the README's tier table can be read against any run
 // (README, "Set up"; CI prints it too). Tiers of one stage run side by side, chosen from their measured CPU on two
-// cores (README, "Set up"): lint, types and build each take one core for seconds; the browser and end-to-end tiers
-// each keep about one core busy for their whole run, so together they fill the machine that either leaves half idle.
-// The node tier fills both cores alone. A stage starts only when the one before it passed. The first tier of a stage
-// prints as it runs; the others' output is held and printed whole when they end, so that no report interleaves.
+// cores (README, "Set up"): lint, types and build each take one core for seconds; the node tier keeps about 1.7 of the
+// two cores busy and end to end mostly waits on its browser and gateways (about 0.3 of a core), so end to end fills
+// what the node tier leaves idle; the browsers, about one core, come last on their own. A stage starts only when the
+// one before it passed. The first tier of a stage prints as it runs; the others' output is held and printed whole when
+// they end, so that no report interleaves.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 
@@ -13,11 +14,11 @@ const STAGES = [
     ['types', ['run', 'typecheck']],
     ['build', ['run', 'build']],
   ],
-  [['node (PGlite, then PostgreSQL)', ['run', 'test:node']]],
   [
-    ['browsers', ['run', 'test:browser']],
+    ['node (PGlite, then PostgreSQL)', ['run', 'test:node']],
     ['end to end', ['run', 'test:e2e', '--', '--built', '--compiled']],
   ],
+  [['browsers', ['run', 'test:browser']]],
 ];
 
 /** Runs one tier: its status and seconds; `shown` streams its output, otherwise it is printed when it ends. */
