@@ -235,6 +235,13 @@ export function quoteDeadline(payment: Payment | null): number | null {
   return payment && isIn(QUOTE_OPEN_STATUSES, payment.status) ? Date.parse(payment.quote_expires_at) : null;
 }
 
+/** `1.5` with 18 decimals as atomic units, exactly (never through a float). */
+export function atomic(amount: string, decimals: number): bigint {
+  const [whole = '0', fraction = ''] = amount.split('.');
+  if (fraction.length > decimals) throw new Error(`${amount} has more than ${decimals} decimals`);
+  return BigInt(whole + fraction.padEnd(decimals, '0'));
+}
+
 /** Whether anything has arrived yet (seen on the chain, confirmed or not). */
 export function hasReceived(payment: Payment): boolean {
   return /[1-9]/.test(payment.received_crypto);
