@@ -212,7 +212,8 @@ export class PayCheckout extends LitElement {
   /** The language the customer picked in the card. */
   private chosenLocale?: Locale;
 
-  // Controllers register themselves with the element: they open, follow and close with it. The session's come first.
+  // Controllers register themselves with the element: they open, follow and close with it. The session's come first;
+  // it is private to TypeScript only, so that a test's time-out message can say which payment it held.
   private readonly session = new CheckoutSession(this, REDIRECT_SECONDS, {
     locale: () => this.#locale,
     onReady: (view) => this.#ready(view),
