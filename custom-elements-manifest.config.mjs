@@ -44,6 +44,11 @@ function shippedManifest() {
           });
         }
       }
+      // Public is the schema's default: the analyzer writes it for a property of `static properties` (pay-checkout.ts)
+      // and not for a class field; the manifest leaves it out for both.
+      for (const module of manifest.modules) {
+        for (const declaration of module.declarations ?? []) for (const member of declaration.members ?? []) if (member.privacy === 'public') delete member.privacy;
+      }
       // Last: every module reference in the manifest points into dist/.
       const rewrite = (value) => {
         if (Array.isArray(value)) return value.forEach(rewrite);

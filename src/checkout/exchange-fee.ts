@@ -2,6 +2,7 @@
 // out of the amount typed (about 1 USDT on TRC-20), so pasting the amount due delivers less than it, short by more
 // than the 0.5% tolerance (docs/guide.md, "Paying from an exchange"). Pure, decimal strings in and out, bigint
 // arithmetic, never a float; property-tested in test/checkout-state/exchange-fee.test.ts.
+import { atomic } from './pay-checkout/state.js';
 
 /** The most decimal places a fee or an amount may have (ETH's 18). */
 export const MAX_PLACES = 18;
@@ -16,12 +17,6 @@ function places(field: string, text: string): number {
   return count;
 }
 
-/** `text` in units of 10^-scale (scale at least its own places). */
-const units = (text: string, scale: number): bigint => {
-  const [whole = '0', fraction = ''] = text.split('.');
-  return BigInt(whole + fraction.padEnd(scale, '0'));
-};
-
 /**
  * The amount to type so that `due` arrives once the exchange has taken `fee`: `due + fee`, rounded up to the quote's
  * step (10^-`decimals`, the smallest unit the checkout shows of the asset). What arrives, typed − fee, is then at
@@ -33,7 +28,7 @@ export function amountToType(due: string, fee: string, decimals: number): string
   if (places('due', due) > decimals) throw new RangeError(`due: "${due}" has more than the quote's ${decimals} decimal places`);
   const scale = Math.max(decimals, places('fee', fee));
   const step = 10n ** BigInt(scale - decimals);
-  const sum = units(due, scale) + units(fee, scale);
+  const sum = atomic(due, scale) + atomic(fee, scale);
   const typed = (sum + step - 1n) / step;
   const unit = 10n ** BigInt(decimals);
   const fraction = (typed % unit).toString().padStart(decimals, '0').replace(/0+$/, '');

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { atomic, errorOf, transferOf } from '../../src/checkout/wallets/browser-wallet.js';
+import { atomic } from '../../src/checkout/pay-checkout/state.js';
+import { errorOf, transferOf } from '../../src/checkout/wallets/browser-wallet.js';
 
 test('EIP-1193 and EIP-1474 errors each get their own words', () => {
   assert.equal(errorOf({ code: 4001, message: 'User rejected the request.' }), 'refused');

@@ -2,7 +2,7 @@
 // that they travel with those views: the script carries only what its own views use (test/build/bundle.test.ts).
 // No DOM; node:test in test/checkout-state/state.test.ts.
 import type { Payment } from '../../contract/checkout.js';
-import type { NamedAsset } from './state.js';
+import { atomic, type NamedAsset } from './state.js';
 
 /** The fewest confirmations any of the payment's transactions has (0 before the first). */
 export function confirmationsSeen(payment: Payment): number {
@@ -12,11 +12,7 @@ export function confirmationsSeen(payment: Payment): number {
 /** How much more than due arrived (`received_crypto` − `amount_crypto`), in decimal arithmetic; '0' when none. */
 export function excess(payment: Pick<Payment, 'received_crypto' | 'amount_crypto'>): string {
   const places = Math.max(...[payment.received_crypto, payment.amount_crypto].map((a) => a.split('.')[1]?.length ?? 0));
-  const atomic = (amount: string) => {
-    const [whole = '0', fraction = ''] = amount.split('.');
-    return BigInt(whole + fraction.padEnd(places, '0'));
-  };
-  const difference = atomic(payment.received_crypto) - atomic(payment.amount_crypto);
+  const difference = atomic(payment.received_crypto, places) - atomic(payment.amount_crypto, places);
   if (difference <= 0n) return '0';
   const digits = difference.toString().padStart(places + 1, '0');
   const fraction = digits.slice(digits.length - places).replace(/0+$/, '');

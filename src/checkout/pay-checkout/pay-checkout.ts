@@ -1,35 +1,20 @@
 // <pay-checkout>: the customer's checkout for one payment link (README, the element). Importing this module
-// defines nothing; src/checkout/define.ts registers the tag. The class holds the properties, the state, the
-// controllers and the loading Task; state.ts decides which screen shows, views/ draw them.
-import { Task } from '@lit/task';
+// defines nothing; src/checkout/define.ts registers the tag. The class holds the properties, what the customer types
+// and picks, the controllers of its views, and dispatches its events; checkout-session.ts loads the link and follows
+// its payment, state.ts decides which screen shows, views/ draw them.
 import { adoptStyles, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
-import type { CheckoutView, Payment } from '../../contract/checkout.js';
-import { isWebUrl } from '../../contract/rules.js';
-import { checkView } from '../answers.js';
-import { CheckoutApiError, checkoutUrls, fetchPayment, fetchView, openPayment, type CheckoutUrls } from '../api.js';
+import type { CheckoutView } from '../../contract/checkout.js';
+import { CheckoutApiError } from '../api.js';
 import { ClipboardController } from '../controllers/clipboard.js';
-import { CountdownController } from '../controllers/countdown.js';
 import { DeferredModuleController } from '../controllers/deferred-module.js';
 import { DelayController } from '../controllers/delay.js';
-import { PaymentStreamController } from '../controllers/payment-stream.js';
-import { RedirectController } from '../controllers/redirect.js';
 import { ViewFocusController } from '../controllers/view-focus.js';
 import { WalletDiscoveryController } from '../controllers/wallet-discovery.js';
-import type { WalletState } from '../wallets/browser-wallet.js';
-import {
-  PayCheckoutBackEvent,
-  PayCheckoutErrorEvent,
-  PayCheckoutFailureEvent,
-  PayCheckoutReadyEvent,
-  PayCheckoutStatusEvent,
-  PayCheckoutSuccessEvent,
-} from '../events.js';
-import { format, formatCrypto, formatRate, formatRegion, formatTime, formatVnd, toLocale, type Locale, type MessageKey, type Params } from '../i18n/index.js';
+import { PayCheckoutErrorEvent, PayCheckoutReadyEvent, PayCheckoutStatusEvent } from '../events.js';
+import { format, formatCrypto, formatRate, formatRegion, formatTime, formatVnd, toLocale, type Locale } from '../i18n/index.js';
 import { styles } from './pay-checkout.styles.js';
 import {
   assetKey,
-  awaitsConfirmation,
   chooseMethod,
   contactFormOpen,
   contactFromBilling,
@@ -39,14 +24,10 @@ import {
   defaultAsset,
   findMethod,
   firstInvalid,
-  follows,
   hasReceived,
   methodKey,
   namedAsset,
   parseAssetKey,
-  quoteDeadline,
-  screenOf,
-  supersedes,
   validateContact,
   type Contact,
   type ContactErrors,
@@ -59,11 +40,11 @@ import { orderView } from './views/order.js';
 import { footer, header, type Ui } from './views/parts.js';
 import { offlineBanner } from './views/occasional.js';
 import type { Copyable } from './views/payment.js';
+// Last: the bundle then holds the session beside the element class, which shares much of its text.
+import { CheckoutSession } from './checkout-session.js';
 
 export type { CheckoutViewName } from './state.js';
 
-/** Where the script came from: the default gateway (the script-tag file is served by the gateway itself). */
-const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
 /** Seconds between "paid" (or a link found expired) and the automatic return to the merchant: time to read the receipt or stay. */
 export const REDIRECT_SECONDS = 10;
 /**
@@ -75,8 +56,6 @@ export const LOADING_DELAY_MS = 300;
 const COMPACT_MEDIA = '(max-width: 480px)';
 /** Where the session keeps the contact typed for a link (sessionStorage). */
 const contactKey = (ref: string) => `pay-checkout:contact:${ref}`;
-/** The rate-lock countdown is announced at these seconds left only. */
-const ANNOUNCE_AT = [300, 60] as const;
 
 /**
  * @tagname pay-checkout
@@ -171,12 +150,31 @@ const ANNOUNCE_AT = [300, 60] as const;
  */
 export class PayCheckout extends LitElement {
   static override styles = styles;
+  // The reactive properties as one declaration rather than decorators (STYLE.md's anchors use `@property`): the
+  // decorators' code, Lit's and TypeScript's helper, cost the script about 420 bytes gzipped. The fields below carry
+  // the JSDoc the manifest takes; `state: true` ones are internal.
+  static override properties = {
+    paymentLinkRef: { attribute: 'payment-link-ref' },
+    apiBase: { attribute: 'api-base' },
+    embedded: { converter: { fromAttribute: (value: string | null) => (value === null ? undefined : value !== 'false') } },
+    locale: {},
+    pmtChannel: { attribute: 'pmt-channel' },
+    pmtMethod: { attribute: 'pmt-method' },
+    theme: { reflect: true },
+    contactOpen: { state: true, attribute: false },
+    contact: { state: true, attribute: false },
+    invalid: { state: true, attribute: false },
+    methodKey: { state: true, attribute: false },
+    assetKey: { state: true, attribute: false },
+    compact: { state: true, attribute: false },
+    chosenLocale: { state: true, attribute: false },
+  };
 
   /** The payment link to show; without it, the `ref` query parameter of the page URL. */
-  @property({ attribute: 'payment-link-ref' }) paymentLinkRef?: string;
+  paymentLinkRef?: string;
 
   /** The gateway's origin; without it, the origin this script was loaded from. */
-  @property({ attribute: 'api-base' }) apiBase?: string;
+  apiBase?: string;
 
   /**
    * The layout. Absent or present, the inline card that fits its container (from 320 px), from the first frame;
@@ -184,93 +182,49 @@ export class PayCheckout extends LitElement {
    * The link's `is_checkout_embed` tells the merchant's integration which to use; it never changes the layout
    * under the customer's eyes once the link has loaded.
    */
-  @property({ converter: { fromAttribute: (value: string | null) => (value === null ? undefined : value !== 'false') } })
   embedded?: boolean;
 
   /**
    * `vi` or `en`; without it, the locale of the link's billing address, else the browser's language. The customer
    * can switch language in the card; setting this attribute again overrides their choice.
    */
-  @property() locale?: string;
+  locale?: string;
 
   /** The payment channel picked first. */
-  @property({ attribute: 'pmt-channel' }) pmtChannel = 'PROVIDER';
+  pmtChannel = 'PROVIDER';
 
   /** The payment method picked first. */
-  @property({ attribute: 'pmt-method' }) pmtMethod = 'PROVIDER_CRYPTO';
+  pmtMethod = 'PROVIDER_CRYPTO';
 
   /**
    * Forces `light` or `dark`. Without it, an embedded card is light (it sits in the shop's page, whose theme the
    * system's setting does not tell), and the hosted page follows the system's `prefers-color-scheme`. Read by CSS only.
    */
-  @property({ reflect: true }) theme?: 'light' | 'dark';
+  theme?: 'light' | 'dark';
 
-  @state() private view?: CheckoutView;
-  @state() private payment: Payment | null = null;
-  /** Why the link cannot be shown (the error view). */
-  @state() private failure?: CheckoutApiError;
-  /** Why the last action (opening a payment) failed; shown in place. */
-  @state() private actionError?: CheckoutApiError;
-  @state() private busy = false;
-  @state() private contactOpen = false;
-  @state() private contact: Contact = { name: '', email: '', phone: '' };
-  @state() private invalid: ContactErrors = {};
-  @state() private methodKey = '';
-  @state() private assetKey = '';
-  /** What the polite live region says, kept as a message so that it follows a change of language. */
-  @state() private announcement?: { key: MessageKey; params?: Params };
+  private contactOpen = false;
+  private contact: Contact = { name: '', email: '', phone: '' };
+  private invalid: ContactErrors = {};
+  private methodKey = '';
+  private assetKey = '';
   /** A phone-sized window when the link loaded: the order's lines start folded. */
-  @state() private compact = false;
+  private compact = false;
   /** The language the customer picked in the card. */
-  @state() private chosenLocale?: Locale;
-  /** The customer asked to pick another coin: the coins show until a payment in one is open. */
-  @state() private changingCoin = false;
-  /** A payment from a browser wallet: asked, sent, or why it stopped. */
-  @state() private walletState: WalletState = { step: 'idle' };
+  private chosenLocale?: Locale;
 
-  /** The view the page carried (#pageView), until the first load takes it in place of a request. */
-  #given?: CheckoutView;
-  /** How many payments the stream has brought: an answer to a request sent before its latest is not news (supersedes). */
-  #streamed = 0;
-  /** #streamed when the view loading now was asked for. */
-  #viewAskedAt = 0;
-
-  #viewTask = new Task(this, {
-    task: async ([urls], { signal }) => {
-      if (!urls) throw new CheckoutApiError('missing_ref', 'No payment-link-ref attribute and no ?ref= in the page URL.');
-      const given = this.#given;
-      this.#given = undefined;
-      this.#viewAskedAt = this.#streamed;
-      return given ?? fetchView(urls, signal);
-    },
-    args: () => [this.#urls] as const,
-    argsEqual: ([a], [b]) => a?.view === b?.view,
-    onComplete: (view) => this.#applyView(view, this.#viewAskedAt),
-    onError: (error) => this.#loadFailed(error),
+  // Controllers register themselves with the element: they open, follow and close with it. The session's come first;
+  // it is private to TypeScript only, so that a test's time-out message can say which payment it held.
+  private readonly session = new CheckoutSession(this, REDIRECT_SECONDS, {
+    locale: () => this.#locale,
+    onReady: (view) => this.#ready(view),
+    onStatus: (payment) => this.dispatchEvent(new PayCheckoutStatusEvent({ payment })),
+    onError: (error) => this.dispatchEvent(new PayCheckoutErrorEvent({ code: error.code, message: error.message })),
   });
-
-  // Controllers register themselves with the element: they open, follow and close with it.
-  private readonly stream = new PaymentStreamController(this, {
-    // The payment is followed while the customer picks another coin too: money may still arrive for it.
-    url: () => (follows(screenOf(this.view, this.payment, this.failure)) ? (this.#urls?.events ?? null) : null),
-    onPayment: (payment) => this.#setPayment(payment, ++this.#streamed),
-    poll: () => this.#poll(),
-    resync: () => void this.#viewTask.run(),
-  });
-
-  #quoteCountdown = new CountdownController(this, {
-    target: () => quoteDeadline(this.payment),
-    thresholds: ANNOUNCE_AT,
-    onThreshold: (seconds) => this.#announce(seconds === 60 ? 'oneMinuteLeft' : 'minutesLeft', { minutes: Math.round(seconds / 60) }),
-    onEnd: () => void this.#poll(),
-  });
-
-  #redirect = new RedirectController(this, REDIRECT_SECONDS);
 
   #clipboard = new ClipboardController<Copyable>(this, {
     // The amount to type at an exchange is an amount too.
-    onCopied: (what) => this.#announce(what === 'typed' ? 'amountCopied' : `${what}Copied`),
-    onFailed: () => this.#announce('copyFailed'),
+    onCopied: (what) => this.session.announce(what === 'typed' ? 'amountCopied' : `${what}Copied`),
+    onFailed: () => this.session.announce('copyFailed'),
   });
 
   private readonly viewFocus = new ViewFocusController(this, {
@@ -293,7 +247,7 @@ export class PayCheckout extends LitElement {
   /** "I pay from an exchange" (a chunk): in idle time once a payment is open; the payment view draws it once here. */
   #fromExchange = new DeferredModuleController(this, {
     load: () => import('./views/from-exchange.js'),
-    preload: () => this.payment !== null,
+    preload: () => this.session.payment !== null,
     // A help beside the QR, not a view: one that does not arrive (offline) leaves the payment view as it is, with the
     // QR; the next update asks again.
     onError: () => undefined,
@@ -305,7 +259,7 @@ export class PayCheckout extends LitElement {
   /** The payment view and the QR encoder: loaded in idle time once the link is shown, or when needed. */
   #afterOrder = new DeferredModuleController(this, {
     load: () => import('./views/after-order.js'),
-    preload: () => this.view !== undefined,
+    preload: () => this.session.view !== undefined,
     warm: (module) => module.warmUp(),
     onError: (error) => this.#chunkFailed(error),
   });
@@ -314,25 +268,12 @@ export class PayCheckout extends LitElement {
   #later = new DeferredModuleController(this, {
     // Its views' styles come with it: adopted beside the element's own as soon as it is here.
     load: () => import('./views/later.js').then((module) => (adoptStyles(this.renderRoot as ShadowRoot, [...PayCheckout.elementStyles, module.laterStyles]), module)),
-    preload: () => this.payment !== null,
+    preload: () => this.session.payment !== null,
     onError: (error) => this.#chunkFailed(error),
   });
 
-  get #ref(): string | undefined {
-    return this.paymentLinkRef || new URLSearchParams(location.search).get('ref') || undefined;
-  }
-
-  get #urls(): CheckoutUrls | undefined {
-    const ref = this.#ref;
-    return ref ? checkoutUrls(this.apiBase || SCRIPT_ORIGIN, ref) : undefined;
-  }
-
   get #locale(): Locale {
-    return this.chosenLocale ?? toLocale(this.locale) ?? toLocale(this.view?.billing_details?.billing_address?.locale) ?? toLocale(navigator.language) ?? 'en';
-  }
-
-  #screen(): Screen {
-    return screenOf(this.view, this.payment, this.failure, this.changingCoin);
+    return this.chosenLocale ?? toLocale(this.locale) ?? toLocale(this.session.view?.billing_details?.billing_address?.locale) ?? toLocale(navigator.language) ?? 'en';
   }
 
   /** The modules that draw a screen, beside the element's own. */
@@ -346,23 +287,8 @@ export class PayCheckout extends LitElement {
   }
 
   /** The view on screen: `loading` while the screen's modules are still being loaded. */
-  #shown(screen = this.#screen()): Screen['name'] {
+  #shown(screen = this.session.screen()): Screen['name'] {
     return this.#modulesOf(screen).some((m) => !m.module) ? 'loading' : screen.name;
-  }
-
-  /**
-   * The view the page carries for this link: a `<script type="application/json">` child (the gateway's hosted page
-   * puts it there), checked like a fetched one. With it the first frame draws the order, and no request is made.
-   */
-  #pageView(): CheckoutView | undefined {
-    const data = this.querySelector(':scope > script[type="application/json"]')?.textContent;
-    if (!data) return undefined;
-    try {
-      const checked = checkView(JSON.parse(data));
-      return checked.success && checked.data.payment_link_ref === this.#ref ? checked.data : undefined;
-    } catch {
-      return undefined;
-    }
   }
 
   /**
@@ -375,35 +301,19 @@ export class PayCheckout extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (!this.hasUpdated) {
-      this.#given = this.#pageView();
-      if (this.#given) this.#applyView(this.#given, this.#streamed);
-    }
+    if (!this.hasUpdated) this.session.takePageView();
     if (changed.has('locale')) this.chosenLocale = undefined;
-    const screen = this.#screen();
+    const screen = this.session.screen();
     for (const module of this.#modulesOf(screen)) module.load();
-    if (screen.name === 'payment' || screen.name === 'underpaid') this.#fromExchange.load();
-    if ((screen.name === 'payment' || screen.name === 'underpaid') && this.#discovery.wallets.length && namedAsset(screen.view, screen.payment).chain_id) this.#walletChunk.load();
-    if (this.hasUpdated && (changed.has('paymentLinkRef') || changed.has('apiBase'))) {
-      // Another link: nothing of the previous one may stay on screen or drive a redirect.
-      this.view = undefined;
-      this.payment = null;
-      this.failure = undefined;
-      this.actionError = undefined;
-      this.#redirect.reset();
+    if (screen.name === 'payment' || screen.name === 'underpaid') {
+      this.#fromExchange.load();
+      if (this.#discovery.wallets.length && namedAsset(screen.view, screen.payment).chain_id) this.#walletChunk.load();
     }
+    if (this.hasUpdated && (changed.has('paymentLinkRef') || changed.has('apiBase'))) this.session.reset();
   }
 
-  #applyView(view: CheckoutView, askedAt: number): void {
-    const first = this.view === undefined;
-    this.view = view;
-    this.failure = undefined;
-    if (view.payment) this.#setPayment(view.payment, askedAt);
-    const screen = this.#screen();
-    // An expired link with nothing left to follow: back to the merchant's failure URL, as after a payment.
-    if (screen.name === 'error' && isWebUrl(view.failure_redirect_url)) this.#redirect.schedule(this.#leave);
-    if (!first) return;
-    if (screen.name === 'error') this.#reportError(new CheckoutApiError(screen.failure.code, screen.failure.message));
+  /** The link's view arrived for the first time: the form as the customer left it, or as the link fills it. */
+  #ready(view: CheckoutView): void {
     // What the customer typed for this link earlier in the session (a reload, a change of coin) comes back as typed,
     // in the form they typed it in (only the open form keeps what is typed).
     const kept = keptContact(this.#storage((storage) => storage.getItem(contactKey(view.payment_link_ref))));
@@ -416,149 +326,41 @@ export class PayCheckout extends LitElement {
     this.dispatchEvent(new PayCheckoutReadyEvent({ view }));
   }
 
-  #loadFailed(error: unknown): void {
-    const failure = error instanceof CheckoutApiError ? error : new CheckoutApiError('network', String(error));
-    // A failed re-sync keeps what is on screen: the stream and its polling keep trying.
-    if (this.view && (failure.code === 'network' || failure.code === 'malformed')) return;
-    this.failure = failure;
-    this.#reportError(failure);
-  }
-
   #chunkFailed(error: unknown): void {
-    this.failure = new CheckoutApiError('network', `Part of the checkout could not be loaded (${String(error)}).`);
-    this.#reportError(this.failure);
-  }
-
-  #reportError(error: CheckoutApiError): void {
-    this.dispatchEvent(new PayCheckoutErrorEvent({ code: error.code, message: error.message }));
-  }
-
-  /** Takes a payment from any source (view, POST, GET, stream); `askedAt` is #streamed when it was asked for. */
-  #setPayment(payment: Payment, askedAt: number): void {
-    const current = this.payment;
-    if (!supersedes(current, payment, askedAt < this.#streamed)) return;
-    this.payment = payment;
-    if (current?.payment_id !== payment.payment_id) {
-      // Another payment (this tab's, or another's): whatever was under way for the last one is over.
-      this.walletState = { step: 'idle' };
-      this.changingCoin = false;
-    }
-    if (current?.payment_id === payment.payment_id && current.status === payment.status) {
-      // Money seen without a change of status (a partial payment, unconfirmed): said at once, politely.
-      if (current.received_crypto !== payment.received_crypto && hasReceived(payment)) {
-        this.#announce(awaitsConfirmation(payment) ? 'receivedUnconfirmed' : 'received', { amount: formatCrypto(this.#locale, payment.received_crypto), asset: payment.asset });
-      }
-      return;
-    }
-    // Each status has its message, under the status's own name.
-    this.#announce(payment.status);
-    // The link's view says anew what changes with a payment's status: what closed quotes received, the receipt page.
-    if (current) void this.#viewTask.run();
-    this.dispatchEvent(new PayCheckoutStatusEvent({ payment }));
-    if (payment.status === 'paid' && payment.success_redirect_url && isWebUrl(payment.success_redirect_url)) this.#redirect.schedule(this.#returnToMerchant);
-  }
-
-  /** Asks for the payment (or the view, before one): true when the gateway answered (the stream's `lost`). */
-  async #poll(): Promise<boolean> {
-    const urls = this.#urls;
-    if (!urls) return false;
-    if (!this.payment) return this.#viewTask.run().then(() => this.#viewTask.error === undefined);
-    const askedAt = this.#streamed;
-    try {
-      this.#setPayment(await fetchPayment(urls, this.payment.payment_id), askedAt);
-      return true;
-    } catch (error) {
-      // The stream's backoff tries again; an answer, even a refusal, is the gateway reached.
-      return error instanceof CheckoutApiError && error.code !== 'network';
-    }
-  }
-
-  #announce(key: MessageKey, params?: Params): void {
-    this.announcement = { key, params };
+    this.session.fail(new CheckoutApiError('network', `Part of the checkout could not be loaded (${String(error)}).`));
   }
 
   // ---- actions
 
-  async #open(asset: Payment['asset'], network: Payment['network'], customer?: Partial<Contact>): Promise<void> {
-    const urls = this.#urls;
-    const method = findMethod(this.view, this.methodKey) ?? this.view?.methods[0];
-    if (!urls || !method || this.busy) return;
-    this.busy = true;
-    this.actionError = undefined;
-    this.#announce('opening');
-    const askedAt = this.#streamed;
-    try {
-      this.#setPayment(await openPayment(urls, { pmt_channel: method.pmt_channel, pmt_method: method.pmt_method, asset, network, ...(customer && { customer }) }), askedAt);
-      // The same coin again: the gateway answers with the payment still open, which takes the screen back.
-      this.changingCoin = false;
-    } catch (error) {
-      const failure = error instanceof CheckoutApiError ? error : new CheckoutApiError('network', String(error));
-      this.actionError = failure;
-      this.#reportError(failure);
-      // Paid or expired meanwhile (another tab, the chain), or the asset's network out of sight: show what the gateway says now.
-      if (failure.code === 'conflict' || failure.code === 'link_expired' || failure.code === 'unavailable') void this.#viewTask.run();
-    } finally {
-      this.busy = false;
-    }
-  }
-
   #pay = (event: SubmitEvent): void => {
     event.preventDefault();
     const { asset, network } = parseAssetKey(this.assetKey);
-    const { invalid, customer } = validateContact(this.contact, this.contactOpen, contactRequired(this.view!));
+    const { invalid, customer } = validateContact(this.contact, this.contactOpen, contactRequired(this.session.view!));
     this.invalid = invalid;
     const first = firstInvalid(invalid);
     if (first) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>(`input[name="${first}"]`)?.focus());
-    else void this.#open(asset, network, customer);
+    else void this.session.open(this.methodKey, asset, network, customer);
   };
 
   #newQuote = (): void => {
-    if (this.payment) void this.#open(this.payment.asset, this.payment.network);
+    const payment = this.session.payment;
+    if (payment) void this.session.open(this.methodKey, payment.asset, payment.network);
   };
 
-  /** Back to the coins: picking one opens a payment in it (the gateway closes this one's quote). */
+  /** The coins again, the payment's own picked. */
   #changeCoin = (): void => {
-    const payment = this.payment;
-    this.changingCoin = true;
-    this.actionError = undefined;
+    const payment = this.session.payment;
+    this.session.changeCoin();
     if (payment) this.assetKey = assetKey(payment);
   };
-
-  #returnToMerchant = (): void => {
-    const payment = this.payment;
-    const url = payment?.success_redirect_url;
-    this.#redirect.cancel();
-    if (!payment || payment.status !== 'paid' || !url) return;
-    this.#redirect.navigate(new PayCheckoutSuccessEvent({ payment, url }), url);
-  };
-
-  #leave = (): void => {
-    const view = this.view;
-    this.#redirect.cancel();
-    if (!view) return;
-    const reason = view.status === 'expired' ? 'link_expired' : view.status === 'cancelled' ? 'link_cancelled' : 'cancelled';
-    this.#redirect.navigate(new PayCheckoutFailureEvent({ reason, url: view.failure_redirect_url }), view.failure_redirect_url);
-  };
-
-  #back = (): void => {
-    const url = this.view?.merchant_details.back_url;
-    if (url) this.#redirect.navigate(new PayCheckoutBackEvent({ url }), url);
-  };
-
-  #stay = (): void => this.#redirect.cancel();
 
   #switchLanguage = (): void => {
     this.chosenLocale = this.#locale === 'vi' ? 'en' : 'vi';
   };
 
-  #retry = (): void => {
-    this.failure = undefined;
-    void this.#viewTask.run();
-  };
-
   #onContactInput = (field: ContactField, value: string): void => {
     this.contact = { ...this.contact, [field]: value };
-    const ref = this.view?.payment_link_ref;
+    const ref = this.session.view?.payment_link_ref;
     if (ref) this.#storage((storage) => storage.setItem(contactKey(ref), JSON.stringify(this.contact)));
     if (this.invalid[field]) this.invalid = { ...this.invalid, [field]: undefined };
   };
@@ -577,12 +379,12 @@ export class PayCheckout extends LitElement {
 
   #onMethod = (key: string): void => {
     this.methodKey = key;
-    this.assetKey = defaultAsset(findMethod(this.view, key));
+    this.assetKey = defaultAsset(findMethod(this.session.view, key));
   };
 
   // ---- rendering
 
-  /** What a receipt's copy buttons need. */
+  /** What the copy buttons of the payment and the receipts need. */
   get #keep() {
     return { copied: this.#clipboard.copied, onCopy: (what: Copyable, text: string) => void this.#clipboard.copy(what, text) };
   }
@@ -592,7 +394,8 @@ export class PayCheckout extends LitElement {
   }
 
   protected override render(): TemplateResult | typeof nothing {
-    const screen = this.#screen();
+    const session = this.session;
+    const screen = session.screen();
     // Before the delay an embedded card is only its skeleton: the card's place on the shop's page, with no text to
     // lay out (each font a frame draws costs it), so a prompt answer's order is still the first content drawn.
     if (screen.name === 'loading' && !this.#loadingDelay.passed) return this.#hosted() ? nothing : html`<div class="card skeleton"></div>`;
@@ -609,21 +412,22 @@ export class PayCheckout extends LitElement {
     const shown = this.#shown(screen);
     const card = html`
       <div part="card" class="card ${shown === 'loading' ? 'skeleton' : ''}" data-view=${shown} lang=${locale}>
-        ${header(ui, this.view, this.#hosted(), this.#switchLanguage)} ${this.stream.lost ? offlineBanner(ui, () => this.stream.checkNow()) : nothing}
+        ${header(ui, session.view, this.#hosted(), this.#switchLanguage)} ${session.stream.lost ? offlineBanner(ui, () => session.stream.checkNow()) : nothing}
         ${shown === 'loading' ? loadingView(ui) : this.#body(ui, screen)}
-        ${shown === 'loading' ? nothing : footer(ui, this.view)}
-        <p part="status" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement ? ui.t(this.announcement.key, this.announcement.params) : ''}</p>
+        ${shown === 'loading' ? nothing : footer(ui, session.view)}
+        <p part="status" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${session.announcement ? ui.t(session.announcement.key, session.announcement.params) : ''}</p>
       </div>
     `;
     return this.#hosted() ? html`<div class="page">${card}</div>` : card;
   }
 
   #body(ui: Ui, screen: Screen): TemplateResult {
+    const session = this.session;
     switch (screen.name) {
       case 'loading':
         return loadingView(ui);
       case 'error':
-        return errorView(ui, screen, { seconds: this.#redirect.remaining, onRetry: this.#retry, onLeave: this.#leave });
+        return errorView(ui, screen, { seconds: session.redirect.remaining, onRetry: session.retry, onLeave: session.leave });
       case 'order':
         return orderView(
           ui,
@@ -634,8 +438,8 @@ export class PayCheckout extends LitElement {
             invalid: this.invalid,
             methodKey: this.methodKey,
             assetKey: this.assetKey,
-            busy: this.busy,
-            actionError: this.actionError,
+            busy: session.busy,
+            actionError: session.actionError,
             compact: this.compact,
             credit: this.#later.module?.creditCard(ui, screen.view, false),
           },
@@ -645,7 +449,7 @@ export class PayCheckout extends LitElement {
             onEditContact: () => (this.contactOpen = true),
             onMethod: this.#onMethod,
             onAsset: (key) => (this.assetKey = key),
-            onBack: this.#back,
+            onBack: session.back,
           },
         );
     }
@@ -653,18 +457,20 @@ export class PayCheckout extends LitElement {
       const module = this.#afterOrder.module;
       return module
         ? module.paymentView(ui, screen.view, screen.payment, {
-            wallets: this.#walletChunk.module?.walletPanel(ui, screen.view, screen.payment, this.#discovery.wallets, this.walletState, (state) => (this.walletState = state)),
+            wallets: this.#walletChunk.module?.walletPanel(ui, screen.view, screen.payment, this.#discovery.wallets, session.walletState, (state) => {
+              session.walletState = state;
+              this.requestUpdate();
+            }),
             remainder: hasReceived(screen.payment) ? this.#later.module?.remainder(ui, screen.view, screen.payment) : undefined,
             credit: this.#later.module?.creditCard(ui, screen.view),
             exchange: this.#fromExchange.module?.exchangePanel(ui, screen.view, screen.payment, {
               copied: this.#clipboard.copied === 'typed',
               onCopy: (text) => void this.#clipboard.copy('typed', text),
             }),
-            seconds: this.#quoteCountdown.remaining,
-            copied: this.#clipboard.copied,
-            onCopy: (what, text) => void this.#clipboard.copy(what, text),
+            seconds: session.quoteCountdown.remaining,
+            ...this.#keep,
             onChangeCoin: this.#changeCoin,
-            onBack: this.#back,
+            onBack: session.back,
           })
         : loadingView(ui);
     }
@@ -674,19 +480,19 @@ export class PayCheckout extends LitElement {
       case 'confirming':
         return later.confirmingView(ui, screen.payment);
       case 'paid':
-        return later.paidView(ui, screen.view, screen.payment, { seconds: this.#redirect.remaining, onReturn: this.#returnToMerchant, onStay: this.#stay, ...this.#keep });
+        return later.paidView(ui, screen.view, screen.payment, { seconds: session.redirect.remaining, onReturn: session.returnToMerchant, onStay: session.stay, ...this.#keep });
       case 'expired':
         return later.expiredView(ui, screen.view, {
-          busy: this.busy,
-          actionError: this.actionError,
+          busy: session.busy,
+          actionError: session.actionError,
           onNewQuote: this.#newQuote,
           onChangeCoin: this.#changeCoin,
-          onLeave: this.#leave,
+          onLeave: session.leave,
         });
       case 'late':
-        return later.lateView(ui, screen.view, screen.payment, this.#back, this.#keep);
+        return later.lateView(ui, screen.view, screen.payment, session.back, this.#keep);
       case 'paid_late':
-        return later.paidLateView(ui, screen.view, screen.payment, this.#back, this.#keep);
+        return later.paidLateView(ui, screen.view, screen.payment, session.back, this.#keep);
     }
   }
 }

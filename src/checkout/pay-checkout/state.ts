@@ -91,12 +91,12 @@ export function canLeave(screen: Extract<Screen, { name: 'error' }>): boolean {
  * what it received in time counts for the order: the next quote asks for the rest).
  */
 export function canChangeCoin(view: CheckoutView, payment: Payment | null): boolean {
-  return view.status === 'active' && !!payment && ['awaiting_payment', 'underpaid', 'expired'].includes(payment.status) && !lateTransfers(payment).length;
+  return view.status === 'active' && !!payment && (isIn(QUOTE_OPEN_STATUSES, payment.status) || payment.status === 'expired') && !lateTransfers(payment).length;
 }
 
 /** When the payment's quote closed (it ran out, or another payment took its place); null while it is open. */
 export function quoteClosedAt(payment: Payment): number | null {
-  const closes = [payment.superseded_at, payment.status === 'awaiting_payment' || payment.status === 'underpaid' ? null : payment.quote_expires_at]
+  const closes = [payment.superseded_at, isIn(QUOTE_OPEN_STATUSES, payment.status) ? null : payment.quote_expires_at]
     .filter((t): t is string => t !== null)
     .map((t) => Date.parse(t));
   return closes.length ? Math.min(...closes) : null;
@@ -233,6 +233,13 @@ export function walletUri(payment: Payment): string | undefined {
 /** The rate lock runs while the customer may still send: awaiting payment or underpaid. */
 export function quoteDeadline(payment: Payment | null): number | null {
   return payment && isIn(QUOTE_OPEN_STATUSES, payment.status) ? Date.parse(payment.quote_expires_at) : null;
+}
+
+/** `1.5` with 18 decimals as atomic units, exactly (never through a float). */
+export function atomic(amount: string, decimals: number): bigint {
+  const [whole = '0', fraction = ''] = amount.split('.');
+  if (fraction.length > decimals) throw new Error(`${amount} has more than ${decimals} decimals`);
+  return BigInt(whole + fraction.padEnd(decimals, '0'));
 }
 
 /** Whether anything has arrived yet (seen on the chain, confirmed or not). */

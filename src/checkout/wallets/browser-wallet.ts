@@ -7,7 +7,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutView, Payment } from '../../contract/checkout.js';
 import type { AnnouncedWallet } from '../controllers/wallet-discovery.js';
 import { fill, type Locale, type Params } from '../i18n/index.js';
-import { amountToSend, assetKey, type NamedAsset } from '../pay-checkout/state.js';
+import { amountToSend, assetKey, atomic, type NamedAsset } from '../pay-checkout/state.js';
 import { networkName, type Ui } from '../pay-checkout/views/parts.js';
 
 const en = {
@@ -59,13 +59,6 @@ export function errorOf(error: unknown): Extract<WalletState, { step: 'error' }>
   if (code === 4902) return 'wrongChain';
   if (/insufficient funds|exceeds balance|insufficient balance/i.test(String(message ?? ''))) return 'insufficientFunds';
   return 'failed';
-}
-
-/** `1.5` with 18 decimals as atomic units, exactly (never through a float). */
-export function atomic(amount: string, decimals: number): bigint {
-  const [whole = '0', fraction = ''] = amount.split('.');
-  if (fraction.length > decimals) throw new Error(`${amount} has more than ${decimals} decimals`);
-  return BigInt(whole + fraction.padEnd(decimals, '0'));
 }
 
 const hex = (value: bigint | number) => `0x${value.toString(16)}`;

@@ -113,9 +113,9 @@ export async function until(el: HTMLElement, what: string, predicate: () => bool
   }
 }
 
-/** The times and figures a screen is chosen by, from the payment the element holds: what a failure needs to be understood. */
+/** The times and figures a screen is chosen by, from the payment the element's session holds: what a failure needs to be understood. */
 function paymentFacts(el: HTMLElement): string {
-  const payment = (el as HTMLElement & { payment?: Payment | null }).payment;
+  const payment = (el as HTMLElement & { session?: { payment: Payment | null } }).session?.payment;
   if (!payment) return '';
   const { payment_id, status, quote_expires_at, superseded_at, received_crypto, transactions } = payment;
   return `; its payment: ${JSON.stringify({ payment_id, status, quote_expires_at, superseded_at, received_crypto, transactions: transactions.map(({ seen_at, confirmations }) => ({ seen_at, confirmations })) })}`;
