@@ -11,7 +11,7 @@
 // `@license` comment, their SPDX identifier and a copyright line that the banner carries already: the eleven of
 // them cost 100 bytes gzipped, which the budget spends on the customer's first QR (views/after-order.ts) instead.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileLitTemplates } from '@lit-labs/compiler';
 import { transform as transformCss } from 'lightningcss';
@@ -90,6 +90,40 @@ function afterOrderInline(): Plugin {
   };
 }
 
+/**
+ * A language is one catalog file (src/checkout/i18n/locales/<tag>.ts) with a part for the script and a part for each
+ * chunk beside it; a bundler places a whole module in one chunk, so this build gives each chunk's module that reads
+ * the registry (i18n/locales.ts) a registry of its own, made of that part of each catalog: the chunk's words stay in
+ * the chunk and the script keeps only its own. The registry's lines say which catalogs there are (docs/i18n.md).
+ */
+function localeParts(): Plugin {
+  const registry = path('./src/checkout/i18n/locales.ts');
+  /** The modules of a chunk that read the registry, and the part of each catalog they read. */
+  const CHUNK_PARTS: Record<string, string> = {
+    '/src/checkout/i18n/later.ts': 'later',
+    '/src/checkout/wallets/browser-wallet.ts': 'wallet',
+    '/src/checkout/pay-checkout/views/from-exchange.ts': 'exchange',
+  };
+  const PREFIX = '\0pay-checkout-locales:';
+  return {
+    name: 'pay-checkout:locale-parts',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (!importer || !source.endsWith('/locales.js') || (await this.resolve(source, importer, { skipSelf: true }))?.id !== registry) return null;
+      return PREFIX + (Object.entries(CHUNK_PARTS).find(([file]) => importer.endsWith(file))?.[1] ?? 'script');
+    },
+    load(id) {
+      if (!id.startsWith(PREFIX)) return null;
+      const part = id.slice(PREFIX.length);
+      const lines = [...readFileSync(registry, 'utf8').matchAll(/^export \* as (\w+) from '(\.\/locales\/[\w-]+)\.js';$/gm)];
+      if (!lines.length) this.error('no `export * as <tag> from` line in src/checkout/i18n/locales.ts: update vite.config.ts');
+      // The script's part from the catalog itself (state.ts imports it too); a chunk's from a copy of it, its own module.
+      const file = (catalog: string) => `${join(dirname(registry), catalog)}.ts${part === 'script' ? '' : `?part=${part}`}`;
+      return lines.map(([, tag, catalog]) => `import { ${part} as ${tag}$ } from ${JSON.stringify(file(catalog!))};\nexport const ${tag} = { ${part}: ${tag}$ };`).join('\n');
+    },
+  };
+}
+
 /** The chunks of the previous build go: their names change with their content, and only this build's are served. */
 function freshChunkDir(): Plugin {
   return { name: 'pay-checkout:fresh-chunk-dir', apply: 'build', buildStart: () => rmSync(path(`./dist/${CHUNK_DIR}`), { recursive: true, force: true }) };
@@ -119,7 +153,7 @@ function minifiedCss(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [freshChunkDir(), afterOrderInline(), minifiedCss(), compiledTemplates()],
+  plugins: [freshChunkDir(), afterOrderInline(), localeParts(), minifiedCss(), compiledTemplates()],
   resolve: { conditions: ['production', 'module', 'browser'] },
   build: {
     target: 'es2022',

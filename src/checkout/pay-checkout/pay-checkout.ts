@@ -547,8 +547,8 @@ export class PayCheckout extends LitElement {
 
   #stay = (): void => this.#redirect.cancel();
 
-  #switchLanguage = (): void => {
-    this.chosenLocale = this.#locale === 'vi' ? 'en' : 'vi';
+  #switchLanguage = (locale: Locale): void => {
+    this.chosenLocale = locale;
   };
 
   #retry = (): void => {

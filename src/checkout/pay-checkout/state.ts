@@ -4,7 +4,7 @@ import { walletOf } from '../../codecs/families/wallets.js';
 import type { CheckoutAsset, CheckoutMethod, CheckoutView, Payment } from '../../contract/checkout.js';
 import { isEmail, isIn, isWebUrl, OPEN_PAYMENT_STATUSES, PHONE, QUOTE_OPEN_STATUSES } from '../../contract/rules.js';
 import type { CheckoutErrorCode } from '../api.js';
-import { en } from '../i18n/en.js';
+import { script as en } from '../i18n/locales/en.js';
 import type { MessageKey } from '../i18n/index.js';
 
 /** Why the link cannot be shown, or why an action failed. */

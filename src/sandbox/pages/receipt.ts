@@ -75,14 +75,17 @@ const WORDS = {
     print: "Use your browser's Print to print it or save it as a PDF. Open this page again any time at the same address.",
     missing: 'There is no such order.',
   },
-} satisfies Record<PageLanguage, unknown>;
+} satisfies Partial<Record<PageLanguage, unknown>>;
+/** The languages the receipt is written in: any other language of the registry gets it in English. */
+type ReceiptLanguage = keyof typeof WORDS;
+const WRITTEN = Object.keys(WORDS) as ReceiptLanguage[];
 
 /** The page's language: the one asked for, else the link's billing locale, else the browser's. */
-export function receiptLanguage(asked: string | undefined, view: CheckoutView | undefined, acceptLanguage: string | undefined): PageLanguage {
-  return pageLanguage(asked, view?.billing_details?.billing_address?.locale, acceptLanguage);
+export function receiptLanguage(asked: string | undefined, view: CheckoutView | undefined, acceptLanguage: string | undefined): ReceiptLanguage {
+  return pageLanguage(asked, view?.billing_details?.billing_address?.locale, acceptLanguage, WRITTEN);
 }
 
-export function receiptPage(lang: PageLanguage, view: CheckoutView, payments: readonly Payment[]) {
+export function receiptPage(lang: ReceiptLanguage, view: CheckoutView, payments: readonly Payment[]) {
   const w = WORDS[lang];
   const { vnd, decimal: crypto, time } = pageFormats(lang);
   const explorerOf = (p: Payment) => view.methods.flatMap((m) => m.assets).find((a) => a.asset === p.asset && a.network === p.network);
@@ -127,6 +130,6 @@ ${p.transactions.map(
 }
 
 /** An unknown or malformed ref: the page says so, in the browser's language. */
-export function missingReceiptPage(lang: PageLanguage) {
+export function missingReceiptPage(lang: ReceiptLanguage) {
   return page(lang, WORDS[lang].title, html`<h1>${WORDS[lang].title}</h1><p>${WORDS[lang].missing}</p>`, CSS);
 }

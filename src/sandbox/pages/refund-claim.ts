@@ -89,10 +89,13 @@ const WORDS = {
     ask: 'Ask the merchant for a new one.',
     missing: 'There is no such refund.',
   },
-} as const;
+} as const satisfies Partial<Record<PageLanguage, unknown>>;
+/** The languages the claim page is written in (as the families' address names): any other gets it in English. */
+export type ClaimLanguage = keyof typeof WORDS;
+export const CLAIM_LANGUAGES = Object.keys(WORDS) as ClaimLanguage[];
 
 /** The claim page: the form while the refund waits for an address (with `errors` and the address given, after a refused try), else its state. */
-export function claimPage(lang: PageLanguage, claim: RefundClaim, token: string, tried?: { address: string; errors: FieldError[] }) {
+export function claimPage(lang: ClaimLanguage, claim: RefundClaim, token: string, tried?: { address: string; errors: FieldError[] }) {
   const w = WORDS[lang];
   const { refund, network, label } = claim;
   const format = pageFormats(lang);
@@ -144,6 +147,6 @@ ${confirmError ? html`<span id="confirm-error" class="error">${confirmError}</sp
 }
 
 /** An unknown token: the page says so, in the browser's language. */
-export function missingClaimPage(lang: PageLanguage) {
+export function missingClaimPage(lang: ClaimLanguage) {
   return page(lang, WORDS[lang].title, html`<h1>${WORDS[lang].title}</h1><p>${WORDS[lang].missing}</p>`, CSS);
 }
