@@ -90,6 +90,6 @@ ${logo ? html`<img src="${logo}" alt="" width="40" height="40" referrerpolicy="n
 ${locales.filter((other) => other !== locale).map((other) => html`<button part="language-switch" class="link-button" type="button" lang="${other}" tabindex="-1" disabled>${format(other, 'language')}</button>`)}
 </div>
 <div class="wide">${summary(true)}</div><div class="narrow">${summary(false)}</div>
-<noscript><p part="error">${catalogs[locale].page.noScript}</p></noscript>
+<noscript><p part="error">${catalogs[locale].hosted.noScript}</p></noscript>
 </div></div></template>`);
 }

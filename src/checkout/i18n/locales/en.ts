@@ -1,7 +1,7 @@
 // English: the catalog that defines the keys, and a language's one file (docs/i18n.md): the words the script shows up
 // to the first QR and in its live region (`script`), then those of each chunk beside it, which travel with their views
-// (`later`, `wallet`, `exchange`), and the gateway's pages' (`page`). `{name}` placeholders are filled by fill()
-// (index.ts).
+// (`later`, `wallet`, `exchange`), and the gateway's pages' (`hosted`, `receipt`, `claim`). `{name}` placeholders are
+// filled by fill() (index.ts).
 export const script = {
   /** VND as this language writes it: the amount, its figures grouped as below, and the dong sign. */
   dong: '₫{amount}',
@@ -158,7 +158,72 @@ export const exchange = {
 };
 
 /** The gateway's hosted checkout page around the element (sandbox/pages/checkout-summary.ts); in no bundle. */
-export const page = {
+export const hosted = {
   /** Said where the Pay button will be, when the page has no script to run. */
   noScript: 'Paying this order needs JavaScript.',
+};
+
+/** The gateway's receipt page (sandbox/pages/receipt.ts); in no bundle. */
+export const receipt = {
+  title: 'Payment receipt',
+  order: 'Order',
+  merchant: 'Merchant',
+  total: 'Total',
+  received: 'Received',
+  left: 'Left to pay',
+  paid: 'The order is paid',
+  unpaid: 'The order is not paid in full',
+  sent: 'Sent',
+  rate: 'Rate',
+  counts: 'Counts toward the order',
+  held: 'Held by the merchant',
+  transaction: 'Transaction',
+  confirmations: 'Confirmations',
+  seenAt: 'Time',
+  explorer: 'View on the block explorer',
+  status_awaiting_payment: 'Partly received',
+  status_underpaid: 'Partly received',
+  status_confirming: 'Waiting for the network to confirm',
+  status_paid: 'Paid',
+  status_expired: 'The rate lock ran out',
+  status_paid_late: 'Arrived after the rate lock: the merchant decides',
+  print: "Use your browser's Print to print it or save it as a PDF. Open this page again any time at the same address.",
+  missing: 'There is no such order.',
+};
+
+/**
+ * The gateway's refund claim page (sandbox/pages/refund-claim.ts); in no bundle. `{own}` and `{other}` are what the
+ * networks' families call their addresses (codecs/families/, `addressName`).
+ */
+export const claim = {
+  title: 'Claim your refund',
+  intro: '{merchant} is refunding you. Tell us the address of your wallet to receive it.',
+  amount: 'Refund',
+  coins: 'You receive',
+  network: 'Network',
+  rate: 'Rate',
+  rateRule: "The payment's {received} were worth {value} to the order; the refund returns the same share of them.",
+  expires: 'The link expires at',
+  warning: 'Give only an address that receives {asset} on {network}. Coins sent to an address of another network are lost.',
+  address: 'Your wallet address on {network}',
+  exchange: "An exchange account works too: use the exchange's deposit address for this coin on this network.",
+  confirm: 'I confirm this address is mine and receives on {network}.',
+  submit: 'Claim the refund',
+  problem: 'The claim cannot be accepted yet: correct what is marked below.',
+  fieldAddress: 'Wallet address',
+  fieldConfirm: 'Confirmation',
+  address_missing: 'is required: the address of your wallet on this network',
+  address_other_network: 'is {other} address: this refund is paid on {network}, so it needs {own} address',
+  address_checksum: 'has a wrong checksum (the upper and lower case letters, EIP-55): copy it again from your wallet',
+  address_malformed: 'is not {own} address: check its checksum and that you copied it whole',
+  address_gateway: 'is an address of this payment gateway (where payments are received, or its payout wallet), not your wallet: the refund would come back to it',
+  confirmWrong: 'must be ticked: confirm the address is yours and receives on this network',
+  to: 'Sent to',
+  transaction: 'Transaction',
+  sent: 'The refund is on its way: it waits for the network to confirm it.',
+  waiting: 'Your address is recorded; the refund is sent in a moment.',
+  done: 'The refund reached your wallet.',
+  failed: 'This refund link can no longer be used',
+  ask: 'Ask the merchant for a new one.',
+  missing: 'There is no such refund.',
 };
