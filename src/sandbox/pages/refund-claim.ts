@@ -22,7 +22,10 @@ code{overflow-wrap:anywhere}`;
 /** What the page may do: its one stylesheet, and post its form to the gateway itself; no script, no other request. */
 export const CLAIM_CSP = pageCsp(CSS, "'self'");
 
-/** The languages the page is written in: the registry's (its words: each catalog's `claim` part), as far as every network family names its addresses in them (codecs/families/, `addressName`); any other gets it in English. */
+/**
+ * The languages the page is written in: the registry's (its words are each catalog's `claim` part), as far as every
+ * network family names its addresses in them (codecs/families/, `addressName`); any other gets it in English.
+ */
 export type ClaimLanguage = PageLanguage & keyof Family['addressName'];
 export const CLAIM_LANGUAGES = locales.filter((lang): lang is ClaimLanguage => FAMILY_NAMES.every((family) => lang in FAMILIES[family].addressName));
 
