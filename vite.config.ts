@@ -4,7 +4,8 @@
 // chunks in dist/pay-checkout/, which the file imports on demand by URLs relative to its own (the gateway serves
 // them at /pay-checkout/<chunk>.js, beside it), and which import what they share from it. ES module format so that `import.meta.url` tells the element which gateway it came from (its
 // default `api-base`). It resolves the `production` export condition, so Lit ships without its dev mode.
-// Bundlers get the modules tsc emits to dist/lib/ (tsconfig.build.json), with the dependencies left as imports.
+// Bundlers get the modules tsc emits to dist/lib/ (tsconfig.build.json), with the dependencies left as imports and the
+// catalogs split by part as here (scripts/lib-locale-parts.ts).
 // The demo has its own config (demo/vite.config.ts) and output (dist/demo/), which this build leaves alone.
 // Third-party licences travel with the file: a banner names every bundled package with its licence and copyright
 // lines (zod, of which only its e-mail pattern is bundled, carries none in its code). Lit's modules each repeat a
@@ -17,6 +18,7 @@ import { compileLitTemplates } from '@lit-labs/compiler';
 import { transform as transformCss } from 'lightningcss';
 import ts from 'typescript';
 import { defineConfig, type Plugin } from 'vite';
+import { READERS, REGISTRY, registryLines } from './scripts/locale-parts.js';
 
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -92,34 +94,30 @@ function afterOrderInline(): Plugin {
 
 /**
  * A language is one catalog file (src/checkout/i18n/locales/<tag>.ts) with a part for the script and a part for each
- * chunk beside it; a bundler places a whole module in one chunk, so this build gives each chunk's module that reads
- * the registry (i18n/locales.ts) a registry of its own, made of that part of each catalog: the chunk's words stay in
- * the chunk and the script keeps only its own. The registry's lines say which catalogs there are (docs/i18n.md).
+ * chunk beside it; a bundler places a whole module in one chunk, so this build gives each module that reads the
+ * registry (i18n/locales.ts; scripts/locale-parts.ts says which, and their part) a registry of its own, made of that
+ * part of each catalog: the chunk's words stay in the chunk and the script keeps only its own. The registry's lines
+ * say which catalogs there are (docs/i18n.md).
  */
 function localeParts(): Plugin {
-  const registry = path('./src/checkout/i18n/locales.ts');
-  /** The modules of a chunk that read the registry, and the part of each catalog they read. */
-  const CHUNK_PARTS: Record<string, string> = {
-    '/src/checkout/i18n/later.ts': 'later',
-    '/src/checkout/wallets/browser-wallet.ts': 'wallet',
-    '/src/checkout/pay-checkout/views/from-exchange.ts': 'exchange',
-  };
+  const registry = path(`./${REGISTRY}`);
   const PREFIX = '\0pay-checkout-locales:';
   return {
     name: 'pay-checkout:locale-parts',
     enforce: 'pre',
     async resolveId(source, importer) {
-      if (!importer || !source.endsWith('/locales.js') || (await this.resolve(source, importer, { skipSelf: true }))?.id !== registry) return null;
-      return PREFIX + (Object.entries(CHUNK_PARTS).find(([file]) => importer.endsWith(file))?.[1] ?? 'script');
+      const part = importer && Object.entries(READERS).find(([reader]) => importer.endsWith(`/src/checkout/${reader}.ts`))?.[1];
+      if (!part || !source.endsWith('/locales.js') || (await this.resolve(source, importer, { skipSelf: true }))?.id !== registry) return null;
+      return PREFIX + part;
     },
     load(id) {
       if (!id.startsWith(PREFIX)) return null;
       const part = id.slice(PREFIX.length);
-      const lines = [...readFileSync(registry, 'utf8').matchAll(/^export \* as (\w+) from '(\.\/locales\/[\w-]+)\.js';$/gm)];
-      if (!lines.length) this.error('no `export * as <tag> from` line in src/checkout/i18n/locales.ts: update vite.config.ts');
-      // The script's part from the catalog itself (state.ts imports it too); a chunk's from a copy of it, its own module.
-      const file = (catalog: string) => `${join(dirname(registry), catalog)}.ts${part === 'script' ? '' : `?part=${part}`}`;
-      return lines.map(([, tag, catalog]) => `import { ${part} as ${tag}$ } from ${JSON.stringify(file(catalog!))};\nexport const ${tag} = { ${part}: ${tag}$ };`).join('\n');
+      // Each part from a copy of the catalog, a module of its own: no other module of the element imports a catalog.
+      const file = (catalog: string) => `${join(dirname(registry), catalog)}.ts?part=${part}`;
+      return registryLines(readFileSync(registry, 'utf8'))
+        .map(({ tag, catalog }) => `import { ${part} as ${tag}$ } from ${JSON.stringify(file(catalog))};\nexport const ${tag} = { ${part}: ${tag}$ };`)
+        .join('\n');
     },
   };
 }

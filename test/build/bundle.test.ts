@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { catalogs, locales } from '../../src/checkout/i18n/index.js';
+import { catalogs } from '../../src/checkout/i18n/catalogs.js';
+import { locales } from '../../src/checkout/i18n/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bundle = join(root, 'dist/pay-checkout.js');

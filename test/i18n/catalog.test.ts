@@ -3,7 +3,8 @@
 // same {placeholders} in every message, and every message translated but for the few that read the same everywhere.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { catalogs, fill, format, locales, type Locale, type MessageKey } from '../../src/checkout/i18n/index.js';
+import { catalogs } from '../../src/checkout/i18n/catalogs.js';
+import { fill, format, locales, type Locale, type MessageKey } from '../../src/checkout/i18n/index.js';
 import { later, type LaterKey } from '../../src/checkout/i18n/later.js';
 import { englishWords } from '../checkout/helpers/english.js';
 

@@ -9,11 +9,6 @@ export type Words<Part extends keyof typeof english> = Record<keyof (typeof engl
 export type MessageKey = keyof typeof english.script;
 export type Params = Record<string, string | number>;
 
-/**
- * Every language has every part of the catalog, with English's keys (a type error otherwise). The gateway's pages and
- * the tests read the catalogs here; the element through `format`, and each chunk through its own module.
- */
-export const catalogs: Record<Locale, { [Part in keyof typeof english]: Words<Part> }> = LOCALES;
 /** The registry's languages, in its order: the choices of the language switch. */
 export const locales = Object.keys(LOCALES) as Locale[];
 

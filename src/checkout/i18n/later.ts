@@ -1,6 +1,6 @@
 // The words of the views in the chunk beside the script (views/later.ts): paid, paid late, expired, a late transfer,
 // the receipt. They travel with those views, not with the script's words: each catalog's `later` part (locales/en.ts),
-// which the script-tag build keeps in this chunk (vite.config.ts, localeParts).
+// which the builds keep in this chunk (scripts/locale-parts.ts).
 import { fill, type Locale, type Params } from './index.js';
 import * as LOCALES from './locales.js';
 

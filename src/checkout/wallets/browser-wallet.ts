@@ -12,7 +12,7 @@ import { amountToSend, assetKey, type NamedAsset } from '../pay-checkout/state.j
 import { networkName, type Ui } from '../pay-checkout/views/parts.js';
 
 export type WalletKey = keyof typeof LOCALES.en.wallet;
-// Each catalog's `wallet` part (locales/en.ts), which the script-tag build keeps in this chunk (vite.config.ts, localeParts).
+// Each catalog's `wallet` part (locales/en.ts), which the builds keep in this chunk (scripts/locale-parts.ts).
 const words = (locale: Locale, key: WalletKey, params?: Params) => fill(LOCALES[locale].wallet[key], params);
 
 /** Where a wallet payment stands; `error` names the words for why it stopped. */

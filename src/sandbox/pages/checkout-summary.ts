@@ -7,7 +7,8 @@
 // Every merchant string goes through hono's html`` (escaped); the stylesheet is constant text, allowed by its hash.
 import { createHash } from 'node:crypto';
 import { html, raw } from 'hono/html';
-import { catalogs, format, formatVnd, locales, type Locale, type MessageKey, type Params } from '../../checkout/i18n/index.js';
+import { catalogs } from '../../checkout/i18n/catalogs.js';
+import { format, formatVnd, locales, type Locale, type MessageKey, type Params } from '../../checkout/i18n/index.js';
 import { later } from '../../checkout/i18n/later.js';
 import { styles } from '../../checkout/pay-checkout/pay-checkout.styles.js';
 import { creditOf, screenOf } from '../../checkout/pay-checkout/state.js';

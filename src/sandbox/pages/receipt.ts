@@ -4,7 +4,7 @@
 // every value the merchant or the chain gave. It fits a 320 px phone (values wrap rather than widen the page) with
 // links of 44 × 44 CSS px (test/e2e/receipt-phone.test.ts).
 import { html } from 'hono/html';
-import { catalogs } from '../../checkout/i18n/index.js';
+import { catalogs } from '../../checkout/i18n/catalogs.js';
 import { isIn, OPEN_PAYMENT_STATUSES, type CheckoutView, type Payment } from '../../contract/index.js';
 import { transactionUrl } from '../../contract/explorer.js';
 import { page, pageCsp, pageFormats, pageLanguage, type PageLanguage } from './page.js';

@@ -3,7 +3,8 @@
 // language. After the claim it shows where the payout stands. Plain HTML with one inline stylesheet and no script;
 // hono/html escapes every value the merchant, the customer or the chain gave.
 import { html } from 'hono/html';
-import { catalogs, fill, locales, type Params } from '../../checkout/i18n/index.js';
+import { catalogs } from '../../checkout/i18n/catalogs.js';
+import { fill, locales, type Params } from '../../checkout/i18n/index.js';
 import type { FieldError } from '../../contract/index.js';
 import type { NetworkFamily } from '../../codecs/addresses.js';
 import type { Family } from '../../codecs/families/family.js';

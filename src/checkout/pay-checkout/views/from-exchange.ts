@@ -12,7 +12,7 @@ import { amountToSend, assetKey, namedAsset } from '../state.js';
 import { networkName, type Ui } from './parts.js';
 
 export type ExchangeKey = keyof typeof LOCALES.en.exchange;
-// Each catalog's `exchange` part (locales/en.ts), which the script-tag build keeps in this chunk (vite.config.ts, localeParts).
+// Each catalog's `exchange` part (locales/en.ts), which the builds keep in this chunk (scripts/locale-parts.ts).
 const words = (locale: Locale, key: ExchangeKey, params?: Params) => fill(LOCALES[locale].exchange[key], params);
 
 /** `50` basis points as the decimal string `0.5`, in integers. */
