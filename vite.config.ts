@@ -4,19 +4,21 @@
 // chunks in dist/pay-checkout/, which the file imports on demand by URLs relative to its own (the gateway serves
 // them at /pay-checkout/<chunk>.js, beside it), and which import what they share from it. ES module format so that `import.meta.url` tells the element which gateway it came from (its
 // default `api-base`). It resolves the `production` export condition, so Lit ships without its dev mode.
-// Bundlers get the modules tsc emits to dist/lib/ (tsconfig.build.json), with the dependencies left as imports.
+// Bundlers get the modules tsc emits to dist/lib/ (tsconfig.build.json), with the dependencies left as imports and the
+// catalogs split by part as here (scripts/lib-locale-parts.ts).
 // The demo has its own config (demo/vite.config.ts) and output (dist/demo/), which this build leaves alone.
 // Third-party licences travel with the file: a banner names every bundled package with its licence and copyright
 // lines (zod, of which only its e-mail pattern is bundled, carries none in its code). Lit's modules each repeat a
 // `@license` comment, their SPDX identifier and a copyright line that the banner carries already: the eleven of
 // them cost 100 bytes gzipped, which the budget spends on the customer's first QR (views/after-order.ts) instead.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileLitTemplates } from '@lit-labs/compiler';
 import { transform as transformCss } from 'lightningcss';
 import ts from 'typescript';
 import { defineConfig, type Plugin } from 'vite';
+import { READERS, REGISTRY, registryLines } from './scripts/locale-parts.js';
 
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -90,6 +92,36 @@ function afterOrderInline(): Plugin {
   };
 }
 
+/**
+ * A language is one catalog file (src/checkout/i18n/locales/<tag>.ts) with a part for the script and a part for each
+ * chunk beside it; a bundler places a whole module in one chunk, so this build gives each module that reads the
+ * registry (i18n/locales.ts; scripts/locale-parts.ts says which, and their part) a registry of its own, made of that
+ * part of each catalog: the chunk's words stay in the chunk and the script keeps only its own. The registry's lines
+ * say which catalogs there are (docs/i18n.md).
+ */
+function localeParts(): Plugin {
+  const registry = path(`./${REGISTRY}`);
+  const PREFIX = '\0pay-checkout-locales:';
+  return {
+    name: 'pay-checkout:locale-parts',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      const part = importer && Object.entries(READERS).find(([reader]) => importer.endsWith(`/src/checkout/${reader}.ts`))?.[1];
+      if (!part || !source.endsWith('/locales.js') || (await this.resolve(source, importer, { skipSelf: true }))?.id !== registry) return null;
+      return PREFIX + part;
+    },
+    load(id) {
+      if (!id.startsWith(PREFIX)) return null;
+      const part = id.slice(PREFIX.length);
+      // Each part from a copy of the catalog, a module of its own: no other module of the element imports a catalog.
+      const file = (catalog: string) => `${join(dirname(registry), catalog)}.ts?part=${part}`;
+      return registryLines(readFileSync(registry, 'utf8'))
+        .map(({ tag, catalog }) => `import { ${part} as ${tag}$ } from ${JSON.stringify(file(catalog))};\nexport const ${tag} = { ${part}: ${tag}$ };`)
+        .join('\n');
+    },
+  };
+}
+
 /** The chunks of the previous build go: their names change with their content, and only this build's are served. */
 function freshChunkDir(): Plugin {
   return { name: 'pay-checkout:fresh-chunk-dir', apply: 'build', buildStart: () => rmSync(path(`./dist/${CHUNK_DIR}`), { recursive: true, force: true }) };
@@ -119,7 +151,7 @@ function minifiedCss(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [freshChunkDir(), afterOrderInline(), minifiedCss(), compiledTemplates()],
+  plugins: [freshChunkDir(), afterOrderInline(), localeParts(), minifiedCss(), compiledTemplates()],
   resolve: { conditions: ['production', 'module', 'browser'] },
   build: {
     target: 'es2022',

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { catalogs } from '../../src/checkout/i18n/catalogs.js';
+import { locales } from '../../src/checkout/i18n/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bundle = join(root, 'dist/pay-checkout.js');
@@ -101,6 +103,20 @@ test('the chunks import only the script they were loaded by, from beside it', ()
     const { statics } = specifiers(chunk.code);
     assert.deepEqual([...new Set(statics)], ['../pay-checkout.js'], `${name}: ${statics.join(', ')}`);
     assert.doesNotMatch(chunk.code, /customElements\.define\(/, `${name} defines an element of its own`);
+  }
+});
+
+test("each language's words are where they are read: the script's in the script, each chunk's in its chunk alone, the pages' in no file (vite.config.ts, localeParts)", () => {
+  /** Where each part of a catalog ships (docs/i18n.md); a message that short could be part of another's. */
+  const SHIPPED: Record<keyof (typeof catalogs)['en'], string | undefined> = { script: 'pay-checkout.js', later: 'later', wallet: 'browser-wallet', exchange: 'from-exchange', hosted: undefined, receipt: undefined, claim: undefined };
+  const fileOf = (name: string) => (name === 'pay-checkout.js' ? { file: name, code } : { file: `pay-checkout/${chunks.get(name)!.file}`, code: chunks.get(name)!.code });
+  for (const locale of locales) {
+    for (const [part, shipped] of Object.entries(SHIPPED)) {
+      for (const message of Object.values(catalogs[locale][part as keyof typeof SHIPPED] as Record<string, string>).filter((m) => m.length >= 40)) {
+        const holders = everyFile.filter((f) => f.code.includes(message)).map((f) => f.file);
+        assert.deepEqual(holders, shipped ? [fileOf(shipped).file] : [], `${locale}.${part}: "${message}"`);
+      }
+    }
   }
 });
 

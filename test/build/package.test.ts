@@ -13,14 +13,14 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { types: string; default: string }> };
 
-function build(command: string[], output: string) {
+function build([command, ...args]: [string, ...string[]], output: string) {
   if (existsSync(join(root, output))) return;
-  const result = spawnSync('npx', command, { cwd: root, encoding: 'utf8' });
-  assert.equal(result.status, 0, `${command.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
+  const result = spawnSync(command, args, { cwd: root, encoding: 'utf8' });
+  assert.equal(result.status, 0, `${command} ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
 }
-build(['tsc', '-p', 'tsconfig.build.json'], 'dist/lib/merchant/index.js');
-build(['vite', 'build'], 'dist/pay-checkout.js');
-build(['cem', 'analyze'], 'dist/custom-elements.json');
+build(['npm', 'run', 'build:modules'], 'dist/lib/merchant/index.js');
+build(['npx', 'vite', 'build'], 'dist/pay-checkout.js');
+build(['npx', 'cem', 'analyze'], 'dist/custom-elements.json');
 
 test('every export of package.json points at a built file, with declarations for the modules', () => {
   for (const [entry, target] of Object.entries(pkg.exports)) {

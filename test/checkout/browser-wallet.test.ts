@@ -1,6 +1,7 @@
 // Paying from a browser wallet, with a stand-in wallet announced by EIP-6963 whose requests reach an anvil node where
 // anvil's unlocked account signs; the element reaches paid only through the gateway watching that node.
 import { expect } from '@open-wc/testing';
+import type { Locale } from '../../src/checkout/index.js';
 import type { Payment } from '../../src/contract/index.js';
 import { create, part, partOf, parts, press, startPayment, textOf, until, untilView } from './helpers/element.js';
 import { anvilChainId, anvilCreateLink, anvilGatewayUrl, anvilMine, installStandInWallet, walletRpc, type StandIn } from './helpers/stand-in-wallet.js';
@@ -26,7 +27,7 @@ afterEach(() => {
   wallets = [];
 });
 
-async function checkout(asset: 'ETH:ETHEREUM' | 'USDT:ETHEREUM', locale: 'vi' | 'en' = 'en') {
+async function checkout(asset: 'ETH:ETHEREUM' | 'USDT:ETHEREUM', locale: Locale = 'en') {
   const { payment_link_ref: ref } = await anvilCreateLink();
   const base = await anvilGatewayUrl();
   const { el, events } = await create(ref, { locale, apiBase: base });

@@ -2,11 +2,12 @@
 // customer), and what the customer typed kept for the link across a reload and a change of coin, in the session's
 // storage only; storage that throws changes nothing but that.
 import { expect } from '@open-wc/testing';
+import type { Locale } from '../../src/checkout/index.js';
 import { control, fill, mount, part, partOf, press, textOf, until, untilView } from './helpers/element.js';
 import { createLink } from './helpers/server.js';
 
 /** Mounts the link again, as a reload does: the old element goes, a new one loads the link. */
-async function reload(el: HTMLElement, ref: string, locale: 'vi' | 'en') {
+async function reload(el: HTMLElement, ref: string, locale: Locale) {
   el.remove();
   return (await mount(ref, { locale })).el;
 }

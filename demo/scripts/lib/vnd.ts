@@ -1,19 +1,17 @@
 // VND as the page's language writes it: `100.000 ₫` in Vietnamese, `₫100,000` in English. Typed, either grouping reads
 // on any page: VND has no minor unit, so `100.000` and `100,000` can only be a hundred thousand (as the search reads
 // them, src/sandbox/services/merchant/merchant-links.ts); a decimal part (`100.5`) or a broken group is refused.
-export type PageLanguage = 'vi' | 'en';
+import { format, toLocale, type Locale } from '../../../src/checkout/i18n/index.js';
 
-/** The language of the page (`<html lang>`), English unless it says Vietnamese. */
-export const pageLanguage = (): PageLanguage => (globalThis.document?.documentElement.lang.toLowerCase().startsWith('vi') ? 'vi' : 'en');
+/** A language of the registry the element and the gateway's pages share (src/checkout/i18n/locales.ts). */
+export type PageLanguage = Locale;
 
-const FORMATS: Record<PageLanguage, Intl.NumberFormat> = {
-  vi: new Intl.NumberFormat('vi-VN', { style: 'currency', currency: 'VND' }),
-  en: new Intl.NumberFormat('en-US', { style: 'currency', currency: 'VND' }),
-};
-/** The thousands separator and the decimal point of each language. */
-const MARKS: Record<PageLanguage, { group: string; point: string }> = { vi: { group: '.', point: ',' }, en: { group: ',', point: '.' } };
+/** The language of the page (`<html lang>`), English unless it is another of the registry's. */
+export const pageLanguage = (): PageLanguage => toLocale(globalThis.document?.documentElement.lang) ?? 'en';
 
-export const formatVnd = (amount: number, language: PageLanguage = pageLanguage()): string => FORMATS[language].format(amount);
+// Intl writes `vi` as `vi-VN` and `en` as `en-US`.
+export const formatVnd = (amount: number, language: PageLanguage = pageLanguage()): string =>
+  new Intl.NumberFormat(language, { style: 'currency', currency: 'VND' }).format(amount);
 
 /** A whole amount as the language groups it, without the sign: `100.000`, `100,000`. */
 export const groupVnd = (amount: number, language: PageLanguage = pageLanguage()): string => groupDecimal(String(amount), language);
@@ -21,8 +19,8 @@ export const groupVnd = (amount: number, language: PageLanguage = pageLanguage()
 /** A decimal string as the language writes it, digit for digit (no float): `26.218,25` in Vietnamese, `26,218.25` in English. */
 export function groupDecimal(value: string, language: PageLanguage = pageLanguage()): string {
   const [whole = '0', fraction] = value.split('.');
-  const { group, point } = MARKS[language];
-  return `${whole.replace(/\B(?=(\d{3})+$)/g, group)}${fraction ? `${point}${fraction}` : ''}`;
+  // The thousands separator and the decimal point of the language, as its catalog says.
+  return `${whole.replace(/\B(?=(\d{3})+$)/g, format(language, 'groupMark'))}${fraction ? `${format(language, 'decimalMark')}${fraction}` : ''}`;
 }
 
 /** Digits in groups of three after the first, one separator throughout: a dot, a comma or a space. */

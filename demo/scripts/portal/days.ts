@@ -4,14 +4,15 @@
 // browser, on a Vietnamese page too), so the filters are text fields that read what the page writes, and ISO days.
 import { pageLanguage, type PageLanguage } from '../lib/vnd.js';
 
-const LOCALES: Record<PageLanguage, string> = { vi: 'vi-VN', en: 'en-GB' };
+/** Where the portal writes a day otherwise than the language's own Intl tag does (`vi` writes `vi-VN`'s). */
+const TAGS: Partial<Record<PageLanguage, string>> = { en: 'en-GB' };
 
 /** `2026-11-22` as the page writes it: `22/11/2026`; '' for ''. */
 export function formatDay(iso: string, language: PageLanguage = pageLanguage()): string {
   const match = /^(\d{4})-(\d\d)-(\d\d)$/.exec(iso);
   if (!match) return '';
   const [, y, m, d] = match.map(Number) as [number, number, number, number];
-  return new Intl.DateTimeFormat(LOCALES[language], { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, d));
+  return new Intl.DateTimeFormat(TAGS[language] ?? language, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, d));
 }
 
 /** An example of what the fields read, for their hint. */

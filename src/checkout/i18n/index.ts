@@ -1,18 +1,21 @@
-// A small typed catalog (src/checkout/README.md, "Customer experience decisions"): English defines the keys, Vietnamese must
-// have exactly the same.
-import { en, type Messages } from './en.js';
-import { vi } from './vi.js';
+// The element's words and figures in each language of the registry (locales.ts): English defines the keys, every
+// other language must have exactly the same (a type error otherwise; test/i18n/catalog.test.ts checks the rest).
+import type * as english from './locales/en.js';
+import * as LOCALES from './locales.js';
 
-export type MessageKey = keyof Messages;
-export type Locale = 'vi' | 'en';
+export type Locale = keyof typeof LOCALES;
+/** The parts of a catalog (`script`, `later`...), each English's keys with a message each. */
+export type Words<Part extends keyof typeof english> = Record<keyof (typeof english)[Part], string>;
+export type MessageKey = keyof typeof english.script;
 export type Params = Record<string, string | number>;
 
-const catalogs: Record<Locale, Messages> = { en, vi };
+/** The registry's languages, in its order: the choices of the language switch. */
+export const locales = Object.keys(LOCALES) as Locale[];
 
-/** `vi` or `en` from a language tag (`vi-VN`, `en_US`); undefined for any other language. */
+/** The registry's language of a language tag (`vi-VN`, `en_US`); undefined for any other language. */
 export function toLocale(tag: string | undefined | null): Locale | undefined {
-  const language = tag?.toLowerCase().split(/[-_]/)[0];
-  return language === 'vi' || language === 'en' ? language : undefined;
+  const language = tag?.toLowerCase().split(/[-_]/)[0] as Locale;
+  return locales.includes(language) ? language : undefined;
 }
 
 /** `message` with its `{placeholders}` filled; a placeholder without a value stays as written. */
@@ -21,7 +24,7 @@ export function fill(message: string, params: Params = {}): string {
 }
 
 /** The message of `key` in `locale` with its `{placeholders}` filled. */
-export const format = (locale: Locale, key: MessageKey, params?: Params): string => fill(catalogs[locale][key], params);
+export const format = (locale: Locale, key: MessageKey, params?: Params): string => fill(LOCALES[locale].script[key], params);
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
@@ -37,8 +40,7 @@ export function formatVnd(locale: Locale, amount: number | `${number}`): string 
   if (!parts) return new Intl.NumberFormat(locale, { style: 'currency', currency: 'VND', maximumFractionDigits: 0 }).format(amount);
   const [, sign = '', whole = '', fraction = ''] = parts;
   const dong = fraction >= '5' ? (BigInt(whole) + 1n).toString() : whole.replace(/^0+(?=\d)/, '');
-  const grouped = dong.replace(/\B(?=(\d{3})+$)/g, locale === 'vi' ? '.' : ',');
-  return locale === 'vi' ? `${sign}${grouped}\u00a0₫` : `${sign}₫${grouped}`;
+  return sign + format(locale, 'dong', { amount: formatCrypto(locale, dong) });
 }
 
 /**
@@ -50,9 +52,8 @@ export function formatCrypto(locale: Locale, amount: string): string {
   const parts = DECIMAL.exec(amount);
   if (!parts) return amount;
   const [, sign = '', whole = '', fraction] = parts;
-  const vi = locale === 'vi';
-  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, vi ? '.' : ',');
-  return `${sign}${grouped}${fraction === undefined ? '' : (vi ? ',' : '.') + fraction}`;
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, format(locale, 'groupMark'));
+  return `${sign}${grouped}${fraction === undefined ? '' : format(locale, 'decimalMark') + fraction}`;
 }
 
 /**
@@ -60,8 +61,7 @@ export function formatCrypto(locale: Locale, amount: string): string {
  * receipt page writes it (`26.218,25 ₫` in vi, `₫26,218.25` in en; trailing zeros dropped, as Intl drops them).
  */
 export function formatRate(locale: Locale, rate: string): string {
-  const figures = formatCrypto(locale, rate.includes('.') ? rate.replace(/\.?0+$/, '') : rate);
-  return locale === 'vi' ? `${figures}\u00a0₫` : `₫${figures}`;
+  return format(locale, 'dong', { amount: formatCrypto(locale, rate.includes('.') ? rate.replace(/\.?0+$/, '') : rate) });
 }
 
 /** An instant (ISO 8601) as the customer reads it: date and time, in their language and time zone. */

@@ -354,8 +354,8 @@ export class PayCheckout extends LitElement {
     if (payment) this.assetKey = assetKey(payment);
   };
 
-  #switchLanguage = (): void => {
-    this.chosenLocale = this.#locale === 'vi' ? 'en' : 'vi';
+  #switchLanguage = (locale: Locale): void => {
+    this.chosenLocale = locale;
   };
 
   #onContactInput = (field: ContactField, value: string): void => {

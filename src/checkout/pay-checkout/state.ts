@@ -4,8 +4,7 @@ import { walletOf } from '../../codecs/families/wallets.js';
 import type { CheckoutAsset, CheckoutMethod, CheckoutView, Payment } from '../../contract/checkout.js';
 import { isEmail, isIn, isWebUrl, OPEN_PAYMENT_STATUSES, PHONE, QUOTE_OPEN_STATUSES } from '../../contract/rules.js';
 import type { CheckoutErrorCode } from '../api.js';
-import { en } from '../i18n/en.js';
-import type { MessageKey } from '../i18n/index.js';
+import { format, type MessageKey } from '../i18n/index.js';
 
 /** Why the link cannot be shown, or why an action failed. */
 export interface Failure {
@@ -28,8 +27,8 @@ export type Screen =
 export type CheckoutViewName = Screen['name'];
 
 // The message of the error event: the English of the words the screen shows.
-export const LINK_EXPIRED: Failure = { code: 'link_expired', message: en.error_link_expired };
-export const LINK_CANCELLED: Failure = { code: 'link_cancelled', message: en.error_link_cancelled };
+export const LINK_EXPIRED: Failure = { code: 'link_expired', message: format('en', 'error_link_expired') };
+export const LINK_CANCELLED: Failure = { code: 'link_cancelled', message: format('en', 'error_link_cancelled') };
 
 /**
  * The screen for what the element knows: the link's view, its latest payment, and why loading failed. `changingCoin`:

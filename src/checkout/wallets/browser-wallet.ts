@@ -7,36 +7,13 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutView, Payment } from '../../contract/checkout.js';
 import type { AnnouncedWallet } from '../controllers/wallet-discovery.js';
 import { fill, type Locale, type Params } from '../i18n/index.js';
+import * as LOCALES from '../i18n/locales.js';
 import { amountToSend, assetKey, atomic, type NamedAsset } from '../pay-checkout/state.js';
 import { networkName, type Ui } from '../pay-checkout/views/parts.js';
 
-const en = {
-  payWith: 'Pay with {wallet}',
-  chooseWallet: 'Pay from a browser wallet',
-  confirmInWallet: 'Confirm the payment in {wallet}.',
-  sent: 'Sent: waiting for the network. Transaction {hash}',
-  refused: 'You declined in the wallet. Nothing was sent: try again, or pay with the QR code below.',
-  wrongChain: 'The wallet did not switch to {network}. Switch it there and try again, or pay with the QR code below.',
-  insufficientFunds: 'The wallet does not hold enough to send {amount} {asset} and its network fee. Nothing was sent.',
-  closed: 'The wallet is locked or closed. Open it and try again, or pay with the QR code below.',
-  failed: 'The wallet could not send the payment. Nothing was sent: try again, or pay with the QR code below.',
-  moreWallets: 'More wallets ({count})',
-};
-const vi: Record<keyof typeof en, string> = {
-  payWith: 'Thanh toán bằng {wallet}',
-  chooseWallet: 'Thanh toán từ ví trên trình duyệt',
-  confirmInWallet: 'Hãy xác nhận thanh toán trong {wallet}.',
-  sent: 'Đã gửi: đang chờ mạng xác nhận. Giao dịch {hash}',
-  refused: 'Bạn đã từ chối trong ví. Chưa có gì được gửi: hãy thử lại, hoặc thanh toán bằng mã QR bên dưới.',
-  wrongChain: 'Ví chưa chuyển sang {network}. Hãy chuyển mạng trong ví rồi thử lại, hoặc thanh toán bằng mã QR bên dưới.',
-  insufficientFunds: 'Ví không đủ để gửi {amount} {asset} cùng phí mạng. Chưa có gì được gửi.',
-  closed: 'Ví đang khoá hoặc đã đóng. Hãy mở ví rồi thử lại, hoặc thanh toán bằng mã QR bên dưới.',
-  failed: 'Ví không gửi được thanh toán. Chưa có gì được gửi: hãy thử lại, hoặc thanh toán bằng mã QR bên dưới.',
-  moreWallets: 'Ví khác ({count})',
-};
-export type WalletKey = keyof typeof en;
-export const walletCatalogs: Record<Locale, Record<WalletKey, string>> = { en, vi };
-const words = (locale: Locale, key: WalletKey, params?: Params) => fill(walletCatalogs[locale][key], params);
+export type WalletKey = keyof typeof LOCALES.en.wallet;
+// Each catalog's `wallet` part (locales/en.ts), which the builds keep in this chunk (scripts/locale-parts.ts).
+const words = (locale: Locale, key: WalletKey, params?: Params) => fill(LOCALES[locale].wallet[key], params);
 
 /** Where a wallet payment stands; `error` names the words for why it stopped. */
 export type WalletState =

@@ -7,7 +7,8 @@
 // Every merchant string goes through hono's html`` (escaped); the stylesheet is constant text, allowed by its hash.
 import { createHash } from 'node:crypto';
 import { html, raw } from 'hono/html';
-import { format, formatVnd, type Locale, type MessageKey, type Params } from '../../checkout/i18n/index.js';
+import { catalogs } from '../../checkout/i18n/catalogs.js';
+import { format, formatVnd, locales, type Locale, type MessageKey, type Params } from '../../checkout/i18n/index.js';
 import { later } from '../../checkout/i18n/later.js';
 import { styles } from '../../checkout/pay-checkout/pay-checkout.styles.js';
 import { creditOf, screenOf } from '../../checkout/pay-checkout/state.js';
@@ -35,12 +36,6 @@ const SUMMARY_CSS =
 /** The CSP source that allows SUMMARY_CSS. */
 export const SUMMARY_CSS_HASH = `'sha256-${createHash('sha256').update(SUMMARY_CSS).digest('base64')}'`;
 
-/** Said where the Pay button will be, when the page has no script to run. */
-const NO_SCRIPT: Record<Locale, string> = {
-  vi: 'Cần bật JavaScript để thanh toán đơn hàng này.',
-  en: 'Paying this order needs JavaScript.',
-};
-
 /**
  * The declarative shadow root for <pay-checkout embedded="false">, or nothing when the element's first screen for
  * this view is not the order (a payment open, paid, expired: screenOf, state.ts), which the page then leaves to it.
@@ -51,7 +46,6 @@ export function summaryShadowRoot(view: CheckoutView, locale: Locale): string {
   const vnd = (amount: number) => formatVnd(locale, amount);
   const merchant = view.merchant_details;
   const logo = merchant.logo && isWebUrl(merchant.logo) ? merchant.logo : undefined;
-  const other: Locale = locale === 'vi' ? 'en' : 'vi';
   const badge = view.environment === 'sandbox' ? html` <span part="badge">${t('sandbox')}</span>` : '';
   const subtotal = view.order_details.reduce((sum, line) => sum + line.price * line.quantity, 0);
   const count = view.order_details.reduce((sum, line) => sum + line.quantity, 0);
@@ -94,9 +88,9 @@ ${credit
 <div part="header">
 ${logo ? html`<img src="${logo}" alt="" width="40" height="40" referrerpolicy="no-referrer">` : ''}
 <h1 class="merchant">${merchant.name || t('checkout')}<span class="order-id">${t('order', { order: view.merchant_order_id })}${badge}</span></h1>
-<button part="language-switch" class="link-button" type="button" lang="${other}" tabindex="-1" disabled>${t('otherLanguage')}</button>
+${locales.filter((other) => other !== locale).map((other) => html`<button part="language-switch" class="link-button" type="button" lang="${other}" tabindex="-1" disabled>${format(other, 'language')}</button>`)}
 </div>
 <div class="wide">${summary(true)}</div><div class="narrow">${summary(false)}</div>
-<noscript><p part="error">${NO_SCRIPT[locale]}</p></noscript>
+<noscript><p part="error">${catalogs[locale].hosted.noScript}</p></noscript>
 </div></div></template>`);
 }

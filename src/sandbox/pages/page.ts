@@ -4,14 +4,24 @@
 import { createHash } from 'node:crypto';
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import { locales, type Locale } from '../../checkout/i18n/index.js';
 
-export type PageLanguage = 'vi' | 'en';
+/** A language of the registry (checkout/i18n/locales.ts), which the element and the demo share. */
+export type PageLanguage = Locale;
 
-/** The first of the tags that is `vi` or `en` (of the Accept-Language header, its first), else `en`. */
-export function pageLanguage(asked: string | undefined, linkLocale: string | null | undefined, acceptLanguage: string | undefined): PageLanguage {
+/**
+ * The first of the tags (of the Accept-Language header, its first) that is one of the languages the page is
+ * `written` in (the registry's, unless its words are elsewhere), else `en`.
+ */
+export function pageLanguage<L extends PageLanguage = PageLanguage>(
+  asked: string | undefined,
+  linkLocale: string | null | undefined,
+  acceptLanguage: string | undefined,
+  written: readonly L[] = locales as L[],
+): L | 'en' {
   for (const tag of [asked, linkLocale, acceptLanguage?.split(',')[0]]) {
-    const lang = tag?.trim().slice(0, 2).toLowerCase();
-    if (lang === 'vi' || lang === 'en') return lang;
+    const lang = tag?.trim().slice(0, 2).toLowerCase() as L;
+    if (written.includes(lang)) return lang;
   }
   return 'en';
 }
@@ -39,11 +49,10 @@ ${body}
 `;
 }
 
-const LOCALES = { vi: 'vi-VN', en: 'en-US' } as const;
-
 /** VND, coins and times in `lang`; decimal strings exactly as written, never through a float; times in Vietnam's zone. */
 export function pageFormats(lang: PageLanguage) {
-  const locale = LOCALES[lang];
+  // The language itself: Intl writes `vi` as `vi-VN` and `en` as `en-US`.
+  const locale = lang;
   const decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 20 });
   const currency = new Intl.NumberFormat(locale, { style: 'currency', currency: 'VND', maximumFractionDigits: 20 });
   const dateTime = new Intl.DateTimeFormat(locale, {

@@ -1,8 +1,10 @@
 // The receipt page (GET /receipt?ref=…): what the customer sent for an order and where each transaction can be looked
-// up, in the link's language, to open again, print or save as a PDF. Plain HTML with one inline stylesheet and no
-// script: it prints as it shows, and hono/html escapes every value the merchant or the chain gave. It fits a 320 px
-// phone (values wrap rather than widen the page) with links of 44 × 44 CSS px (test/e2e/receipt-phone.test.ts).
+// up, in the link's language (its words: each catalog's `receipt` part, checkout/i18n/locales/), to open again, print
+// or save as a PDF. Plain HTML with one inline stylesheet and no script: it prints as it shows, and hono/html escapes
+// every value the merchant or the chain gave. It fits a 320 px phone (values wrap rather than widen the page) with
+// links of 44 × 44 CSS px (test/e2e/receipt-phone.test.ts).
 import { html } from 'hono/html';
+import { catalogs } from '../../checkout/i18n/catalogs.js';
 import { isIn, OPEN_PAYMENT_STATUSES, type CheckoutView, type Payment } from '../../contract/index.js';
 import { transactionUrl } from '../../contract/explorer.js';
 import { page, pageCsp, pageFormats, pageLanguage, type PageLanguage } from './page.js';
@@ -18,72 +20,13 @@ margin-inline-end:.375rem;border-radius:50%;background:#15803d;color:#fff;font-w
 /** What the page may do: show its one inline stylesheet, and nothing else (no script, no form, no request). */
 export const RECEIPT_CSP = pageCsp(CSS, "'none'");
 
-const WORDS = {
-  vi: {
-    title: 'Biên nhận thanh toán',
-    order: 'Đơn hàng',
-    merchant: 'Người bán',
-    total: 'Tổng cộng',
-    received: 'Đã nhận',
-    left: 'Còn lại',
-    paid: 'Đơn hàng đã được thanh toán',
-    unpaid: 'Đơn hàng chưa được thanh toán đủ',
-    sent: 'Đã gửi',
-    rate: 'Tỷ giá',
-    counts: 'Tính vào đơn hàng',
-    held: 'Người bán đang giữ',
-    transaction: 'Giao dịch',
-    confirmations: 'Số xác nhận',
-    seenAt: 'Thời gian',
-    explorer: 'Xem trên trình duyệt khối',
-    status: {
-      awaiting_payment: 'Đã nhận một phần',
-      underpaid: 'Đã nhận một phần',
-      confirming: 'Đang chờ mạng xác nhận',
-      paid: 'Đã thanh toán',
-      expired: 'Hết hạn tỷ giá',
-      paid_late: 'Đến sau khi hết hạn tỷ giá: người bán sẽ quyết định',
-    },
-    print: 'Dùng lệnh In của trình duyệt để in hoặc lưu thành PDF. Mở lại trang này bất cứ lúc nào bằng cùng địa chỉ.',
-    missing: 'Không tìm thấy đơn hàng này.',
-  },
-  en: {
-    title: 'Payment receipt',
-    order: 'Order',
-    merchant: 'Merchant',
-    total: 'Total',
-    received: 'Received',
-    left: 'Left to pay',
-    paid: 'The order is paid',
-    unpaid: 'The order is not paid in full',
-    sent: 'Sent',
-    rate: 'Rate',
-    counts: 'Counts toward the order',
-    held: 'Held by the merchant',
-    transaction: 'Transaction',
-    confirmations: 'Confirmations',
-    seenAt: 'Time',
-    explorer: 'View on the block explorer',
-    status: {
-      awaiting_payment: 'Partly received',
-      underpaid: 'Partly received',
-      confirming: 'Waiting for the network to confirm',
-      paid: 'Paid',
-      expired: 'The rate lock ran out',
-      paid_late: 'Arrived after the rate lock: the merchant decides',
-    },
-    print: "Use your browser's Print to print it or save it as a PDF. Open this page again any time at the same address.",
-    missing: 'There is no such order.',
-  },
-} satisfies Record<PageLanguage, unknown>;
-
 /** The page's language: the one asked for, else the link's billing locale, else the browser's. */
 export function receiptLanguage(asked: string | undefined, view: CheckoutView | undefined, acceptLanguage: string | undefined): PageLanguage {
   return pageLanguage(asked, view?.billing_details?.billing_address?.locale, acceptLanguage);
 }
 
 export function receiptPage(lang: PageLanguage, view: CheckoutView, payments: readonly Payment[]) {
-  const w = WORDS[lang];
+  const w = catalogs[lang].receipt;
   const { vnd, decimal: crypto, time } = pageFormats(lang);
   const explorerOf = (p: Payment) => view.methods.flatMap((m) => m.assets).find((a) => a.asset === p.asset && a.network === p.network);
   const link = (url: string | undefined) => (url ? html`<br><a href="${url}" rel="noreferrer">${w.explorer}</a>` : '');
@@ -108,7 +51,7 @@ ${paid ? '' : html`<dt>${w.left}</dt><dd>${vnd(view.amount - received)}</dd>`}
 ${payments.map((p) => {
   const asset = explorerOf(p);
   return html`<section>
-<h2>${p.asset} · ${asset?.network_name ?? p.network}: ${w.status[p.status]}</h2>
+<h2>${p.asset} · ${asset?.network_name ?? p.network}: ${w[`status_${p.status}`]}</h2>
 <dl>
 <dt>${w.sent}</dt><dd>${crypto(p.received_crypto)} ${p.asset}</dd>
 <dt>${w.rate}</dt><dd>${vnd(p.rate)} / ${p.asset}</dd>
@@ -128,5 +71,6 @@ ${p.transactions.map(
 
 /** An unknown or malformed ref: the page says so, in the browser's language. */
 export function missingReceiptPage(lang: PageLanguage) {
-  return page(lang, WORDS[lang].title, html`<h1>${WORDS[lang].title}</h1><p>${WORDS[lang].missing}</p>`, CSS);
+  const w = catalogs[lang].receipt;
+  return page(lang, w.title, html`<h1>${w.title}</h1><p>${w.missing}</p>`, CSS);
 }

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Context } from 'hono';
 import * as z from 'zod/mini';
+import { format } from '../../checkout/i18n/index.js';
 import type { CheckoutView, Environment } from '../../contract/index.js';
 import { builtFile } from '../http/built-file.js';
 import { jsonForScript } from '../http/inline-json.js';
@@ -59,7 +60,7 @@ function checkoutPage(acceptLanguage: string | undefined, view: string | undefin
   const parsed = view ? (JSON.parse(view) as CheckoutView) : undefined;
   // The language the element picks first (pay-checkout.ts, #locale): the link's billing address, else the browser's.
   const lang: PageLanguage = pageLanguage(undefined, parsed?.billing_details?.billing_address?.locale, acceptLanguage);
-  const title = lang === 'vi' ? 'Thanh toán' : 'Checkout';
+  const title = format(lang, 'checkout');
   // No inline script: the CSP allows none. <pay-checkout> reads ?ref= from the page URL, and shows the full page
   // layout whatever the link's is_checkout_embed says: this page is the hosted checkout. The link's view goes in
   // the element as a JSON data block, escaped (http/inline-json.ts), so the order paints without a request; an

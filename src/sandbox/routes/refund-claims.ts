@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import type { Context } from 'hono';
 import { GatewayError } from '../errors.js';
 import { asProblem } from '../http/problem.js';
-import { CLAIM_CSP, claimPage, missingClaimPage } from '../pages/refund-claim.js';
+import { CLAIM_CSP, CLAIM_LANGUAGES, claimPage, missingClaimPage } from '../pages/refund-claim.js';
 import { pageLanguage } from '../pages/page.js';
 import type { RefundClaim } from '../services/orders/refund-claims.js';
 import type { Services } from '../services.js';
@@ -28,7 +28,7 @@ const FORM = z.object({ address: z.optional(z.string()), confirm: z.optional(z.l
 /** Longer than any address of any network, by far. */
 const MAX_FORM_BYTES = 2_000;
 
-const language = (c: Context, claim?: RefundClaim) => pageLanguage(c.req.query('lang'), claim?.refund.locale, c.req.header('Accept-Language'));
+const language = (c: Context, claim?: RefundClaim) => pageLanguage(c.req.query('lang'), claim?.refund.locale, c.req.header('Accept-Language'), CLAIM_LANGUAGES);
 
 /** An unknown token: the page that says so. Any other failure goes on to problem+json. */
 async function missing(c: Context, error: unknown): Promise<Response> {

@@ -3,13 +3,14 @@
 import { fixture, waitUntil } from '@open-wc/testing';
 import jsQR from 'jsqr';
 import '../../../src/checkout/define.js';
+import type { Locale } from '../../../src/checkout/index.js';
 import type { Payment, PaymentLinkInput } from '../../../src/contract/index.js';
 import { createLink, gatewayUrl, mine, pay, paymentOf } from './server.js';
 
 export type View = 'loading' | 'error' | 'order' | 'payment' | 'confirming' | 'underpaid' | 'paid' | 'expired' | 'paid_late' | 'late';
 
 export interface MountOptions {
-  locale?: 'vi' | 'en';
+  locale?: Locale;
   /** Another API origin (a stub, a dead port); this engine's gateway by default. */
   apiBase?: string;
   /** The `embedded` attribute: an inline card rather than the hosted page. */

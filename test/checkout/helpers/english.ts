@@ -1,9 +1,7 @@
 // Telling English words in the Vietnamese UI: no English word shows in the Vietnamese UI.
 // English is every word of the English catalog and a few more the gateway and the chains use; Vietnamese takes a
 // few words as they are, and tickers, token standards and network names are names, the same in every language.
-import { en } from '../../../src/checkout/i18n/en.js';
-import { laterCatalogs } from '../../../src/checkout/i18n/later.js';
-import { walletCatalogs } from '../../../src/checkout/wallets/browser-wallet.js';
+import * as LOCALES from '../../../src/checkout/i18n/locales.js';
 
 /** Words Vietnamese uses as they are. */
 const SHARED = new Set(['email', 'qr', 'example', 'com', 'pdf']);
@@ -14,8 +12,10 @@ const MORE = ['sandbox', 'testnet', 'network', 'the', 'and', 'with', 'already', 
 
 const words = (text: string) => text.toLowerCase().match(/\p{L}+/gu) ?? [];
 
+// A language's name is a name: "English" labels its button in every language (marked lang="en").
+const { language: _name, ...script } = LOCALES.en.script;
 const ENGLISH = new Set(
-  [...[...Object.values(en), ...Object.values(laterCatalogs.en), ...Object.values(walletCatalogs.en)].flatMap((message) => words(message.replace(/\{\w+\}/g, ' ')).filter((w) => w.length >= 3 && /^[a-z]+$/.test(w))), ...MORE].filter(
+  [...[...Object.values(script), ...Object.values(LOCALES.en.later), ...Object.values(LOCALES.en.wallet)].flatMap((message) => words(message.replace(/\{\w+\}/g, ' ')).filter((w) => w.length >= 3 && /^[a-z]+$/.test(w))), ...MORE].filter(
     (w) => !SHARED.has(w) && !NAMES.has(w),
   ),
 );

@@ -2,6 +2,7 @@
 // width), the element loaded from source, in a language. Hosted: the page `/checkout` serves. Embedded: a plain
 // merchant page, its body's default margins, the shop's bar and a heading above the card.
 import { fixture, html } from '@open-wc/testing';
+import type { Locale } from '../../../src/checkout/index.js';
 import { gatewayUrl } from './server.js';
 
 export interface Screen {
@@ -10,7 +11,7 @@ export interface Screen {
 }
 
 /** `apiBase`: another gateway than the test's (one that never answers, to see what the card shows meanwhile). */
-export async function onPhone(ref: string, screen: Screen, layout: 'hosted' | 'embedded' = 'hosted', locale: 'vi' | 'en' = 'vi', apiBase?: string): Promise<HTMLElement> {
+export async function onPhone(ref: string, screen: Screen, layout: 'hosted' | 'embedded' = 'hosted', locale: Locale = 'vi', apiBase?: string): Promise<HTMLElement> {
   const frame = await fixture<HTMLIFrameElement>(html`<iframe title="phone" width=${screen.width} height=${screen.height} style="border:0"></iframe>`);
   const element = `<pay-checkout ${layout === 'hosted' ? 'embedded="false"' : ''} locale="${locale}" payment-link-ref="${ref}" api-base="${apiBase ?? (await gatewayUrl())}"></pay-checkout>`;
   const srcdoc = `<!doctype html><html lang="${locale}"><head><meta name="viewport" content="width=device-width, initial-scale=1">

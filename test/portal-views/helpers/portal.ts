@@ -1,5 +1,6 @@
 // Fixed data for the portal's views (demo/scripts/portal, demo/scripts/webhooks), and a stand-in for the demo's
 // server: the views fetch through demo/scripts/lib/api.ts, so a test answers those requests itself, no gateway.
+import type { PageLanguage } from '../../../demo/scripts/lib/vnd.js';
 import type { LinkRefund, MerchantPayment, PaymentLinkResource } from '../../../src/contract/index.js';
 
 const AT = '2026-11-22T03:04:05.000Z';
@@ -122,7 +123,7 @@ export function stubFetch(answer: (method: string, url: URL) => unknown): { sent
 export const shown = (el: Element | null | undefined) => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
 
 /** Sets the page's language, as `<html lang>` does on the portal. */
-export const pageIn = (language: 'vi' | 'en') => void (document.documentElement.lang = language);
+export const pageIn = (language: PageLanguage) => void (document.documentElement.lang = language);
 
 /** Types into a field as a person does: its value, then an input event. */
 export function typeInto(field: HTMLInputElement, text: string): void {

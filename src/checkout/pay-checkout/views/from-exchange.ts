@@ -7,30 +7,13 @@ import { html, type TemplateResult } from 'lit';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
 import { amountToType } from '../../exchange-fee.js';
 import { fill, type Locale, type Params } from '../../i18n/index.js';
+import * as LOCALES from '../../i18n/locales.js';
 import { amountToSend, assetKey, namedAsset } from '../state.js';
 import { networkName, type Ui } from './parts.js';
 
-const en = {
-  fromExchange: 'I pay from an exchange',
-  typeAtExchange: 'Type this amount in the exchange\'s withdrawal form:',
-  feeLine:
-    'The exchange usually keeps about {fee} {asset} as its withdrawal fee on the {network}, so type {typed} for {amount} {asset} to arrive.',
-  tolerance: ' A payment short by up to {tolerance}% still counts as paid.',
-  feeNote: 'Paying from an exchange? Its withdrawal fee comes on top: {amount} {asset} must arrive.',
-  copyTyped: 'Copy {amount}',
-};
-const vi: Record<keyof typeof en, string> = {
-  fromExchange: 'Tôi chuyển từ sàn',
-  typeAtExchange: 'Nhập số tiền này vào lệnh rút của sàn:',
-  feeLine:
-    'Sàn thường giữ khoảng {fee} {asset} làm phí rút trên {network}, nên hãy nhập {typed} để đến nơi đủ {amount} {asset}.',
-  tolerance: ' Khoản thanh toán thiếu không quá {tolerance}% vẫn được tính là đủ.',
-  feeNote: 'Chuyển từ sàn giao dịch? Phí rút của sàn được tính thêm: số tiền đến nơi phải đủ {amount} {asset}.',
-  copyTyped: 'Sao chép {amount}',
-};
-export type ExchangeKey = keyof typeof en;
-export const exchangeCatalogs: Record<Locale, Record<ExchangeKey, string>> = { en, vi };
-const words = (locale: Locale, key: ExchangeKey, params?: Params) => fill(exchangeCatalogs[locale][key], params);
+export type ExchangeKey = keyof typeof LOCALES.en.exchange;
+// Each catalog's `exchange` part (locales/en.ts), which the builds keep in this chunk (scripts/locale-parts.ts).
+const words = (locale: Locale, key: ExchangeKey, params?: Params) => fill(LOCALES[locale].exchange[key], params);
 
 /** `50` basis points as the decimal string `0.5`, in integers. */
 export function percentOfBps(bps: number): string {

@@ -5,7 +5,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import type { CheckoutView, Payment } from '../../../contract/checkout.js';
 import { isWebUrl } from '../../../contract/rules.js';
-import type { Locale, MessageKey, Params } from '../../i18n/index.js';
+import { format, locales, type Locale, type MessageKey, type Params } from '../../i18n/index.js';
 import type { NamedAsset } from '../state.js';
 
 /** The customer's language, as the views use it. */
@@ -48,10 +48,11 @@ export function networkName(ui: Ui, { network_name, testnet }: NamedAsset): stri
 }
 
 /**
- * The merchant, the order, the sandbox badge and the language switch. On the hosted page it is the page's h1,
+ * The merchant, the order, the sandbox badge and the language switch (a button for each other language of the
+ * registry, i18n/locales.ts, named in it). On the hosted page it is the page's h1,
  * from the first frame; an embedded card shows it once the link is known.
  */
-export function header(ui: Ui, view: CheckoutView | undefined, hosted: boolean, onSwitchLanguage: () => void): TemplateResult | typeof nothing {
+export function header(ui: Ui, view: CheckoutView | undefined, hosted: boolean, onSwitchLanguage: (locale: Locale) => void): TemplateResult | typeof nothing {
   if (!view && !hosted) return nothing;
   const merchant = view?.merchant_details;
   const logo = merchant?.logo && isWebUrl(merchant.logo) ? merchant.logo : undefined;
@@ -59,12 +60,13 @@ export function header(ui: Ui, view: CheckoutView | undefined, hosted: boolean, 
   const title = html`${merchant?.name || ui.t('checkout')}${view
     ? html`<span class="order-id">${ui.t('order', { order: view.merchant_order_id })}${badge}</span>`
     : nothing}`;
-  const other: Locale = ui.locale === 'vi' ? 'en' : 'vi';
   // A div, not <header>: outside <main> a header is a banner landmark, and a page has one of those at most.
   return html`<div part="header">
     ${logo ? html`<img src=${logo} alt="" width="40" height="40" referrerpolicy="no-referrer" />` : nothing}
     ${hosted ? html`<h1 class="merchant">${title}</h1>` : html`<p class="merchant">${title}</p>`}
-    <button part="language-switch" class="link-button" type="button" lang=${other} @click=${onSwitchLanguage}>${ui.t('otherLanguage')}</button>
+    ${locales.filter((locale) => locale !== ui.locale).map(
+      (locale) => html`<button part="language-switch" class="link-button" type="button" lang=${locale} @click=${() => onSwitchLanguage(locale)}>${format(locale, 'language')}</button>`,
+    )}
   </div>`;
 }
 
