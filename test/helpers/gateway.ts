@@ -18,6 +18,8 @@ export interface TestGateway extends RunningGateway {
   addMerchant(name?: string): Promise<{ credentials: MerchantCredentials; client: MerchantClient; merchantId: string }>;
   /** Pays a link in full through the real flow: open a USDT/TRON payment, the test wallet sends, blocks confirm it. */
   markPaid(paymentLinkRef: string): Promise<void>;
+  /** Runs the webhook worker until nothing is due now. */
+  deliverAll(): Promise<void>;
   /** Empties every table but merchants and the chains (the simulator's, and how far the gateway followed them). */
   reset(): Promise<void>;
 }
@@ -84,6 +86,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       const { payment } = await checkout.open(paymentLinkRef, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' });
       await wallet.transfer({ to: payment.address, asset: 'USDT', network: 'TRON', amount: payment.amount_crypto });
       await sandboxControls.mine(payment.confirmations_required, 'TRON');
+    },
+    async deliverAll() {
+      while ((await running.gateway.webhookDispatcher.deliverDue()) > 0);
     },
     async reset() {
       const tables = await db.query<{ tablename: string }>(
