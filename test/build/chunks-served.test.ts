@@ -4,19 +4,17 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
 
 const chunkDir = fileURLToPath(new URL('../../dist/pay-checkout/', import.meta.url));
 
 describe('the chunks beside the script, served by the gateway', () => {
-  let gw: TestGateway;
-  before(async () => {
+  before(() => {
     if (!existsSync(chunkDir)) assert.equal(spawnSync('npx', ['vite', 'build'], { encoding: 'utf8' }).status, 0, 'vite build');
-    gw = await startTestGateway();
   });
-  after(() => gw.close());
+  const gw = useTestGateway();
 
   it('serves every chunk and its source map as built, cached for good, CORS open', async () => {
     const files = readdirSync(chunkDir);

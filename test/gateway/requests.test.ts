@@ -7,6 +7,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Problem } from '../../src/contract/index.js';
+import { useTestGateway } from '../helpers/fixture.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { accessToken, paidOrder, rowCounts, signedLinkBody } from '../helpers/merchant-api.js';
 
@@ -123,11 +124,7 @@ describe(`request shape (${storageName})`, () => {
 });
 
 describe(`text fields (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
+  const gw = useTestGateway();
 
   const line = { id: 'sku-1', name: 'Cà phê', price: 360_000, quantity: 1 };
   const linkWith = (overrides: Record<string, unknown>) => sampleLink({ merchant_details: undefined, order_details: [line], ...overrides });

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { describe, it } from 'node:test';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 
 describe(`merchant API round trip (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
+  const gw = useTestGateway();
 
   it('creates a link, refunds part of the paid order and lists the refund', async () => {
     const link = await gw.client.createPaymentLink(sampleLink({ merchant_order_id: 'smoke-1' }));

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { DEFAULT_LIMITS } from '../../src/sandbox/config.js';
 import { checkoutApi } from '../helpers/checkout.js';
+import { useTestGateway } from '../helpers/fixture.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 
 const COINS = [
@@ -43,11 +44,7 @@ describe(`payment opens are limited (${storageName})`, () => {
 });
 
 describe(`opens a minute (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway({ config: { limits: { ...DEFAULT_LIMITS, opensPerLinkPerMinute: 4, opensPerClientPerMinute: 7 } } });
-  });
-  after(() => gw?.close());
+  const gw = useTestGateway({ config: { limits: { ...DEFAULT_LIMITS, opensPerLinkPerMinute: 4, opensPerClientPerMinute: 7 } } });
 
   it('counts the opens of one link and of one client address, and forgets them when the minute ends', async () => {
     const [a, b] = [(await gw.client.createPaymentLink(sampleLink())).payment_link_ref, (await gw.client.createPaymentLink(sampleLink())).payment_link_ref];

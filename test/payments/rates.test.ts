@@ -10,16 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, beforeEach, describe, it } from 'node:test';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import type { Problem } from '../../src/contract/index.js';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { checkoutApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
+
 import { BINANCE_TOO_MANY, binanceTicker, coingeckoSimplePrice, exchangeRateLatest, startPriceSource, type PriceSource } from '../helpers/price-sources.js';
 
 describe(`rates from the market (${storageName})`, () => {
-  let gw: TestGateway;
   let binance: PriceSource;
   let coingecko: PriceSource;
   let fx: PriceSource;
@@ -34,7 +35,7 @@ describe(`rates from the market (${storageName})`, () => {
     fx.respond(exchangeRateLatest({ VND: '26345.5', EUR: '0.9412' }, () => fxUpdated));
   };
 
-  before(async () => {
+  const gw = useTestGateway(async () => {
     binance = await startPriceSource('/api/v3/ticker/price?symbols=%5B%22ETHUSDT%22,%22BTCUSDT%22%5D', () => 'hang');
     coingecko = await startPriceSource('/api/v3/simple/price?ids=tether,ethereum,bitcoin&vs_currencies=usd&include_last_updated_at=true', () => 'hang');
     fx = await startPriceSource('/v6/latest/USD', () => 'hang');
@@ -54,10 +55,9 @@ describe(`rates from the market (${storageName})`, () => {
         pairs: { 'ETH/USD': { quorum: 2, max_deviation_bps: 200 } },
       }),
     );
-    gw = await startTestGateway({ config: { rates: loadConfig({ RATE_SOURCES: file }).rates } });
+    return { config: { rates: loadConfig({ RATE_SOURCES: file }).rates } };
   });
   after(async () => {
-    await gw.close();
     await Promise.all([binance.close(), coingecko.close(), fx.close()]);
     await rm(folder, { recursive: true, force: true });
   });

@@ -4,12 +4,13 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { AssetCode, Network, Payment, PaymentLinkResource, RefundList, WebhookEvent } from '../../src/contract/index.js';
 import { verifyRedirect } from '../../src/merchant/index.js';
 import { parseDecimal } from '../../src/codecs/amounts.js';
 import { ManualClock } from '../../src/sandbox/clock.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
+import { useTestGateway } from '../helpers/fixture.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { accessToken, JSON_TYPE, send } from '../helpers/merchant-api.js';
 import { startReceiver } from '../helpers/receiver.js';
@@ -18,12 +19,7 @@ const DECIMALS: Record<AssetCode, number> = { USDT: 6, ETH: 18, BTC: 8 };
 const atomic = (payment: Payment, amount = payment.amount_crypto) => parseDecimal(amount, DECIMALS[payment.asset]!);
 
 describe(`payment truth (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
-  beforeEach(() => gw.reset());
+  const gw = useTestGateway({ reset: true });
 
   const sandbox = () => sandboxApi(gw.url);
   async function newLink(overrides = {}) {
@@ -131,7 +127,7 @@ describe(`payment truth (${storageName})`, () => {
       const { body: paid } = await checkout.payment(payment.payment_id);
       assert.ok(paid.accepted_at);
       assert.deepEqual((await verifyRedirect(paid.success_redirect_url!, gw.credentials.clientSecret))?.status, 'paid');
-      while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
+      await gw.deliverAll();
       const types = receiver.received.map((r) => (JSON.parse(r.body) as WebhookEvent).type);
       assert.ok(types.includes('payment.paid'), types.join());
       assert.equal((await accept(payment.payment_id)).status, 409, 'the link is paid now');

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import type { Problem } from '../../src/contract/index.js';
 import { log } from '../../src/sandbox/logging.js';
 import { systemResolve } from '../../src/sandbox/services/webhooks/targets.js';
+import { useTestGateway } from '../helpers/fixture.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { accessToken, JSON_TYPE, send } from '../helpers/merchant-api.js';
 
@@ -161,9 +162,9 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
       const before = await refusedCount();
       const endpoint_id = await paidLinkFor(`https://rebind.shop.test:${target.port}/hooks`);
       // Two attempts (the first, then its retry): one line and one count for the endpoint, not one an attempt.
-      while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
+      await gw.deliverAll();
       gw.clock.advance(60_000);
-      while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
+      await gw.deliverAll();
       const deliveries = (await gw.client.getWebhookDeliveries(endpoint_id)).filter((d) => d.attempts > 0);
       assert.ok(deliveries.reduce((sum, d) => sum + d.attempts, 0) >= 2);
       // "unreachable" before: the endpoint may answer; the gateway's rule is what stops it.
@@ -300,11 +301,7 @@ function freePort(): Promise<number> {
 }
 
 describe(`an endpoint's deliveries of one payment link (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway({ config: { allowLocalWebhooks: true } });
-  });
-  after(() => gw.close());
+  const gw = useTestGateway({ config: { allowLocalWebhooks: true } });
 
   it('lists only that link’s deliveries with ?payment_link_ref, each naming its link, and names a bad parameter', async () => {
     const { endpoint_id } = await gw.client.addWebhookEndpoint('http://127.0.0.1:9/hooks');
