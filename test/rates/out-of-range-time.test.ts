@@ -2,6 +2,7 @@
 // of JavaScript's dates, year 275,760): each answer is a failed one, logged once, and the process goes on polling and
 // answering; a restart while the feeds still say it starts. Before, the first such answer threw `RangeError: Invalid
 // time value` out of the rules: on a poll the process died, and a start died with `cannot start: Invalid time value`.
+// Store: any. Its gateway processes are given no DATABASE_URL: PGlite in either pass, so it runs in the PGlite pass only.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
