@@ -2,18 +2,12 @@
 // file, gzipped when taken, loadable from any origin and kept for good (their names carry a hash); nothing else
 // from that folder or beside it. Builds the script first when it is missing.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { useTestGateway } from '../helpers/fixture.js';
-
-const chunkDir = fileURLToPath(new URL('../../dist/pay-checkout/', import.meta.url));
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { useBuilt, useTestGateway } from '../helpers/fixture.js';
 
 describe('the chunks beside the script, served by the gateway', () => {
-  before(() => {
-    if (!existsSync(chunkDir)) assert.equal(spawnSync('npx', ['vite', 'build'], { encoding: 'utf8' }).status, 0, 'vite build');
-  });
+  const chunkDir = useBuilt('pay-checkout/');
   const gw = useTestGateway();
 
   it('serves every chunk and its source map as built, cached for good, CORS open', async () => {

@@ -1,7 +1,10 @@
 // The test gateway of a suite, said once: `const gw = useTestGateway()` in a describe (or at the top of a file) starts it
 // before the suite's tests and closes it after them, as the `before`/`after` pair each file used to write.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { after, before, beforeEach } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { startTestGateway, type TestGateway, type TestGatewayOptions } from './gateway.js';
 import { accessToken } from './merchant-api.js';
 
@@ -44,6 +47,15 @@ export function useTestGateway(options: FixtureOptions | (() => FixtureOptions |
   });
   after(() => started?.close());
   return ready('the test gateway', () => started);
+}
+
+/** A path of the element's build (under dist/), built with `vite build` before the suite when it is missing. */
+export function useBuilt(path: string): string {
+  const file = fileURLToPath(new URL(`../../dist/${path}`, import.meta.url));
+  before(() => {
+    if (!existsSync(file)) assert.equal(spawnSync('npx', ['vite', 'build'], { encoding: 'utf8' }).status, 0, 'vite build');
+  });
+  return file;
 }
 
 /**
