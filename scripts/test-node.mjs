@@ -39,7 +39,7 @@ files.sort((a, b) => Number(TIME_BOXED.test(b)) - Number(TIME_BOXED.test(a)));
 
 // The starters of test/helpers: fixture.ts and gateway.ts, anvil.ts and tron-node.ts (a gateway on a node), portal.ts,
 // process.ts, payment-model.ts. A new starter belongs here.
-const STARTS_A_GATEWAY = /\b(useTestGateway|startTestGateway|useGatewayOnChain|useGatewayOnTron|startPortal|startGatewayProcess|GatewaySystem\.start)\(/;
+const STARTS_A_GATEWAY = /\b(useTestGateway|startTestGateway|useGatewayOnChain|useGatewayOnTron|startPortal|startGatewayProcess|GatewaySystem\.start|runModelOnNode)\(/;
 const STORE_ANY = /^\/\/ Store: any\./m;
 const storeBound = (source) => STARTS_A_GATEWAY.test(source) && !STORE_ANY.test(source);
 const pgliteFiles = files.filter((f) => !f.endsWith('.postgres.test.ts'));
