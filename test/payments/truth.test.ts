@@ -152,13 +152,19 @@ describe(`payment truth (${storageName})`, () => {
     assert.equal((await send(gw.url, 'POST', `/api/payments/${payment.payment_id}/accept`)).status, 401);
   });
 
-  it('holds a payment that confirms after its expired link was replaced by a new one, and lets the merchant return it', async () => {
+  /** A payment sent before its link expired and confirmed after a second link of the order replaced it: held, paid_late. */
+  async function paidAfterReplaced() {
     const { checkout, orderId, payment_link_ref: first } = await newLink({ expiry_hours: 1 });
     const { body: payment } = await checkout.open('USDT', 'TRON');
     await pay(payment);
     gw.clock.advance(3_600_000);
     const second = await gw.client.createPaymentLink(sampleLink({ merchant_order_id: orderId }));
     await sandbox().mine(3, 'TRON');
+    return { payment, orderId, first, second };
+  }
+
+  it('holds a payment that confirms after its expired link was replaced by a new one, and lets the merchant return it', async () => {
+    const { payment, orderId, first, second } = await paidAfterReplaced();
     const old = await gw.client.getPaymentLink(first);
     assert.deepEqual([old.status, old.payments[0]!.status, old.payments[0]!.held_vnd], ['expired', 'paid_late', 360_000]);
     assert.equal((await gw.client.getPaymentLink(second.payment_link_ref)).status, 'active');
@@ -171,12 +177,7 @@ describe(`payment truth (${storageName})`, () => {
   });
 
   it('closes the other live link of the order when the merchant accepts a held payment of an old one', async () => {
-    const { checkout, orderId, payment_link_ref: first } = await newLink({ expiry_hours: 1 });
-    const { body: payment } = await checkout.open('USDT', 'TRON');
-    await pay(payment);
-    gw.clock.advance(3_600_000);
-    const second = await gw.client.createPaymentLink(sampleLink({ merchant_order_id: orderId }));
-    await sandbox().mine(3, 'TRON');
+    const { payment, first, second } = await paidAfterReplaced();
     assert.equal((await accept(payment.payment_id)).status, 200);
     assert.equal((await gw.client.getPaymentLink(first)).status, 'paid');
     assert.equal((await gw.client.getPaymentLink(second.payment_link_ref)).status, 'expired');
