@@ -7,7 +7,7 @@ import { startGateway, type RunningGateway, type StartOptions } from '../../src/
 import { issueCredentials } from '../../src/sandbox/services/merchant/credentials.js';
 import { MerchantClient } from '../../src/merchant/index.js';
 import { migratedPgliteImage } from './pglite-image.js';
-import type { PaymentLinkInput } from '../../src/contract/index.js';
+import type { CreateRefundRequest, PaymentLinkInput } from '../../src/contract/index.js';
 
 export interface TestGateway extends RunningGateway {
   clock: ManualClock;
@@ -107,6 +107,11 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       }
     },
   };
+}
+
+/** A partial refund request of `amount` VND for a returned item. */
+export function sampleRefund(amount: number, overrides: Partial<CreateRefundRequest> = {}): CreateRefundRequest {
+  return { amount, channel: 'PROVIDER', description: 'one bag returned', refund_type: 'partial', refund_reason: 'damaged', ...overrides };
 }
 
 /** A valid link request whose amount adds up: 2 × 150,000 + 1 × 50,000 − 20,000 + 30,000 = 360,000 VND. */

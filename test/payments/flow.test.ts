@@ -7,7 +7,7 @@ import { formatAtomic, parseDecimal } from '../../src/codecs/amounts.js';
 import { parsePaymentUri } from '../../src/codecs/uri.js';
 import { checkoutApi, followEvents, sandboxApi } from '../helpers/checkout.js';
 import { useTestGateway } from '../helpers/fixture.js';
-import { sampleLink, storageName } from '../helpers/gateway.js';
+import { sampleLink, sampleRefund, storageName } from '../helpers/gateway.js';
 
 import { sandboxNetworks } from '../helpers/networks.js';
 import { startReceiver } from '../helpers/receiver.js';
@@ -64,14 +64,7 @@ describe(`crypto payment flow over HTTP (${storageName})`, () => {
 
     assert.equal((await checkout.view()).body.status, 'paid');
     const balanceBefore = await walletUsdtEth();
-    const refunds = await gw.client.createRefund('flow-1', {
-      amount: 100_000,
-      channel: 'PROVIDER',
-      description: 'one bag returned',
-      refund_type: 'partial',
-      refund_reason: 'damaged',
-      send_to: 'payer',
-    });
+    const refunds = await gw.client.createRefund('flow-1', sampleRefund(100_000, { send_to: 'payer' }));
     assert.equal(refunds.amountToRefund, 260_000);
     assert.equal(refunds.refundDetails.length, 1);
     const [refund] = refunds.refundDetails;
