@@ -14,7 +14,6 @@ import { sampleLink, storageName } from '../helpers/gateway.js';
 
 import { FORM, inProcess, JSON_TYPE, rowCounts, send, sign, signedLinkBody } from '../helpers/merchant-api.js';
 
-
 const RUNS = 500;
 
 /** What a field must be; a mutation draws a value that breaks exactly that. */

@@ -15,7 +15,6 @@ import { storageName } from '../helpers/gateway.js';
 
 import { accessToken, inProcess, JSON_TYPE, paidOrder, send, type Answer } from '../helpers/merchant-api.js';
 
-
 const TTL_SECONDS = 60;
 const PAID = 360_000;
 const KEYS = ['k0', 'k1', 'k2'];

@@ -9,7 +9,6 @@ import { sampleLink, storageName } from '../helpers/gateway.js';
 
 import { send } from '../helpers/merchant-api.js';
 
-
 describe(`GET /api/paymentLink (${storageName})`, () => {
   const gw = useTestGateway({ reset: true, token: true });
 

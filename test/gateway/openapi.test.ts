@@ -10,7 +10,6 @@ import { createApp } from '../../src/sandbox/app.js';
 import { useTestGateway } from '../helpers/fixture.js';
 import { storageName } from '../helpers/gateway.js';
 
-
 type Document = { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> };
 
 /** `METHOD /path` with every path parameter written `{}`, so that `{ref}` and `{payment_link_ref}` compare equal. */

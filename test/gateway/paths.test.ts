@@ -7,7 +7,6 @@ import { storageName } from '../helpers/gateway.js';
 
 import { send } from '../helpers/merchant-api.js';
 
-
 describe(`URLs with NUL characters (${storageName})`, () => {
   const gw = useTestGateway({ token: true });
 

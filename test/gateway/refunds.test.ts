@@ -7,7 +7,6 @@ import { sampleLink, storageName } from '../helpers/gateway.js';
 
 import { accessToken, JSON_TYPE, paidOrder, rowCounts, send, type Answer } from '../helpers/merchant-api.js';
 
-
 const PAID = 360_000;
 /** The seed's fields of a refund record, exactly, and the claim link beside them. */
 const SEED_FIELDS = ['amount', 'currency', 'psp_refund_id', 'refund_date', 'refund_id', 'refund_reason', 'refund_status', 'refund_type'];

@@ -15,7 +15,6 @@ import { sampleLink, storageName } from '../helpers/gateway.js';
 
 import { accessToken, FORM, JSON_TYPE, paidOrder, signedLinkBody } from '../helpers/merchant-api.js';
 
-
 /** One request to a route: its path with the parameters (and any query) filled in, and a JSON body or a form. */
 interface Exchange {
   path: string;

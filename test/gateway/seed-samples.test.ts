@@ -8,7 +8,6 @@ import { storageName } from '../helpers/gateway.js';
 
 import { signedLinkBody } from '../helpers/merchant-api.js';
 
-
 /** One request with exactly the headers curl sends: Host, User-Agent, Accept, and what the sample adds. */
 function curl(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const url = new URL(path, base);

@@ -7,7 +7,6 @@ import { DEFAULT_LIMITS } from '../../src/sandbox/config.js';
 import { useTestGateway } from '../helpers/fixture.js';
 import { sampleLink, storageName } from '../helpers/gateway.js';
 
-
 describe(`event streams are limited (${storageName})`, () => {
   const open: IncomingMessage[] = [];
   // Registered first, so it runs before the gateway closes.

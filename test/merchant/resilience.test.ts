@@ -18,7 +18,6 @@ import { useTestGateway } from '../helpers/fixture.js';
 import { startFlakyProxy, type Fault, type FlakyProxy } from '../helpers/flaky-proxy.js';
 import { sampleLink, storageName } from '../helpers/gateway.js';
 
-
 const REFUND = { channel: 'PROVIDER', description: 'One bag returned', refund_type: 'partial', refund_reason: 'damaged' } as const;
 
 describe(`the merchant SDK over a flaky network (${storageName})`, () => {

@@ -27,7 +27,6 @@ import { liveEnv } from '../helpers/live.js';
 import { checkoutApi } from '../helpers/checkout.js';
 import { sampleLink } from '../helpers/gateway.js';
 
-
 /** The live merchant's receiving key: the account of a wallet of its own. */
 const EVM_XPUB = HDKey.fromMasterSeed(new Uint8Array(32).fill(3)).derive("m/44'/60'/0'").publicExtendedKey;
 

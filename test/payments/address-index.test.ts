@@ -14,7 +14,6 @@ import { sampleLink, storageName } from '../helpers/gateway.js';
 
 import { inProcess, JSON_TYPE, send, signedLinkBody } from '../helpers/merchant-api.js';
 
-
 const ASSETS = [['USDT', 'TRON'], ['USDT', 'ETHEREUM'], ['ETH', 'ETHEREUM'], ['BTC', 'BITCOIN']] as const;
 
 describe(`one-time address allocation (${storageName})`, () => {

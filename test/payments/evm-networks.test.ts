@@ -14,7 +14,6 @@ import { checkoutApi } from '../helpers/checkout.js';
 import { useTestGateway, type FixtureOptions } from '../helpers/fixture.js';
 import { sampleLink, storageName } from '../helpers/gateway.js';
 
-
 describe(`a second EVM network from configuration (${storageName})`, () => {
   let ethereum: TestChain;
   let bsc: TestChain;

@@ -14,7 +14,6 @@ import { payUri, useGatewayOnChain } from '../helpers/anvil.js';
 import { checkoutApi, claimedRefund } from '../helpers/checkout.js';
 import { sampleLink, storageName } from '../helpers/gateway.js';
 
-
 const ERC20_BALANCE = [{ type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'a', type: 'address' }], outputs: [{ type: 'uint256' }] }] as const;
 
 describe(`refunds paid out on an EVM node (${storageName})`, () => {

@@ -18,7 +18,6 @@ import { payUri, useGatewayOnChain } from '../helpers/anvil.js';
 import { checkoutApi } from '../helpers/checkout.js';
 import { sampleLink, storageName } from '../helpers/gateway.js';
 
-
 const PAYOUT_SEED = '5eed'.repeat(16);
 const CAP = 200_000;
 /** The payout wallet of a merchant's account as ethers derives it from the seed: the gateway's code is not asked. */

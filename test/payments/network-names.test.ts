@@ -8,7 +8,6 @@ import { checkoutApi } from '../helpers/checkout.js';
 import { useTestGateway } from '../helpers/fixture.js';
 import { sampleLink, storageName, type TestGateway } from '../helpers/gateway.js';
 
-
 /** `name (testnet)` of each network in a view's assets, by network id. */
 async function namesIn(gw: TestGateway): Promise<Record<string, string>> {
   const link = await gw.client.createPaymentLink(sampleLink());

@@ -29,7 +29,6 @@ import { startTronNode, tronEnv, useGatewayOnTron, type TronNode } from '../help
 
 import { eventually } from '../helpers/until.js';
 
-
 /** A TRC-20 transfer of the payment's amount (or `atomic`) to its base58 address, from the customer, not yet mined. */
 function pay(node: TronNode, payment: Payment, token: Address = node.token, atomic = parseDecimal(payment.amount_crypto, 6)): Promise<Hex> {
   const args = [tronAddressToHex(payment.address) as Address, atomic] as const;

@@ -12,7 +12,6 @@ import { systemResolve } from '../../src/sandbox/services/webhooks/targets.js';
 import { useTestGateway } from '../helpers/fixture.js';
 import { sampleLink, storageName } from '../helpers/gateway.js';
 
-
 /** What the receiver answers next: a status and a body (bytes or text), or nothing at all. */
 type Reply = { status: number; body: string | Buffer } | 'hang';
 
@@ -68,7 +67,6 @@ describe(`webhook attempts (${storageName})`, () => {
     for (const host of Object.keys(asked)) delete asked[host];
     ({ endpoint_id: endpointId, secret } = await gw.client.addWebhookEndpoint(receiver.url));
   });
-
 
   /** A paid link: payment.confirming and payment.paid queued for every endpoint. */
   async function paidLink() {

@@ -35,7 +35,6 @@ describe(`webhooks (${storageName})`, () => {
     ({ secret, endpoint_id: endpointId } = endpoint);
   });
 
-
   const events = () => Promise.all(receiver.received.map((r) => verifyWebhook(r.body, r.signature, secret, { now: gw.clock.now() })));
 
   async function openPayment(overrides = {}) {

@@ -11,7 +11,6 @@ import { claimDueDeliveries, enqueueEvent, insertEndpoint, recordAttempt, redeli
 import { useTestGateway } from '../helpers/fixture.js';
 import { storageName } from '../helpers/gateway.js';
 
-
 const ENDPOINTS = ['we_queue_a', 'we_queue_b'];
 const LEASE_MS = 30_000;
 
