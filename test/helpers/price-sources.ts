@@ -45,9 +45,12 @@ export async function startMarketSources(): Promise<Record<'binance' | 'coingeck
   };
 }
 
-/** Writes a RATE_SOURCES file (the sources, assets and pairs as an operator writes them) into `folder`; its path. */
+/**
+ * Writes a RATE_SOURCES file (the sources, assets and pairs as an operator writes them) into `folder`; its path. Named
+ * apart from the fixed rates.json that test/helpers/live.ts writes into the same folder.
+ */
 export async function ratesFile(folder: string, rules: Record<string, unknown>): Promise<string> {
-  const file = join(folder, 'rates.json');
+  const file = join(folder, 'market-rates.json');
   await writeFile(file, JSON.stringify(rules));
   return file;
 }
