@@ -2,10 +2,10 @@
 // once more on a throwaway PostgreSQL cluster started on loopback for this run (README, "Set up").
 // `--pglite-only` skips the second pass, `--postgres-only` the first; extra arguments narrow the files
 // (`npm run test:node -- test/chain`).
-// The second pass runs only what depends on the store: files that start a test gateway (test/helpers), but not
-// test/build (what ships, whatever the store) nor a file that says `// Store: any.` in its header (a gateway it starts
-// is only the way to reach what it checks: bodies, configuration, documents); `*.pglite.test.ts` and
-// `*.postgres.test.ts` run in their store's pass.
+// The second pass runs only what depends on the store: files that start a gateway (they call a starter of
+// test/helpers, STARTS_A_GATEWAY), but not test/build (what ships, whatever the store) nor a file that says
+// `// Store: any.` in its header (a gateway it starts is only the way to reach what it checks: bodies, configuration,
+// documents); `*.pglite.test.ts` and `*.postgres.test.ts` run in their store's pass.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,7 +37,9 @@ const files = testFiles(roots.length ? roots : readdirSync('test').filter((d) =>
 const TIME_BOXED = /model(-anvil|-tron)?\.test\.ts$/;
 files.sort((a, b) => Number(TIME_BOXED.test(b)) - Number(TIME_BOXED.test(a)));
 
-const STARTS_A_GATEWAY = /from '\.\.\/helpers\/(gateway|payment-model)\.js'/;
+// The starters of test/helpers: fixture.ts and gateway.ts, anvil.ts and tron-node.ts (a gateway on a node), portal.ts,
+// process.ts, payment-model.ts. A new starter belongs here.
+const STARTS_A_GATEWAY = /\b(useTestGateway|startTestGateway|useGatewayOnChain|useGatewayOnTron|startPortal|startGatewayProcess|GatewaySystem\.start|runModelOnNode)\(/;
 const STORE_ANY = /^\/\/ Store: any\./m;
 const storeBound = (source) => STARTS_A_GATEWAY.test(source) && !STORE_ANY.test(source);
 const pgliteFiles = files.filter((f) => !f.endsWith('.postgres.test.ts'));

@@ -2,21 +2,13 @@
 // file, gzipped when taken, loadable from any origin and kept for good (their names carry a hash); nothing else
 // from that folder or beside it. Builds the script first when it is missing.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
-
-const chunkDir = fileURLToPath(new URL('../../dist/pay-checkout/', import.meta.url));
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { useBuilt, useTestGateway } from '../helpers/fixture.js';
 
 describe('the chunks beside the script, served by the gateway', () => {
-  let gw: TestGateway;
-  before(async () => {
-    if (!existsSync(chunkDir)) assert.equal(spawnSync('npx', ['vite', 'build'], { encoding: 'utf8' }).status, 0, 'vite build');
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
+  const chunkDir = useBuilt('pay-checkout/');
+  const gw = useTestGateway();
 
   it('serves every chunk and its source map as built, cached for good, CORS open', async () => {
     const files = readdirSync(chunkDir);

@@ -12,8 +12,8 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { useTestGateway } from '../helpers/fixture.js';
 import { installOffline, type OfflineInstall } from '../helpers/offline-install.js';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const SERVER_STACK = ['@electric-sql/pglite', 'pg', 'hono', '@hono/node-server', '@noble/hashes', '@noble/curves', '@scure/bip32', '@scure/base'];
@@ -133,11 +133,7 @@ describe('the packed package, installed', () => {
   });
 
   describe('the SDK from the tarball', () => {
-    let gw: TestGateway;
-    before(async () => {
-      gw = await startTestGateway();
-    });
-    after(() => gw.close());
+    const gw = useTestGateway();
 
     const script = (clientSecret: string) => `
       import { MerchantClient, signRedirect, verifyRedirect } from 'pay-checkout/merchant';

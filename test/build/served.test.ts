@@ -2,23 +2,16 @@
 // file, revalidated by its ETag, loadable from any origin; the hosted page under its strict CSP. Builds the script
 // first when it is missing.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
-
-const bundle = fileURLToPath(new URL('../../dist/pay-checkout.js', import.meta.url));
+import { useBuilt, useTestGateway } from '../helpers/fixture.js';
+import { sampleLink } from '../helpers/gateway.js';
 
 describe('the element and the hosted page, served by the gateway', () => {
-  let gw: TestGateway;
-  before(async () => {
-    if (!existsSync(bundle)) assert.equal(spawnSync('npx', ['vite', 'build'], { encoding: 'utf8' }).status, 0, 'vite build');
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
+  const bundle = useBuilt('pay-checkout.js');
+  const gw = useTestGateway();
 
   it('sends /pay-checkout.js gzipped to a browser that accepts it, and it is the built file', async () => {
     // fetch would decompress on its own: node:http shows the bytes as they travel.

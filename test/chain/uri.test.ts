@@ -1,15 +1,11 @@
 // What the QR encodes, and a wallet's reading of it back.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_SANDBOX_SEED_HEX, deriveAddress, sandboxRootKey } from '../../src/codecs/addresses.js';
-import { parsePaymentUri as parseWith, paymentUri as uriOn, type PaymentTarget } from '../../src/codecs/uri.js';
-import { sandboxNetworks } from '../helpers/networks.js';
+import { DEFAULT_SANDBOX_SEED_HEX } from '../../src/codecs/addresses.js';
+import { parsePaymentUri as parseWith } from '../../src/codecs/uri.js';
+import { addressesAt, paymentUri, sandboxNetworks } from '../helpers/networks.js';
 
-const root = sandboxRootKey(DEFAULT_SANDBOX_SEED_HEX);
-const eth = deriveAddress(root, 'evm', 1);
-const tron = deriveAddress(root, 'tron', 1);
-const btc = deriveAddress(root, 'bitcoin', 1);
-const paymentUri = ({ network, ...target }: PaymentTarget & { network: string }) => uriOn(sandboxNetworks.of(network), target);
+const { eth, tron, btc } = addressesAt(DEFAULT_SANDBOX_SEED_HEX, 1);
 const parsePaymentUri = (text: string) => parseWith(text, sandboxNetworks.all);
 
 describe('payment URIs', () => {

@@ -2,12 +2,13 @@
 // crypto a refund form says goes back is what the chain then sends, to the address it names; held money is what
 // the gateway holds, and an accept is offered exactly where the gateway takes one.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { AssetCode, Network } from '../../src/contract/index.js';
 import { formatAtomic } from '../../src/codecs/amounts.js';
 import { canAccept, heldOf, holdings, refundPreview } from '../../demo/scripts/portal/money.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 
 const COINS: [AssetCode, Network][] = [
   ['USDT', 'TRON'],
@@ -16,12 +17,7 @@ const COINS: [AssetCode, Network][] = [
 ];
 
 describe(`the portal's view of an order's money (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
-  beforeEach(() => gw.reset());
+  const gw = useTestGateway({ reset: true });
 
   /** A link paid with `percent` % of its quote; `late` ends the quote first. Resolves with the order id. */
   async function pay(coin: [AssetCode, Network], percent: bigint, late: boolean): Promise<string> {

@@ -3,22 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseDecimal } from '../../src/codecs/amounts.js';
-import {
-  assertAccessible,
-  assertClean,
-  choosePayment,
-  createLinkInBuilder,
-  elementAttribute,
-  get,
-  browserForFile,
-  mine,
-  openSignedIn,
-  scanCheckoutQr,
-  screenshot,
-  waitForView,
-  walletPay,
-  WAIT,
-} from './support.js';
+import { assertAccessible, assertClean, choosePayment, createLinkInBuilder, elementAttribute, get, browserForFile, mine, openSignedIn, scanCheckoutQr, screenshot, waitForView, walletPay, WAIT } from './support.js';
 
 const browser = browserForFile();
 

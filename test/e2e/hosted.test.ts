@@ -4,21 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import jsQRModule from 'jsqr';
 import { sampleLink } from '../helpers/gateway.js';
-import {
-  assertAccessible,
-  assertClean,
-  choosePayment,
-  createLinkInBuilder,
-  elementAttribute,
-  browserForFile,
-  mine,
-  openPage,
-  openSignedIn,
-  post,
-  screenshot,
-  waitForView,
-  walletPay,
-} from './support.js';
+import { assertAccessible, assertClean, choosePayment, createLinkInBuilder, elementAttribute, browserForFile, mine, openPage, openSignedIn, post, screenshot, waitForView, walletPay } from './support.js';
 
 // jsqr is CommonJS: Node's ESM hands over its exports object.
 const jsQR = jsQRModule.default;

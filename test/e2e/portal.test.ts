@@ -11,20 +11,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { PaymentLinkInput, PaymentLinkResource } from '../../src/contract/index.js';
 import { sampleLink } from '../helpers/gateway.js';
-import {
-  assertAccessible,
-  assertClean,
-  baseUrl,
-  browserForFile,
-  createLinks,
-  get,
-  openSignedIn,
-  orderWithPayment,
-  paidOrder,
-  post,
-  receiverEndpoint,
-  screenshot,
-} from './support.js';
+import { assertAccessible, assertClean, baseUrl, browserForFile, createLinks, get, openSignedIn, orderWithPayment, paidOrder, post, receiverEndpoint, screenshot } from './support.js';
 
 const browser = browserForFile();
 

@@ -7,25 +7,7 @@ import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { shareOf } from '../../demo/scripts/wallet/payment-qr.js';
 import { sampleLink } from '../helpers/gateway.js';
-import {
-  assertAccessible,
-  assertClean,
-  browserForFile,
-  card,
-  choosePayment,
-  createLinkInBuilder,
-  elementAttribute,
-  get,
-  mine,
-  openPage,
-  openSignedIn,
-  post,
-  receiverEndpoint,
-  scanCheckoutQr,
-  screenshot,
-  waitForView,
-  walletPay,
-} from './support.js';
+import { assertAccessible, assertClean, browserForFile, card, choosePayment, createLinkInBuilder, elementAttribute, get, mine, openPage, openSignedIn, post, receiverEndpoint, scanCheckoutQr, screenshot, waitForView, walletPay } from './support.js';
 
 const browser = browserForFile();
 

@@ -4,15 +4,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decimalsOf, readPaymentQr as readQr, shareOf, uriNetworks } from '../../demo/scripts/wallet/payment-qr.js';
 import type { ChainNetwork } from '../../src/contract/index.js';
-import { deriveAddress, sandboxRootKey } from '../../src/codecs/addresses.js';
-import { paymentUri as uriOn, type PaymentTarget, type UriNetwork } from '../../src/codecs/uri.js';
-import { sandboxNetworks } from '../helpers/networks.js';
+import { paymentUri as uriOn, type UriNetwork } from '../../src/codecs/uri.js';
+import { addressesAt, paymentUri, sandboxNetworks } from '../helpers/networks.js';
 
-const root = sandboxRootKey('00112233445566778899aabbccddeeff');
-const tron = deriveAddress(root, 'tron', 7);
-const eth = deriveAddress(root, 'evm', 7);
-const btc = deriveAddress(root, 'bitcoin', 7);
-const paymentUri = ({ network, ...target }: PaymentTarget & { network: string }) => uriOn(sandboxNetworks.of(network), target);
+const { eth, tron, btc } = addressesAt('00112233445566778899aabbccddeeff', 7);
 const readPaymentQr = (text: string) => readQr(text, sandboxNetworks.all);
 
 test('reads what the gateway puts in each QR: amount as a decimal in the coin, or none for TRON', () => {

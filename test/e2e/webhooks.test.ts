@@ -7,20 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { WebhookDeliveryDetail } from '../../src/contract/index.js';
-import {
-  assertAccessible,
-  assertClean,
-  baseUrl,
-  choosePayment,
-  createLinkInBuilder,
-  browserForFile,
-  mine,
-  openSignedIn,
-  scanCheckoutQr,
-  screenshot,
-  waitForView,
-  walletPay,
-} from './support.js';
+import { assertAccessible, assertClean, baseUrl, choosePayment, createLinkInBuilder, browserForFile, mine, openSignedIn, scanCheckoutQr, screenshot, waitForView, walletPay } from './support.js';
 
 const browser = browserForFile();
 

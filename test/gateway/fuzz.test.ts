@@ -4,13 +4,15 @@
 // surrogate or NUL, nested junk), or not an object at all (other JSON, broken JSON text).
 // Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Hono } from 'hono';
 import { Problem, TokenError, type PaymentLinkInput } from '../../src/contract/index.js';
 import { DEFAULT_LIMITS } from '../../src/sandbox/config.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
-import { accessToken, FORM, inProcess, JSON_TYPE, rowCounts, send, sign, signedLinkBody } from '../helpers/merchant-api.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
+
+import { FORM, inProcess, JSON_TYPE, rowCounts, send, sign, signedLinkBody } from '../helpers/merchant-api.js';
 
 const RUNS = 500;
 
@@ -219,16 +221,12 @@ function bodies(valid: Record<string, unknown>, fields: Field[], finish: (body: 
 }
 
 describe(`fuzzed request bodies (${storageName})`, () => {
-  let gw: TestGateway;
+  // Hundreds of wrong secrets are the point here: the limit on them is test/limits/secrets.test.ts's.
+  const gw = useTestGateway({ token: true, config: { limits: { ...DEFAULT_LIMITS, failedSecretsPerClientId: 1_000_000, failedSecretsPerAddress: 1_000_000 } } });
   let app: Hono;
-  let token: string;
-  before(async () => {
-    // Hundreds of wrong secrets are the point here: the limit on them is test/limits/secrets.test.ts's.
-    gw = await startTestGateway({ config: { limits: { ...DEFAULT_LIMITS, failedSecretsPerClientId: 1_000_000, failedSecretsPerAddress: 1_000_000 } } });
+  before(() => {
     app = inProcess(gw);
-    token = await accessToken(app, gw.credentials);
   });
-  after(() => gw.close());
 
   // Set-up in process too: this file keeps the event loop busy for seconds, which would stale an idle HTTP connection.
   async function createLink(input: PaymentLinkInput): Promise<string> {
@@ -369,7 +367,7 @@ describe(`fuzzed request bodies (${storageName})`, () => {
     );
     const seen = await refusedWithoutTrace(
       fc.oneof({ weight: 6, arbitrary: bodies(valid, REFUND_FIELDS) }, { weight: 1, arbitrary: rules.map((list) => ({ text: toJson(mutate(valid, list)), list })) }),
-      json(`/api/refund/createRefund/${orderId}`, { Authorization: `Bearer ${token}`, 'Idempotency-Key': 'fuzz' }),
+      json(`/api/refund/createRefund/${orderId}`, { Authorization: `Bearer ${gw.token}`, 'Idempotency-Key': 'fuzz' }),
     );
     for (const status of [400, 422]) assert.ok(seen.has(status), `no ${status} among ${[...seen.keys()]}`);
   });

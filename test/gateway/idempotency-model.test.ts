@@ -5,12 +5,14 @@
 // the first answer read again (the same refunds, as they are now); another request under a live key is a 422 that
 // changes nothing.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Hono } from 'hono';
 import type { Problem, RefundList, WebhookEndpoint } from '../../src/contract/index.js';
 import { loadConfig } from '../../src/sandbox/config.js';
-import { startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { storageName } from '../helpers/gateway.js';
+
 import { accessToken, inProcess, JSON_TYPE, paidOrder, send, type Answer } from '../helpers/merchant-api.js';
 
 const TTL_SECONDS = 60;
@@ -36,14 +38,11 @@ interface Kept {
 }
 
 describe(`Idempotency-Keys against a model (${storageName})`, () => {
-  let gw: TestGateway;
+  const gw = useTestGateway({ config: { idempotencyKeyTtlSeconds: TTL_SECONDS, limits: { ...loadConfig({}).limits, webhookEndpointsPerMerchant: 1_000, webhookEndpointAddsPerMerchantPerMinute: 1_000_000 } } });
   let app: Hono;
-  before(async () => {
-    const defaults = loadConfig({});
-    gw = await startTestGateway({ config: { idempotencyKeyTtlSeconds: TTL_SECONDS, limits: { ...defaults.limits, webhookEndpointsPerMerchant: 1_000, webhookEndpointAddsPerMerchantPerMinute: 1_000_000 } } });
+  before(() => {
     app = inProcess(gw);
   });
-  after(() => gw.close());
 
   it('makes one effect per live key, replays what the first answer made, and refuses another request under the key', async () => {
     await fc.assert(

@@ -3,21 +3,17 @@
 // key keeps, bounded whatever the order's size; expired keys deleted in batches.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { PaymentLinkResource, Problem, RefundList, WebhookEndpoint } from '../../src/contract/index.js';
 import { ConfigError, loadConfig } from '../../src/sandbox/config.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 import { accessToken, JSON_TYPE, paidOrder, send } from '../helpers/merchant-api.js';
 
 const DAY_MS = 86_400_000;
 
 describe(`Idempotency-Key (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
-  beforeEach(() => gw.reset());
+  const gw = useTestGateway({ reset: true });
 
   // A token of its own for each call: tests move the clock past a token's life.
   const post = async <T>(path: string, body: unknown, key?: string) =>

@@ -1,27 +1,20 @@
 // GET /api/paymentLink: the merchant's links a page at a time (an opaque cursor, stable while links are created),
 // searched and filtered; and what the list shows of each link (the customer, where refunds go, each refund's payment).
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { PaymentLinkList, type PaymentLinkResource, type Problem } from '../../src/contract/index.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
-import { accessToken, send } from '../helpers/merchant-api.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
+
+import { send } from '../helpers/merchant-api.js';
 
 describe(`GET /api/paymentLink (${storageName})`, () => {
-  let gw: TestGateway;
-  let token: string;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
-  beforeEach(async () => {
-    await gw.reset();
-    token = await accessToken(gw.url, gw.credentials);
-  });
+  const gw = useTestGateway({ reset: true, token: true });
 
   const list = async (query: Record<string, string | number> = {}) => {
     const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
-    const answer = await send<PaymentLinkList & Problem>(gw.url, 'GET', `/api/paymentLink?${search}`, { headers: { Authorization: `Bearer ${token}` } });
+    const answer = await send<PaymentLinkList & Problem>(gw.url, 'GET', `/api/paymentLink?${search}`, { headers: { Authorization: `Bearer ${gw.token}` } });
     return answer;
   };
   const orders = (links: PaymentLinkResource[]) => links.map((l) => l.merchant_order_id);
@@ -53,7 +46,6 @@ describe(`GET /api/paymentLink (${storageName})`, () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.constantFrom(0, 0, 1, 1000), { minLength: 1, maxLength: 14 }), fc.integer({ min: 1, max: 5 }), async (gaps, limit) => {
         await gw.reset();
-        token = await accessToken(gw.url, gw.credentials);
         const ids = gaps.map((_, i) => `walk-${i}`);
         await create(ids, gaps);
         const everything = orders((await list({ limit: 200 })).body.payment_links);
@@ -246,7 +238,6 @@ describe(`GET /api/paymentLink (${storageName})`, () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.constantFrom(100_000, 360_000, 360_000, 1_250_000), { minLength: 1, maxLength: 9 }), fc.integer({ min: 1, max: 4 }), async (amounts, limit) => {
         await gw.reset();
-        token = await accessToken(gw.url, gw.credentials);
         for (const [i, amount] of amounts.entries()) {
           gw.clock.advance(1);
           await gw.client.createPaymentLink(sampleLink({ merchant_order_id: `sort-${i}`, amount, order_details: [{ id: 'x', name: 'x', price: amount - 10_000, quantity: 1 }] }));

@@ -4,10 +4,11 @@
 // Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { validate } from '@readme/openapi-parser';
 import { createApp } from '../../src/sandbox/app.js';
-import { startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { storageName } from '../helpers/gateway.js';
 
 type Document = { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> };
 
@@ -17,16 +18,14 @@ const operation = (method: string, path: string) => `${method.toUpperCase()} ${p
 const operationsOf = (document: Document) => new Set(Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((method) => operation(method, path))));
 
 describe(`the OpenAPI document (${storageName})`, () => {
-  let gw: TestGateway;
+  const gw = useTestGateway();
   let document: Document;
   before(async () => {
-    gw = await startTestGateway();
     const response = await fetch(`${gw.url}/openapi.json`);
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
     document = (await response.json()) as Document;
   });
-  after(() => gw.close());
 
   it('is OpenAPI 3.1 that @readme/openapi-parser validates, with this gateway as its server', async () => {
     assert.match(document.openapi, /^3\.1\./);

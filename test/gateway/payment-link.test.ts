@@ -1,20 +1,16 @@
 // POST {base_url}/api/paymentLink and the rules of docs/api.md, "Create a payment link".
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Problem } from '../../src/contract/index.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 import { JSON_TYPE, rowCounts, send, sign, signedLinkBody, type Answer } from '../helpers/merchant-api.js';
 
 const OPEN_USDT = { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' } as const;
 
 describe(`payment link endpoint (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
-  beforeEach(() => gw.reset());
+  const gw = useTestGateway({ reset: true });
 
   const post = (body: unknown, headers: Record<string, string> = JSON_TYPE) =>
     send<Record<string, unknown>>(gw.url, 'POST', '/api/paymentLink', { body: typeof body === 'string' ? body : JSON.stringify(body), headers });

@@ -1,18 +1,15 @@
 // The customer's receipt page: reachable again at the link's receipt_url once money arrived, in the link's language,
 // printable without a script, every merchant value escaped, and explorer links only where the chain is public.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { receiptPage } from '../../src/sandbox/pages/receipt.js';
 import { checkoutAsset, checkoutView, payment, transaction } from '../checkout-state/fixtures.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 
 describe(`the receipt page (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
+  const gw = useTestGateway();
 
   async function page(url: string, headers: Record<string, string> = {}) {
     const response = await fetch(url, { headers });

@@ -2,14 +2,15 @@
 // the address checked for the network); the payout on chain followed to SUCCESS; a cancelled or lapsed claim FAILED
 // with its VND refundable again; a failed refund made again. docs/payment-lifecycle.md, "Refunds".
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { parseDecimal } from '../../src/codecs/amounts.js';
 import { toChecksumAddress } from '../../src/codecs/addresses.js';
 import type { AssetCode, CreateRefundRequest, Network, RefundResource } from '../../src/contract/index.js';
 import type { PayCheckoutApiError } from '../../src/merchant/index.js';
 import { refundById, setRefundDestination } from '../../src/sandbox/storage/refunds.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 
 const refund = (amount: number, extra: Partial<CreateRefundRequest> = {}): CreateRefundRequest => ({
   amount,
@@ -23,12 +24,7 @@ const refund = (amount: number, extra: Partial<CreateRefundRequest> = {}): Creat
 const DAY_S = 86_400;
 
 describe(`refund claims and payouts (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway({ config: { refundClaimTtlSeconds: DAY_S } });
-  });
-  after(() => gw.close());
-  beforeEach(() => gw.reset());
+  const gw = useTestGateway({ config: { refundClaimTtlSeconds: DAY_S }, reset: true });
 
   async function paidOrder(asset: AssetCode = 'USDT', network: Network = 'TRON') {
     const link = await gw.client.createPaymentLink(sampleLink());

@@ -1,8 +1,10 @@
 // POST {base_url}/api/refund/createRefund/{order_id} and GET .../getDataByTransaction/{order_id} (docs/api.md, "Create a refund", "Get the refunds of an order").
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { REFUND_STATUSES, RefundList, type CreateRefundRequest, type Problem } from '../../src/contract/index.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
+
 import { accessToken, JSON_TYPE, paidOrder, rowCounts, send, type Answer } from '../helpers/merchant-api.js';
 
 const PAID = 360_000;
@@ -20,18 +22,9 @@ const refund = (amount: number, extra: Partial<CreateRefundRequest> = {}): Creat
 });
 
 describe(`refund endpoints (${storageName})`, () => {
-  let gw: TestGateway;
-  let token: string;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
-  beforeEach(async () => {
-    await gw.reset();
-    token = await accessToken(gw.url, gw.credentials);
-  });
+  const gw = useTestGateway({ reset: true, token: true });
 
-  const bearer = (value = token) => ({ Authorization: `Bearer ${value}` });
+  const bearer = (value = gw.token) => ({ Authorization: `Bearer ${value}` });
   const create = (orderId: string, body: unknown, headers: Record<string, string> = {}) =>
     send<RefundList & Problem>(gw.url, 'POST', `/api/refund/createRefund/${encodeURIComponent(orderId)}`, {
       body: JSON.stringify(body),
@@ -158,7 +151,7 @@ describe(`refund endpoints (${storageName})`, () => {
 
   it('asks for a Bearer token: none, an unknown one or an expired one is 401 with a challenge', async () => {
     const { orderId } = await paidOrder(gw);
-    for (const headers of [{}, { Authorization: '' }, { Authorization: `Basic ${token}` }] as Record<string, string>[]) {
+    for (const headers of [{}, { Authorization: '' }, { Authorization: `Basic ${gw.token}` }] as Record<string, string>[]) {
       const answer = await list(orderId, headers);
       assertProblem(answer, 401);
       assert.equal(answer.headers.get('www-authenticate'), 'Bearer realm="pay-checkout"');

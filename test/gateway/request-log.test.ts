@@ -2,16 +2,13 @@
 // the request's id, so that an operator finds the stack of the 500 a client reports by its X-Request-Id.
 // Store: any (nothing is stored), so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
-import { after, before, describe, it, mock } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import { log } from '../../src/sandbox/logging.js';
-import { startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { storageName } from '../helpers/gateway.js';
 
 describe(`the log of a failed request (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway({ mount: (app) => app.get('/test/fault', () => Promise.reject(new Error('a fault no route expects'))) });
-  });
-  after(() => gw.close());
+  const gw = useTestGateway({ mount: (app) => app.get('/test/fault', () => Promise.reject(new Error('a fault no route expects'))) });
 
   it('gives the error line of a 500 the req_id of its access line, the caller\'s or its own', async () => {
     const error = mock.method(log, 'error', () => undefined);

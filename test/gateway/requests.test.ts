@@ -5,10 +5,12 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Problem } from '../../src/contract/index.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
-import { accessToken, paidOrder, rowCounts, signedLinkBody } from '../helpers/merchant-api.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
+
+import { paidOrder, rowCounts, signedLinkBody } from '../helpers/merchant-api.js';
 
 interface Raw {
   status: number;
@@ -36,22 +38,19 @@ const problem = (answer: Raw) => {
 };
 
 describe(`request shape (${storageName})`, () => {
-  let gw: TestGateway;
-  let bearer: Record<string, string>;
+  const gw = useTestGateway({ token: true });
+  const bearer = () => ({ Authorization: `Bearer ${gw.token}` });
   let ref: string;
   before(async () => {
-    gw = await startTestGateway();
-    bearer = { Authorization: `Bearer ${await accessToken(gw.url, gw.credentials)}` };
     ref = (await gw.client.createPaymentLink(sampleLink())).payment_link_ref;
   });
-  after(() => gw.close());
 
   const jsonEndpoints = (): [string, string, Record<string, string>, unknown][] => [
     ['POST', '/api/paymentLink', {}, signedLinkBody(gw.credentials)],
     ['POST', `/api/checkout/${ref}/payments`, {}, { pmt_channel: 'PROVIDER', pmt_method: 'PROVIDER_CRYPTO', asset: 'USDT', network: 'TRON' }],
     ['POST', '/sandbox/wallet/transfers', {}, { to: 'TXYZ', asset: 'USDT', network: 'TRON', amount: '1' }],
     ['POST', '/sandbox/chain/mine', {}, { blocks: 1 }],
-    ['POST', '/api/webhooks/endpoints', bearer, { url: 'https://hooks.shop.example/pay' }],
+    ['POST', '/api/webhooks/endpoints', bearer(), { url: 'https://hooks.shop.example/pay' }],
   ];
 
   for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
@@ -91,9 +90,9 @@ describe(`request shape (${storageName})`, () => {
   it('leaves createRefund\'s content type open, as the integration document does: no Content-Type is taken', async () => {
     const { orderId } = await paidOrder(gw);
     const body = JSON.stringify({ amount: 10_000, channel: 'PROVIDER', description: 'one bag', refund_type: 'partial', refund_reason: 'damaged' });
-    const answer = await raw(gw.url, 'POST', `/api/refund/createRefund/${orderId}`, bearer, body);
+    const answer = await raw(gw.url, 'POST', `/api/refund/createRefund/${orderId}`, bearer(), body);
     assert.equal(answer.status, 201, answer.body);
-    const typed = await raw(gw.url, 'POST', `/api/refund/createRefund/${orderId}`, { ...bearer, 'Content-Type': 'text/plain' }, body);
+    const typed = await raw(gw.url, 'POST', `/api/refund/createRefund/${orderId}`, { ...bearer(), 'Content-Type': 'text/plain' }, body);
     assert.equal(typed.status, 415, 'a type that is not JSON is still refused');
   });
 
@@ -123,11 +122,7 @@ describe(`request shape (${storageName})`, () => {
 });
 
 describe(`text fields (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
+  const gw = useTestGateway();
 
   const line = { id: 'sku-1', name: 'Cà phê', price: 360_000, quantity: 1 };
   const linkWith = (overrides: Record<string, unknown>) => sampleLink({ merchant_details: undefined, order_details: [line], ...overrides });

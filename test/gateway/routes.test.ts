@@ -5,12 +5,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import * as z from 'zod/mini';
 import { Problem } from '../../src/contract/index.js';
 import { ROUTES } from '../../src/sandbox/routes/index.js';
 import { isMedia, type Body, type Declaration } from '../../src/sandbox/routes/route.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
+
 import { accessToken, FORM, JSON_TYPE, paidOrder, signedLinkBody } from '../helpers/merchant-api.js';
 
 /** One request to a route: its path with the parameters (and any query) filled in, and a JSON body or a form. */
@@ -45,13 +47,7 @@ function unnamed(value: unknown, parsed: unknown, path = ''): string[] {
 const pathPattern = (path: string) => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`);
 
 describe(`every declared route, sent a request (${storageName})`, () => {
-  let gw: TestGateway;
-  let token: string;
-  before(async () => {
-    gw = await startTestGateway();
-    token = await accessToken(gw.url, gw.credentials);
-  });
-  after(() => gw.close());
+  const gw = useTestGateway({ token: true });
 
   const link = async () => (await gw.client.createPaymentLink(sampleLink())).payment_link_ref;
   async function openPayment() {
@@ -206,7 +202,7 @@ describe(`every declared route, sent a request (${storageName})`, () => {
     'GET /metrics': async () => [{ path: '/metrics' }],
   };
 
-  async function send(route: Declaration, exchange: Exchange, credentials: Record<string, string> = { Authorization: `Bearer ${token}` }): Promise<Answer> {
+  async function send(route: Declaration, exchange: Exchange, credentials: Record<string, string> = { Authorization: `Bearer ${gw.token}` }): Promise<Answer> {
     const headers = {
       ...(route.spec.auth === 'bearer' && credentials),
       ...(exchange.body && JSON_TYPE),

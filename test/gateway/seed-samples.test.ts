@@ -2,8 +2,10 @@
 // its response shapes, field for field (docs/api.md: the payment link, the refund list, the token).
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { after, before, describe, it } from 'node:test';
-import { startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { describe, it } from 'node:test';
+import { useTestGateway } from '../helpers/fixture.js';
+import { storageName } from '../helpers/gateway.js';
+
 import { signedLinkBody } from '../helpers/merchant-api.js';
 
 /** One request with exactly the headers curl sends: Host, User-Agent, Accept, and what the sample adds. */
@@ -28,12 +30,8 @@ function curl(base: string, method: string, path: string, headers: Record<string
 const keys = (value: unknown) => Object.keys(value as object).sort();
 
 describe(`the integration document's sample requests (${storageName})`, () => {
-  let gw: TestGateway;
+  const gw = useTestGateway();
   let token: string;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
 
   it('the token request, with its empty Authorization header, answers with the token', async () => {
     const { clientId, clientSecret } = gw.credentials;

@@ -4,11 +4,12 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { signedText, signPaymentLinkBody, verifyPaymentLinkSignature } from '../../src/merchant/index.js';
 import { canonicalize } from '../../src/merchant/jcs.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/config.js';
-import { startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { storageName } from '../helpers/gateway.js';
 import { JSON_TYPE, send, sign } from '../helpers/merchant-api.js';
 
 /** The code blocks of the "Signing" section of docs/api.md, in order: the body, its canonical form, the signature. */
@@ -75,12 +76,7 @@ describe('signature_hash, the worked example', () => {
 });
 
 describe(`the gateway checks signature_hash (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
-  beforeEach(() => gw.reset());
+  const gw = useTestGateway({ reset: true });
 
   const post = (text: string) => send<Record<string, unknown>>(gw.url, 'POST', '/api/paymentLink', { body: text, headers: JSON_TYPE });
   const example = workedExample();

@@ -1,17 +1,14 @@
 // POST {auth_url}/api/v2/oauth/token: the client-credentials grant (the integration document's sample, RFC 6749 4.4), errors in RFC 6749 5.2 form.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { TokenError } from '../../src/contract/index.js';
-import { startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { storageName } from '../helpers/gateway.js';
 import { FORM, send, type Answer } from '../helpers/merchant-api.js';
 
 describe(`token endpoint (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
+  const gw = useTestGateway();
 
   const token = (body: string | URLSearchParams, headers: Record<string, string> = FORM) =>
     send<Record<string, unknown>>(gw.url, 'POST', '/api/v2/oauth/token', { body, headers });

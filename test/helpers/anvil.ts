@@ -1,12 +1,14 @@
 // A private EVM node for a test file: anvil from its npm package, mining only when told, with the sandbox's test token
 // (6 decimals by default) and the forwarder contract deployed, and the customer's accounts it unlocks. One per file,
 // stopped with it.
+import { after, before } from 'node:test';
 import { createTestClient, http, publicActions, walletActions, type Address, type Hex } from 'viem';
 import { startAnvil, type AnvilNode, type AnvilOptions } from '../../src/sandbox/chains/evm/anvil.js';
 import { Forwarder, TestToken } from '../../src/sandbox/chains/evm/contracts/artifacts.js';
 import { deployContract } from '../../src/sandbox/chains/evm/contracts/deploy.js';
 import { networksFrom } from '../../src/sandbox/chains/configuration.js';
 import type { NetworkSpec } from '../../src/sandbox/chains/networks.js';
+import { ready, useTestGateway, type FixtureOptions } from './fixture.js';
 
 export interface TestChain {
   node: AnvilNode;
@@ -39,6 +41,31 @@ export async function startTestChain(options: AnvilOptions & { decimals?: number
 /** The networks of a gateway that watches Ethereum (ETH and the test token) on this node; the others stay simulated. */
 export function ethereumOn(chain: TestChain, env: Record<string, string> = {}): NetworkSpec[] {
   return networksFrom({ ETHEREUM_RPC_URL: chain.rpcUrl, ETHEREUM_USDT_CONTRACT: chain.token, ETHEREUM_POLL_MS: '200', ...env });
+}
+
+/**
+ * A node and a gateway that watches Ethereum on it (ethereumOn), for the suite this is called in: the gateway closes
+ * before the node stops. `gateway` adds to the gateway's options (its `config.networks` replaces ethereumOn's);
+ * `payouts`: `mine` follows the payouts too.
+ */
+export function useGatewayOnChain(options: { gateway?: (chain: TestChain) => FixtureOptions | Promise<FixtureOptions>; payouts?: boolean } = {}) {
+  let started: TestChain | undefined;
+  before(async () => {
+    started = await startTestChain();
+  });
+  const chain = ready('the test chain', () => started);
+  const gw = useTestGateway(async () => {
+    const more = (await options.gateway?.(chain)) ?? {};
+    return { ...more, config: { networks: ethereumOn(chain), ...more.config } };
+  });
+  after(() => started?.stop());
+  /** Blocks on the node; the gateway follows them (then its payouts, with `payouts`). */
+  async function mine(blocks = 1) {
+    await chain.client.mine({ blocks });
+    await gw.gateway.watcher.follow('ETHEREUM');
+    if (options.payouts) await gw.gateway.payouts.follow();
+  }
+  return { chain, gw, mine };
 }
 
 /** Sends what an EIP-681 URI asks for, from `from`: a token transfer or a value transfer. */

@@ -7,7 +7,7 @@ import { startGateway, type RunningGateway, type StartOptions } from '../../src/
 import { issueCredentials } from '../../src/sandbox/services/merchant/credentials.js';
 import { MerchantClient } from '../../src/merchant/index.js';
 import { migratedPgliteImage } from './pglite-image.js';
-import type { PaymentLinkInput } from '../../src/contract/index.js';
+import type { CreateRefundRequest, PaymentLinkInput } from '../../src/contract/index.js';
 
 export interface TestGateway extends RunningGateway {
   clock: ManualClock;
@@ -18,6 +18,8 @@ export interface TestGateway extends RunningGateway {
   addMerchant(name?: string): Promise<{ credentials: MerchantCredentials; client: MerchantClient; merchantId: string }>;
   /** Pays a link in full through the real flow: open a USDT/TRON payment, the test wallet sends, blocks confirm it. */
   markPaid(paymentLinkRef: string): Promise<void>;
+  /** Runs the webhook worker until nothing is due now. */
+  deliverAll(): Promise<void>;
   /** Empties every table but merchants and the chains (the simulator's, and how far the gateway followed them). */
   reset(): Promise<void>;
 }
@@ -85,6 +87,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       await wallet.transfer({ to: payment.address, asset: 'USDT', network: 'TRON', amount: payment.amount_crypto });
       await sandboxControls.mine(payment.confirmations_required, 'TRON');
     },
+    async deliverAll() {
+      while ((await running.gateway.webhookDispatcher.deliverDue()) > 0);
+    },
     async reset() {
       const tables = await db.query<{ tablename: string }>(
         `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT IN ('merchants', 'schema_migrations', 'sim_blocks', 'sim_transactions', 'chain_blocks', 'chain_cursors')`,
@@ -102,6 +107,11 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       }
     },
   };
+}
+
+/** A partial refund request of `amount` VND for a returned item. */
+export function sampleRefund(amount: number, overrides: Partial<CreateRefundRequest> = {}): CreateRefundRequest {
+  return { amount, channel: 'PROVIDER', description: 'one bag returned', refund_type: 'partial', refund_reason: 'damaged', ...overrides };
 }
 
 /** A valid link request whose amount adds up: 2 × 150,000 + 1 × 50,000 − 20,000 + 30,000 = 360,000 VND. */

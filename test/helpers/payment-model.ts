@@ -23,7 +23,7 @@ import { loadConfig } from '../../src/sandbox/config.js';
 import { linkState, type LinkFacts } from '../../src/sandbox/services/payments/payment-state.js';
 import { CONFIRMATIONS, expectedLink, type Order } from './payment-reference.js';
 import { sampleLink } from './gateway.js';
-import type { ModelNode, NodeEvent } from './model-node.js';
+import { ModelNode, type ModelNetwork, type NodeEvent } from './model-node.js';
 import { sandboxNetworks } from './networks.js';
 import { accessToken, JSON_TYPE, send, signedLinkBody, type Answer } from './merchant-api.js';
 import { startGatewayProcess, urlInSchema, type GatewayProcess } from './process.js';
@@ -1045,4 +1045,26 @@ export async function runModel(system: GatewaySystem, options: { seconds: number
 export function describeStats(stats: ModelStats, store: string): string {
   const seen = [...stats.seen.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, n]) => `  ${key}: ${n}`);
   return [`${store}: ${stats.sequences} sequences, ${stats.steps} steps, ${stats.restarts} gateway restarts (SIGKILL)`, ...seen].join('\n');
+}
+
+/**
+ * The model on a node (model-anvil.test.ts, model-tron.test.ts): gateway processes on the pass's store watching
+ * `network` on a ModelNode, for `seconds` and `minimum` sequences. Asserts what either pass asks (a gateway restart in a
+ * fifth of the sequences, every kind of node event and the first half of SCENARIOS reached), and answers the stats.
+ */
+export async function runModelOnNode(network: ModelNetwork, options: { seconds: number; minimum: number; label: string }): Promise<ModelStats> {
+  const node = await ModelNode.start(network);
+  const system = await GatewaySystem.start(process.env.TEST_DATABASE_URL || undefined, { env: node.env });
+  const stats = newStats();
+  try {
+    await runModel(system, { seconds: options.seconds, minimum: options.minimum, stats, node });
+  } finally {
+    console.log(describeStats(stats, options.label));
+    await system.close();
+    await node.stop();
+  }
+  assert.ok(stats.restarts * 5 >= stats.sequences, 'a gateway restart in at least a fifth of the sequences');
+  for (const seen of node.events) assert.ok([...stats.seen.keys()].some((key) => key.startsWith(seen)), `at least one ${seen}`);
+  for (const { name } of SCENARIOS.slice(0, Math.ceil(stats.sequences / 2))) assert.ok(stats.seen.has(`scenario: ${name}`), `the scenario "${name}" reached its point`);
+  return stats;
 }

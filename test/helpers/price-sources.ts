@@ -3,8 +3,10 @@
 // Each source's answer is set by the test (a body in the documented form, a documented error, or no answer at all),
 // and every request is counted, so a test can see a source asked, and one still hanging. A hostile source writes its
 // answer itself (`{ raw }`): bytes, headers and pauses of its choosing.
+import { writeFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 
 export interface Answer {
   status?: number;
@@ -32,6 +34,25 @@ export interface PriceSource {
   asked(total: number): Promise<void>;
   respond(responder: Responder): void;
   close(): Promise<void>;
+}
+
+/** Binance, CoinGecko and ExchangeRate-API where a gateway asks them for USDT, ETH and BTC, each hanging until told what to answer. */
+export async function startMarketSources(): Promise<Record<'binance' | 'coingecko' | 'fx', PriceSource>> {
+  return {
+    binance: await startPriceSource('/api/v3/ticker/price?symbols=%5B%22ETHUSDT%22,%22BTCUSDT%22%5D', () => 'hang'),
+    coingecko: await startPriceSource('/api/v3/simple/price?ids=tether,ethereum,bitcoin&vs_currencies=usd&include_last_updated_at=true', () => 'hang'),
+    fx: await startPriceSource('/v6/latest/USD', () => 'hang'),
+  };
+}
+
+/**
+ * Writes a RATE_SOURCES file (the sources, assets and pairs as an operator writes them) into `folder`; its path. Named
+ * apart from the fixed rates.json that test/helpers/live.ts writes into the same folder.
+ */
+export async function ratesFile(folder: string, rules: Record<string, unknown>): Promise<string> {
+  const file = join(folder, 'market-rates.json');
+  await writeFile(file, JSON.stringify(rules));
+  return file;
 }
 
 export async function startPriceSource(path: string, responder: Responder): Promise<PriceSource> {

@@ -9,10 +9,14 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import { createTestClient, http, publicActions, recoverAddress, walletActions, type Address, type Hex } from 'viem';
 import { startAnvil, type AnvilNode } from '../../src/sandbox/chains/evm/anvil.js';
 import { Trc20TestToken } from '../../src/sandbox/chains/evm/contracts/artifacts.js';
 import { deployContract } from '../../src/sandbox/chains/evm/contracts/deploy.js';
+import { tronAddressFromHex } from '../../src/codecs/addresses.js';
+import { networksFrom } from '../../src/sandbox/chains/configuration.js';
+import { ready, useTestGateway, type FixtureOptions } from './fixture.js';
 
 /** Nile's `eth_chainId` (the last 4 bytes of its genesis block id). */
 export const NILE_CHAIN_ID = 0xcd8690dc;
@@ -716,3 +720,35 @@ export const transactionInfo = {
     resMessage: hexText(`Not enough energy for 'SSTORE' operation executing: curInvokeEnergyLimit[${energy}], curOpEnergy[20000], usedEnergy[${energy - 1}]`),
   }),
 };
+
+/** A gateway's TRON settings for this node (tests read TRON_API_KEY back from `calls`), with `env` over them. */
+export const tronEnv = (node: TronNode, env: Record<string, string> = {}) => ({
+  TRON_RPC_URL: node.rpcUrl,
+  TRON_USDT_CONTRACT: tronAddressFromHex(node.token),
+  TRON_API_KEY: 'the-key',
+  TRON_POLL_MS: '150',
+  TRON_TIMEOUT_MS: '1000',
+  ...env,
+});
+
+/**
+ * A stand-in node and a gateway that watches TRON on it (tronEnv, with `env` over it), for the suite this is called in:
+ * the gateway closes before the node stops. `payouts`: `mine` follows the payouts too.
+ */
+export function useGatewayOnTron(options: FixtureOptions & { env?: Record<string, string>; payouts?: boolean } = {}) {
+  let started: TronNode | undefined;
+  before(async () => {
+    started = await startTronNode();
+  });
+  const node = ready('the TRON node', () => started);
+  const { env, payouts, ...gateway } = options;
+  const gw = useTestGateway(() => ({ ...gateway, config: { networks: networksFrom(tronEnv(node, env)), ...gateway.config } }));
+  after(() => started?.stop());
+  /** Blocks on the node; the gateway follows them (then its payouts, with `payouts`). */
+  async function mine(blocks = 1) {
+    await node.client.mine({ blocks });
+    await gw.gateway.watcher.follow('TRON');
+    if (payouts) await gw.gateway.payouts.follow();
+  }
+  return { node, gw, mine };
+}

@@ -2,15 +2,12 @@
 // is read, and a deep one a 400 before it is parsed, so large or deep bodies cost the gateway next to nothing.
 // Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { describe, it } from 'node:test';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 
 describe(`bodies held to what a route needs (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw?.close());
+  const gw = useTestGateway();
 
   it('answers 413 past 16 KiB for a payment open and 8 KiB for a webhook endpoint, and 400 for a deep body', async () => {
     const { payment_link_ref: ref } = await gw.client.createPaymentLink(sampleLink());

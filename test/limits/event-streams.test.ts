@@ -2,20 +2,18 @@
 // cannot hold every file descriptor, and a stream closed gives its place back.
 import assert from 'node:assert/strict';
 import { get, type IncomingMessage } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { DEFAULT_LIMITS } from '../../src/sandbox/config.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 
 describe(`event streams are limited (${storageName})`, () => {
-  let gw: TestGateway;
   const open: IncomingMessage[] = [];
-  before(async () => {
-    gw = await startTestGateway({ config: { limits: { ...DEFAULT_LIMITS, streamsPerClient: 5, streamsPerLink: 3, streams: 1_000 } } });
-  });
-  after(async () => {
+  // Registered first, so it runs before the gateway closes.
+  after(() => {
     for (const response of open) response.destroy();
-    await gw?.close();
   });
+  const gw = useTestGateway({ config: { limits: { ...DEFAULT_LIMITS, streamsPerClient: 5, streamsPerLink: 3, streams: 1_000 } } });
 
   /** Opens a stream and answers its status; a 200 is kept open, anything else read whole. */
   const stream = (ref: string) =>

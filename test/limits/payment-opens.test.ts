@@ -1,10 +1,11 @@
 // A link's payments are bounded, and so are the opens a minute of one link and of one client address
 // (docs/security.md, "Limits"): alternating between two coins cannot grow a link without end.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { DEFAULT_LIMITS } from '../../src/sandbox/config.js';
 import { checkoutApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 
 const COINS = [
   ['USDT', 'TRON'],
@@ -12,13 +13,8 @@ const COINS = [
 ] as const;
 
 describe(`payment opens are limited (${storageName})`, () => {
-  let gw: TestGateway;
+  const gw = useTestGateway({ config: { limits: { ...DEFAULT_LIMITS, paymentsPerLink: 6, opensPerLinkPerMinute: 1_000, opensPerClientPerMinute: 1_000 } }, reset: true });
   const newLink = async () => (await gw.client.createPaymentLink(sampleLink())).payment_link_ref;
-  before(async () => {
-    gw = await startTestGateway({ config: { limits: { ...DEFAULT_LIMITS, paymentsPerLink: 6, opensPerLinkPerMinute: 1_000, opensPerClientPerMinute: 1_000 } } });
-  });
-  beforeEach(() => gw.reset());
-  after(() => gw?.close());
 
   it('answers 429 with Retry-After once a link has its cap of payments, and the link holds no more', async () => {
     const ref = await newLink();
@@ -43,11 +39,7 @@ describe(`payment opens are limited (${storageName})`, () => {
 });
 
 describe(`opens a minute (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway({ config: { limits: { ...DEFAULT_LIMITS, opensPerLinkPerMinute: 4, opensPerClientPerMinute: 7 } } });
-  });
-  after(() => gw?.close());
+  const gw = useTestGateway({ config: { limits: { ...DEFAULT_LIMITS, opensPerLinkPerMinute: 4, opensPerClientPerMinute: 7 } } });
 
   it('counts the opens of one link and of one client address, and forgets them when the minute ends', async () => {
     const [a, b] = [(await gw.client.createPaymentLink(sampleLink())).payment_link_ref, (await gw.client.createPaymentLink(sampleLink())).payment_link_ref];

@@ -2,16 +2,13 @@
 // secret): ending a quote by address answers 204 with no body.
 // Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { checkoutApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 
 describe(`sandbox controls by address (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw?.close());
+  const gw = useTestGateway();
 
   it('ends the quote of the payment at an address and says nothing of its link', async () => {
     const { payment_link_ref: ref } = await gw.client.createPaymentLink(sampleLink());

@@ -1,16 +1,13 @@
 // Wrong client secrets are counted per client id and per client address (docs/security.md, "Limits"): past either
 // limit the token endpoint answers 429 with Retry-After, right secret or not, until the window ends.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { DEFAULT_LIMITS } from '../../src/sandbox/config.js';
-import { startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { storageName } from '../helpers/gateway.js';
 
 describe(`wrong client secrets (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway({ config: { limits: { ...DEFAULT_LIMITS, failedSecretsPerClientId: 5, failedSecretsPerAddress: 8, failedSecretWindowSeconds: 60 } } });
-  });
-  after(() => gw?.close());
+  const gw = useTestGateway({ config: { limits: { ...DEFAULT_LIMITS, failedSecretsPerClientId: 5, failedSecretsPerAddress: 8, failedSecretWindowSeconds: 60 } } });
 
   const token = async (clientId: string, clientSecret: string, basic = false) => {
     const form = new URLSearchParams({ grant_type: 'client_credentials', ...(basic ? {} : { client_id: clientId, client_secret: clientSecret }) });

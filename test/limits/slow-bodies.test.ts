@@ -1,5 +1,6 @@
 // A body that trickles in is answered 408 once the request's 10 s are up (not held for Node's 300 s), and a client
 // that drops mid-upload is one info line in the logs, not an internal error with a stack trace.
+// Store: any. Its gateway processes are given no DATABASE_URL: PGlite in either pass, so it runs in the PGlite pass only.
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';

@@ -2,16 +2,13 @@
 // so endpoints without bound would let one merchant fill every process's delivery queue. It may add 60 a minute: an
 // add past the cap still costs a transaction, so a flood of them is refused before one.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { PayCheckoutApiError } from '../../src/merchant/errors.js';
-import { startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { storageName } from '../helpers/gateway.js';
 
 describe(`webhook endpoints per merchant (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw?.close());
+  const gw = useTestGateway();
 
   it('refuses the 17th endpoint with a 409 that says what to do, counts one merchant only, and takes one again after a removal', async () => {
     const added = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => gw.client.addWebhookEndpoint(`http://127.0.0.1:9/hook-${i}`)));

@@ -14,26 +14,24 @@ import {
   PayCheckoutTimeoutError,
   type MerchantClientOptions,
 } from '../../src/merchant/index.js';
+import { useTestGateway } from '../helpers/fixture.js';
 import { startFlakyProxy, type Fault, type FlakyProxy } from '../helpers/flaky-proxy.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 
 const REFUND = { channel: 'PROVIDER', description: 'One bag returned', refund_type: 'partial', refund_reason: 'damaged' } as const;
 
 describe(`the merchant SDK over a flaky network (${storageName})`, () => {
-  let gw: TestGateway;
   let proxy: FlakyProxy;
+  // Registered before the gateway's: the proxy's connections to it end before it closes.
+  after(() => proxy?.close());
+  const gw = useTestGateway();
   const client = (options: Partial<MerchantClientOptions> = {}) =>
     new MerchantClient({ baseUrl: proxy.url, ...gw.credentials, initialRetryDelayMs: 20, ...options });
   const linksOf = async (orderId: string) => gw.client.findPaymentLinks(orderId);
   const logOf = (path: RegExp) => proxy.log.filter((r) => path.test(r.path));
 
   before(async () => {
-    gw = await startTestGateway();
     proxy = await startFlakyProxy(gw.url);
-  });
-  after(async () => {
-    await proxy.close();
-    await gw.close();
   });
   beforeEach(() => {
     proxy.fail([]);

@@ -6,17 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { SECRET_REPLACED, type ClientSecretRoll, type Problem } from '../../src/contract/index.js';
 import type { MerchantCredentials } from '../../src/sandbox/config.js';
+import { useTestGateway } from '../helpers/fixture.js';
 import { startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { accessToken, FORM, JSON_TYPE, send, signedLinkBody } from '../helpers/merchant-api.js';
 
 const ROLL = '/api/merchant/client-secret/roll';
 
 describe(`rolling the client secret (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
+  const gw = useTestGateway();
 
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}`, ...JSON_TYPE });
   /** What a token may do: 200 while it lives, 401 once it ended. */

@@ -13,7 +13,8 @@ import { createSealer, type Sealer } from '../../src/sandbox/secrets.js';
 import type { Database } from '../../src/sandbox/storage/database.js';
 import { openDatabase } from '../../src/sandbox/storage/open.js';
 import { readCanary, sealedValues } from '../../src/sandbox/storage/operations.js';
-import { sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink } from '../helpers/gateway.js';
 import { migratedPgliteImage } from '../helpers/pglite-image.js';
 
 const OLD = 'the old data key of the rotation test';
@@ -76,11 +77,7 @@ describe('rotating the data key (PGlite, two followers on one database)', () => 
 });
 
 describe('a secret no key of the process opens', () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
+  const gw = useTestGateway();
 
   it('answers 503 with the reason, not 500', async () => {
     const { credentials } = await gw.addMerchant('Sealed Elsewhere');

@@ -9,7 +9,7 @@
 // credited: the open payment paid, the superseded one held (paid_late) (docs/operations.md, "A disabled merchant").
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -25,7 +25,7 @@ import { sampleLink } from '../helpers/gateway.js';
 import { liveEnv } from '../helpers/live.js';
 import { accessToken, send } from '../helpers/merchant-api.js';
 import { runMerchants } from '../helpers/merchants-command.js';
-import { binanceTicker, exchangeRateLatest, startPriceSource, type PriceSource } from '../helpers/price-sources.js';
+import { binanceTicker, exchangeRateLatest, ratesFile, startPriceSource, type PriceSource } from '../helpers/price-sources.js';
 import { startGatewayProcess, urlInSchema, type GatewayProcess } from '../helpers/process.js';
 import { until } from '../helpers/until.js';
 
@@ -62,18 +62,14 @@ describe('a live payment end to end on anvil, and a disabled merchant (PostgreSQ
     // A daily reference, an hour old, as ExchangeRate-API's open access gives it.
     fx = await startPriceSource('/v6/latest/USD', exchangeRateLatest({ VND: USD_VND }, () => new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000)));
     folder = await mkdtemp(join(tmpdir(), 'pay-checkout-livepay-'));
-    const rateFile = join(folder, 'market-rates.json');
-    await writeFile(
-      rateFile,
-      JSON.stringify({
-        sources: [
-          { id: 'binance', kind: 'binance', url: binance.url, pairs: { 'ETH/USD': 'ETHUSDT' }, poll_ms: 15_000, timeout_ms: 2_000 },
-          { id: 'peg', kind: 'fixed', pairs: { 'USDT/USD': '1' } },
-          { id: 'er-api', kind: 'exchangerate-api', url: fx.url, pairs: { 'USD/VND': 'VND' }, poll_ms: 3_600_000, timeout_ms: 2_000, stale_after_ms: 129_600_000 },
-        ],
-        assets: { ETH: { via: 'USD', min: '40000000', max: '200000000' }, USDT: { via: 'USD' } },
-      }),
-    );
+    const rateFile = await ratesFile(folder, {
+      sources: [
+        { id: 'binance', kind: 'binance', url: binance.url, pairs: { 'ETH/USD': 'ETHUSDT' }, poll_ms: 15_000, timeout_ms: 2_000 },
+        { id: 'peg', kind: 'fixed', pairs: { 'USDT/USD': '1' } },
+        { id: 'er-api', kind: 'exchangerate-api', url: fx.url, pairs: { 'USD/VND': 'VND' }, poll_ms: 3_600_000, timeout_ms: 2_000, stale_after_ms: 129_600_000 },
+      ],
+      assets: { ETH: { via: 'USD', min: '40000000', max: '200000000' }, USDT: { via: 'USD' } },
+    });
     env = {
       ...(await liveEnv(chain, folder)),
       // The market-rate file in place of liveEnv's fixed rates.

@@ -21,9 +21,11 @@ import { routesOf } from '../../src/sandbox/routes/index.js';
 import { sandboxRoutes } from '../../src/sandbox/routes/sandbox.js';
 import { issueCredential } from '../../src/sandbox/services/merchant/credentials.js';
 import { startTestChain, type TestChain } from '../helpers/anvil.js';
+
+import { useTestGateway } from '../helpers/fixture.js';
 import { liveEnv } from '../helpers/live.js';
 import { checkoutApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { sampleLink } from '../helpers/gateway.js';
 
 /** The live merchant's receiving key: the account of a wallet of its own. */
 const EVM_XPUB = HDKey.fromMasterSeed(new Uint8Array(32).fill(3)).derive("m/44'/60'/0'").publicExtendedKey;
@@ -168,17 +170,9 @@ describe('a live gateway', () => {
   });
 
   describe('its checkout view, beside the sandbox', () => {
-    let liveGateway: TestGateway;
-    let sandboxGateway: TestGateway;
-    before(async () => {
-      // In process, on the same configuration, with a merchant and its receiving key put in its database as the operator's command does.
-      liveGateway = await startTestGateway({ config: loadConfig(env) });
-      sandboxGateway = await startTestGateway();
-    });
-    after(async () => {
-      await liveGateway?.close();
-      await sandboxGateway?.close();
-    });
+    // In process, on the same configuration, with a merchant and its receiving key put in its database as the operator's command does.
+    const liveGateway = useTestGateway(() => ({ config: loadConfig(env) }));
+    const sandboxGateway = useTestGateway();
 
     it('carries environment live, offers only the networks taken, opens payments on the node, and refuses the sandbox field of a link', async () => {
       assert.equal(liveGateway.gateway.sandboxMerchant, undefined, 'no sandbox merchant in live');

@@ -3,18 +3,15 @@
 // and, with METRICS_TOKEN or METRICS_PORT, read by no one else.
 // Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { ConfigError, loadConfig } from '../../src/sandbox/config.js';
 import { checkoutApi, followEvents } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, startTestGateway, storageName } from '../helpers/gateway.js';
 
 describe(`GET /metrics (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
+  const gw = useTestGateway();
 
   it('parses as Prometheus text and carries the HTTP, database, chain, outbox, stream and payment series', async () => {
     await gw.client.addWebhookEndpoint('http://127.0.0.1:9/hook');

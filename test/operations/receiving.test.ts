@@ -2,11 +2,13 @@
 // public key, as a wallet exports it, are the addresses that wallet's seed derives; a payment to one is followed and
 // paid like any other; a family without a key still derives from the seed; a private key given as one is refused.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { HDKey } from '@scure/bip32';
 import { accountKeyFrom, deriveAddress, deriveKey, receivingKey, sandboxRootKey } from '../../src/codecs/addresses.js';
 import { checkoutApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
+
 import { loadConfig } from '../../src/sandbox/config.js';
 
 /** The merchant's own wallet: its seed never reaches the gateway, only its accounts' extended public keys. */
@@ -47,12 +49,7 @@ describe('addresses from extended public keys', () => {
 });
 
 describe(`a gateway receiving at an xpub's addresses (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    const config = loadConfig({ HD_XPUB_TRON: xpubs.tron });
-    gw = await startTestGateway({ config: { payments: config.payments } });
-  });
-  after(() => gw.close());
+  const gw = useTestGateway({ config: { payments: loadConfig({ HD_XPUB_TRON: xpubs.tron }).payments } });
 
   it("opens TRON payments at the wallet's addresses, follows them to paid, and ETHEREUM ones still from the seed", async () => {
     const link = await gw.client.createPaymentLink(sampleLink());

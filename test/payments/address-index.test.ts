@@ -2,27 +2,26 @@
 // each payment's address is the HD derivation at its index, and one link opened many times at once has one payment.
 // Merchants with keys of their own (the merchants command's set-xpub) each count their own account's indexes.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { HDNodeWallet } from 'ethers';
 import type { Hono } from 'hono';
 import type { Payment } from '../../src/contract/index.js';
 import { deriveAddress, sandboxRootKey } from '../../src/codecs/addresses.js';
 import { MerchantAccounts, receivingKeyOf } from '../../src/sandbox/services/merchant/merchant-accounts.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
+
 import { inProcess, JSON_TYPE, send, signedLinkBody } from '../helpers/merchant-api.js';
 
 const ASSETS = [['USDT', 'TRON'], ['USDT', 'ETHEREUM'], ['ETH', 'ETHEREUM'], ['BTC', 'BITCOIN']] as const;
 
 describe(`one-time address allocation (${storageName})`, () => {
-  let gw: TestGateway;
+  const gw = useTestGateway({ reset: true });
   let app: Hono;
-  before(async () => {
-    gw = await startTestGateway();
+  before(() => {
     app = inProcess(gw);
   });
-  after(() => gw.close());
-  beforeEach(() => gw.reset());
 
   async function newLink(credentials = gw.credentials): Promise<string> {
     const answer = await send<{ payment_link_ref: string }>(app, 'POST', '/api/paymentLink', { body: JSON.stringify(signedLinkBody(credentials, sampleLink())), headers: JSON_TYPE });

@@ -2,21 +2,17 @@
 // still comes held and refundable, one payment_link.cancelled webhook; refused (409) once a customer sent money.
 // Store: any. The cancel is one column the state function reads; the same statements on either store, so it runs in the PGlite pass only.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Payment, PaymentLinkResource, RefundList } from '../../src/contract/index.js';
 import { PayCheckoutApiError, verifyRedirect } from '../../src/merchant/index.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 import { accessToken, JSON_TYPE, send } from '../helpers/merchant-api.js';
 import { startReceiver } from '../helpers/receiver.js';
 
 describe(`cancelling a payment link (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
-  beforeEach(() => gw.reset());
+  const gw = useTestGateway({ reset: true });
 
   const sandbox = () => sandboxApi(gw.url);
   async function newLink() {
@@ -88,7 +84,7 @@ describe(`cancelling a payment link (${storageName})`, () => {
       assert.deepEqual([again.status, again.body], [200, first.body]);
       const replay = await cancel(ref, { 'Idempotency-Key': 'cancel-1' });
       assert.deepEqual([replay.status, replay.headers.get('idempotent-replayed'), replay.body], [200, 'true', first.body]);
-      while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
+      await gw.deliverAll();
       assert.deepEqual(receiver.types().sort(), ['payment.expired', 'payment_link.cancelled']);
     } finally {
       await receiver.stop();

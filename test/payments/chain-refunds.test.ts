@@ -1,23 +1,19 @@
 // Refunds sent back on chain: cumulative shares of what arrived, so a series of partial refunds returns every
 // atomic unit, and a refund too small to move one unit is refused with the least amount that would.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { AssetCode, Network } from '../../src/contract/index.js';
 import type { PayCheckoutApiError } from '../../src/merchant/index.js';
 import { parseDecimal } from '../../src/codecs/amounts.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 
 // Sent to the address that paid: the coins leave at once, with no claim to wait for.
 const refund = (amount: number) => ({ amount, channel: 'PROVIDER', description: 'returned', refund_type: 'partial', refund_reason: 'damaged', send_to: 'payer' }) as const;
 
 describe(`refunds on chain (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
-  beforeEach(() => gw.reset());
+  const gw = useTestGateway({ reset: true });
 
   async function paidOrder(asset: AssetCode, network: Network, decimals: number) {
     const link = await gw.client.createPaymentLink(sampleLink());

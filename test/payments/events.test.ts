@@ -3,15 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { checkoutApi, followEvents, sandboxApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 import { startGatewayProcess, urlInSchema, type GatewayProcess } from '../helpers/process.js';
 
 describe(`payment event stream (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
+  const gw = useTestGateway();
 
   async function openPayment() {
     const { payment_link_ref: ref } = await gw.client.createPaymentLink(sampleLink());

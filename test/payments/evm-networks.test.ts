@@ -9,14 +9,16 @@ import { after, before, describe, it } from 'node:test';
 import { parse as parseEip681 } from 'eth-url-parser';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { ethereumOn, payUri, startTestChain, type TestChain } from '../helpers/anvil.js';
+
 import { checkoutApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway, type FixtureOptions } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 
 describe(`a second EVM network from configuration (${storageName})`, () => {
   let ethereum: TestChain;
   let bsc: TestChain;
   let folder: string;
-  let gw: TestGateway;
+  let gateway: FixtureOptions;
   before(async () => {
     [ethereum, bsc] = await Promise.all([startTestChain(), startTestChain({ chainId: 97, decimals: 18 })]);
     folder = await mkdtemp(join(tmpdir(), 'pay-checkout-networks-'));
@@ -40,10 +42,10 @@ describe(`a second EVM network from configuration (${storageName})`, () => {
     const config = loadConfig({ EVM_NETWORKS: file });
     // Ethereum on the first node, the file's network after it: the configuration as an operator would give it.
     const networks = [...ethereumOn(ethereum), ...config.networks.filter((n) => n.id === 'BSC_TESTNET')];
-    gw = await startTestGateway({ config: { networks, payments: config.payments } });
+    gateway = { config: { networks, payments: config.payments } };
   });
+  const gw = useTestGateway(() => gateway);
   after(async () => {
-    await gw.close();
     await Promise.all([ethereum.stop(), bsc.stop()]);
     await rm(folder, { recursive: true, force: true });
   });

@@ -8,25 +8,21 @@ import { parse as parseEip681 } from 'eth-url-parser';
 import type { Address } from 'viem';
 import type { Payment, WebhookEvent } from '../../src/contract/index.js';
 import { Forwarder } from '../../src/sandbox/chains/evm/contracts/artifacts.js';
-import { ethereumOn, payUri, startTestChain, type TestChain } from '../helpers/anvil.js';
+import { payUri, useGatewayOnChain } from '../helpers/anvil.js';
+
 import { checkoutApi, followEvents } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
+
 import { startReceiver } from '../helpers/receiver.js';
 
 describe(`the gateway on an EVM node (${storageName})`, () => {
-  let chain: TestChain;
-  let gw: TestGateway;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   before(async () => {
-    chain = await startTestChain();
     receiver = await startReceiver();
-    gw = await startTestGateway({ config: { networks: ethereumOn(chain), sandboxWebhookUrl: receiver.url } });
   });
-  after(async () => {
-    await gw.close();
-    await receiver.stop();
-    await chain.stop();
-  });
+  // Its timers do not run here: each step is the test's.
+  const { chain, gw, mine } = useGatewayOnChain({ gateway: () => ({ config: { sandboxWebhookUrl: receiver.url } }) });
+  after(() => receiver.stop());
   beforeEach(() => void receiver.received.splice(0));
 
   async function open(asset: 'ETH' | 'USDT') {
@@ -35,11 +31,6 @@ describe(`the gateway on an EVM node (${storageName})`, () => {
     const { status, body } = await checkout.open(asset, 'ETHEREUM');
     assert.equal(status, 201, JSON.stringify(body));
     return { ref: link.payment_link_ref, checkout, payment: body };
-  }
-  /** Blocks on the node, then the gateway follows them (its timers do not run here: each step is the test's). */
-  async function mine(blocks = 1) {
-    await chain.client.mine({ blocks });
-    await gw.gateway.watcher.follow('ETHEREUM');
   }
   async function status(checkout: ReturnType<typeof checkoutApi>, payment: Payment) {
     const { body } = await checkout.payment(payment.payment_id);
@@ -112,7 +103,7 @@ describe(`the gateway on an EVM node (${storageName})`, () => {
     assert.equal((await status(checkout, payment)).status, 'paid');
     await chain.client.request({ method: 'anvil_reorg', params: [payment.confirmations_required + 1, []] } as never);
     await gw.gateway.watcher.follow('ETHEREUM');
-    while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
+    await gw.deliverAll();
     const reorged = receiver.received.map((r) => JSON.parse(r.body) as WebhookEvent).find((e) => e.type === 'payment.reorged');
     assert.ok(reorged, `a payment.reorged webhook (got ${receiver.types().join(', ')})`);
     assert.equal(reorged.payment_id, payment.payment_id);
@@ -131,7 +122,7 @@ describe(`the gateway on an EVM node (${storageName})`, () => {
     await gw.gateway.watcher.follow('ETHEREUM');
     const back = await status(checkout, payment);
     assert.deepEqual([back.status, back.transactions[0]?.confirmations, Boolean(back.reorged_at)], ['confirming', 1, true]);
-    while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
+    await gw.deliverAll();
     assert.ok(receiver.types().includes('payment.reorged'), `a payment.reorged webhook (got ${receiver.types().join(', ')})`);
     await mine(payment.confirmations_required - 1);
     assert.equal((await gw.client.getPaymentLink(ref)).status, 'paid', 'paid again once confirmed again');

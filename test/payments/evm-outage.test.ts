@@ -4,36 +4,33 @@
 // the payment sent before its quote ran out is in time and paid. The gateway's own timers run here, on a real clock.
 // Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { parse as parseEip681 } from 'eth-url-parser';
 import type { Payment } from '../../src/contract/index.js';
-import { ethereumOn, payUri, startTestChain, type TestChain } from '../helpers/anvil.js';
+import { ethereumOn, payUri, useGatewayOnChain } from '../helpers/anvil.js';
+
 import { checkoutApi } from '../helpers/checkout.js';
-import { RunningClock, sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { RunningClock, sampleLink, storageName } from '../helpers/gateway.js';
+
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { eventually } from '../helpers/until.js';
 
 describe(`the gateway while its EVM node cannot be seen (${storageName})`, () => {
-  let chain: TestChain;
   let proxy: TcpProxy;
-  let gw: TestGateway;
-  before(async () => {
-    chain = await startTestChain();
-    proxy = await startTcpProxy(chain.rpcUrl);
-    gw = await startTestGateway({
-      clock: new RunningClock(),
-      watch: true,
-      config: {
-        networks: ethereumOn({ ...chain, rpcUrl: proxy.url }, { ETHEREUM_TIMEOUT_MS: '500' }),
-        payments: { ...(await import('../../src/sandbox/config.js')).loadConfig({}).payments, quoteTtlSeconds: 8 },
-      },
-    });
+  const { chain, gw } = useGatewayOnChain({
+    gateway: async (chain) => {
+      proxy = await startTcpProxy(chain.rpcUrl);
+      return {
+        clock: new RunningClock(),
+        watch: true,
+        config: {
+          networks: ethereumOn({ ...chain, rpcUrl: proxy.url }, { ETHEREUM_TIMEOUT_MS: '500' }),
+          payments: { ...(await import('../../src/sandbox/config.js')).loadConfig({}).payments, quoteTtlSeconds: 8 },
+        },
+      };
+    },
   });
-  after(async () => {
-    await gw.close();
-    await proxy.close();
-    await chain.stop();
-  });
+  after(() => proxy?.close());
 
   const openOn = async (network: 'ETHEREUM' | 'TRON', asset: 'ETH' | 'USDT') => {
     const link = await gw.client.createPaymentLink(sampleLink());

@@ -4,35 +4,20 @@
 // replaced with higher fees at the same nonce, and still paid once; a confirmed one that a reorganisation takes back
 // PENDING again, sent again, and SUCCESS once more, paid once.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { parse as parseEip681 } from 'eth-url-parser';
 import { parseTransaction, type Address, type Hex } from 'viem';
 import { parseDecimal } from '../../src/codecs/amounts.js';
 import { STUCK_MS } from '../../src/sandbox/chains/evm/node-chain.js';
-import { ethereumOn, payUri, startTestChain, type TestChain } from '../helpers/anvil.js';
+import { payUri, useGatewayOnChain } from '../helpers/anvil.js';
+
 import { checkoutApi, claimedRefund } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 
 const ERC20_BALANCE = [{ type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'a', type: 'address' }], outputs: [{ type: 'uint256' }] }] as const;
 
 describe(`refunds paid out on an EVM node (${storageName})`, () => {
-  let chain: TestChain;
-  let gw: TestGateway;
-  before(async () => {
-    chain = await startTestChain();
-    gw = await startTestGateway({ config: { networks: ethereumOn(chain) } });
-  });
-  after(async () => {
-    await gw.close();
-    await chain.stop();
-  });
-
-  /** Blocks on the node; the gateway follows them, then its payouts. */
-  async function mine(blocks = 1) {
-    await chain.client.mine({ blocks });
-    await gw.gateway.watcher.follow('ETHEREUM');
-    await gw.gateway.payouts.follow();
-  }
+  const { chain, gw, mine } = useGatewayOnChain({ payouts: true });
   async function paidOrder(asset: 'ETH' | 'USDT') {
     const link = await gw.client.createPaymentLink(sampleLink());
     const { body: payment } = await checkoutApi(gw.url, link.payment_link_ref).open(asset, 'ETHEREUM');

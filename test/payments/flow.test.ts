@@ -1,29 +1,26 @@
 // The crypto payment flow over HTTP only, as the element, the test wallet and a merchant drive it.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { Payment } from '../../src/contract/index.js';
 import { verifyRedirect, verifyWebhook } from '../../src/merchant/index.js';
 import { formatAtomic, parseDecimal } from '../../src/codecs/amounts.js';
 import { parsePaymentUri } from '../../src/codecs/uri.js';
 import { checkoutApi, followEvents, sandboxApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, sampleRefund, storageName } from '../helpers/gateway.js';
+
 import { sandboxNetworks } from '../helpers/networks.js';
 import { startReceiver } from '../helpers/receiver.js';
 
 describe(`crypto payment flow over HTTP (${storageName})`, () => {
-  let gw: TestGateway;
+  const gw = useTestGateway({ reset: true });
   let sandbox: ReturnType<typeof sandboxApi>;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   before(async () => {
-    gw = await startTestGateway();
     sandbox = sandboxApi(gw.url);
     receiver = await startReceiver();
   });
-  after(async () => {
-    await gw.close();
-    await receiver.stop();
-  });
-  beforeEach(() => gw.reset());
+  after(() => receiver.stop());
 
   async function newLink(overrides = {}) {
     const link = await gw.client.createPaymentLink(sampleLink(overrides));
@@ -67,14 +64,7 @@ describe(`crypto payment flow over HTTP (${storageName})`, () => {
 
     assert.equal((await checkout.view()).body.status, 'paid');
     const balanceBefore = await walletUsdtEth();
-    const refunds = await gw.client.createRefund('flow-1', {
-      amount: 100_000,
-      channel: 'PROVIDER',
-      description: 'one bag returned',
-      refund_type: 'partial',
-      refund_reason: 'damaged',
-      send_to: 'payer',
-    });
+    const refunds = await gw.client.createRefund('flow-1', sampleRefund(100_000, { send_to: 'payer' }));
     assert.equal(refunds.amountToRefund, 260_000);
     assert.equal(refunds.refundDetails.length, 1);
     const [refund] = refunds.refundDetails;
@@ -86,7 +76,7 @@ describe(`crypto payment flow over HTTP (${storageName})`, () => {
     assert.deepEqual((await gw.client.getRefunds('flow-1')).refundDetails, refunds.refundDetails);
 
     // The merchant's server learns the truth twice over: a signed webhook, and a redirect that verifies.
-    while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
+    await gw.deliverAll();
     const received = await Promise.all(receiver.received.map((r) => verifyWebhook(r.body, r.signature, secret, { now: gw.clock.now() })));
     const paidEvent = received.find((e) => e.type === 'payment.paid');
     assert.equal(paidEvent?.payment_id, opened.body.payment_id);

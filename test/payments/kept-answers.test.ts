@@ -1,11 +1,12 @@
 // The checkout view and the refund listing are kept with the facts they were derived from (services/derived-answers.ts).
 // Each way a kept answer could go wrong is tried here: time passing with nothing written, new facts, a new secret.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { verifyRedirect } from '../../src/merchant/index.js';
 import { DerivedAnswers } from '../../src/sandbox/services/payments/derived-answers.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 
 describe('DerivedAnswers', () => {
   it('answers only for the very facts it was given, inside the window, and forgets the oldest key when full', () => {
@@ -33,12 +34,7 @@ describe('DerivedAnswers', () => {
 });
 
 describe(`answers kept with their facts (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
-  beforeEach(() => gw.reset());
+  const gw = useTestGateway({ reset: true });
 
   async function newLink(description?: string) {
     const input = sampleLink(description ? { description } : {});

@@ -5,7 +5,7 @@
 // amounts and times, on the gateway's clock): what was signed in any 24 h never passes it, each refund waits until
 // the window allows it and is then sent, once, in the order made.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { parse as parseEip681 } from 'eth-url-parser';
 import { HDNodeWallet } from 'ethers';
 import fc from 'fast-check';
@@ -13,9 +13,10 @@ import { getAddress, parseTransaction, type Address, type Hex } from 'viem';
 import { PayCheckoutApiError, type MerchantClient } from '../../src/merchant/index.js';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { CAP_WINDOW_MS } from '../../src/sandbox/services/orders/payouts.js';
-import { ethereumOn, payUri, startTestChain, type TestChain } from '../helpers/anvil.js';
+import { payUri, useGatewayOnChain } from '../helpers/anvil.js';
+
 import { checkoutApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 
 const PAYOUT_SEED = '5eed'.repeat(16);
 const CAP = 200_000;
@@ -23,28 +24,15 @@ const CAP = 200_000;
 const derived = (account: number) => HDNodeWallet.fromSeed(`0x${PAYOUT_SEED}`).derivePath(`m/44'/60'/${account}'/0/0`).address;
 
 describe(`each merchant's payout wallet, and the daily cap (${storageName})`, () => {
-  let chain: TestChain;
-  let gw: TestGateway;
-  before(async () => {
-    chain = await startTestChain();
-    const defaults = loadConfig({});
-    gw = await startTestGateway({ config: { networks: ethereumOn(chain), payments: { ...defaults.payments, payoutSeedHex: PAYOUT_SEED, payoutDailyCapVnd: CAP } } });
-  });
-  after(async () => {
-    await gw.close();
-    await chain.stop();
+  const { chain, gw, mine } = useGatewayOnChain({
+    payouts: true,
+    gateway: () => ({ config: { payments: { ...loadConfig({}).payments, payoutSeedHex: PAYOUT_SEED, payoutDailyCapVnd: CAP } } }),
   });
 
   const sandboxMerchant = () => gw.gateway.sandboxMerchant!.merchant_id;
   const accountOf = async (merchantId: string) =>
     (await gw.gateway.db.query<{ payout_account: number }>('SELECT payout_account FROM merchants WHERE merchant_id = $1', [merchantId]))[0]!.payout_account;
 
-  /** Blocks on the node; the gateway follows them, then its payouts. */
-  async function mine(blocks = 1) {
-    await chain.client.mine({ blocks });
-    await gw.gateway.watcher.follow('ETHEREUM');
-    await gw.gateway.payouts.follow();
-  }
   /** An order of `client`'s paid in ETH on the node by the customer, confirmed. */
   async function paidOrder(client: MerchantClient, price = 360_000) {
     const request = sampleLink({ amount: price, merchant_details: { name: 'Shop' }, order_details: [{ id: 'sku', name: 'Item', price, quantity: 1 }] });

@@ -2,10 +2,11 @@
 // the customer reads it, and the element tests no network id (one id, ETHEREUM, is Sepolia here and chain 1 there).
 // Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { networksFrom } from '../../src/sandbox/chains/configuration.js';
 import { checkoutApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName, type TestGateway } from '../helpers/gateway.js';
 
 /** `name (testnet)` of each network in a view's assets, by network id. */
 async function namesIn(gw: TestGateway): Promise<Record<string, string>> {
@@ -15,14 +16,9 @@ async function namesIn(gw: TestGateway): Promise<Record<string, string>> {
 }
 
 describe(`network names and test networks in the checkout view (${storageName})`, () => {
-  let sandbox: TestGateway;
-  let mainnet: TestGateway;
-  before(async () => {
-    sandbox = await startTestGateway();
-    // Ethereum on a chain 1 node that does not answer: the view lists its assets all the same (unavailable).
-    mainnet = await startTestGateway({ config: { networks: networksFrom({ ETHEREUM_RPC_URL: 'http://127.0.0.1:9', ETHEREUM_CHAIN_ID: '1' }) } });
-  });
-  after(() => Promise.all([sandbox.close(), mainnet.close()]));
+  const sandbox = useTestGateway();
+  // Ethereum on a chain 1 node that does not answer: the view lists its assets all the same (unavailable).
+  const mainnet = useTestGateway({ config: { networks: networksFrom({ ETHEREUM_RPC_URL: 'http://127.0.0.1:9', ETHEREUM_CHAIN_ID: '1' }) } });
 
   it('calls the simulated networks test networks, by their names', async () => {
     assert.deepEqual(await namesIn(sandbox), { TRON: 'TRON (testnet)', ETHEREUM: 'Ethereum Sepolia (testnet)', BITCOIN: 'Bitcoin (testnet)' });

@@ -5,21 +5,22 @@
 // ETH quote locked before still pays and USDT goes on; a source that hangs never delays a request; /metrics shows
 // each source's last success and age.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, beforeEach, describe, it } from 'node:test';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import type { Problem } from '../../src/contract/index.js';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { checkoutApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
-import { BINANCE_TOO_MANY, binanceTicker, coingeckoSimplePrice, exchangeRateLatest, startPriceSource, type PriceSource } from '../helpers/price-sources.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
+
+import { BINANCE_TOO_MANY, binanceTicker, coingeckoSimplePrice, exchangeRateLatest, ratesFile, startMarketSources, type PriceSource } from '../helpers/price-sources.js';
 
 describe(`rates from the market (${storageName})`, () => {
-  let gw: TestGateway;
   let binance: PriceSource;
   let coingecko: PriceSource;
   let fx: PriceSource;
@@ -34,30 +35,23 @@ describe(`rates from the market (${storageName})`, () => {
     fx.respond(exchangeRateLatest({ VND: '26345.5', EUR: '0.9412' }, () => fxUpdated));
   };
 
-  before(async () => {
-    binance = await startPriceSource('/api/v3/ticker/price?symbols=%5B%22ETHUSDT%22,%22BTCUSDT%22%5D', () => 'hang');
-    coingecko = await startPriceSource('/api/v3/simple/price?ids=tether,ethereum,bitcoin&vs_currencies=usd&include_last_updated_at=true', () => 'hang');
-    fx = await startPriceSource('/v6/latest/USD', () => 'hang');
+  const gw = useTestGateway(async () => {
+    ({ binance, coingecko, fx } = await startMarketSources());
     folder = await mkdtemp(join(tmpdir(), 'pay-checkout-rates-'));
-    const file = join(folder, 'rates.json');
-    await writeFile(
-      file,
-      JSON.stringify({
-        sources: [
-          { id: 'binance', kind: 'binance', url: binance.url, pairs: { 'ETH/USD': 'ETHUSDT', 'BTC/USD': 'BTCUSDT' }, poll_ms: 10_000, timeout_ms: 1_000, stale_after_ms: 60_000 },
-          { id: 'coingecko', kind: 'coingecko', url: coingecko.url, pairs: { 'USDT/USD': 'tether.usd', 'ETH/USD': 'ethereum.usd', 'BTC/USD': 'bitcoin.usd' }, poll_ms: 30_000, timeout_ms: 1_000, stale_after_ms: 120_000 },
-          // USDT held at its peg as a second opinion, beside CoinGecko's price.
-          { id: 'peg', kind: 'fixed', pairs: { 'USDT/USD': '1' } },
-          { id: 'er-api', kind: 'exchangerate-api', url: fx.url, pairs: { 'USD/VND': 'VND' }, poll_ms: 3_600_000, timeout_ms: 1_000, stale_after_ms: 129_600_000 },
-        ],
-        assets: { USDT: { via: 'USD' }, ETH: { via: 'USD' }, BTC: { via: 'USD' } },
-        pairs: { 'ETH/USD': { quorum: 2, max_deviation_bps: 200 } },
-      }),
-    );
-    gw = await startTestGateway({ config: { rates: loadConfig({ RATE_SOURCES: file }).rates } });
+    const file = await ratesFile(folder, {
+      sources: [
+        { id: 'binance', kind: 'binance', url: binance.url, pairs: { 'ETH/USD': 'ETHUSDT', 'BTC/USD': 'BTCUSDT' }, poll_ms: 10_000, timeout_ms: 1_000, stale_after_ms: 60_000 },
+        { id: 'coingecko', kind: 'coingecko', url: coingecko.url, pairs: { 'USDT/USD': 'tether.usd', 'ETH/USD': 'ethereum.usd', 'BTC/USD': 'bitcoin.usd' }, poll_ms: 30_000, timeout_ms: 1_000, stale_after_ms: 120_000 },
+        // USDT held at its peg as a second opinion, beside CoinGecko's price.
+        { id: 'peg', kind: 'fixed', pairs: { 'USDT/USD': '1' } },
+        { id: 'er-api', kind: 'exchangerate-api', url: fx.url, pairs: { 'USD/VND': 'VND' }, poll_ms: 3_600_000, timeout_ms: 1_000, stale_after_ms: 129_600_000 },
+      ],
+      assets: { USDT: { via: 'USD' }, ETH: { via: 'USD' }, BTC: { via: 'USD' } },
+      pairs: { 'ETH/USD': { quorum: 2, max_deviation_bps: 200 } },
+    });
+    return { config: { rates: loadConfig({ RATE_SOURCES: file }).rates } };
   });
   after(async () => {
-    await gw.close();
     await Promise.all([binance.close(), coingecko.close(), fx.close()]);
     await rm(folder, { recursive: true, force: true });
   });

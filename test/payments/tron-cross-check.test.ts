@@ -6,31 +6,22 @@
 // counted, only told.
 // Store: any. Its queries (storage/chain-facts.ts) are plain SQL that both stores run alike; PGlite pass only.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Address, Hex } from 'viem';
 import { parseDecimal } from '../../src/codecs/amounts.js';
-import { tronAddressFromHex, tronAddressToHex } from '../../src/codecs/addresses.js';
+import { tronAddressToHex } from '../../src/codecs/addresses.js';
 import type { Payment } from '../../src/contract/index.js';
-import { networksFrom } from '../../src/sandbox/chains/configuration.js';
 import { Trc20TestToken } from '../../src/sandbox/chains/evm/contracts/artifacts.js';
 import { readCursor } from '../../src/sandbox/storage/chain-facts.js';
 import { checkoutApi } from '../helpers/checkout.js';
-import { RunningClock, sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { startTronNode, type TronNode } from '../helpers/tron-node.js';
+import { RunningClock, sampleLink } from '../helpers/gateway.js';
+
+import { useGatewayOnTron } from '../helpers/tron-node.js';
+
 import { eventually } from '../helpers/until.js';
 
 describe('USDT on TRON on a node, cross-checked against the balances', () => {
-  let node: TronNode;
-  let gw: TestGateway;
-  before(async () => {
-    node = await startTronNode();
-    const env = { TRON_RPC_URL: node.rpcUrl, TRON_USDT_CONTRACT: tronAddressFromHex(node.token), TRON_POLL_MS: '150', TRON_TIMEOUT_MS: '1000', TRON_CROSSCHECK_MS: '200' };
-    gw = await startTestGateway({ clock: new RunningClock(), watch: true, config: { networks: networksFrom(env) } });
-  });
-  after(async () => {
-    await gw?.close();
-    await node?.stop();
-  });
+  const { node, gw } = useGatewayOnTron({ clock: new RunningClock(), watch: true, env: { TRON_CROSSCHECK_MS: '200' } });
 
   async function open() {
     const link = await gw.client.createPaymentLink(sampleLink());

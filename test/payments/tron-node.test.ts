@@ -16,18 +16,18 @@ import { parseDecimal } from '../../src/codecs/amounts.js';
 import { tronAddressFromHex, tronAddressToHex } from '../../src/codecs/addresses.js';
 import type { Payment } from '../../src/contract/index.js';
 import { transactionUrl } from '../../src/contract/explorer.js';
-import { networksFrom } from '../../src/sandbox/chains/configuration.js';
 import { Batcher, TestToken, Trc20TestToken } from '../../src/sandbox/chains/evm/contracts/artifacts.js';
 import { deployContract } from '../../src/sandbox/chains/evm/contracts/deploy.js';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
-import { RunningClock, sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { JSON_TYPE, send, signedLinkBody } from '../helpers/merchant-api.js';
-import { startGatewayProcess, type GatewayProcess } from '../helpers/process.js';
-import { startTronNode, type TronNode } from '../helpers/tron-node.js';
-import { eventually } from '../helpers/until.js';
+import { RunningClock, sampleLink } from '../helpers/gateway.js';
 
-const tronEnv = (node: TronNode) => ({ TRON_RPC_URL: node.rpcUrl, TRON_USDT_CONTRACT: tronAddressFromHex(node.token), TRON_API_KEY: 'the-key', TRON_POLL_MS: '150', TRON_TIMEOUT_MS: '1000' });
+import { JSON_TYPE, send, signedLinkBody } from '../helpers/merchant-api.js';
+
+import { startGatewayProcess, type GatewayProcess } from '../helpers/process.js';
+import { startTronNode, tronEnv, useGatewayOnTron, type TronNode } from '../helpers/tron-node.js';
+
+import { eventually } from '../helpers/until.js';
 
 /** A TRC-20 transfer of the payment's amount (or `atomic`) to its base58 address, from the customer, not yet mined. */
 function pay(node: TronNode, payment: Payment, token: Address = node.token, atomic = parseDecimal(payment.amount_crypto, 6)): Promise<Hex> {
@@ -47,16 +47,7 @@ function assertNothingRefused(node: TronNode): void {
 }
 
 describe('USDT on TRON on a node, followed step by step', () => {
-  let node: TronNode;
-  let gw: TestGateway;
-  before(async () => {
-    node = await startTronNode();
-    gw = await startTestGateway({ config: { networks: networksFrom(tronEnv(node)) } });
-  });
-  after(async () => {
-    await gw?.close();
-    await node?.stop();
-  });
+  const { node, gw, mine } = useGatewayOnTron();
 
   async function open() {
     const link = await gw.client.createPaymentLink(sampleLink());
@@ -64,10 +55,6 @@ describe('USDT on TRON on a node, followed step by step', () => {
     const { status, body } = await checkout.open('USDT', 'TRON');
     assert.equal(status, 201, JSON.stringify(body));
     return { ref: link.payment_link_ref, checkout, payment: body };
-  }
-  async function mine(blocks = 1) {
-    await node.client.mine({ blocks });
-    await gw.gateway.watcher.follow('TRON');
   }
   const status = async (checkout: ReturnType<typeof checkoutApi>, payment: Payment) => (await checkout.payment(payment.payment_id)).body;
 
@@ -170,16 +157,7 @@ describe('USDT on TRON on a node, followed step by step', () => {
 });
 
 describe('USDT on TRON while its provider throttles', () => {
-  let node: TronNode;
-  let gw: TestGateway;
-  before(async () => {
-    node = await startTronNode();
-    gw = await startTestGateway({ clock: new RunningClock(), watch: true, config: { networks: networksFrom(tronEnv(node)) } });
-  });
-  after(async () => {
-    await gw?.close();
-    await node?.stop();
-  });
+  const { node, gw } = useGatewayOnTron({ clock: new RunningClock(), watch: true });
   const openOn = async (network: 'ETHEREUM' | 'TRON') => {
     const link = await gw.client.createPaymentLink(sampleLink());
     const checkout = checkoutApi(gw.url, link.payment_link_ref);

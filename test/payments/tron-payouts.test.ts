@@ -17,7 +17,6 @@ import type { Address } from 'viem';
 import { parseDecimal } from '../../src/codecs/amounts.js';
 import { tronAddressFromHex, tronAddressToHex } from '../../src/codecs/addresses.js';
 import type { Payment } from '../../src/contract/index.js';
-import { networksFrom } from '../../src/sandbox/chains/configuration.js';
 import { Trc20TestToken } from '../../src/sandbox/chains/evm/contracts/artifacts.js';
 import { PAYOUT_EXPIRY_MS } from '../../src/sandbox/chains/tron/node-chain.js';
 import { MAX_FEE_LIMIT_SUN } from '../../src/sandbox/chains/tron/transaction.js';
@@ -25,12 +24,13 @@ import { MerchantClient } from '../../src/merchant/index.js';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { broadcastProxy, type BroadcastProxy } from '../helpers/broadcast-proxy.js';
 import { checkoutApi, claimedRefund } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { sampleLink } from '../helpers/gateway.js';
+
 import { startGatewayProcess, type GatewayProcess } from '../helpers/process.js';
-import { startTronNode, transactionInfo, type TronNode } from '../helpers/tron-node.js';
+import { startTronNode, transactionInfo, tronEnv, useGatewayOnTron, type TronNode } from '../helpers/tron-node.js';
+
 import { eventually } from '../helpers/until.js';
 
-const tronEnv = (node: TronNode) => ({ TRON_RPC_URL: node.rpcUrl, TRON_USDT_CONTRACT: tronAddressFromHex(node.token), TRON_API_KEY: 'the-key', TRON_POLL_MS: '150', TRON_TIMEOUT_MS: '1000' });
 /** 1 TRX is 10^6 sun; on the stand-in it is 1 ETH of anvil's (10^18 wei). */
 const WEI_PER_SUN = 10n ** 12n;
 const fresh = () => tronAddressFromHex(`0x${randomBytes(20).toString('hex')}`);
@@ -53,28 +53,13 @@ function onNode(node: TronNode) {
 }
 
 describe('refunds paid out on TRON on a node', () => {
-  let node: TronNode;
-  let gw: TestGateway;
-  let chain: ReturnType<typeof onNode>;
+  const { node, gw, mine } = useGatewayOnTron({ payouts: true });
+  const chain = onNode(node);
   let hot: string;
   before(async () => {
-    node = await startTronNode();
-    chain = onNode(node);
-    gw = await startTestGateway({ config: { networks: networksFrom(tronEnv(node)) } });
     hot = await gw.gateway.payouts.walletAddress(gw.gateway.sandboxMerchant!.merchant_id, 'TRON');
     await chain.fund(hot, { usdt: 10n ** 12n, sun: 1_000n * 10n ** 6n });
   });
-  after(async () => {
-    await gw?.close();
-    await node?.stop();
-  });
-
-  /** Blocks on the node; the gateway follows them, then its payouts. */
-  async function mine(blocks = 1) {
-    await node.client.mine({ blocks });
-    await gw.gateway.watcher.follow('TRON');
-    await gw.gateway.payouts.follow();
-  }
   async function paidOrder() {
     const link = await gw.client.createPaymentLink(sampleLink());
     const { status, body: payment } = await checkoutApi(gw.url, link.payment_link_ref).open('USDT', 'TRON');

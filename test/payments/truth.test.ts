@@ -4,12 +4,13 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { AssetCode, Network, Payment, PaymentLinkResource, RefundList, WebhookEvent } from '../../src/contract/index.js';
 import { verifyRedirect } from '../../src/merchant/index.js';
 import { parseDecimal } from '../../src/codecs/amounts.js';
 import { ManualClock } from '../../src/sandbox/clock.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
+import { useTestGateway } from '../helpers/fixture.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
 import { accessToken, JSON_TYPE, send } from '../helpers/merchant-api.js';
 import { startReceiver } from '../helpers/receiver.js';
@@ -18,12 +19,7 @@ const DECIMALS: Record<AssetCode, number> = { USDT: 6, ETH: 18, BTC: 8 };
 const atomic = (payment: Payment, amount = payment.amount_crypto) => parseDecimal(amount, DECIMALS[payment.asset]!);
 
 describe(`payment truth (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
-  beforeEach(() => gw.reset());
+  const gw = useTestGateway({ reset: true });
 
   const sandbox = () => sandboxApi(gw.url);
   async function newLink(overrides = {}) {
@@ -131,7 +127,7 @@ describe(`payment truth (${storageName})`, () => {
       const { body: paid } = await checkout.payment(payment.payment_id);
       assert.ok(paid.accepted_at);
       assert.deepEqual((await verifyRedirect(paid.success_redirect_url!, gw.credentials.clientSecret))?.status, 'paid');
-      while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
+      await gw.deliverAll();
       const types = receiver.received.map((r) => (JSON.parse(r.body) as WebhookEvent).type);
       assert.ok(types.includes('payment.paid'), types.join());
       assert.equal((await accept(payment.payment_id)).status, 409, 'the link is paid now');
@@ -156,13 +152,19 @@ describe(`payment truth (${storageName})`, () => {
     assert.equal((await send(gw.url, 'POST', `/api/payments/${payment.payment_id}/accept`)).status, 401);
   });
 
-  it('holds a payment that confirms after its expired link was replaced by a new one, and lets the merchant return it', async () => {
+  /** A payment sent before its link expired and confirmed after a second link of the order replaced it: held, paid_late. */
+  async function paidAfterReplaced() {
     const { checkout, orderId, payment_link_ref: first } = await newLink({ expiry_hours: 1 });
     const { body: payment } = await checkout.open('USDT', 'TRON');
     await pay(payment);
     gw.clock.advance(3_600_000);
     const second = await gw.client.createPaymentLink(sampleLink({ merchant_order_id: orderId }));
     await sandbox().mine(3, 'TRON');
+    return { payment, orderId, first, second };
+  }
+
+  it('holds a payment that confirms after its expired link was replaced by a new one, and lets the merchant return it', async () => {
+    const { payment, orderId, first, second } = await paidAfterReplaced();
     const old = await gw.client.getPaymentLink(first);
     assert.deepEqual([old.status, old.payments[0]!.status, old.payments[0]!.held_vnd], ['expired', 'paid_late', 360_000]);
     assert.equal((await gw.client.getPaymentLink(second.payment_link_ref)).status, 'active');
@@ -175,12 +177,7 @@ describe(`payment truth (${storageName})`, () => {
   });
 
   it('closes the other live link of the order when the merchant accepts a held payment of an old one', async () => {
-    const { checkout, orderId, payment_link_ref: first } = await newLink({ expiry_hours: 1 });
-    const { body: payment } = await checkout.open('USDT', 'TRON');
-    await pay(payment);
-    gw.clock.advance(3_600_000);
-    const second = await gw.client.createPaymentLink(sampleLink({ merchant_order_id: orderId }));
-    await sandbox().mine(3, 'TRON');
+    const { payment, first, second } = await paidAfterReplaced();
     assert.equal((await accept(payment.payment_id)).status, 200);
     assert.equal((await gw.client.getPaymentLink(first)).status, 'paid');
     assert.equal((await gw.client.getPaymentLink(second.payment_link_ref)).status, 'expired');

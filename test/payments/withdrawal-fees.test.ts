@@ -2,10 +2,11 @@
 // docs/networks.md), served in the checkout view for the element's "I pay from an exchange"; every bad entry refused
 // at start in one line naming it. Store: any (it runs in the PGlite pass only, scripts/test-node.mjs).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { networksFrom } from '../../src/sandbox/chains/configuration.js';
 import { checkoutApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 import { configRefusal } from '../helpers/config.js';
 
 const feesOf = (networks: ReturnType<typeof networksFrom>) =>
@@ -29,11 +30,7 @@ describe('withdrawal fees in the configuration', () => {
 });
 
 describe(`withdrawal fees in the checkout view (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway({ config: { networks: networksFrom({ WITHDRAWAL_FEES: 'USDT:TRON=0.8' }) } });
-  });
-  after(() => gw.close());
+  const gw = useTestGateway({ config: { networks: networksFrom({ WITHDRAWAL_FEES: 'USDT:TRON=0.8' }) } });
 
   it('gives each asset its fee and the view the tolerance in basis points', async () => {
     const link = await gw.client.createPaymentLink(sampleLink());

@@ -7,7 +7,7 @@
 // ceiling. The fixed source (a peg) needs no answer and stands beside them.
 // Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -18,8 +18,10 @@ import { loadConfig } from '../../src/sandbox/config.js';
 import { log } from '../../src/sandbox/logging.js';
 import type { Price } from '../../src/sandbox/rates/sources.js';
 import { checkoutApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { ENDLESS_JSON, startPriceSource, type Answer, type PriceSource, type Responder } from '../helpers/price-sources.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink } from '../helpers/gateway.js';
+
+import { ENDLESS_JSON, ratesFile, startPriceSource, type Answer, type PriceSource, type Responder } from '../helpers/price-sources.js';
 
 /** Each source's timeout here: a stall costs a case this much, and an honest answer on a loaded machine takes less. */
 const TIMEOUT_MS = 600;
@@ -146,17 +148,15 @@ const farTime: Plan = { kind: 'hostile', how: { how: 'time', text: '900000000000
 const json = (text: string | Uint8Array, headers: Record<string, string> = {}, status = 200) => ({ status, headers: { 'content-type': 'application/json', ...headers }, body: text });
 
 describe('rate sources answering anything', () => {
-  let gw: TestGateway;
   let folder: string;
   const servers = {} as Record<Kind, PriceSource>;
   /** Where a redirect points: it answers a wild price, and must never be asked. */
   let elsewhere: PriceSource;
 
-  before(async () => {
+  const gw = useTestGateway(async () => {
     for (const kind of KINDS) servers[kind] = await startPriceSource(kind === 'er-api' ? '/v6/latest/USD' : kind === 'binance' ? '/api/v3/ticker/price' : '/api/v3/simple/price?ids=tether,ethereum,bitcoin&vs_currencies=usd&include_last_updated_at=true', () => 'hang');
     elsewhere = await startPriceSource('/elsewhere', () => ({ body: body('binance', { 'ETH/USD': '0.000001', 'BTC/USD': '0.000001' }, '0') }));
     folder = await mkdtemp(join(tmpdir(), 'pay-checkout-hostile-'));
-    const file = join(folder, 'rates.json');
     const source = (kind: Kind) => ({
       id: kind,
       kind: kind === 'er-api' ? 'exchangerate-api' : kind,
@@ -165,16 +165,15 @@ describe('rate sources answering anything', () => {
       timeout_ms: TIMEOUT_MS,
       stale_after_ms: 3_600_000,
     });
-    await writeFile(
-      file,
-      JSON.stringify({
-        sources: [...KINDS.map(source), { id: 'peg', kind: 'fixed', pairs: { 'USDT/USD': '1' } }],
-        assets: { USDT: { via: 'USD' }, ETH: { via: 'USD', min: ETH_FLOOR, max: ETH_CEILING }, BTC: { via: 'USD' } },
-        // The default quorum of 1: one source alone sets a price, so the bounds are all that stands in the way.
-        max_deviation_bps: DEVIATION_BPS,
-      }),
-    );
-    gw = await startTestGateway({ config: { rates: loadConfig({ RATE_SOURCES: file }).rates } });
+    const file = await ratesFile(folder, {
+      sources: [...KINDS.map(source), { id: 'peg', kind: 'fixed', pairs: { 'USDT/USD': '1' } }],
+      assets: { USDT: { via: 'USD' }, ETH: { via: 'USD', min: ETH_FLOOR, max: ETH_CEILING }, BTC: { via: 'USD' } },
+      // The default quorum of 1: one source alone sets a price, so the bounds are all that stands in the way.
+      max_deviation_bps: DEVIATION_BPS,
+    });
+    return { config: { rates: loadConfig({ RATE_SOURCES: file }).rates } };
+  });
+  before(async () => {
     // The first requests and answers of a process compile their code paths (tens of milliseconds of CPU each): not what
     // the cases measure. A few rounds of honest and failed answers, and a quote, first.
     const now = Math.floor(gw.clock.now().getTime() / 1000);
@@ -186,7 +185,6 @@ describe('rate sources answering anything', () => {
     await checkoutApi(gw.url, (await gw.client.createPaymentLink(sampleLink())).payment_link_ref).open('ETH', 'ETHEREUM');
   });
   after(async () => {
-    await gw?.close();
     await Promise.all([...KINDS.map((k) => servers[k].close()), elsewhere.close()]);
     await rm(folder, { recursive: true, force: true });
   });

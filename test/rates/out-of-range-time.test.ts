@@ -2,12 +2,13 @@
 // of JavaScript's dates, year 275,760): each answer is a failed one, logged once, and the process goes on polling and
 // answering; a restart while the feeds still say it starts. Before, the first such answer threw `RangeError: Invalid
 // time value` out of the rules: on a poll the process died, and a start died with `cannot start: Invalid time value`.
+// Store: any. Its gateway processes are given no DATABASE_URL: PGlite in either pass, so it runs in the PGlite pass only.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { binanceTicker, coingeckoSimplePrice, exchangeRateLatest, startPriceSource, type PriceSource, type Responder } from '../helpers/price-sources.js';
+import { binanceTicker, coingeckoSimplePrice, exchangeRateLatest, ratesFile, startMarketSources, type PriceSource, type Responder } from '../helpers/price-sources.js';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/process.js';
 
 const FAR = 9_000_000_000_000;
@@ -31,23 +32,17 @@ describe('a gateway process whose sources date their prices outside any date', (
   };
 
   before(async () => {
-    binance = await startPriceSource('/api/v3/ticker/price?symbols=%5B%22ETHUSDT%22,%22BTCUSDT%22%5D', () => 'hang');
-    coingecko = await startPriceSource('/api/v3/simple/price?ids=tether,ethereum,bitcoin&vs_currencies=usd&include_last_updated_at=true', () => 'hang');
-    fx = await startPriceSource('/v6/latest/USD', () => 'hang');
+    ({ binance, coingecko, fx } = await startMarketSources());
     honest();
     folder = await mkdtemp(join(tmpdir(), 'pay-checkout-far-'));
-    const file = join(folder, 'rates.json');
-    await writeFile(
-      file,
-      JSON.stringify({
-        sources: [
-          { id: 'binance', kind: 'binance', url: binance.url, pairs: { 'ETH/USD': 'ETHUSDT', 'BTC/USD': 'BTCUSDT' }, poll_ms: 1_000, timeout_ms: 1_000 },
-          { id: 'coingecko', kind: 'coingecko', url: coingecko.url, pairs: { 'USDT/USD': 'tether.usd', 'ETH/USD': 'ethereum.usd', 'BTC/USD': 'bitcoin.usd' }, poll_ms: 1_000, timeout_ms: 1_000 },
-          { id: 'er-api', kind: 'exchangerate-api', url: fx.url, pairs: { 'USD/VND': 'VND' }, poll_ms: 1_000, timeout_ms: 1_000, stale_after_ms: 129_600_000 },
-        ],
-        assets: { USDT: { via: 'USD' }, ETH: { via: 'USD' }, BTC: { via: 'USD' } },
-      }),
-    );
+    const file = await ratesFile(folder, {
+      sources: [
+        { id: 'binance', kind: 'binance', url: binance.url, pairs: { 'ETH/USD': 'ETHUSDT', 'BTC/USD': 'BTCUSDT' }, poll_ms: 1_000, timeout_ms: 1_000 },
+        { id: 'coingecko', kind: 'coingecko', url: coingecko.url, pairs: { 'USDT/USD': 'tether.usd', 'ETH/USD': 'ethereum.usd', 'BTC/USD': 'bitcoin.usd' }, poll_ms: 1_000, timeout_ms: 1_000 },
+        { id: 'er-api', kind: 'exchangerate-api', url: fx.url, pairs: { 'USD/VND': 'VND' }, poll_ms: 1_000, timeout_ms: 1_000, stale_after_ms: 129_600_000 },
+      ],
+      assets: { USDT: { via: 'USD' }, ETH: { via: 'USD' }, BTC: { via: 'USD' } },
+    });
     env = { RATE_SOURCES: file, PGLITE_DIR: join(folder, 'data'), LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
   });
   after(async () => {

@@ -9,7 +9,8 @@ import { WEBHOOK_RESPONSE_BODY_BYTES, type WebhookAttempt } from '../../src/cont
 import type { PayCheckoutApiError } from '../../src/merchant/index.js';
 import { verifyWebhook } from '../../src/merchant/index.js';
 import { systemResolve } from '../../src/sandbox/services/webhooks/targets.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 
 /** What the receiver answers next: a status and a body (bytes or text), or nothing at all. */
 type Reply = { status: number; body: string | Buffer } | 'hang';
@@ -42,7 +43,6 @@ async function replyingReceiver() {
 const PUBLIC = '93.184.216.34';
 
 describe(`webhook attempts (${storageName})`, () => {
-  let gw: TestGateway;
   let receiver: Awaited<ReturnType<typeof replyingReceiver>>;
   let endpointId: string;
   let secret: string;
@@ -56,25 +56,17 @@ describe(`webhook attempts (${storageName})`, () => {
     return answers[Math.min(nth, answers.length - 1)]!;
   };
 
+  const gw = useTestGateway({ config: { webhookTimeoutMs: 2_000 }, resolve, reset: true });
   before(async () => {
-    gw = await startTestGateway({ config: { webhookTimeoutMs: 2_000 }, resolve });
     receiver = await replyingReceiver();
   });
-  after(async () => {
-    await gw.close();
-    await receiver.stop();
-  });
+  after(() => receiver.stop());
   beforeEach(async () => {
-    await gw.reset();
     receiver.received.length = 0;
     receiver.replies.length = 0;
     for (const host of Object.keys(asked)) delete asked[host];
     ({ endpoint_id: endpointId, secret } = await gw.client.addWebhookEndpoint(receiver.url));
   });
-
-  async function deliverAll() {
-    while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
-  }
 
   /** A paid link: payment.confirming and payment.paid queued for every endpoint. */
   async function paidLink() {
@@ -89,9 +81,9 @@ describe(`webhook attempts (${storageName})`, () => {
   it("keeps each attempt's status and answer, as text, beside the body it sent", async () => {
     const ref = await paidLink();
     receiver.replies.push({ status: 503, body: '<h1>Down</h1><script>alert(1)</script>' });
-    await deliverAll();
+    await gw.deliverAll();
     gw.clock.advance(10_000);
-    await deliverAll();
+    await gw.deliverAll();
     const [, confirming] = await gw.client.getWebhookDeliveries(endpointId);
     assert.equal(confirming!.type, 'payment.confirming');
     const detail = await gw.client.getWebhookDelivery(confirming!.delivery_id);
@@ -112,7 +104,7 @@ describe(`webhook attempts (${storageName})`, () => {
     await paidLink();
     const long = Buffer.concat([Buffer.from('a\0b'), Buffer.alloc(WEBHOOK_RESPONSE_BODY_BYTES * 3, 'x')]);
     receiver.replies.push({ status: 200, body: long }, { status: 200, body: Buffer.from([0x68, 0x69, 0xff]) });
-    await deliverAll();
+    await gw.deliverAll();
     const [paid, confirming] = await gw.client.getWebhookDeliveries(endpointId);
     const [first] = await attempts(confirming!.delivery_id);
     assert.equal(first!.response_truncated, true);
@@ -126,10 +118,10 @@ describe(`webhook attempts (${storageName})`, () => {
     const { endpoint_id } = await gw.client.addWebhookEndpoint(gone.url);
     gone.replies.push('hang');
     const { delivery_id: id } = await gw.client.sendTestWebhook(endpoint_id);
-    await deliverAll();
+    await gw.deliverAll();
     await gone.stop();
     gw.clock.advance(10_000);
-    await deliverAll();
+    await gw.deliverAll();
     const log = await attempts(id);
     assert.deepEqual(
       log.map((a) => [a.status_code, a.response_body, a.error]),
@@ -150,7 +142,7 @@ describe(`webhook attempts (${storageName})`, () => {
       ] as const) {
         const endpoint = await gw.client.addWebhookEndpoint(url);
         const test = await gw.client.sendTestWebhook(endpoint.endpoint_id);
-        await deliverAll();
+        await gw.deliverAll();
         assert.deepEqual(
           (await attempts(test.delivery_id)).map((a) => [a.status_code, a.error]),
           [[null, error]],
@@ -165,10 +157,10 @@ describe(`webhook attempts (${storageName})`, () => {
   it('sends an endpoint a test event, signed, about no link, ahead of deliveries still waiting', async () => {
     receiver.replies.push({ status: 500, body: 'not yet' });
     const ref = await paidLink();
-    await deliverAll();
+    await gw.deliverAll();
     const test = await gw.client.sendTestWebhook(endpointId);
     assert.deepEqual([test.type, test.payment_link_ref, test.status, test.attempts], ['test.ping', null, 'pending', 0]);
-    await deliverAll();
+    await gw.deliverAll();
     // The link's events wait for their retry; the test went at once.
     const event = await verifyWebhook(receiver.received.at(-1)!.body, receiver.received.at(-1)!.signature, secret, { now: gw.clock.now() });
     assert.equal(event.type, 'test.ping');
@@ -190,10 +182,10 @@ describe(`webhook attempts (${storageName})`, () => {
 
   it("sending a delivery again adds an attempt; another merchant's delivery or endpoint is not found", async () => {
     await paidLink();
-    await deliverAll();
+    await gw.deliverAll();
     const [paid] = await gw.client.getWebhookDeliveries(endpointId);
     await gw.client.redeliverWebhook(paid!.delivery_id);
-    await deliverAll();
+    await gw.deliverAll();
     assert.equal((await attempts(paid!.delivery_id)).length, 2);
     assert.equal(receiver.received.filter((r) => JSON.parse(r.body).id === paid!.event_id).length, 2);
 

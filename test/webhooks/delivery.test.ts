@@ -10,38 +10,30 @@ import type { PayCheckoutApiError } from '../../src/merchant/index.js';
 import { verifyRedirect, verifyWebhook, WebhookVerificationError } from '../../src/merchant/index.js';
 import { ManualClock } from '../../src/sandbox/clock.js';
 import { checkoutApi, sandboxApi } from '../helpers/checkout.js';
+import { useTestGateway } from '../helpers/fixture.js';
 import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+
 import { startReceiver } from '../helpers/receiver.js';
 
 // Long enough that a loaded machine's local receiver answers in time (one test waits it out once, on purpose).
 const TIMEOUT_MS = 2_000;
 
 describe(`webhooks (${storageName})`, () => {
-  let gw: TestGateway;
+  const gw = useTestGateway({ config: { webhookTimeoutMs: TIMEOUT_MS }, reset: true });
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let secret: string;
   let endpointId: string;
 
   before(async () => {
-    gw = await startTestGateway({ config: { webhookTimeoutMs: TIMEOUT_MS } });
     receiver = await startReceiver();
   });
-  after(async () => {
-    await gw.close();
-    await receiver.stop();
-  });
+  after(() => receiver.stop());
   beforeEach(async () => {
-    await gw.reset();
     receiver.received.length = 0;
     receiver.setMode('ok');
     const endpoint = await gw.client.addWebhookEndpoint(receiver.url);
     ({ secret, endpoint_id: endpointId } = endpoint);
   });
-
-  /** Runs the delivery worker until nothing is due now. */
-  async function deliverAll() {
-    while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
-  }
 
   const events = () => Promise.all(receiver.received.map((r) => verifyWebhook(r.body, r.signature, secret, { now: gw.clock.now() })));
 
@@ -77,7 +69,7 @@ describe(`webhooks (${storageName})`, () => {
     gw.clock.advance(3_600_000);
     await gw.gateway.watcher.tick();
 
-    await deliverAll();
+    await gw.deliverAll();
     const received = await events();
     assert.deepEqual(new Set(received.map((e) => e.type)), new Set([
       'payment.confirming', 'payment.paid', 'payment.underpaid', 'payment.expired', 'payment.paid_late',
@@ -102,7 +94,7 @@ describe(`webhooks (${storageName})`, () => {
     const { payment } = await openPayment();
     await sandbox().transfer(payment.address, 'USDT', 'TRON', payment.amount_crypto); // confirming
     await sandbox().mine(3, 'TRON'); // paid
-    await deliverAll();
+    await gw.deliverAll();
     let log = await gw.client.getWebhookDeliveries(endpointId);
     assert.deepEqual(log.map((d) => [d.type, d.status, d.attempts, d.last_status_code]), [
       ['payment.paid', 'pending', 0, null],
@@ -113,13 +105,13 @@ describe(`webhooks (${storageName})`, () => {
 
     receiver.setMode('hang');
     gw.clock.advance(10_000);
-    await deliverAll();
+    await gw.deliverAll();
     log = await gw.client.getWebhookDeliveries(endpointId);
     assert.equal(log[1]!.last_error, 'unreachable', 'a timeout, in the words the merchant sees');
 
     await receiver.stop();
     gw.clock.advance(20_000);
-    await deliverAll();
+    await gw.deliverAll();
     log = await gw.client.getWebhookDeliveries(endpointId);
     assert.equal(log[1]!.attempts, 3);
     assert.equal(log[1]!.last_error, 'unreachable', 'a refused connection, with no word of the gateway\'s network');
@@ -127,8 +119,8 @@ describe(`webhooks (${storageName})`, () => {
     await receiver.start();
     receiver.setMode('ok');
     gw.clock.advance(40_000);
-    await deliverAll();
-    await deliverAll();
+    await gw.deliverAll();
+    await gw.deliverAll();
     assert.deepEqual(receiver.types(), ['payment.confirming', 'payment.paid']);
     log = await gw.client.getWebhookDeliveries(endpointId);
     assert.deepEqual(log.map((d) => [d.status, d.attempts]), [['delivered', 1], ['delivered', 4]]);
@@ -139,7 +131,7 @@ describe(`webhooks (${storageName})`, () => {
     const { payment } = await openPayment();
     await sandbox().transfer(payment.address, 'USDT', 'TRON', payment.amount_crypto);
     for (let hour = 0; hour <= 73; hour++) {
-      await deliverAll();
+      await gw.deliverAll();
       gw.clock.advance(3_600_000);
     }
     const [delivery] = await gw.client.getWebhookDeliveries(endpointId);
@@ -147,7 +139,7 @@ describe(`webhooks (${storageName})`, () => {
     assert.ok(delivery!.attempts > 70);
     receiver.setMode('ok');
     await gw.client.redeliverWebhook(delivery!.delivery_id);
-    await deliverAll();
+    await gw.deliverAll();
     assert.deepEqual(receiver.types(), ['payment.confirming']);
   });
 
@@ -155,14 +147,14 @@ describe(`webhooks (${storageName})`, () => {
     receiver.setMode('error');
     const { payment } = await openPayment();
     await sandbox().transfer(payment.address, 'USDT', 'TRON', payment.amount_crypto);
-    await deliverAll();
+    await gw.deliverAll();
     const [waiting] = await gw.client.getWebhookDeliveries(endpointId);
     assert.equal(waiting!.status, 'pending');
     await gw.client.removeWebhookEndpoint(endpointId);
     receiver.setMode('ok');
     await sandbox().mine(3, 'TRON'); // paid: a new event, for no endpoint
     gw.clock.advance(3_600_000);
-    await deliverAll();
+    await gw.deliverAll();
     assert.deepEqual(receiver.received, []);
     const [removed] = await gw.gateway.db.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE delivery_id = $1', [waiting!.delivery_id]);
     assert.equal(removed!.status, 'failed');
@@ -182,7 +174,7 @@ describe(`webhooks (${storageName})`, () => {
     await first.close();
     const second = await startTestGateway({ clock, schema, config: { dataDir } });
     try {
-      while ((await second.gateway.webhookDispatcher.deliverDue()) > 0);
+      await second.deliverAll();
       const types = (await Promise.all(receiver.received.map((r) => verifyWebhook(r.body, r.signature, restartSecret, { now: clock.now() })))).map((e) => e.type);
       assert.deepEqual(types, ['payment.confirming', 'payment.paid']);
     } finally {
@@ -194,7 +186,7 @@ describe(`webhooks (${storageName})`, () => {
   it('lets the SDK reject a forged, tampered or replayed webhook and a tampered redirect', async () => {
     const { ref, payment } = await openPayment();
     await sandbox().transfer(payment.address, 'USDT', 'TRON', payment.amount_crypto);
-    await deliverAll();
+    await gw.deliverAll();
     const { body, signature } = receiver.received[0]!;
     const now = gw.clock.now();
     assert.equal((await verifyWebhook(body, signature, secret, { now })).type, 'payment.confirming');

@@ -5,12 +5,14 @@
 // Store: any. What it checks is the same on either store, so it runs in the PGlite pass only (scripts/test-node.mjs).
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
-import { after, before, beforeEach, describe, it, mock } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import fc from 'fast-check';
 import type { Problem } from '../../src/contract/index.js';
 import { log } from '../../src/sandbox/logging.js';
 import { systemResolve } from '../../src/sandbox/services/webhooks/targets.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
+
 import { accessToken, JSON_TYPE, send } from '../helpers/merchant-api.js';
 
 const PUBLIC = '93.184.216.34';
@@ -40,8 +42,6 @@ async function listener(): Promise<{ port: number; connections: () => number; cl
 }
 
 describe(`webhook endpoint URLs (${storageName})`, () => {
-  let gw: TestGateway;
-  let auth: Record<string, string>;
   const dns = fakeDns({
     'public.shop.test': [PUBLIC],
     'internal.shop.test': ['10.1.2.3'],
@@ -59,16 +59,10 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
     'flap.shop.test': [[PUBLIC], ['127.0.0.1'], ['127.0.0.1'], [PUBLIC]],
   });
 
-  before(async () => {
-    gw = await startTestGateway({ config: { allowLocalWebhooks: false, webhookTimeoutMs: 2_000 }, resolve: dns.resolve });
-  });
-  after(() => gw.close());
-  beforeEach(async () => {
-    await gw.reset();
-    auth = { Authorization: `Bearer ${await accessToken(gw.url, gw.credentials)}`, ...JSON_TYPE };
-  });
+  const gw = useTestGateway({ config: { allowLocalWebhooks: false, webhookTimeoutMs: 2_000 }, resolve: dns.resolve, reset: true, token: true });
+  const auth = () => ({ Authorization: `Bearer ${gw.token}`, ...JSON_TYPE });
 
-  const add = (url: string) => send<Problem & { endpoint_id: string }>(gw.url, 'POST', '/api/webhooks/endpoints', { headers: auth, body: JSON.stringify({ url }) });
+  const add = (url: string) => send<Problem & { endpoint_id: string }>(gw.url, 'POST', '/api/webhooks/endpoints', { headers: auth(), body: JSON.stringify({ url }) });
 
   /** An endpoint at `url`, then a paid link, so its events are due there; resolves with the endpoint's id. */
   async function paidLinkFor(url: string): Promise<string> {
@@ -161,9 +155,9 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
       const before = await refusedCount();
       const endpoint_id = await paidLinkFor(`https://rebind.shop.test:${target.port}/hooks`);
       // Two attempts (the first, then its retry): one line and one count for the endpoint, not one an attempt.
-      while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
+      await gw.deliverAll();
       gw.clock.advance(60_000);
-      while ((await gw.gateway.webhookDispatcher.deliverDue()) > 0);
+      await gw.deliverAll();
       const deliveries = (await gw.client.getWebhookDeliveries(endpoint_id)).filter((d) => d.attempts > 0);
       assert.ok(deliveries.reduce((sum, d) => sum + d.attempts, 0) >= 2);
       // "unreachable" before: the endpoint may answer; the gateway's rule is what stops it.
@@ -231,27 +225,25 @@ describe(`webhook endpoint URLs (${storageName})`, () => {
 
   it('takes a delivery id in digits only', async () => {
     for (const id of ['%201', '1%20', '1e0', '0x1', '+1', '1.0', '-1']) {
-      const answer = await send<Problem>(gw.url, 'POST', `/api/webhooks/deliveries/${id}/redeliver`, { headers: auth });
+      const answer = await send<Problem>(gw.url, 'POST', `/api/webhooks/deliveries/${id}/redeliver`, { headers: auth() });
       assert.equal(answer.status, 400, `${id}: ${JSON.stringify(answer.body)}`);
       assert.match(answer.body.detail!, /delivery_id/);
     }
-    assert.equal((await send(gw.url, 'POST', '/api/webhooks/deliveries/1/redeliver', { headers: auth })).status, 404);
+    assert.equal((await send(gw.url, 'POST', '/api/webhooks/deliveries/1/redeliver', { headers: auth() })).status, 404);
   });
 });
 
 describe(`webhook endpoint URLs with SANDBOX_ALLOW_LOCAL_WEBHOOKS=1 (${storageName})`, () => {
-  let gw: TestGateway;
   let port: number;
   const named = 'http://127.0.0.1:9/named-at-start';
-  before(async () => {
+  const gw = useTestGateway(async () => {
     port = await freePort();
-    gw = await startTestGateway({
+    return {
       config: { allowLocalWebhooks: true, port, sandboxWebhookUrl: named },
       localWebhooks: 'sandbox',
       resolve: fakeDns({ 'internal.shop.test': ['10.1.2.3'] }).resolve,
-    });
+    };
   });
-  after(() => gw.close());
 
   it("takes the loopback only for the sandbox's own receivers: the one named at start and the demo's", async () => {
     assert.deepEqual((await gw.client.listWebhookEndpoints()).map((e) => e.url), [named], 'SANDBOX_WEBHOOK_URL, added at start');
@@ -300,11 +292,7 @@ function freePort(): Promise<number> {
 }
 
 describe(`an endpoint's deliveries of one payment link (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway({ config: { allowLocalWebhooks: true } });
-  });
-  after(() => gw.close());
+  const gw = useTestGateway({ config: { allowLocalWebhooks: true } });
 
   it('lists only that link’s deliveries with ?payment_link_ref, each naming its link, and names a bad parameter', async () => {
     const { endpoint_id } = await gw.client.addWebhookEndpoint('http://127.0.0.1:9/hooks');

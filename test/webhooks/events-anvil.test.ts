@@ -5,15 +5,17 @@
 // partial, late, refunded, a reorganisation on anvil) catches up through the events API, every event once, in order,
 // with no gap, and the webhooks that finally arrive carry the same ids and sequences.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import { parse as parseEip681 } from 'eth-url-parser';
 import { getAddress, type Hex } from 'viem';
 import type { EventTransfer, MerchantEventResource, WebhookEvent } from '../../src/contract/index.js';
 import { verifyWebhook, type MerchantClient } from '../../src/merchant/index.js';
-import { ethereumOn, payUri, startTestChain, type TestChain } from '../helpers/anvil.js';
+import { payUri, useGatewayOnChain } from '../helpers/anvil.js';
+
 import { checkoutApi } from '../helpers/checkout.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
+
 import { storedMerchant } from '../helpers/merchants.js';
 import { startReceiver } from '../helpers/receiver.js';
 
@@ -28,21 +30,7 @@ async function all(client: MerchantClient, after?: string): Promise<MerchantEven
 }
 
 describe(`events about money on an EVM node (${storageName})`, () => {
-  let chain: TestChain;
-  let gw: TestGateway;
-  before(async () => {
-    chain = await startTestChain();
-    gw = await startTestGateway({ config: { networks: ethereumOn(chain) } });
-  });
-  after(async () => {
-    await gw.close();
-    await chain.stop();
-  });
-
-  async function mine(blocks = 1) {
-    await chain.client.mine({ blocks });
-    await gw.gateway.watcher.follow('ETHEREUM');
-  }
+  const { chain, gw, mine } = useGatewayOnChain();
 
   /** The transfer as the node reports it: its receipt, the block it names, the node's tip. */
   async function onChain(hash: Hex, asset: 'ETH' | 'USDT', amount: string): Promise<EventTransfer> {

@@ -4,13 +4,14 @@
 // random ids and cursors); and events about money name their chain facts. A receiver that was down through a run of
 // payments catching up: events-anvil.test.ts.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { MerchantEventResource } from '../../src/contract/index.js';
 import type { MerchantClient, PayCheckoutApiError } from '../../src/merchant/index.js';
 import { blocksBetween, transactionByHash } from '../../src/sandbox/chains/simulated/storage.js';
 import { ConfigError, loadConfig } from '../../src/sandbox/config.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
 import { accessToken, send } from '../helpers/merchant-api.js';
 import { storedMerchant } from '../helpers/merchants.js';
 
@@ -33,11 +34,7 @@ function assertGapless(events: MerchantEventResource[], first = 1) {
 }
 
 describe(`the events API (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(() => gw.close());
+  const gw = useTestGateway();
 
   it('never skips or repeats an event when a reader pages while events are written (property)', async () => {
     await fc.assert(

@@ -3,9 +3,11 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { WebhookEventType } from '../../src/contract/index.js';
-import { sampleLink, startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { sampleLink, storageName } from '../helpers/gateway.js';
+
 import { startReceiver } from '../helpers/receiver.js';
 
 /** A receiver that answers nothing until released, and counts how many requests it holds at once. */
@@ -54,12 +56,8 @@ async function until(condition: () => boolean, why: string, ms = 15_000): Promis
 }
 
 describe(`webhook delivery fairness (${storageName})`, () => {
-  let gw: TestGateway;
-  before(async () => {
-    // Far longer than the test: only the test's release ends the slow merchant's requests.
-    gw = await startTestGateway({ config: { webhookTimeoutMs: 120_000 } });
-  });
-  after(() => gw.close());
+  // Far longer than the test: only the test's release ends the slow merchant's requests.
+  const gw = useTestGateway({ config: { webhookTimeoutMs: 120_000 } });
 
   const emit = (merchantId: string, ref: string, type: WebhookEventType = 'payment.paid') =>
     gw.gateway.db.transaction((tx) => gw.gateway.webhookOutbox.emit(tx, { merchantId, type, ref }));

@@ -64,7 +64,7 @@ describe(`webhooks across a killed gateway (${storageName})`, () => {
     const clock = new ManualClock(new Date(Date.now() + 3_600_000));
     const second = await startTestGateway({ clock, schema, config: { dataDir } });
     try {
-      while ((await second.gateway.webhookDispatcher.deliverDue()) > 0);
+      await second.deliverAll();
       const events = await Promise.all(receiver.received.map((r) => verifyWebhook(r.body, r.signature, secret, { now: clock.now() })));
       assert.deepEqual(events.map((e) => [e.type, e.payment_id]), [
         ['payment.confirming', paymentId],

@@ -4,12 +4,13 @@
 // once), with the invariants checked after every step: a claimed delivery has no earlier one pending, the first pending
 // delivery of every queue has a time, and with the receivers up everything is delivered in the end.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Row, Sql } from '../../src/sandbox/storage/database.js';
 import { claimDueDeliveries, enqueueEvent, recordAttempt, redeliverNow, releaseLease, type ClaimedDelivery } from '../../src/sandbox/storage/webhook-deliveries.js';
 import { insertEndpoint } from '../../src/sandbox/storage/webhook-endpoints.js';
-import { startTestGateway, storageName, type TestGateway } from '../helpers/gateway.js';
+import { useTestGateway } from '../helpers/fixture.js';
+import { storageName } from '../helpers/gateway.js';
 
 const ENDPOINTS = ['we_queue_a', 'we_queue_b'];
 const LEASE_MS = 30_000;
@@ -34,15 +35,13 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 );
 
 describe(`webhook queues per endpoint and link (${storageName})`, () => {
-  let gw: TestGateway;
+  const gw = useTestGateway();
   let merchantId: string;
   let now: Date;
   let eventCount = 0;
-  before(async () => {
-    gw = await startTestGateway();
+  before(() => {
     merchantId = gw.gateway.sandboxMerchant!.merchant_id;
   });
-  after(() => gw.close());
 
   const db = () => gw.gateway.db;
   /** An empty outbox, `now` at a fixed instant, and these endpoints of the merchant. */
