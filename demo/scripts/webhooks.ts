@@ -6,22 +6,18 @@
 // The demo's server calls the gateway; this page never holds credentials.
 import { html, nothing, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
-import { repeat } from 'lit/directives/repeat.js';
-import { isWebUrl, type WebhookDelivery, type WebhookEndpoint, type WebhookUrlRule } from '../../src/contract/index.js';
+import type { WebhookDelivery, WebhookEndpoint } from '../../src/contract/index.js';
 import type { WebhookReceipt } from '../routes/receiver.js';
 import { api, ApiError } from './lib/api.js';
 import { LightElement } from './lib/light-element.js';
 import { PollController } from './lib/poll-controller.js';
 import { showSession } from './lib/session.js';
 import { SubmitController } from './lib/submit-controller.js';
-import { copyText, formatDate, input } from './lib/ui.js';
-import { DELIVERY_STATE_HEADINGS, defineDeliveryDetail, deliveryState, detailRow, detailsButton, formatMoment, nextAttempt, queuedAgain } from './webhooks/delivery-views.js';
-
-/** DEMO_RECEIVER_PATH of src/sandbox/services/webhooks/targets.ts (not imported: that module is the server's). */
-const RECEIVER_URL = new URL('/demo/webhook-receiver', location.origin).href;
-/** The gateway takes http: endpoints on the loopback host only, so the receiver is offered only where it may be added. */
-const RECEIVER_ALLOWED = isWebUrl(RECEIVER_URL);
-const AUTO_REFRESH_MS = 2000;
+import { copyText } from './lib/ui.js';
+import { AUTO_REFRESH_MS, deliveriesSection } from './webhooks/delivery-log-views.js';
+import { defineDeliveryDetail, queuedAgain } from './webhooks/delivery-views.js';
+import { endpointsSection, removeDialog } from './webhooks/endpoint-views.js';
+import { RECEIVER_URL, receiverSection } from './webhooks/receiver-views.js';
 
 const errorText = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
 
@@ -32,26 +28,6 @@ function urlProblem(url: string): string | undefined {
   const { protocol } = new URL(url);
   if (protocol !== 'https:' && protocol !== 'http:') return `must be an https: (or http:) URL, not ${protocol}`;
   return undefined;
-}
-
-/** The rules an endpoint's URL keeps (WEBHOOK_URL_RULES), in words. */
-const RULE_WORDS: Record<WebhookUrlRule, string> = {
-  https: 'https: only',
-  no_credentials: 'no user name or password in the URL',
-  public_address: 'public addresses only',
-};
-
-/**
- * An endpoint a delivery found refused by a URL rule (one added before the rule, or whose host now resolves to a
- * private address): nothing goes to it, so the merchant is told which rule, why, and what to do.
- */
-function refusedNote(endpoint: WebhookEndpoint): TemplateResult | typeof nothing {
-  const refused = endpoint.refused;
-  if (!refused) return nothing;
-  return html`<p class="refused-note" data-refused=${refused.rule}>
-    <span class="pill failed">refused</span> Nothing is sent here since ${formatMoment(refused.since)}: the rule
-    <strong>${RULE_WORDS[refused.rule]}</strong> refuses it, as its URL ${refused.reason}. Add an endpoint that keeps the rule, then remove this one.
-  </p>`;
 }
 
 /**
@@ -230,105 +206,6 @@ export class WebhooksPage extends LightElement {
     this.querySelector<HTMLElement>('#endpoints-title')?.focus();
   }
 
-  #secretCell(endpoint: WebhookEndpoint): TemplateResult {
-    const shown = this.revealed.has(endpoint.endpoint_id);
-    return html`<div class="secret">
-      ${shown
-        ? html`<code class="wrap" data-secret>${endpoint.secret}</code>`
-        : html`<span class="masked" aria-hidden="true">••••••••••••</span><span class="visually-hidden">hidden</span>`}
-      <button type="button" class="secondary small" aria-pressed=${shown ? 'true' : 'false'} aria-label="Reveal the signing secret of ${endpoint.url}" @click=${() => this.#toggleSecret(endpoint.endpoint_id)}>
-        Reveal
-      </button>
-      <button type="button" class="secondary small" aria-label="Copy the signing secret of ${endpoint.url}" @click=${() => this.#copySecret(endpoint)}>Copy</button>
-    </div>`;
-  }
-
-  #endpointsSection(): TemplateResult {
-    return html`<section class="card" aria-labelledby="endpoints-title">
-      <h2 id="endpoints-title" tabindex="-1">Endpoints</h2>
-      ${this.loadError
-        ? html`<p class="error-box" role="alert">
-            ${this.loadError} <button type="button" class="secondary small" @click=${() => this.#retryLoad()}>Retry</button>
-          </p>`
-        : this.loading
-          ? html`<p>Loading endpoints…</p>`
-          : this.endpoints.length
-            ? html`<div class="table-wrap">
-                <table class="endpoints">
-                  <caption class="visually-hidden">Webhook endpoints</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">URL</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Signing secret</th>
-                      <th scope="col"><span class="visually-hidden">Actions</span></th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${repeat(
-                      this.endpoints,
-                      (e) => e.endpoint_id,
-                      (e) => html`<tr data-endpoint=${e.endpoint_id} class=${e.endpoint_id === this.selected ? 'selected' : ''}>
-                        <th scope="row" class="wrap"><span class="mono" data-url>${e.url}</span>${refusedNote(e)}</th>
-                        <td>${formatDate(e.created_at)}</td>
-                        <td>${this.#secretCell(e)}</td>
-                        <td>
-                          <div class="buttons tight">
-                            <button type="button" class="secondary small" aria-pressed=${e.endpoint_id === this.selected ? 'true' : 'false'} aria-label="Deliveries to ${e.url}" @click=${() => this.#select(e.endpoint_id)}>
-                              Deliveries
-                            </button>
-                            <button
-                              type="button"
-                              class="secondary small"
-                              aria-label="Send test event to ${e.url}"
-                              ?disabled=${this.testing.has(e.endpoint_id)}
-                              @click=${() => this.#sendTest(e)}
-                            >
-                              Send test event
-                            </button>
-                            <button type="button" class="secondary small" aria-label="Remove ${e.url}" @click=${() => this.#askRemove(e)}>Remove</button>
-                          </div>
-                        </td>
-                      </tr>`,
-                    )}
-                  </tbody>
-                </table>
-              </div>`
-            : html`<p>No endpoints yet: add one here, or the demo receiver below.</p>`}
-      ${this.#add.problemBox()}
-      <form class="add-endpoint" novalidate @submit=${this.#submitEndpoint}>
-        ${input({
-          path: 'url',
-          label: 'Endpoint URL',
-          type: 'url',
-          required: true,
-          value: this.draftUrl,
-          error: this.#add.error('url'),
-          hint: "https: to a public address (http: only for the demo's own receiver, below). Every event is POSTed there, signed with the secret it gets.",
-          onInput: (v) => ((this.draftUrl = v), this.#add.changed('url')),
-        })}
-        <button type="submit" class="primary">${this.#add.pending ? 'Adding…' : 'Add endpoint'}</button>
-      </form>
-    </section>`;
-  }
-
-  #removeDialogTemplate(): TemplateResult {
-    const endpoint = this.removing;
-    return html`<dialog id="remove-dialog" aria-labelledby="remove-title" @close=${() => (this.removing = undefined)}>
-      ${endpoint
-        ? html`<form method="dialog" @submit=${this.#confirmRemove}>
-            <h2 id="remove-title">Remove this endpoint?</h2>
-            <p class="mono wrap">${endpoint.url}</p>
-            <p>The gateway sends it no new events, and this page no longer lists it.</p>
-            <div class="buttons">
-              <button type="submit" class="primary">Remove</button>
-              <button type="button" class="secondary" @click=${() => this.#removeDialog().close()}>Cancel</button>
-            </div>
-          </form>`
-        : nothing}
-    </dialog>`;
-  }
-
   async #redeliver(delivery: WebhookDelivery): Promise<void> {
     if (this.redelivering.has(delivery.delivery_id)) return;
     this.redelivering = new Set(this.redelivering).add(delivery.delivery_id);
@@ -345,120 +222,49 @@ export class WebhooksPage extends LightElement {
     }
   }
 
-  #deliveriesSection(): TemplateResult | typeof nothing {
-    const endpoint = this.#selectedEndpoint();
-    if (!endpoint) return nothing;
-    return html`<section class="card" aria-labelledby="deliveries-title">
-      <h2 id="deliveries-title" tabindex="-1">Deliveries to <span class="mono wrap">${endpoint.url}</span></h2>
-      <div class="buttons log-tools">
-        <button type="button" class="secondary" @click=${() => this.refresh()}>Refresh</button>
-        <div class="check">
-          <input id="auto-refresh" type="checkbox" .checked=${this.#poll.enabled} @change=${(e: Event) => ((this.#poll.enabled = (e.target as HTMLInputElement).checked), this.requestUpdate())} />
-          <label for="auto-refresh">Refresh every ${AUTO_REFRESH_MS / 1000} s while this page is visible</label>
-        </div>
-        <span class="muted">${this.refreshedAt ? `Updated ${formatMoment(this.refreshedAt.toISOString())}` : ''}</span>
-      </div>
-      ${this.deliveriesError
-        ? html`<p class="error-box" role="alert">
-            ${this.deliveriesError} <button type="button" class="secondary small" @click=${() => this.refresh()}>Retry</button>
-          </p>`
-        : nothing}
-      ${this.deliveries.length
-        ? html`<div class="table-wrap">
-            <table class="deliveries">
-              <caption class="visually-hidden">Deliveries, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Event type</th>
-                  <th scope="col">Event id</th>
-                  ${DELIVERY_STATE_HEADINGS}
-                  <th scope="col">Next retry</th>
-                  <th scope="col">Delivered</th>
-                  <th scope="col"><span class="visually-hidden">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${repeat(
-                  this.deliveries,
-                  (d) => d.delivery_id,
-                  (d) => html`<tr data-delivery=${d.delivery_id} data-event-id=${d.event_id} data-type=${d.type}>
-                      <th scope="row"><code>${d.type}</code></th>
-                      <td class="mono wrap">${d.event_id}</td>
-                      ${deliveryState(d)}
-                      <td>${nextAttempt(d)}</td>
-                      <td>${formatMoment(d.delivered_at)}</td>
-                      <td>
-                        <div class="buttons tight">
-                          ${detailsButton(d, this.opened.has(d.delivery_id), `Details of ${d.type} ${d.event_id}`, () => this.#toggleOpened(d.delivery_id))}
-                          <button type="button" class="secondary small" aria-label="Redeliver ${d.type} ${d.event_id}" @click=${() => this.#redeliver(d)}>
-                            Redeliver
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                    ${this.opened.has(d.delivery_id) ? detailRow(d, 8) : nothing}`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-        : html`<p>No deliveries yet. Events are sent here from now on: <a href="/">build a link</a> and pay it with the test wallet.</p>`}
-    </section>`;
-  }
-
-  #receiverSection(): TemplateResult {
-    const added = this.endpoints.some((e) => e.url === RECEIVER_URL);
-    return html`<section class="card" aria-labelledby="receiver-title">
-      <h2 id="receiver-title">Demo receiver</h2>
-      <p>
-        This demo's server accepts deliveries at <code class="wrap">${RECEIVER_URL}</code>, checks each with <code>verifyWebhook</code> against
-        your endpoints' secrets (answering 400 when none verifies), and keeps the last 50 here.
-      </p>
-      ${!RECEIVER_ALLOWED
-        ? html`<p class="note" data-receiver-note>
-            The gateway takes <code>http:</code> endpoints on <code>localhost</code> only, and this page is at <code>${location.origin}</code>: open it
-            at <code>http://localhost:${location.port || '80'}/webhooks</code> to add the demo receiver.
-          </p>`
-        : added
-          ? html`<p class="muted">The demo receiver is one of your endpoints.</p>`
-          : html`<p><button type="button" class="primary" @click=${this.#addTheReceiver}>Add the demo receiver as an endpoint</button></p>`}
-      ${this.#addReceiver.problemBox()}
-      ${this.receipts.length
-        ? html`<div class="table-wrap">
-            <table class="receipts">
-              <caption class="visually-hidden">Deliveries the demo receiver got, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Received</th>
-                  <th scope="col">Event type</th>
-                  <th scope="col">Event id</th>
-                  <th scope="col">Order</th>
-                  <th scope="col">Signature</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${this.receipts.map(
-                  (r) => html`<tr data-receipt data-event-id=${r.event_id ?? ''} data-verified=${String(r.verified)}>
-                    <td>${formatMoment(r.received_at)}</td>
-                    <td><code>${r.type ?? '—'}</code></td>
-                    <td class="mono wrap">${r.event_id ?? '—'}</td>
-                    <td class="mono wrap">${r.merchant_order_id ?? '—'}</td>
-                    <td>
-                      ${r.verified
-                        ? html`<span class="pill delivered">verified</span>`
-                        : html`<span class="pill failed">not verified</span> <span class="wrap">${r.reason}</span>`}
-                    </td>
-                  </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-        : html`<p>Nothing received yet.</p>`}
-    </section>`;
-  }
-
   protected override render(): TemplateResult {
+    const endpoints = endpointsSection({
+      endpoints: this.endpoints,
+      loading: this.loading,
+      loadError: this.loadError,
+      selected: this.selected,
+      revealed: this.revealed,
+      testing: this.testing,
+      add: this.#add,
+      draftUrl: this.draftUrl,
+      retryLoad: () => void this.#retryLoad(),
+      select: (endpointId) => this.#select(endpointId),
+      toggleSecret: (endpointId) => this.#toggleSecret(endpointId),
+      copySecret: (e) => void this.#copySecret(e),
+      sendTest: (e) => void this.#sendTest(e),
+      askRemove: (e) => void this.#askRemove(e),
+      draftInput: (url) => ((this.draftUrl = url), this.#add.changed('url')),
+      submit: (event) => void this.#submitEndpoint(event),
+    });
+    const endpoint = this.#selectedEndpoint();
+    const deliveries = endpoint
+      ? deliveriesSection({
+          endpoint,
+          deliveries: this.deliveries,
+          deliveriesError: this.deliveriesError,
+          refreshedAt: this.refreshedAt,
+          autoRefresh: this.#poll.enabled,
+          opened: this.opened,
+          refresh: () => void this.refresh(),
+          setAutoRefresh: (on) => ((this.#poll.enabled = on), this.requestUpdate()),
+          toggleOpened: (deliveryId) => this.#toggleOpened(deliveryId),
+          redeliver: (d) => void this.#redeliver(d),
+        })
+      : nothing;
+    const receiver = receiverSection({ endpoints: this.endpoints, receipts: this.receipts, addReceiver: this.#addReceiver, add: () => void this.#addTheReceiver() });
+    const dialog = removeDialog(
+      this.removing,
+      (event) => void this.#confirmRemove(event),
+      () => (this.removing = undefined),
+      () => this.#removeDialog().close(),
+    );
     return html`<p class="status" role="status">${this.notice || nothing}</p>
-      ${this.#endpointsSection()} ${this.#deliveriesSection()} ${this.#receiverSection()} ${this.#removeDialogTemplate()}`;
+      ${endpoints} ${deliveries} ${receiver} ${dialog}`;
   }
 }
 

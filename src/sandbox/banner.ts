@@ -3,7 +3,8 @@
 // process holds. A live gateway says LIVE, which of its networks are testnets, and has no sandbox credentials to print.
 import { networkInterfaces } from 'node:os';
 import { DEFAULT_SANDBOX_SEED_HEX } from '../codecs/addresses.js';
-import { SANDBOX_DATA_KEY, SANDBOX_DEFAULTS, SANDBOX_PAYOUT_SEED_HEX } from './config.js';
+import { SANDBOX_DEFAULTS } from './config.js';
+import { SANDBOX_DATA_KEY, SANDBOX_PAYOUT_SEED_HEX } from './config/public-keys.js';
 import type { RunningGateway } from './server.js';
 import { keyId } from './secrets.js';
 import type { RateSettings } from './rates/configuration.js';

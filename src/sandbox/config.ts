@@ -1,6 +1,6 @@
 // Configuration by environment (README, "Configuration"). The sandbox defaults are public on purpose:
 // they are printed at start and written in the README, so a tester can use them at once; GATEWAY_ENV=live refuses
-// every one of them (liveRefusals below; docs/operations.md, "Going live").
+// every one of them (config/refusals.ts; docs/operations.md, "Going live").
 import { isIP } from 'node:net';
 import * as z from 'zod/mini';
 import { accountKeyFrom, DEFAULT_SANDBOX_SEED_HEX, type NetworkFamily } from '../codecs/addresses.js';
@@ -8,15 +8,14 @@ import { NETWORK_FAMILIES } from '../contract/assets.js';
 import { ENVIRONMENTS, type Environment } from '../contract/rules.js';
 import { networksFrom, networksTaken } from './chains/configuration.js';
 import type { NetworkSpec } from './chains/networks.js';
+import { SANDBOX_DATA_KEY, SANDBOX_PAYOUT_SEED_HEX, SANDBOX_WALLET_SEED_HEX } from './config/public-keys.js';
+import { liveDataKeyRefusals, liveRefusals, sandboxCredentialRefusals } from './config/refusals.js';
+import { unknownVariableLine, variablesUnknown } from './config/unknown-variables.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './logging.js';
 import { ratesFrom, type RateSettings } from './rates/configuration.js';
-import { environmentOf } from './services/merchant/credentials.js';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits } from './storage/database.js';
 import { parsePostgresUrl } from './storage/postgres-url.js';
-import { RATE_VARIABLE_PREFIX, unknownVariables, type ConfigVariable, type EnvOf, type RateVariable, type UnknownVariable } from './variables.js';
-
-/** What the refusals below read: the names of variables.ts only. */
-type GatewayEnv = EnvOf<ConfigVariable | RateVariable>;
+import { xpubVariable, type ConfigVariable } from './variables.js';
 
 export interface MerchantCredentials {
   name: string;
@@ -28,7 +27,7 @@ export interface MerchantCredentials {
 export interface GatewayConfig {
   /**
    * GATEWAY_ENV: `sandbox` serves the /sandbox routes, the tester panel and the test wallet; `live` serves none of them,
-   * has no sandbox merchant, and started only with every network on a node and no public key (liveRefusals).
+   * has no sandbox merchant, and started only with every network on a node and no public key (config/refusals.ts).
    */
   environment: Environment;
   port: number;
@@ -148,11 +147,6 @@ export interface PaymentSettings {
   quoteTtlSeconds: number;
 }
 
-/** The test wallet's seed: public, like every sandbox default. */
-export const SANDBOX_WALLET_SEED_HEX = '7061792d636865636b6f75742073616e64626f782074657374207761606c6574';
-/** The payout wallets' seed in the sandbox: public too (a real gateway sets PAYOUT_HD_SEED, and funds each merchant's wallet). */
-export const SANDBOX_PAYOUT_SEED_HEX = '7061792d636865636b6f7574207061796f75742077616c6c6574202d2d2d2d21';
-
 /** Each merchant's payouts in any 24 h when PAYOUT_DAILY_CAP_VND is unset: 100 million VND (about 4,000 USD). */
 export const DEFAULT_PAYOUT_DAILY_CAP_VND = 100_000_000;
 
@@ -175,9 +169,6 @@ export const SANDBOX_DEFAULTS = {
   clientSecret: 'sandbox_secret_7Hq2vN9xLr4pK8mW3tYz',
   merchantKey: 'sandbox_merchant_key_Qb6sE1uJ5cR0',
 } as const;
-
-/** The data key of the sandbox: public, so a gateway started with it holds nothing that is secret. */
-export const SANDBOX_DATA_KEY = 'pay-checkout sandbox data key';
 
 type Issues = { issues: z.core.$ZodRawIssue[] };
 /** A variable read from its text: `read` returns the value, or a string saying what is wrong with `raw`. */
@@ -359,129 +350,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     limits: Object.fromEntries(Object.entries(LIMIT_VARIABLES).map(([key, [name]]) => [key, (v as Record<string, unknown>)[name]])) as unknown as LimitSettings,
     metrics: { token: v.METRICS_TOKEN, port: v.METRICS_PORT },
   };
-}
-
-/**
- * The variables of `env` that look like the gateway's and are not (variables.ts): refused in live, warned about in the
- * sandbox (start.ts, merchants-command.ts). The assets are the networks' (SANDBOX_RATE_<ASSET>), those of `env` when
- * not given.
- */
-export function variablesUnknown(env: NodeJS.ProcessEnv, networks?: readonly NetworkSpec[]): UnknownVariable[] {
-  return unknownVariables(env, networks ? assetsOf(networks) : rateAssetsRead(env));
-}
-
-const assetsOf = (networks: readonly NetworkSpec[]): string[] => [...new Set(networks.flatMap((n) => n.assets.map((a) => a.asset)))];
-
-/**
- * The assets of the networks `env` configures, for a command that reads no network (the merchants command). When they
- * cannot be read (the gateway's start refuses that, saying why), every SANDBOX_RATE_<ASSET> of `env` is taken for one:
- * the check names no rate variable it cannot judge.
- */
-function rateAssetsRead(env: NodeJS.ProcessEnv): string[] {
-  try {
-    return assetsOf(networksTaken(networksFrom(env), env.NETWORKS).networks);
-  } catch {
-    return Object.keys(env).filter((name) => name.startsWith(RATE_VARIABLE_PREFIX)).map((name) => name.slice(RATE_VARIABLE_PREFIX.length));
-  }
-}
-
-/** The one line a variable unknown to the gateway is said in: refused in live, warned about in the sandbox. */
-export function unknownVariableLine({ name, nearest }: UnknownVariable): string {
-  return `${name} is not a variable the gateway reads (the nearest it reads: ${nearest}): a misspelled one would be ignored without a word (docs/operations.md, "Configure")`;
-}
-
-/** The variable of each family's account key (the sandbox merchant's), `HD_XPUB_EVM`: its addresses derive from it, with no private key here. */
-const xpubVariable = (family: NetworkFamily) => `HD_XPUB_${family.toUpperCase() as Uppercase<NetworkFamily>}` as const;
-/** Seeds written in this repository: whatever they sign or receive, anyone can spend. */
-const PUBLIC_SEEDS = [DEFAULT_SANDBOX_SEED_HEX, SANDBOX_WALLET_SEED_HEX, SANDBOX_PAYOUT_SEED_HEX];
-const SANDBOX_CREDENTIAL_VARIABLES = ['SANDBOX_CLIENT_ID', 'SANDBOX_CLIENT_SECRET', 'SANDBOX_MERCHANT_KEY'] as const;
-/** Variables that act on the sandbox merchant or on the sandbox's own tools: in live there are neither. */
-const SANDBOX_ONLY: [name: ConfigVariable, refused: (value: string) => boolean, why: string][] = [
-  ['SANDBOX_CLIENT_ID', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
-  ['SANDBOX_CLIENT_SECRET', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
-  ['SANDBOX_MERCHANT_KEY', () => true, 'live has no sandbox merchant, and takes no merchant from the environment'],
-  ['SANDBOX_HD_SEED', () => true, "live holds no receiving private key: addresses derive from each merchant's extended public keys"],
-  ['SANDBOX_WALLET_SEED', () => true, 'live has no test wallet'],
-  ['SANDBOX_WEBHOOK_URL', () => true, "it is the sandbox merchant's endpoint, and live has no sandbox merchant"],
-  ['SANDBOX_SECRETLESS_SIGN_IN', (value) => value === '1', 'it signs in as the sandbox merchant, and live has none'],
-  ['SANDBOX_ALLOW_LOCAL_WEBHOOKS', (value) => value === '1', "it lets webhooks reach this machine's own ports (the demo's receiver)"],
-  ['SANDBOX_CHAIN', (value) => value === 'anvil', 'a development node the gateway starts itself is the sandbox\'s; live watches the nodes it is given'],
-];
-
-/**
- * What GATEWAY_ENV=live refuses to start with, one line each (DESIGN section 10): a network not on a node, the sandbox's
- * merchant, tools or public keys, a key it needs missing. Every value of the sandbox is public, so a live gateway that
- * took one would take real money anyone could spend, or seal secrets anyone could open.
- */
-function liveRefusals(env: GatewayEnv, networks: readonly NetworkSpec[]): string[] {
-  const given = (name: ConfigVariable | RateVariable) => (env[name] ? env[name] : undefined);
-  const problems: string[] = [];
-  for (const network of networks) {
-    if (network.source.kind === 'simulated') {
-      problems.push(`${network.id} is simulated: live watches every network on a node; configure one for it (docs/networks.md) or leave it out of NETWORKS`);
-    } else if (network.source.dev) {
-      problems.push(`${network.id} is a development node (dev in EVM_NETWORKS): live never funds or mines on a node it watches`);
-    }
-  }
-  for (const [name, refused, why] of SANDBOX_ONLY) {
-    const value = given(name);
-    if (value !== undefined && refused(value)) problems.push(`${name} is set, which live refuses: ${why}`);
-  }
-  for (const name of NETWORK_FAMILIES.map(xpubVariable)) {
-    if (given(name) !== undefined) problems.push(`${name} is set, which live refuses: receiving keys are per merchant in live (npm run merchants -- set-xpub)`);
-  }
-  problems.push(...liveDataKeyRefusals(env));
-  const payoutSeed = given('PAYOUT_HD_SEED');
-  if (payoutSeed === undefined) problems.push('PAYOUT_HD_SEED is required in live: each merchant\'s payout wallet, which pays its refunds on chain, derives from it, and the sandbox\'s seed is public');
-  else if (PUBLIC_SEEDS.includes(payoutSeed.toLowerCase())) problems.push('PAYOUT_HD_SEED is a public sandbox seed: anyone could spend the payout wallets\' coins');
-  if (given('RATE_SOURCES') === undefined) {
-    problems.push('RATE_SOURCES is required in live: the sandbox\'s rates are made up; name the sources (a "fixed" one is taken as the operator\'s choice; docs/rates.md)');
-  }
-  return problems;
-}
-
-/** The sandbox merchant's credentials as given: any shape but one that names live, which the sandbox would refuse at every request. */
-function sandboxCredentialRefusals(env: GatewayEnv): string[] {
-  return SANDBOX_CREDENTIAL_VARIABLES.flatMap((name) => {
-    const named = env[name] ? environmentOf(env[name]) : undefined;
-    return named?.environment === 'live'
-      ? [`${name} begins ${named.prefix}, which names a live credential: the sandbox refuses every one by its prefix (docs/security.md, "Credentials name their environment"); give it a sandbox one`]
-      : [];
-  });
-}
-
-/** The live data key's refusals: it seals the merchants' secrets, so it is the operator's own. */
-function liveDataKeyRefusals(env: GatewayEnv): string[] {
-  const dataKey = env.GATEWAY_DATA_KEY || undefined;
-  if (dataKey === undefined) return ["GATEWAY_DATA_KEY is required in live: it seals the merchants' secrets, and the sandbox's key is public"];
-  if (dataKey === SANDBOX_DATA_KEY) return ['GATEWAY_DATA_KEY is the public sandbox key: anyone could open the secrets it seals'];
-  const bytes = Math.floor(keyEntropyBits(dataKey) / 8);
-  return bytes < LIVE_DATA_KEY_BYTES
-    ? [`GATEWAY_DATA_KEY holds about ${bytes} bytes of entropy, and live requires ${LIVE_DATA_KEY_BYTES}: \`openssl rand -base64 32\` makes one (docs/operations.md, "Going live")`]
-    : [];
-}
-
-/** The entropy a live data key must hold at least, in bytes (as many as the key it derives). */
-export const LIVE_DATA_KEY_BYTES = 32;
-
-/**
- * An upper estimate of a key's entropy, in bits: its length times the bits of the alphabet it draws from (hex, or the
- * classes of characters it uses: lower case, upper case, digits, the rest of printable ASCII), and none for a key of
- * fewer than 8 distinct characters (a repeated pattern). A random key passes (`openssl rand -hex 32`: 256 bits,
- * `-base64 32`: 264); a sentence does not (lower case and spaces: under 5 bits a character).
- */
-export function keyEntropyBits(key: string): number {
-  const characters = [...key];
-  if (new Set(characters).size < 8) return 0;
-  let alphabet = 0;
-  if (/^[0-9a-f]+$/i.test(key)) alphabet = 16;
-  else {
-    if (/[a-z]/.test(key)) alphabet += 26;
-    if (/[A-Z]/.test(key)) alphabet += 26;
-    if (/[0-9]/.test(key)) alphabet += 10;
-    if (/[^a-zA-Z0-9]/.test(key)) alphabet += 33;
-  }
-  return characters.length * Math.log2(alphabet);
 }
 
 /** What the operator's merchants command works on: the gateway's own database and data key, in its environment. */

@@ -3,7 +3,8 @@
 // within SHUTDOWN_TIMEOUT_MS, then exit 0. A start that fails says why in one line on stderr and exits 1.
 import type { Hono } from 'hono';
 import { startBanner, type BannerOptions } from './banner.js';
-import { ConfigError, loadConfig, unknownVariableLine, variablesUnknown } from './config.js';
+import { ConfigError, loadConfig } from './config.js';
+import { unknownVariableLine, variablesUnknown } from './config/unknown-variables.js';
 import { configureLogging, firstLine, flushLogs, log } from './logging.js';
 import { startGateway, type RunningGateway } from './server.js';
 import type { Services } from './services.js';

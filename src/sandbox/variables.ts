@@ -2,6 +2,7 @@
 // rates/configuration.ts read them by these names only (their types allow no other), and the start checks the
 // environment against it, so that a misspelled name (`DATABSE_URL`) is never ignored without a word
 // (docs/operations.md, "Configure").
+import type { NetworkFamily } from '../codecs/addresses.js';
 
 /** Read by config.ts (its ENVIRONMENT declares each one, and no other). */
 export const CONFIG_VARIABLES = [
@@ -35,6 +36,9 @@ export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
 export type ChainVariable = (typeof CHAIN_VARIABLES)[number];
 export type RateVariable = (typeof RATE_VARIABLES)[number];
 /** An environment that names only the variables `Name`: reading any other is a type error. */
+/** The variable of each family's account key (the sandbox merchant's), `HD_XPUB_EVM`: its addresses derive from it, with no private key here. */
+export const xpubVariable = (family: NetworkFamily) => `HD_XPUB_${family.toUpperCase() as Uppercase<NetworkFamily>}` as const;
+
 export type EnvOf<Name extends string> = { readonly [name in Name]?: string };
 export type RateEnv = EnvOf<RateVariable> & { readonly [name: `${typeof RATE_VARIABLE_PREFIX}${string}`]: string | undefined };
 

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HDKey } from '@scure/bip32';
 import { DEFAULT_SANDBOX_SEED_HEX } from '../../src/codecs/addresses.js';
-import { loadConfig, SANDBOX_DATA_KEY, SANDBOX_DEFAULTS, SANDBOX_PAYOUT_SEED_HEX, SANDBOX_WALLET_SEED_HEX } from '../../src/sandbox/config.js';
+import { loadConfig, SANDBOX_DEFAULTS } from '../../src/sandbox/config.js';
+import { SANDBOX_DATA_KEY, SANDBOX_PAYOUT_SEED_HEX, SANDBOX_WALLET_SEED_HEX } from '../../src/sandbox/config/public-keys.js';
 import { seedPgliteFolder } from '../helpers/pglite-image.js';
 
 interface Run {
