@@ -1,7 +1,7 @@
 // Exactly what to send: amounts a person can type, an address-only QR explained, the
 // exchange fee warned of, a partial payment acknowledged the moment it is seen, and the remainder in VND.
 import { expect } from '@open-wc/testing';
-import { addressOf, amountCrypto, mount, part, partOf, payAndConfirm, payingCheckout, press, startPayment, textOf, until } from './helpers/element.js';
+import { addressOf, amountCrypto, copiedBy, mount, part, partOf, payAndConfirm, payingCheckout, startPayment, textOf, until } from './helpers/element.js';
 import { minus, percentOf, sameAmount } from './helpers/money.js';
 import { createLink, pay, paymentOf } from './helpers/server.js';
 
@@ -60,14 +60,7 @@ describe('<pay-checkout> amounts', () => {
       expect(line, 'the tolerance').to.include(locale === 'vi' ? '0,5%' : '0.5%');
       expect(line, 'the network').to.include('TRON');
 
-      const copied: string[] = [];
-      Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: (text: string) => (copied.push(text), Promise.resolve()) });
-      try {
-        press(el, 'copy-amount-to-type');
-        await until(el, 'the copy', () => copied.length > 0);
-      } finally {
-        delete (navigator.clipboard as { writeText?: unknown }).writeText;
-      }
+      const copied = await copiedBy(el, 'copy-amount-to-type');
       expect(copied, 'the amount as wallets parse it (a point, no separators)').to.deep.equal([typed]);
       await until(el, 'the button says so', () => textOf(partOf(el, 'copy-amount-to-type')) === (locale === 'vi' ? 'Đã sao chép' : 'Copied'));
       expect(textOf(partOf(el, 'copy-amount')), 'the other copy button unchanged').to.not.equal(textOf(partOf(el, 'copy-amount-to-type')));

@@ -1,10 +1,16 @@
 // Acceptance of the element's views: each reached through the real checkout API of this engine's gateway.
 import { expect, fixture } from '@open-wc/testing';
 import { LOADING_DELAY_MS, REDIRECT_SECONDS } from '../../src/checkout/index.js';
-import { control, create, mount, part, parts, partOf, press, textOf, until, untilView, viewOf } from './helpers/element.js';
+import { control, create, mount, orderCheckout, part, parts, partOf, press, textOf, until, untilView, viewOf, type RecordedEvent } from './helpers/element.js';
 import { advanceClock, cancelLink, checkoutView, createLink, startGateway, stopGateway } from './helpers/server.js';
 
 const HOUR = 3_600_000;
+
+/** The failure event the element sends when it goes back to the merchant after its countdown: why, and where to. */
+async function failureEvent(el: HTMLElement, events: RecordedEvent[]) {
+  await until(el, 'the failure event', () => events.some((e) => e.type === 'pay-checkout-failure'), (REDIRECT_SECONDS + 5) * 1000);
+  return events.find((e) => e.type === 'pay-checkout-failure')!.detail as { reason: string; url: string };
+}
 
 describe('<pay-checkout> order view', () => {
   it('draws the order as its first content, with lines, subtotal, promo, shipping and total in VND (vi)', async () => {
@@ -83,9 +89,7 @@ describe('<pay-checkout> order view', () => {
   });
 
   it('formats the total for English', async () => {
-    const { payment_link_ref } = await createLink();
-    const { el } = await mount(payment_link_ref, { locale: 'en' });
-    await untilView(el, 'order');
+    const { el } = await orderCheckout({ locale: 'en' });
     expect(textOf(partOf(el, 'total'))).to.match(/(₫|VND)\s*360,000|360,000\s*(₫|VND)/);
     expect(textOf(partOf(el, 'summary'))).to.include('350,000');
     await expect(el).to.be.accessible();
@@ -97,17 +101,13 @@ describe('<pay-checkout> order view', () => {
   };
 
   it('shows the shipping block when show_shipping_details is set', async () => {
-    const { payment_link_ref } = await createLink({ show_shipping_details: true, shipping_details });
-    const { el } = await mount(payment_link_ref, { locale: 'vi' });
-    await untilView(el, 'order');
+    const { el } = await orderCheckout({ locale: 'vi', link: { show_shipping_details: true, shipping_details } });
     expect(textOf(partOf(el, 'shipping'))).to.include('Trần Thị Bình').and.include('45 Lý Thường Kiệt');
     await expect(el).to.be.accessible();
   });
 
   it('hides the shipping block when show_shipping_details is not set', async () => {
-    const { payment_link_ref } = await createLink({ show_shipping_details: false, shipping_details });
-    const { el } = await mount(payment_link_ref, { locale: 'vi' });
-    await untilView(el, 'order');
+    const { el } = await orderCheckout({ locale: 'vi', link: { show_shipping_details: false, shipping_details } });
     expect(part(el, 'shipping')).to.equal(undefined);
     expect(textOf(partOf(el, 'card'))).not.to.include('Trần Thị Bình');
     await expect(el).to.be.accessible();
@@ -116,35 +116,27 @@ describe('<pay-checkout> order view', () => {
   const merchant_details = { name: 'Cà Phê Sữa Đá', back_url: 'https://shop.example/cart', promo_discount: 20_000, shipping_charges: 30_000 };
 
   it('shows a back button to back_url when show_back_button is set', async () => {
-    const { payment_link_ref } = await createLink({ show_back_button: true, merchant_details });
-    const { el, events } = await mount(payment_link_ref, { locale: 'en' });
-    await untilView(el, 'order');
+    const { el, events } = await orderCheckout({ locale: 'en', link: { show_back_button: true, merchant_details } });
     press(el, 'back-button');
     expect(events.find((e) => e.type === 'pay-checkout-back')?.detail).to.have.property('url', merchant_details.back_url);
     await expect(el).to.be.accessible();
   });
 
   it('shows no back button when show_back_button is not set', async () => {
-    const { payment_link_ref } = await createLink({ show_back_button: false, merchant_details });
-    const { el } = await mount(payment_link_ref, { locale: 'en' });
-    await untilView(el, 'order');
+    const { el } = await orderCheckout({ locale: 'en', link: { show_back_button: false, merchant_details } });
     expect(part(el, 'back-button')).to.equal(undefined);
     await expect(el).to.be.accessible();
   });
 
   it('opens the guest contact form when default_guest_checkout is set', async () => {
-    const { payment_link_ref } = await createLink({ default_guest_checkout: true });
-    const { el } = await mount(payment_link_ref, { locale: 'en' });
-    await untilView(el, 'order');
+    const { el } = await orderCheckout({ locale: 'en', link: { default_guest_checkout: true } });
     const contact = partOf(el, 'contact');
     for (const name of ['name', 'email', 'phone']) expect(contact.querySelector(`input[name="${name}"]`), `guest input ${name}`).to.be.instanceOf(Element);
     await expect(el).to.be.accessible();
   });
 
   it('otherwise shows the billing contact, editable', async () => {
-    const { payment_link_ref } = await createLink({ default_guest_checkout: false });
-    const { el } = await mount(payment_link_ref, { locale: 'en' });
-    await untilView(el, 'order');
+    const { el } = await orderCheckout({ locale: 'en', link: { default_guest_checkout: false } });
     const contact = partOf(el, 'contact');
     expect(textOf(contact)).to.include('Nguyễn Văn An').and.include('an@example.com');
     expect(contact.querySelector('input[name="email"]'), 'no form before Edit').to.equal(null);
@@ -191,8 +183,7 @@ describe('<pay-checkout> error views', () => {
       expect(part(el, 'pay-button'), 'no way to pay').to.equal(undefined);
       expect(events.find((e) => e.type === 'pay-checkout-error')?.detail).to.have.property('code', 'link_cancelled');
       await expect(el).to.be.accessible();
-      await until(el, 'the failure event', () => events.some((e) => e.type === 'pay-checkout-failure'), (REDIRECT_SECONDS + 5) * 1000);
-      const { reason, url } = events.find((e) => e.type === 'pay-checkout-failure')!.detail as { reason: string; url: string };
+      const { reason, url } = await failureEvent(el, events);
       expect(reason).to.equal('link_cancelled');
       const query = new URL(url).searchParams;
       expect([query.get('payment_link_ref'), query.get('status')]).to.deep.equal([payment_link_ref, 'cancelled']);
@@ -209,8 +200,7 @@ describe('<pay-checkout> error views', () => {
       expect(part(el, 'pay-button'), 'no way to pay').to.equal(undefined);
       expect(textOf(partOf(el, 'countdown'))).to.match(/returning to the merchant in \d+ s/i);
       await expect(el).to.be.accessible();
-      await until(el, 'the failure event', () => events.some((e) => e.type === 'pay-checkout-failure'), (REDIRECT_SECONDS + 5) * 1000);
-      const { reason, url } = events.find((e) => e.type === 'pay-checkout-failure')!.detail as { reason: string; url: string };
+      const { reason, url } = await failureEvent(el, events);
       expect(reason).to.equal('link_expired');
       const query = new URL(url).searchParams;
       expect([query.get('payment_link_ref'), query.get('status')]).to.deep.equal([payment_link_ref, 'expired']);
@@ -243,9 +233,7 @@ describe('<pay-checkout> error views', () => {
 describe('<pay-checkout> footer', () => {
   it('says who runs the checkout and where to get help: the merchant, at back_url', async () => {
     const back_url = 'https://shop.example/help';
-    const { payment_link_ref } = await createLink({ merchant_details: { name: 'Cà Phê Sữa Đá', back_url, promo_discount: 20_000, shipping_charges: 30_000 } });
-    const { el } = await mount(payment_link_ref, { locale: 'en', embedded: true });
-    await untilView(el, 'order');
+    const { el } = await orderCheckout({ locale: 'en', embedded: true, link: { merchant_details: { name: 'Cà Phê Sữa Đá', back_url, promo_discount: 20_000, shipping_charges: 30_000 } } });
     expect(textOf(partOf(el, 'footer'))).to.match(/powered by/i).and.include('pay-checkout');
     const help = partOf<HTMLAnchorElement>(el, 'help-link');
     expect(help.getAttribute('href')).to.equal(back_url);

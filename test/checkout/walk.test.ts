@@ -2,7 +2,7 @@
 // quote ran out (what was received counts, the new quote asks for the rest), money that arrives after the rate lock,
 // and amounts written as a Vietnamese reader reads them while copies stay as wallets parse them.
 import { expect } from '@open-wc/testing';
-import { amountCrypto, control, part, partOf, payingCheckout, press, textOf, until, untilView, viewOf } from './helpers/element.js';
+import { amountCrypto, control, copiedBy, part, partOf, payingCheckout, press, textOf, until, untilView, viewOf } from './helpers/element.js';
 import { percentOf } from './helpers/money.js';
 import { checkoutView, expireQuote, gatewayUrl, mine, pay, paymentOf } from './helpers/server.js';
 
@@ -123,14 +123,6 @@ describe('<pay-checkout> walk', () => {
     const shown = quoted.amount_crypto.replace('.', ',');
     expect(textOf(partOf(el, 'amount-crypto'))).to.equal(`${shown} USDT`);
     expect(textOf(partOf(el, 'qr-note'))).to.include(shown);
-    const copied: string[] = [];
-    Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: (text: string) => (copied.push(text), Promise.resolve()) });
-    try {
-      press(el, 'copy-amount');
-      await until(el, 'the copy', () => copied.length > 0);
-    } finally {
-      delete (navigator.clipboard as { writeText?: unknown }).writeText;
-    }
-    expect(copied).to.deep.equal([quoted.amount_crypto]);
+    expect(await copiedBy(el, 'copy-amount')).to.deep.equal([quoted.amount_crypto]);
   });
 });

@@ -53,6 +53,18 @@ async function newLink(): Promise<string> {
   return ref;
 }
 
+/** A new link on a phone, its payment opened from the order view: in `assetKey`, or in the coin the order view picked. */
+async function payingOnPhone(assetKey?: string) {
+  const ref = await newLink();
+  const tracked = await onPhone(ref);
+  const { page } = tracked;
+  await waitForView(page, 'order');
+  if (assetKey) await page.locator(`pay-checkout input[name="asset"][value="${assetKey}"]`).check();
+  await page.locator('pay-checkout [part="pay-button"]').click();
+  await waitForView(page, 'payment');
+  return { ref, tracked, page };
+}
+
 test('on a phone in Vietnamese: order, payment, partial, underpaid, confirming and the paid receipt', async () => {
   const ref = await newLink();
   const tracked = await onPhone(ref);
@@ -86,13 +98,7 @@ test('on a phone in Vietnamese: order, payment, partial, underpaid, confirming a
 });
 
 test('on a phone in Vietnamese: an expired quote, a payment held as paid late, and an unknown link', async () => {
-  const ref = await newLink();
-  const tracked = await onPhone(ref);
-  const { page } = tracked;
-  await waitForView(page, 'order');
-  await page.locator('pay-checkout input[name="asset"][value="BTC:BITCOIN"]').check();
-  await page.locator('pay-checkout [part="pay-button"]').click();
-  await waitForView(page, 'payment');
+  const { ref, tracked, page } = await payingOnPhone('BTC:BITCOIN');
   const quoted = await paymentOf(ref);
   await post(`/sandbox/payments/${quoted.payment_id}/expire-quote`, {});
   await look(page, 'expired', '27-phone-expired');
@@ -110,12 +116,7 @@ test('on a phone in Vietnamese: an expired quote, a payment held as paid late, a
 });
 
 test('on a phone in Vietnamese: another coin after Pay, a partial payment whose quote ran out, the rest quoted, and a late transfer', async () => {
-  const ref = await newLink();
-  const tracked = await onPhone(ref);
-  const { page } = tracked;
-  await waitForView(page, 'order');
-  await page.locator('pay-checkout [part="pay-button"]').click();
-  await waitForView(page, 'payment');
+  const { ref, tracked, page } = await payingOnPhone();
   // The wrong coin: "Đổi loại tiền" goes back to the coins, and Pay opens the payment in the other one.
   await page.locator('pay-checkout [part="change-coin"]').click();
   await look(page, 'order', '30-phone-change-coin');

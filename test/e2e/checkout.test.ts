@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseDecimal } from '../../src/codecs/amounts.js';
-import { assertAccessible, assertClean, choosePayment, createLinkInBuilder, elementAttribute, get, browserForFile, mine, openSignedIn, scanCheckoutQr, screenshot, waitForView, walletPay, WAIT } from './support.js';
+import { assertAccessible, assertClean, choosePayment, createLinkInBuilder, elementAttribute, get, browserForFile, openSignedIn, scanCheckoutQr, scannedInBuilder, screenshot, waitForView, walletPaid, WAIT } from './support.js';
 
 const browser = browserForFile();
 
@@ -27,9 +27,7 @@ test('a new user builds a link, pays it exactly with the wallet panel, and lands
   assert.equal(await page.locator('[name="wallet.amount"]').inputValue(), amount);
   assert.match((await page.locator('.wallet [role="status"]').textContent())!, /The QR carries no amount: took .* from the checkout/);
   await screenshot(page, '02-demo-checkout-and-wallet', { fullPage: true });
-  await walletPay(page, 'exact');
-  await mine(page);
-  await waitForView(page, 'paid');
+  await walletPaid(page, 'exact', 'paid');
   await screenshot(page, '03-paid');
 
   // The element follows the signed success URL on its own, after its short countdown.
@@ -55,16 +53,12 @@ test('a new user builds a link, pays it exactly with the wallet panel, and lands
 test('a partial payment leaves the checkout underpaid with the rest in its QR; paying the rest makes it paid', async () => {
   const tracked = await openSignedIn(browser(), '/');
   const { page } = tracked;
-  await createLinkInBuilder(page);
-  await choosePayment(page, 'BTC:BITCOIN');
-  await scanCheckoutQr(page);
+  await scannedInBuilder(page, 'BTC:BITCOIN');
   // A BIP21 QR carries the amount: the wallet fills it from the QR alone.
   const due = await elementAttribute(page, '[data-amount-crypto]', 'data-amount-crypto');
   assert.equal(await page.locator('[name="wallet.amount"]').inputValue(), due);
 
-  await walletPay(page, 'partial');
-  await mine(page);
-  await waitForView(page, 'underpaid');
+  await walletPaid(page, 'partial', 'underpaid');
   const remaining = await elementAttribute(page, '[data-remaining-crypto]', 'data-remaining-crypto');
   assert.ok(Number(remaining) > 0 && Number(remaining) < Number(due), `${remaining} BTC left of ${due}`);
   await assertAccessible(page, 'the checkout on its underpaid view');
@@ -73,9 +67,7 @@ test('a partial payment leaves the checkout underpaid with the rest in its QR; p
   // The QR now asks for the rest only, at the same address.
   await scanCheckoutQr(page);
   assert.equal(await page.locator('[name="wallet.amount"]').inputValue(), remaining);
-  await walletPay(page, 'exact');
-  await mine(page);
-  await waitForView(page, 'paid');
+  await walletPaid(page, 'exact', 'paid');
   await page.locator('pay-checkout [part="return-button"]').click();
   await page.waitForURL(/\/success\?/);
   await page.locator('[data-verified="true"]').waitFor();
@@ -86,9 +78,7 @@ test('a partial payment leaves the checkout underpaid with the rest in its QR; p
 test('an expired quote offers a new one; giving up lands on /failure with a verified signature', async () => {
   const tracked = await openSignedIn(browser(), '/');
   const { page } = tracked;
-  const ref = await createLinkInBuilder(page);
-  await choosePayment(page, 'USDT:ETHEREUM');
-  const address = await scanCheckoutQr(page);
+  const { ref, address } = await scannedInBuilder(page, 'USDT:ETHEREUM');
   const firstQuote = await elementAttribute(page, '[data-amount-crypto]', 'data-amount-crypto');
   assert.equal(await page.locator('[name="wallet.amount"]').inputValue(), firstQuote, 'EIP-681 carries the amount');
 
@@ -120,21 +110,13 @@ test('an expired quote offers a new one; giving up lands on /failure with a veri
 test('a full payment after the quote expired is held as paid late; an overpayment is paid and flagged', async () => {
   const tracked = await openSignedIn(browser(), '/');
   const { page } = tracked;
-  await createLinkInBuilder(page);
-  await choosePayment(page, 'ETH:ETHEREUM');
-  await scanCheckoutQr(page);
-  await walletPay(page, 'late');
-  await mine(page);
-  await waitForView(page, 'paid_late');
+  await scannedInBuilder(page, 'ETH:ETHEREUM');
+  await walletPaid(page, 'late', 'paid_late');
   await assertAccessible(page, 'the checkout on its paid-late view');
 
-  const ref = await createLinkInBuilder(page);
-  await choosePayment(page, 'BTC:BITCOIN');
-  await scanCheckoutQr(page);
+  const { ref } = await scannedInBuilder(page, 'BTC:BITCOIN');
   await page.locator('pay-checkout').evaluate((el) => el.addEventListener('pay-checkout-success', (event) => event.preventDefault()));
-  await walletPay(page, 'overpay');
-  await mine(page);
-  await waitForView(page, 'paid');
+  await walletPaid(page, 'overpay', 'paid');
   // The element announces the redirect when its countdown ends; the page cancelled it.
   await page.locator('.events li', { hasText: 'pay-checkout-success' }).waitFor({ state: 'attached' });
   const events = await page.locator('.events li').allTextContents();

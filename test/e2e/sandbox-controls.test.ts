@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { shareOf } from '../../demo/scripts/wallet/payment-qr.js';
 import { sampleLink } from '../helpers/gateway.js';
-import { assertAccessible, assertClean, browserForFile, card, choosePayment, createLinkInBuilder, elementAttribute, get, mine, openPage, openSignedIn, post, receiverEndpoint, scanCheckoutQr, screenshot, waitForView, walletPay } from './support.js';
+import { assertAccessible, assertClean, browserForFile, card, choosePayment, createLinkInBuilder, elementAttribute, get, mine, openPage, openSignedIn, post, receiverEndpoint, scanCheckoutQr, scannedInBuilder, screenshot, waitForView, walletPay } from './support.js';
 
 const browser = browserForFile();
 
@@ -29,9 +29,7 @@ async function mineBlocks(page: Page, blocks: number): Promise<void> {
 test('on TRON the wallet takes the amount from the checkout: "Pay 50%" is underpaid once mined, and N blocks confirm no sooner than N', async () => {
   const tracked = await openSignedIn(browser(), '/');
   const { page } = tracked;
-  const ref = await createLinkInBuilder(page);
-  await choosePayment(page, 'USDT:TRON');
-  await scanCheckoutQr(page);
+  const { ref } = await scannedInBuilder(page, 'USDT:TRON');
   const due = await elementAttribute(page, '[data-amount-crypto]', 'data-amount-crypto');
   assert.equal(await page.locator('[name="wallet.amount"]').inputValue(), due, 'the QR holds only the address; the amount is the checkout’s');
   for (const [control, leadsTo] of [
@@ -67,9 +65,7 @@ test('on TRON the wallet takes the amount from the checkout: "Pay 50%" is underp
 test('paying the address of a quote the customer moved on from is held for the merchant as paid late', async () => {
   const tracked = await openSignedIn(browser(), '/');
   const { page } = tracked;
-  const ref = await createLinkInBuilder(page);
-  await choosePayment(page, 'USDT:TRON');
-  const first = await scanCheckoutQr(page);
+  const { ref, address: first } = await scannedInBuilder(page, 'USDT:TRON');
   await page.locator('[data-expire]').click();
   await waitForView(page, 'expired');
   await page.locator('pay-checkout [part="new-quote-button"]').click();

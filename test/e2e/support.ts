@@ -197,6 +197,20 @@ export async function mine(page: Page): Promise<void> {
   await done.waitFor();
 }
 
+/** Builds a link on the demo page, opens its payment in `assetKey` and has the wallet panel read its QR: the link's reference and the address read. */
+export async function scannedInBuilder(page: Page, assetKey: string): Promise<{ ref: string; address: string }> {
+  const ref = await createLinkInBuilder(page);
+  await choosePayment(page, assetKey);
+  return { ref, address: await scanCheckoutQr(page) };
+}
+
+/** The wallet panel pays (`kind`), a block is mined, and the checkout shows `view`. */
+export async function walletPaid(page: Page, kind: Parameters<typeof walletPay>[1], view: string): Promise<void> {
+  await walletPay(page, kind);
+  await mine(page);
+  await waitForView(page, view);
+}
+
 // ---- straight to the server, for set-ups that are not the subject of a test ----
 
 interface ServerSession {

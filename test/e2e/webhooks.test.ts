@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { WebhookDeliveryDetail } from '../../src/contract/index.js';
-import { assertAccessible, assertClean, baseUrl, choosePayment, createLinkInBuilder, browserForFile, mine, openSignedIn, scanCheckoutQr, screenshot, waitForView, walletPay } from './support.js';
+import { assertAccessible, assertClean, baseUrl, browserForFile, openSignedIn, scannedInBuilder, screenshot, walletPaid } from './support.js';
 
 const browser = browserForFile();
 
@@ -18,12 +18,8 @@ async function buildAndPay(): Promise<string> {
   const { page } = await openSignedIn(browser(), '/');
   await page.locator('[data-balance="USDT:TRON"]').waitFor();
   const orderId = await page.locator('[name="merchant_order_id"]').inputValue();
-  await createLinkInBuilder(page);
-  await choosePayment(page, 'USDT:TRON');
-  await scanCheckoutQr(page);
-  await walletPay(page, 'exact');
-  await mine(page);
-  await waitForView(page, 'paid');
+  await scannedInBuilder(page, 'USDT:TRON');
+  await walletPaid(page, 'exact', 'paid');
   await page.context().close();
   return orderId;
 }

@@ -3,6 +3,7 @@
 // before the node has it); `kill-after` forwards it and never answers (the node has it, the gateway never hears back).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startGatewayProcess, type GatewayProcess } from './process.js';
 
 export type BroadcastMode = 'pass' | 'hold' | 'kill-after';
 
@@ -12,6 +13,25 @@ export interface BroadcastProxy {
   next(mode: BroadcastMode): Promise<void>;
   pass(): void;
   close(): Promise<void>;
+}
+
+/** Where a crash test kills the gateway in a payout's broadcast, and how it names the moment. */
+export const crashPoints = [
+  ['hold', 'after signing, before the node got the transaction'],
+  ['kill-after', 'after the node took the transaction, before the gateway heard back'],
+] as const satisfies readonly (readonly [BroadcastMode, string])[];
+
+/**
+ * Kills `gateway` when the broadcast that `work` leads to reaches the proxy in `mode`, then starts a gateway again on
+ * the same `env`: what `work` returned, and the new gateway.
+ */
+export async function killedAt<T>(proxy: BroadcastProxy, mode: BroadcastMode, gateway: GatewayProcess, env: Record<string, string>, work: () => Promise<T>) {
+  const broadcast = proxy.next(mode);
+  const result = await work();
+  await broadcast;
+  await gateway.kill();
+  proxy.pass();
+  return { result, gateway: await startGatewayProcess(env) };
 }
 
 /** Forwards every request to `target` (its path kept), with its content type and TRON's API key; `isBroadcast` tells a broadcast. */

@@ -12,7 +12,7 @@ import type { Address, Hex } from 'viem';
 import { MerchantClient } from '../../src/merchant/index.js';
 import { loadConfig } from '../../src/sandbox/config.js';
 import { payUri, startTestChain, type TestChain } from '../helpers/anvil.js';
-import { broadcastProxy, type BroadcastProxy } from '../helpers/broadcast-proxy.js';
+import { broadcastProxy, crashPoints, killedAt, type BroadcastProxy } from '../helpers/broadcast-proxy.js';
 import { checkoutApi, claimedRefund } from '../helpers/checkout.js';
 import { sampleLink } from '../helpers/gateway.js';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/process.js';
@@ -70,20 +70,13 @@ describe('a gateway SIGKILLed in the middle of a payout (PGlite)', () => {
   }
   const fresh = () => `0x${[...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, '0')).join('')}` as Address;
 
-  for (const [mode, where] of [
-    ['hold', 'after signing, before the node got the transaction'],
-    ['kill-after', 'after the node took the transaction, before the gateway heard back'],
-  ] as const) {
+  for (const [mode, where] of crashPoints) {
     it(`pays out exactly once when killed ${where}`, async () => {
       proxy.pass();
       gateway = await startGatewayProcess(env);
       const to = fresh();
-      const broadcast = proxy.next(mode);
-      const refundId = await paidAndClaimed(to);
-      await broadcast;
-      await gateway.kill();
-      proxy.pass();
-      gateway = await startGatewayProcess(env);
+      const { result: refundId, gateway: restarted } = await killedAt(proxy, mode, gateway, env, () => paidAndClaimed(to));
+      gateway = restarted;
       const done = await until('the refund SUCCESS', async () => {
         const refund = await client().getRefund(refundId);
         return refund.refund_status === 'PENDING' ? undefined : refund;

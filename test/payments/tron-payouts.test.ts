@@ -22,7 +22,7 @@ import { PAYOUT_EXPIRY_MS } from '../../src/sandbox/chains/tron/node-chain.js';
 import { MAX_FEE_LIMIT_SUN } from '../../src/sandbox/chains/tron/transaction.js';
 import { MerchantClient } from '../../src/merchant/index.js';
 import { loadConfig } from '../../src/sandbox/config.js';
-import { broadcastProxy, type BroadcastProxy } from '../helpers/broadcast-proxy.js';
+import { broadcastProxy, crashPoints, killedAt, type BroadcastProxy } from '../helpers/broadcast-proxy.js';
 import { checkoutApi, claimedRefund } from '../helpers/checkout.js';
 import { sampleLink } from '../helpers/gateway.js';
 
@@ -242,10 +242,7 @@ describe('a gateway SIGKILLed in the middle of a TRON payout (PGlite)', () => {
     return (await claimedRefund(gateway!.url, client(), orderId, 80_000, to)).refund_id;
   }
 
-  for (const [mode, where] of [
-    ['hold', 'after the transaction is written, before the node got it'],
-    ['kill-after', 'after the node took the transaction, before the gateway heard back'],
-  ] as const) {
+  for (const [mode, where] of crashPoints) {
     it(`pays out exactly once when killed ${where}`, async () => {
       proxy.pass();
       gateway = await startGatewayProcess(env);
@@ -253,12 +250,8 @@ describe('a gateway SIGKILLed in the middle of a TRON payout (PGlite)', () => {
       await chain.fund(hot, { usdt: 10n ** 12n, sun: 1_000n * 10n ** 6n });
       const to = fresh();
       const from = node.api.broadcasts.length;
-      const broadcast = proxy.next(mode);
-      const refundId = await paidAndClaimed(to);
-      await broadcast;
-      await gateway.kill();
-      proxy.pass();
-      gateway = await startGatewayProcess(env);
+      const { result: refundId, gateway: restarted } = await killedAt(proxy, mode, gateway, env, () => paidAndClaimed(to));
+      gateway = restarted;
       const done = await eventually(
         'the refund ended',
         async () => {

@@ -147,6 +147,19 @@ export function addressOf(el: HTMLElement): string | null {
   return node?.getAttribute('data-address') ?? null;
 }
 
+/** Presses the copy button `name` with navigator.clipboard.writeText stood in for: what it wrote, once it wrote. */
+export async function copiedBy(el: HTMLElement, name: string): Promise<string[]> {
+  const copied: string[] = [];
+  Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: (text: string) => (copied.push(text), Promise.resolve()) });
+  try {
+    press(el, name);
+    await until(el, 'the copy', () => copied.length > 0);
+  } finally {
+    delete (navigator.clipboard as { writeText?: unknown }).writeText;
+  }
+  return copied;
+}
+
 /** Clicks a part as a user would (it must be there and enabled). */
 export function press(el: HTMLElement, name: string): void {
   const button = partOf<HTMLElement>(el, name);
@@ -167,6 +180,14 @@ export function fill(el: HTMLElement, name: 'name' | 'email' | 'phone', value: s
   input.value = value;
   input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   input.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+}
+
+/** A new sample link (`link` replaces fields), mounted and showing its order: the element, its events and the link's ref. */
+export async function orderCheckout(options: MountOptions & { link?: Partial<PaymentLinkInput> } = {}) {
+  const { payment_link_ref } = await createLink(options.link);
+  const mounted = await mount(payment_link_ref, options);
+  await untilView(mounted.el, 'order');
+  return { ...mounted, ref: payment_link_ref };
 }
 
 /**
