@@ -1,6 +1,7 @@
 // The events API (Bearer): a merchant's events in the order they were made, to catch up on what its webhooks missed.
 import { MerchantEventList, MerchantEventQuery, MerchantEventResource } from '../../contract/index.js';
 import type { Services } from '../services.js';
+import { merchantRead } from './merchant.js';
 import { route, type RouteGroup } from './route.js';
 
 export const eventRoutes: RouteGroup<Pick<Services, 'merchantEvents'>> = {
@@ -22,13 +23,8 @@ export const eventRoutes: RouteGroup<Pick<Services, 'merchantEvents'>> = {
         async (c, { query }) =>
           c.json(await merchantEvents.list(c.var.merchantId, query)),
     ),
-    route(
-      'get',
-      '/api/events/{event_id}',
-      { tag: 'Merchant', summary: 'One of your events', auth: 'bearer', ok: { 200: MerchantEventResource }, errors: [404] },
-      ({ merchantEvents }) =>
-        async (c) =>
-          c.json(await merchantEvents.get(c.var.merchantId, c.req.param('event_id'))),
+    merchantRead('/api/events/{event_id}', { summary: 'One of your events', ok: { 200: MerchantEventResource } }, ({ merchantEvents }) =>
+      merchantEvents.get.bind(merchantEvents),
     ),
   ],
 };
