@@ -13,6 +13,18 @@ function paramOf(path: string): string {
   return name;
 }
 
+/** GET of the merchant's resources a query names (a page of them, an order's): 200 with what its service finds. */
+export function merchantList<S, Q extends z.ZodMiniType>(
+  path: string,
+  { summary, query, malformedQuery, ok, errors }: { summary: string; query: Q; malformedQuery?: true; ok: { 200: z.ZodMiniType }; errors: number[] },
+  list: (services: S) => (merchantId: string, query: z.output<Q>) => Promise<unknown>,
+): Route<S> {
+  return route('get', path, { tag: 'Merchant', summary, auth: 'bearer', query, ...(malformedQuery && { malformedQuery }), ok, errors }, (services: S) => {
+    const listOf = list(services);
+    return async (c, input) => c.json(await listOf(c.var.merchantId, input.query));
+  });
+}
+
 /** GET of one resource, 200 with it as its service reads it. */
 export function merchantRead<S>(
   path: string,

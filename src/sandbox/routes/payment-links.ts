@@ -2,7 +2,7 @@
 import { PaymentLinkList, PaymentLinkListQuery, PaymentLinkRequest, PaymentLinkResource, PaymentLinkResponse } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { invalid } from '../errors.js';
-import { merchantAction, merchantRead } from './merchant.js';
+import { merchantAction, merchantList, merchantRead } from './merchant.js';
 import { route, type RouteGroup } from './route.js';
 
 export const paymentLinkRoutes: RouteGroup<Pick<Services, 'paymentLinks' | 'merchantLinks' | 'linkCancels' | 'config'>> = {
@@ -32,20 +32,15 @@ export const paymentLinkRoutes: RouteGroup<Pick<Services, 'paymentLinks' | 'merc
     ),
     // The merchant's read of its links: Bearer, like the refund endpoints. A page at a time, newest first, narrowed by
     // an order, a search, status, asset and dates (src/contract/merchant-read.ts, PaymentLinkListQuery).
-    route(
-      'get',
+    merchantList(
       '/api/paymentLink',
       {
-        tag: 'Merchant',
         summary: 'Your payment links, newest first, a page at a time: search, filters, cursor',
-        auth: 'bearer',
         query: PaymentLinkListQuery,
         ok: { 200: PaymentLinkList },
         errors: [422],
       },
-      ({ merchantLinks }) =>
-        async (c, { query }) =>
-          c.json(await merchantLinks.list(c.var.merchantId, query)),
+      ({ merchantLinks }) => merchantLinks.list.bind(merchantLinks),
     ),
     merchantRead('/api/paymentLink/{payment_link_ref}', { summary: 'A payment link as it stands', ok: { 200: PaymentLinkResource } }, ({ merchantLinks }) =>
       merchantLinks.get.bind(merchantLinks),

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { CancelRefundRequest, CreateRefundRequest, expected, RefundList, RefundResource, RefundResourceList } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { jsonText } from '../http/json-text.js';
-import { merchantAction, merchantRead } from './merchant.js';
+import { merchantAction, merchantList, merchantRead } from './merchant.js';
 import { route, type RouteGroup } from './route.js';
 
 const ORDER_QUERY = z.object({ order_id: z.string(expected('an order id')).check(z.minLength(1, 'must not be empty')) });
@@ -36,20 +36,17 @@ export const refundRoutes: RouteGroup<Pick<Services, 'refunds' | 'refundLedger'>
         async (c) =>
           jsonText(c, await refundLedger.list(c.var.merchantId, c.req.param('order_id'))),
     ),
-    route(
-      'get',
+    merchantList(
       '/api/refunds',
       {
-        tag: 'Merchant',
         summary: "An order's refunds with what each sends and where, its rate and its history: `?order_id=`",
-        auth: 'bearer',
         query: ORDER_QUERY,
         ok: { 200: RefundResourceList },
         errors: [404],
       },
       ({ refunds }) =>
-        async (c, { query }) =>
-          c.json(await refunds.list(c.var.merchantId, query.order_id), 200),
+        (merchantId, { order_id }) =>
+          refunds.list(merchantId, order_id),
     ),
     merchantRead(
       '/api/refunds/{refund_id}',
