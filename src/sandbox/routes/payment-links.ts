@@ -2,6 +2,7 @@
 import { PaymentLinkList, PaymentLinkListQuery, PaymentLinkRequest, PaymentLinkResource, PaymentLinkResponse } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { invalid } from '../errors.js';
+import { merchantAction, merchantList, merchantRead } from './merchant.js';
 import { route, type RouteGroup } from './route.js';
 
 export const paymentLinkRoutes: RouteGroup<Pick<Services, 'paymentLinks' | 'merchantLinks' | 'linkCancels' | 'config'>> = {
@@ -31,44 +32,27 @@ export const paymentLinkRoutes: RouteGroup<Pick<Services, 'paymentLinks' | 'merc
     ),
     // The merchant's read of its links: Bearer, like the refund endpoints. A page at a time, newest first, narrowed by
     // an order, a search, status, asset and dates (src/contract/merchant-read.ts, PaymentLinkListQuery).
-    route(
-      'get',
+    merchantList(
       '/api/paymentLink',
       {
-        tag: 'Merchant',
         summary: 'Your payment links, newest first, a page at a time: search, filters, cursor',
-        auth: 'bearer',
         query: PaymentLinkListQuery,
         ok: { 200: PaymentLinkList },
         errors: [422],
       },
-      ({ merchantLinks }) =>
-        async (c, { query }) =>
-          c.json(await merchantLinks.list(c.var.merchantId, query)),
+      ({ merchantLinks }) => merchantLinks.list.bind(merchantLinks),
     ),
-    route(
-      'get',
-      '/api/paymentLink/{payment_link_ref}',
-      { tag: 'Merchant', summary: 'A payment link as it stands', auth: 'bearer', ok: { 200: PaymentLinkResource }, errors: [404] },
-      ({ merchantLinks }) =>
-        async (c) =>
-          c.json(await merchantLinks.get(c.var.merchantId, c.req.param('payment_link_ref'))),
+    merchantRead('/api/paymentLink/{payment_link_ref}', { summary: 'A payment link as it stands', ok: { 200: PaymentLinkResource } }, ({ merchantLinks }) =>
+      merchantLinks.get.bind(merchantLinks),
     ),
     // The merchant no longer wants the link (docs/api.md, "Cancel a payment link"): Bearer, like accepting a held payment.
-    route(
-      'post',
+    merchantAction(
       '/api/paymentLink/{payment_link_ref}/cancel',
       {
-        tag: 'Merchant',
         summary: 'Cancel an active payment link that has received no money: it takes no new payment, and what still arrives is held for you',
-        auth: 'bearer',
-        idempotent: true,
         ok: { 200: PaymentLinkResource },
-        errors: [404, 409],
       },
-      ({ linkCancels }) =>
-        (c, { idempotency }) =>
-          linkCancels.cancel(c.var.merchantId, c.req.param('payment_link_ref'), idempotency),
+      ({ linkCancels }) => linkCancels.cancel.bind(linkCancels),
     ),
   ],
 };

@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { CancelRefundRequest, CreateRefundRequest, expected, RefundList, RefundResource, RefundResourceList } from '../../contract/index.js';
 import type { Services } from '../services.js';
 import { jsonText } from '../http/json-text.js';
+import { merchantAction, merchantList, merchantRead } from './merchant.js';
 import { route, type RouteGroup } from './route.js';
 
 const ORDER_QUERY = z.object({ order_id: z.string(expected('an order id')).check(z.minLength(1, 'must not be empty')) });
@@ -35,28 +36,22 @@ export const refundRoutes: RouteGroup<Pick<Services, 'refunds' | 'refundLedger'>
         async (c) =>
           jsonText(c, await refundLedger.list(c.var.merchantId, c.req.param('order_id'))),
     ),
-    route(
-      'get',
+    merchantList(
       '/api/refunds',
       {
-        tag: 'Merchant',
         summary: "An order's refunds with what each sends and where, its rate and its history: `?order_id=`",
-        auth: 'bearer',
         query: ORDER_QUERY,
         ok: { 200: RefundResourceList },
         errors: [404],
       },
       ({ refunds }) =>
-        async (c, { query }) =>
-          c.json(await refunds.list(c.var.merchantId, query.order_id), 200),
+        (merchantId, { order_id }) =>
+          refunds.list(merchantId, order_id),
     ),
-    route(
-      'get',
+    merchantRead(
       '/api/refunds/{refund_id}',
-      { tag: 'Merchant', summary: 'A refund: what it sends and where, its rate, its history', auth: 'bearer', ok: { 200: RefundResource }, errors: [404] },
-      ({ refunds }) =>
-        async (c) =>
-          c.json(await refunds.get(c.var.merchantId, c.req.param('refund_id')), 200),
+      { summary: 'A refund: what it sends and where, its rate, its history', ok: { 200: RefundResource } },
+      ({ refunds }) => refunds.get.bind(refunds),
     ),
     route(
       'post',
@@ -74,20 +69,10 @@ export const refundRoutes: RouteGroup<Pick<Services, 'refunds' | 'refundLedger'>
         async (c, { body }) =>
           c.json(await refunds.cancel(c.var.merchantId, c.req.param('refund_id'), body), 200),
     ),
-    route(
-      'post',
+    merchantAction(
       '/api/refunds/{refund_id}/retry',
-      {
-        tag: 'Merchant',
-        summary: 'Makes a FAILED refund again: a new PENDING refund of the same payment and amount',
-        auth: 'bearer',
-        idempotent: true,
-        ok: { 201: RefundResource },
-        errors: [404, 409],
-      },
-      ({ refunds }) =>
-        (c, { idempotency }) =>
-          refunds.retry(c.var.merchantId, c.req.param('refund_id'), idempotency),
+      { summary: 'Makes a FAILED refund again: a new PENDING refund of the same payment and amount', ok: { 201: RefundResource } },
+      ({ refunds }) => refunds.retry.bind(refunds),
     ),
   ],
 };
