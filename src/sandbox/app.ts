@@ -8,7 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import { bearer } from './http/bearer.js';
 import { asProblem, ProblemError, problemResponse } from './http/problem.js';
 import { signedBody } from './http/signed-body.js';
-import { log } from './logging.js';
+import { log, requestLog } from './logging.js';
 import { routeGroups } from './routes/index.js';
 import { honoPath, type Auth } from './routes/route.js';
 import type { Services } from './services.js';
@@ -55,7 +55,7 @@ export function createApp(services: Services): Hono {
     const seconds = (performance.now() - started) / 1000;
     const route = c.req.routePath;
     metrics.request(c.req.method, route, c.res.status, seconds);
-    log.info({ req_id: id, method: c.req.method, route, status: c.res.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+    requestLog.info({ req_id: id, method: c.req.method, route, status: c.res.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
   });
   app.use(async (c, next) => (WITH_BODY.has(c.req.method) ? limitBody(MAX_BODY_BYTES)(c, next) : next()));
   // A NUL in the path or query can match no resource, and PostgreSQL refuses it in text: say so before any SQL.
