@@ -11,13 +11,28 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** Whatever a caller logs by these names is written as [Redacted]: credentials never reach a log line. */
 const REDACT = ['password', 'secret', 'clientSecret', 'client_secret', 'merchantKey', 'dataKey', 'authorization', 'headers.authorization', '*.password', '*.secret'];
 
+/**
+ * pino's isoTime, its text kept for the millisecond it names: under load several lines share each millisecond, and
+ * formatting the date was a tenth of what a request's line cost.
+ */
+let lastMs = 0;
+let lastTime = '';
+function isoTime(): string {
+  const now = Date.now();
+  if (now !== lastMs) {
+    lastMs = now;
+    lastTime = `,"time":"${new Date(now).toISOString()}"`;
+  }
+  return lastTime;
+}
+
 /** `redact`: whether what callers log by REDACT's names is censored; the access log has no such field to pay it for. */
 function logger(level: string, destination: DestinationStream, redact = true): Logger {
   return pino(
     {
       level,
       base: { pid: process.pid },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTime,
       formatters: { level: (label) => ({ level: label }) },
       ...(redact && { redact: { paths: REDACT, censor: '[Redacted]' } }),
     },
