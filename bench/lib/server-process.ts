@@ -6,7 +6,7 @@
 // operator's would: passed through the bench, every line cost the load side's CPU on the same cores (a gateway's line
 // per request; a floor logs nothing). The file's last lines are shown when the child fails.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -24,6 +24,11 @@ const LOG_TAIL_LINES = 20;
 
 const logFolder = mkdtempSync(join(tmpdir(), 'pay-checkout-bench-logs-'));
 let logs = 0;
+/** The logs stay for reading only when a server failed; a gateway's log of a run is tens of megabytes. */
+let failed = false;
+process.once('exit', () => {
+  if (!failed) rmSync(logFolder, { recursive: true, force: true });
+});
 /** scripts/gateway-bundle.mjs is plain JavaScript without declarations: this is its shape. */
 interface GatewayBundleScript {
   bundleGateway(entryPoints: Record<string, string>, outdir: string): Promise<void>;
@@ -41,7 +46,10 @@ function buildServers(): Promise<void> {
   return built;
 }
 
-const tail = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n').slice(-LOG_TAIL_LINES).map((line) => `  ${line}`).join('\n');
+const tail = (file: string) => {
+  failed = true;
+  return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-LOG_TAIL_LINES).map((line) => `  ${line}`).join('\n');
+};
 
 export interface ServerProcess {
   url: string;

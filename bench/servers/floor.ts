@@ -1,139 +1,146 @@
-// The floor each gateway case is measured against: bare node:http doing the least SQL the same work needs, one
-// prepared statement per request on the same database and schema, and a bare event stream. Started like the gateway
-// (bench/lib/server-process.ts) on DATABASE_URL (a pg pool of 10, as the gateway's) or PGLITE_DIR (PGlite in this
-// process, statements prepared once by name through its wire protocol); without either, only the event stream.
-// Every statement answers the response body as one text column, or no row: 404.
-import { createHash, randomBytes } from 'node:crypto';
+// The floor each gateway case is measured against: bare node:http running the same statements as the gateway, on the
+// same database and schema, and a bare event stream. The statements are the gateway's own, called through its storage
+// functions (src/sandbox/storage/), so a change to one is measured on both sides; what the floor leaves out is the
+// rest: the framework, the checks (schemas, signatures, limits), deriving and rendering the answer, logs and metrics.
+// It answers the statement's text as it comes. Like the gateway it prepares each statement once by name, and keeps
+// what the gateway keeps in memory (a token's merchant, a key's merchant): per request, the one statement the gateway
+// runs in steady state. Started like the gateway (bench/lib/server-process.ts) on DATABASE_URL (a pg pool of 10, as
+// the gateway's) or PGLITE_DIR (PGlite in this process, statements prepared through its wire protocol); without
+// either, only the event stream.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomToken, sha256 } from '../../src/sandbox/secrets.js';
+import type { Row, Sql } from '../../src/sandbox/storage/database.js';
+import { readLinkFactsText } from '../../src/sandbox/storage/link-facts.js';
+import { merchantByKeyHash } from '../../src/sandbox/storage/merchants.js';
+import { insertFirstLinkOfOrder } from '../../src/sandbox/storage/payments.js';
+import { readOrderRefundsText } from '../../src/sandbox/storage/refunds.js';
+import { liveToken } from '../../src/sandbox/storage/tokens.js';
 import { announce } from './announce.js';
 
-interface Statement {
-  name: string;
-  text: string;
+/** The merchant's checkout page, as the bench's gateway names it in its link URLs. */
+const CHECKOUT_URL = 'http://localhost/checkout';
+const HOUR_MS = 3_600_000;
+
+interface Answer {
+  status: number;
+  body: string;
 }
 
 interface FloorRoute {
   method: 'GET' | 'POST';
   /** The path up to the route's one argument, which is the rest of the path. */
   prefix: string;
-  statement: Statement;
-  /** The statement's parameters, as text; throwing answers 400. */
-  values(argument: string, request: IncomingMessage, body: string): (string | null)[];
-  /** The status of an answer with a row. */
-  status: number;
+  /** The answer; undefined is a 404. */
+  answer(argument: string, request: IncomingMessage, body: string): Promise<Answer | undefined>;
   headers?: Record<string, string>;
 }
 
-const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
+/** What the gateway keeps of what it read once (services/merchant/tokens.ts, merchants.ts), here kept for good. */
+function kept<T>(read: (key: string) => Promise<T | undefined>): (key: string) => Promise<T | undefined> {
+  const values = new Map<string, T>();
+  return async (key) => {
+    let value = values.get(key);
+    if (value === undefined && (value = await read(key)) !== undefined) values.set(key, value);
+    return value;
+  };
+}
 
-const routes: FloorRoute[] = [
-  {
-    // The merchant by its key, an expired link of the order moved aside, the link (the partial unique index keeps one
-    // live link per order: a second is no row, here a 404 for the gateway's 409) and the idempotency record.
-    method: 'POST',
-    prefix: '/api/paymentLink',
-    statement: {
-      name: 'create_payment_link',
-      text: `WITH merchant AS (SELECT merchant_id FROM merchants WHERE svc_key_hash = $1::text),
-        expired AS (
-          UPDATE payment_links l SET status = 'expired' FROM merchant m
-          WHERE l.merchant_id = m.merchant_id AND l.merchant_order_id = $2::text AND l.status = 'active' AND l.expires_at <= now()),
-        link AS (
-          INSERT INTO payment_links (payment_link_ref, merchant_id, merchant_order_id, status, amount, currency, request, expires_at, created_at)
-          SELECT $3::text, merchant_id, $2::text, 'active', $4::bigint, 'VND', $5::jsonb, now() + make_interval(hours => $6::int), now() FROM merchant
-          ON CONFLICT (merchant_id, merchant_order_id) WHERE status IN ('active', 'paid') DO NOTHING
-          RETURNING merchant_id, payment_link_ref),
-        answer AS (SELECT merchant_id, json_build_object('payment_link_ref', payment_link_ref, 'payment_link', $7::text || payment_link_ref)::text AS body FROM link),
-        idempotency AS (
-          INSERT INTO idempotency_keys (merchant_id, idempotency_key, request_hash, response)
-          SELECT merchant_id, $8::text, $9::text, body::jsonb FROM answer WHERE $8::text IS NOT NULL)
-        SELECT body FROM answer`,
+function routes(sql: Sql): FloorRoute[] {
+  const merchantOfToken = kept(async (token) => (await liveToken(sql, sha256(token), new Date()))?.merchant_id);
+  const merchantOfKey = kept(async (key) => (await merchantByKeyHash(sql, sha256(key)))?.merchant_id);
+  return [
+    {
+      // The order's first link and the Idempotency-Key's answer, in the gateway's one statement; the body's fields
+      // taken as they are (the gateway checks its signature, schema and rules first).
+      method: 'POST',
+      prefix: '/api/paymentLink',
+      async answer(_, request, body) {
+        const { svc_key, signature_hash: _signature, ...stored } = JSON.parse(body) as Record<string, unknown> & { merchant_order_id: string; amount: number; expiry_hours: number };
+        const merchantId = await merchantOfKey(String(svc_key));
+        if (!merchantId) return undefined;
+        const now = new Date();
+        const ref = randomToken('pl', 16);
+        const response = { payment_link_ref: ref, payment_link: `${CHECKOUT_URL}?ref=${ref}` };
+        const key = request.headers['idempotency-key'] as string | undefined;
+        const link = {
+          payment_link_ref: ref,
+          merchant_id: merchantId,
+          merchant_order_id: stored.merchant_order_id,
+          amount: stored.amount,
+          request: stored,
+          expires_at: new Date(now.getTime() + stored.expiry_hours * HOUR_MS),
+          created_at: now,
+        };
+        const answer = key ? { key, requestHash: sha256(`POST /api/paymentLink\n${body}`), response, at: now } : undefined;
+        return (await insertFirstLinkOfOrder(sql, link, answer)) ? { status: 201, body: JSON.stringify(response) } : { status: 409, body: '{"title":"Conflict"}' };
+      },
     },
-    values(_, request, body) {
-      const { svc_key, signature_hash: _signature, ...link } = JSON.parse(body) as Record<string, unknown>;
-      return [
-        sha256(String(svc_key)),
-        String(link.merchant_order_id),
-        `pl_${randomBytes(16).toString('base64url')}`,
-        String(link.amount),
-        JSON.stringify(link),
-        String(link.expiry_hours),
-        'http://localhost/checkout?ref=',
-        (request.headers['idempotency-key'] as string | undefined) ?? null,
-        sha256(`POST /api/paymentLink ${body}`),
-      ];
+    {
+      // The order's links with their facts and refunds, for the token's merchant.
+      method: 'GET',
+      prefix: '/api/refund/getDataByTransaction/',
+      async answer(orderId, request) {
+        const merchantId = await merchantOfToken(String(request.headers.authorization).replace(/^Bearer /, ''));
+        if (!merchantId) return undefined;
+        return { status: 200, body: await readOrderRefundsText(sql, merchantId, orderId, new Date()) };
+      },
     },
-    status: 201,
-  },
-  {
-    // The merchant by its token, the order's links, their refunds in the order made, and what is left to refund.
-    method: 'GET',
-    prefix: '/api/refund/getDataByTransaction/',
-    statement: {
-      name: 'refunds_of_order',
-      text: `WITH links AS (
-          SELECT l.payment_link_ref, l.amount, l.status FROM access_tokens t JOIN payment_links l ON l.merchant_id = t.merchant_id
-          WHERE t.token_hash = $1::text AND t.expires_at > now() AND l.merchant_order_id = $2::text),
-        refunds AS (SELECT r.* FROM refunds r JOIN links USING (payment_link_ref))
-        SELECT json_build_object(
-          'amountToRefund', (SELECT coalesce(sum(amount), 0) FROM links WHERE status = 'paid')
-            - (SELECT coalesce(sum(amount), 0) FROM refunds WHERE refund_status <> 'FAILED'),
-          'refundDetails', (SELECT coalesce(json_agg(json_build_object(
-              'refund_id', refund_id, 'psp_refund_id', coalesce(psp_refund_id, ''), 'amount', amount, 'currency', lower(currency),
-              'refund_status', refund_status, 'refund_type', refund_type, 'refund_reason', refund_reason,
-              'refund_date', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"')) ORDER BY seq), '[]') FROM refunds))::text
-        WHERE EXISTS (SELECT FROM links)`,
+    {
+      // The link's facts without its request, which the gateway keeps once it has shown the link.
+      method: 'GET',
+      prefix: '/api/checkout/',
+      async answer(ref) {
+        const facts = await readLinkFactsText(sql, ref, new Date(), { request: false });
+        return facts === undefined ? undefined : { status: 200, body: facts };
+      },
+      headers: { 'access-control-allow-origin': '*', 'cache-control': 'no-store' },
     },
-    values: (orderId, request) => [sha256(String(request.headers.authorization).replace(/^Bearer /, '')), orderId],
-    status: 200,
-  },
-  {
-    // The link and its latest payment, as the checkout page reads them.
-    method: 'GET',
-    prefix: '/api/checkout/',
-    statement: {
-      name: 'checkout_view',
-      text: `SELECT json_build_object(
-          'payment_link_ref', l.payment_link_ref, 'status', l.status, 'expires_at', l.expires_at, 'merchant_order_id', l.merchant_order_id,
-          'amount', l.amount, 'currency', l.currency, 'request', l.request,
-          'payment', (SELECT to_jsonb(p) FROM payments p WHERE p.payment_link_ref = l.payment_link_ref ORDER BY p.seq DESC LIMIT 1))::text
-        FROM payment_links l WHERE l.payment_link_ref = $1::text`,
-    },
-    values: (ref) => [ref],
-    status: 200,
-    headers: { 'access-control-allow-origin': '*', 'cache-control': 'no-store' },
-  },
-];
+  ];
+}
 
-type Run = (statement: Statement, values: (string | null)[]) => Promise<string | undefined>;
+/** A statement's values as PGlite's wire protocol takes them: text (a Date as ISO 8601, which PostgreSQL reads alike). */
+const asText = (params: readonly unknown[] = []): (string | null)[] =>
+  params.map((value) => (value === null || value === undefined ? null : value instanceof Date ? value.toISOString() : String(value)));
 
 /** Drivers load only when a database is named, so the event-stream floor is node:http alone. */
-async function openDatabase(): Promise<{ run: Run; close(): Promise<void> } | undefined> {
+async function openDatabase(): Promise<(Sql & { close(): Promise<void> }) | undefined> {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (!name) names.set(text, (name = `s${names.size}`));
+    return name;
+  };
   if (process.env.DATABASE_URL) {
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
     return {
       // A named query is prepared once per connection, then only bound and executed.
-      run: async ({ name, text }, values) => (await pool.query<[string]>({ name, text, values, rowMode: 'array' })).rows[0]?.[0],
+      query: async <T extends Row>(text: string, params?: readonly unknown[]) => (await pool.query<T>({ name: nameOf(text), text, values: params as unknown[] })).rows,
       close: () => pool.end(),
     };
   }
   if (process.env.PGLITE_DIR) {
     // PGlite's query() parses, describes and plans every time; named statements through its wire protocol do not.
-    const [{ PGlite }, { pg_trgm }, { serialize }] = await Promise.all([
+    const [{ PGlite }, { PGLITE_EXTENSIONS }, { serialize }] = await Promise.all([
       import('@electric-sql/pglite'),
-      import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('../../src/sandbox/storage/pglite.js'),
       import('pg-protocol'),
     ]);
-    // The gateway's migrations index with pg_trgm (storage/pglite.ts).
-    const db = await PGlite.create({ dataDir: process.env.PGLITE_DIR, extensions: { pg_trgm } });
-    for (const { name, text } of routes.map((r) => r.statement)) await db.execProtocol(Buffer.concat([serialize.parse({ name, text, types: [] }), serialize.sync()]));
+    const db = await PGlite.create({ dataDir: process.env.PGLITE_DIR, extensions: PGLITE_EXTENSIONS });
+    const parsed = new Set<string>();
     return {
-      async run({ name }, values) {
-        const { messages } = await db.execProtocol(Buffer.concat([serialize.bind({ statement: name, values }), serialize.execute({}), serialize.sync()]));
-        const row = messages.find((m) => m.name === 'dataRow') as { fields: (string | null)[] } | undefined;
-        return row?.fields[0] ?? undefined;
+      async query<T extends Row>(text: string, params?: readonly unknown[]) {
+        const name = nameOf(text);
+        const parse = parsed.has(name) ? [] : [serialize.parse({ name, text, types: [] })];
+        parsed.add(name);
+        const { messages } = await db.execProtocol(
+          Buffer.concat([...parse, serialize.bind({ statement: name, values: asText(params) }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
+        );
+        const columns = (messages.find((m) => m.name === 'rowDescription') as { fields: { name: string }[] } | undefined)?.fields ?? [];
+        return messages
+          .filter((m) => m.name === 'dataRow')
+          .map((row) => Object.fromEntries(columns.map((column, i) => [column.name, (row as unknown as { fields: (string | null)[] }).fields[i]])) as T);
       },
       close: () => db.close(),
     };
@@ -142,6 +149,7 @@ async function openDatabase(): Promise<{ run: Run; close(): Promise<void> } | un
 }
 
 const database = await openDatabase();
+const floorRoutes = database ? routes(database) : [];
 
 /** Event streams held open: written to on connect and by one shared heartbeat. */
 const streams = new Set<ServerResponse>();
@@ -162,19 +170,13 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
     response.on('close', () => streams.delete(response));
     return;
   }
-  const route = database && routes.find((r) => r.method === request.method && path.startsWith(r.prefix));
+  const route = floorRoutes.find((r) => r.method === request.method && path.startsWith(r.prefix));
   if (!route) return answer(response, 404, '{"title":"Not Found"}');
   let body = '';
   if (route.method === 'POST') for await (const chunk of request) body += chunk;
-  let values: (string | null)[];
-  try {
-    values = route.values(decodeURIComponent(path.slice(route.prefix.length)), request, body);
-  } catch {
-    return answer(response, 400, '{"title":"Bad Request"}');
-  }
-  const found = await database.run(route.statement, values);
+  const found = await route.answer(decodeURIComponent(path.slice(route.prefix.length)), request, body);
   if (found === undefined) answer(response, 404, '{"title":"Not Found"}');
-  else answer(response, route.status, found, route.headers);
+  else answer(response, found.status, found.body, route.headers);
 }
 
 const server = createServer((request, response) => {

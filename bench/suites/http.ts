@@ -1,5 +1,5 @@
-// The merchant and checkout APIs' hot endpoints against their floor: a bare node:http server doing the least SQL the
-// same work needs (bench/servers/floor.ts) on a copy of the gateway's database. The machine may be shared and its load
+// The merchant and checkout APIs' hot endpoints against their floor: a bare node:http server running the gateway's own
+// statements (bench/servers/floor.ts) on a copy of the gateway's database. The machine may be shared and its load
 // drifts, so every server runs side by side and each case goes gateway, floor, gateway, floor... in short rounds: the
 // figure is the median of the rounds' ratios, with the load average beside it. Refund listing is measured with 1,000
 // links in the table and with 100,000 (seeded in SQL), in the same rounds.
@@ -242,14 +242,15 @@ export const httpSuite = gatewaySuite({
     });
     if (used > PRESIGNED_BODIES) notes.push(`POST /api/paymentLink used ${used} bodies: ${used - PRESIGNED_BODIES} were signed during the run, on the load side.`);
     notes.push(
-      'POST /api/paymentLink sends what the SDK sends: a signed body with a fresh merchant_order_id and its own Idempotency-Key. ' +
-        'Its floor parses the body and runs one prepared statement: the merchant by its key, an expired link of the order moved aside, ' +
-        'the link (one live link per order by the partial unique index) and the idempotency record; it checks no signature (HMAC over JCS) and no schema.',
+      'POST /api/paymentLink sends what the SDK sends: a signed body with a fresh merchant_order_id and its own Idempotency-Key.',
     );
     notes.push(
-      'The floor of the refund listing is one prepared SELECT (token, the order\'s links, their refunds as JSON, what is left to refund); ' +
-        'of the checkout view, one prepared SELECT of the link and its latest payment as JSON. On PGlite the floor runs PGlite in its own ' +
-        'process as the gateway does, its statements prepared once by name (PGlite\'s query() parses and describes every time); no targets there.',
+      "Each floor runs the gateway's own statements, through its storage functions: per request the one statement the gateway runs " +
+        "once warm (the link's facts; the order's links and refunds; the order's first link with the key's answer), the token's and the " +
+        "key's merchant read once and kept, as the gateway keeps them. It answers the statement's text and leaves out everything else: " +
+        'the framework, the checks (signature, schema, rules, limits), deriving and rendering the answer, logs and metrics. ' +
+        "On PGlite the floor runs PGlite in its own process as the gateway does, its statements prepared once by name (PGlite's query() " +
+        'parses and describes every time); no targets there.',
     );
     notes.push(
       `The ${(MANY_LINKS / 1000).toFixed(0)}k rows are copies of the paid order (link, payment, refund) made in SQL; the table sizes are the rows before each phase (link creation adds its own).`,
