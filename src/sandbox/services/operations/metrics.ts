@@ -32,16 +32,23 @@ const durations = <L extends string>(registry: Registry, name: string, help: str
 
 /**
  * A histogram's child per set of labels, found by one string: an observation per request and per statement then costs
- * a Map lookup, where prom-client would sort and join the labels' names and values each time. The label sets are few
- * (declared routes, methods Node's parser takes, statuses), so the map stays small.
+ * a Map lookup, where prom-client would sort and join the labels' names and values each time. The labels are given
+ * only the first time a key is seen. The label sets are few (declared routes, methods Node's parser takes, statuses),
+ * so the map stays small.
  */
-function children<L extends string>(histogram: Histogram<L>): (key: string, labels: () => Partial<Record<L, string | number>>) => Histogram.Internal<L> {
-  const byKey = new Map<string, Histogram.Internal<L>>();
-  return (key, labels) => {
-    let child = byKey.get(key);
-    if (!child) byKey.set(key, (child = histogram.labels(labels())));
+class Children<L extends string> {
+  readonly #byKey = new Map<string, Histogram.Internal<L>>();
+  constructor(private readonly histogram: Histogram<L>) {}
+
+  get(key: string): Histogram.Internal<L> | undefined {
+    return this.#byKey.get(key);
+  }
+
+  add(key: string, labels: Partial<Record<L, string | number>>): Histogram.Internal<L> {
+    const child = this.histogram.labels(labels);
+    this.#byKey.set(key, child);
     return child;
-  };
+  }
 }
 
 export class Metrics {
@@ -133,9 +140,9 @@ export class Metrics {
     this.#observed = observed;
   }
 
-  readonly #httpChild = children(this.#http);
-  readonly #dbChild = children(this.#db);
-  readonly timed: Timed = (kind, seconds) => this.#dbChild(kind, () => ({ kind })).observe(seconds);
+  readonly #httpChildren = new Children(this.#http);
+  readonly #dbChildren = new Children(this.#db);
+  readonly timed: Timed = (kind, seconds) => (this.#dbChildren.get(kind) ?? this.#dbChildren.add(kind, { kind })).observe(seconds);
 
   endpointRefused(rule: WebhookUrlRule): void {
     this.#refusedEndpoints.inc({ rule });
@@ -146,7 +153,8 @@ export class Metrics {
   }
 
   request(method: string, route: string, status: number, seconds: number): void {
-    this.#httpChild(`${method} ${status} ${route}`, () => ({ method, route, status })).observe(seconds);
+    const key = `${method} ${status} ${route}`;
+    (this.#httpChildren.get(key) ?? this.#httpChildren.add(key, { method, route, status })).observe(seconds);
   }
 
   /** A read shared by the gauges of one scrape (they are collected together, one after another). */
