@@ -46,7 +46,8 @@ function buildServers(): Promise<void> {
   return built;
 }
 
-const tail = (file: string) => {
+/** The end of a failed server's log, for its error; the log folder is then kept (above). */
+const failedLog = (file: string) => {
   failed = true;
   return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-LOG_TAIL_LINES).map((line) => `  ${line}`).join('\n');
 };
@@ -75,15 +76,19 @@ export async function startServer(name: (typeof SERVERS)[number], env: Record<st
   });
   closeSync(logFd);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let listening = false;
+  // Once it listened: a failure before is the start's error below, with the same lines.
   void exited.then((code) => {
-    if (code !== 0 && code !== null) process.stderr.write(`${name} server exited with ${code}; the end of ${logFile}:\n${tail(logFile)}\n`);
+    if (listening && code !== 0 && code !== null) process.stderr.write(`${name} server exited with ${code}; the end of ${logFile}:\n${failedLog(logFile)}\n`);
   });
   const lines = createInterface({ input: child.stdout! });
   const memoryWaiters: ((mem: NodeJS.MemoryUsage) => void)[] = [];
 
   const announced = await new Promise<Announced>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} server did not start within ${START_TIMEOUT_MS} ms; the end of ${logFile}:\n${tail(logFile)}`)), START_TIMEOUT_MS);
-    void exited.then((code) => reject(new Error(`${name} server exited with ${code} before it listened; the end of ${logFile}:\n${tail(logFile)}`)));
+    const timer = setTimeout(() => reject(new Error(`${name} server did not start within ${START_TIMEOUT_MS} ms; the end of ${logFile}:\n${failedLog(logFile)}`)), START_TIMEOUT_MS);
+    void exited.then((code) => {
+      if (!listening) reject(new Error(`${name} server exited with ${code} before it listened; the end of ${logFile}:\n${failedLog(logFile)}`));
+    });
     lines.on('line', (line) => {
       let message: Partial<Announced> & { mem?: NodeJS.MemoryUsage };
       try {
@@ -94,6 +99,7 @@ export async function startServer(name: (typeof SERVERS)[number], env: Record<st
       if (message.mem) memoryWaiters.shift()?.(message.mem);
       else if (message.url && message.pid) {
         clearTimeout(timer);
+        listening = true;
         resolve({ url: message.url, pid: message.pid });
       }
     });
