@@ -1,12 +1,12 @@
 // The gateway's HTTP face: every declared route (routes/index.ts), each handler given only the services it uses;
 // every error leaves as problem+json (http/problem.ts); every request has an id, a log line and a duration.
 import { randomUUID } from 'node:crypto';
-import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { bearer } from './http/bearer.js';
 import { asProblem, ProblemError, problemResponse } from './http/problem.js';
+import { responseHeader } from './http/response-header.js';
 import { signedBody } from './http/signed-body.js';
 import { log, requestLog } from './logging.js';
 import { routeGroups } from './routes/index.js';
@@ -51,8 +51,7 @@ export function createApp(services: Services): Hono {
     const given = c.req.header('X-Request-Id');
     const id = given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
     c.set('reqId', id);
-    // On Node's response, so that every answer carries it, event streams (written directly) included.
-    (c.env as Partial<HttpBindings> | undefined)?.outgoing?.setHeader('X-Request-Id', id);
+    responseHeader(c, 'X-Request-Id', id);
     // A NUL in the path or query can match no resource, and PostgreSQL refuses it in text: say so before any SQL.
     if (c.req.url.includes('%00')) c.res = problemResponse(c, new ProblemError(400, 'The URL must not contain NUL characters (%00).'));
     else if (!WITH_BODY.has(c.req.method)) await next();
