@@ -90,7 +90,7 @@ ${sandbox ? '<tester-panel></tester-panel>\n' : ''}</body>
 async function viewForPage(checkout: Services['customerCheckout'], ref: string | undefined): Promise<string | undefined> {
   if (!ref) return undefined;
   try {
-    return await checkout.linkView(ref);
+    return (await checkout.linkView(ref)).toString();
   } catch (error) {
     if (asProblem(error)) return undefined;
     throw error;

@@ -53,7 +53,10 @@ export interface MerchantStanding {
 const NO_LONGER_AVAILABLE = 'This payment link is no longer available: the merchant takes no new payments through it.';
 
 interface KeptView {
-  json: string;
+  /** The view as UTF-8 JSON, encoded once: a socket takes it as it is. */
+  json: Buffer<ArrayBuffer>;
+  /** The assets that had no rate (joined): they are offered as unavailable. */
+  unrated: string;
   merchantId: string;
   /** Whether the merchant was disabled: every asset of its view is unavailable then. */
   disabled: boolean;
@@ -88,19 +91,21 @@ export class CustomerCheckout {
   ) {}
 
   /**
-   * GET /api/checkout/{ref}: the customer's view of the link, as JSON. A view rendered before is served again while
-   * the link's facts, the time window they hold in and the merchant's signing secret are the same.
+   * GET /api/checkout/{ref}: the customer's view of the link, as UTF-8 JSON. A view rendered before is served again
+   * while the link's facts, the time window they hold in and the merchant's signing secret are the same.
    */
-  async linkView(ref: string): Promise<string> {
+  async linkView(ref: string): Promise<Buffer<ArrayBuffer>> {
     // A link's request never changes: while the link's last view is kept, its facts are read without it.
     const request = this.#views.last(ref)?.request;
     const facts = await this.reader.readFacts(this.db, ref, { request: request === undefined });
-    // The assets without a rate now are among what the view is derived from.
+    // The assets without a rate now are among what the view is derived from: compared on their own, not joined to the
+    // facts (a copy of them per request).
     const noRate = this.rates.unavailable(this.clock.now());
-    const derivedFrom = `${noRate.join(',')} ${facts}`;
-    const kept = this.#views.get(ref, derivedFrom, this.clock.now().getTime());
+    const unrated = noRate.join(',');
+    const kept = this.#views.get(ref, facts, this.clock.now().getTime());
     if (
       kept &&
+      kept.unrated === unrated &&
       kept.secret === (await this.view.signingSecret(this.db, kept.merchantId)) &&
       kept.families === (await this.#familiesOf(kept.merchantId)) &&
       kept.disabled === (await this.standing.disabled(this.db, kept.merchantId))
@@ -113,9 +118,9 @@ export class CustomerCheckout {
     const secret = await this.view.signingSecret(this.db, merchantId);
     const families = await this.#familiesOf(merchantId);
     const disabled = await this.standing.disabled(this.db, merchantId);
-    const json = JSON.stringify(await this.viewOf(snapshot, noRate, disabled));
-    const answer = { json, merchantId, secret, disabled, request: snapshot.link.request, families };
-    if (!reconciled) this.#views.set(ref, derivedFrom, answer, { from: this.clock.now().getTime(), until: snapshot.derived.stable_until });
+    const json = Buffer.from(JSON.stringify(await this.viewOf(snapshot, noRate, disabled)));
+    const answer = { json, unrated, merchantId, secret, disabled, request: snapshot.link.request, families };
+    if (!reconciled) this.#views.set(ref, facts, answer, { from: this.clock.now().getTime(), until: snapshot.derived.stable_until });
     return json;
   }
 
