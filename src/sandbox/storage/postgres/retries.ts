@@ -45,40 +45,38 @@ export function retrying(pool: pg.Pool, { timed, serverOf, failed }: RetryOption
     },
   });
 
-  /**
-   * A client of the pool, watched while it is out: a connection cut meanwhile is an error event on the client
-   * (sometimes more than one: the server's message, then the socket's end), handled for as long as the client lives,
-   * or it would end the process. A client that broke is destroyed on release, not returned.
-   */
-  interface Held {
-    client: pg.PoolClient;
-    broken: boolean;
-    onError(): void;
-  }
-  function watch(client: pg.PoolClient): Held {
-    const held: Held = { client, broken: false, onError: () => (held.broken = true) };
-    client.on('error', held.onError);
-    return held;
-  }
-  function release(held: Held, error?: unknown): void {
-    if (error !== undefined) {
-      if (isTransient(error)) held.broken = true;
-      failed(held.client, error);
+  // A connection cut while its client is out of the pool is an error event on the client (sometimes more than one: the
+  // server's message, then the socket's end), which must be handled for as long as the client lives, or it would end
+  // the process. One listener per client, from its first time out on, marks it cut (one added and removed per statement
+  // cost every read a closure and two listener changes); a client marked cut is destroyed on release, not returned.
+  const cut = new WeakMap<pg.ClientBase, boolean>();
+  const watched = (client: pg.PoolClient): pg.PoolClient => {
+    if (!cut.has(client)) {
+      cut.set(client, false);
+      client.on('error', () => cut.set(client, true));
     }
-    if (!held.broken) held.client.off('error', held.onError);
-    held.client.release(held.broken || undefined);
+    return client;
+  };
+
+  function release(client: pg.PoolClient, error?: unknown, broken = false): void {
+    if (error !== undefined) {
+      if (isTransient(error)) broken = true;
+      failed(client, error);
+    }
+    client.release(broken || cut.get(client) || undefined);
   }
 
   async function withClient<T>(work: (client: pg.PoolClient, state: { broken: boolean }) => Promise<T>): Promise<T> {
-    const held = watch(await pool.connect());
+    const client = watched(await pool.connect());
+    const state = { broken: false };
     let failure: unknown;
     try {
-      return await work(held.client, held);
+      return await work(client, state);
     } catch (error) {
       failure = error;
       throw error;
     } finally {
-      release(held, failure);
+      release(client, failure, state.broken);
     }
   }
 
@@ -90,17 +88,17 @@ export function retrying(pool: pg.Pool, { timed, serverOf, failed }: RetryOption
   async function statement<T extends Row>(text: string, params?: readonly unknown[]): Promise<T[]> {
     const started = timed && performance.now();
     for (let attempt = 1; ; attempt++) {
-      const held = watch(await pool.connect());
+      const client = watched(await pool.connect());
       let failure: unknown;
       try {
-        const rows = (await held.client.query<T>(prepared(text, params))).rows;
+        const rows = (await client.query<T>(prepared(text, params))).rows;
         if (started) timed!('statement', (performance.now() - started) / 1000);
         return rows;
       } catch (error) {
         failure = error;
         if (attempt >= ATTEMPTS || !isTransient(error)) throw error;
       } finally {
-        release(held, failure);
+        release(client, failure);
       }
       await backoff(attempt);
     }
@@ -116,7 +114,7 @@ export function retrying(pool: pg.Pool, { timed, serverOf, failed }: RetryOption
         xid = begun[1]!.rows[0]!.xid;
         result = await fn(wrap(client));
       } catch (error) {
-        if (!state.broken) await client.query('ROLLBACK').catch(() => (state.broken = true));
+        if (!state.broken && !cut.get(client)) await client.query('ROLLBACK').catch(() => (state.broken = true));
         if (isTransient(error)) return { retry: error };
         throw error;
       }
