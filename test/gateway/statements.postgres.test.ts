@@ -1,15 +1,16 @@
 // The PostgreSQL store's own promises (src/sandbox/storage/postgres/retries.ts), on a connection cut mid-statement as a restart
-// or a failover cuts it: a statement on its own is run again on another connection, a transaction again from BEGIN.
+// or a failover cuts it: a statement on its own is run again on another connection, a transaction again from BEGIN. And
+// the form in which statements reach pg, which is every read's cost.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
 import pg from 'pg';
 import type { Database } from '../../src/sandbox/storage/database.js';
 import { openPostgres } from '../../src/sandbox/storage/postgres.js';
 
 const databaseUrl = process.env.TEST_DATABASE_URL!;
 
-describe('PostgreSQL store: connections cut mid-statement', () => {
+describe('PostgreSQL store: statements', () => {
   const schema = `statements_${randomBytes(6).toString('hex')}`;
   let db: Database;
   let admin: pg.Client;
@@ -55,5 +56,24 @@ describe('PostgreSQL store: connections cut mid-statement', () => {
     await cutWhileRunning(marker);
     assert.deepEqual((await answer).map((r) => r.one), [1]);
     assert.equal(runs, 2);
+  });
+
+  it("hands pg each statement as its own named Query, never a config object pg copies and wraps in promises of its own", async () => {
+    const text = `SELECT $1::int + 1 AS two`;
+    const calls = mock.method(pg.Client.prototype, 'query');
+    try {
+      assert.deepEqual(await db.query<{ two: number }>(text, [1]), [{ two: 2 }]);
+      await db.transaction((tx) => tx.query(text, [2]));
+    } finally {
+      calls.mock.restore();
+    }
+    const handed = calls.mock.calls.map((call) => call.arguments[0] as unknown);
+    // BEGIN, COMMIT and ROLLBACK go as plain text, which pg takes without a copy.
+    const statements = handed.filter((argument) => typeof argument !== 'string');
+    assert.equal(statements.length, 2, `the two statements among ${handed.length} calls`);
+    for (const statement of statements) {
+      assert.ok(statement instanceof pg.Query, `a pg.Query, not ${JSON.stringify(statement)}`);
+      assert.match((statement as { name?: string }).name ?? '', /^s\d+$/, 'prepared by name');
+    }
   });
 });
