@@ -1,7 +1,7 @@
 // The gateway's metrics in Prometheus's text format (GET /metrics; docs/operations.md, "Observe", says what each means).
 // Counted as things happen: HTTP requests, statements. Read when scraped: the pool, the chains as followed, the webhook
 // outbox, open event streams, payments by status. One registry per gateway (tests run several in one process).
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Network, WebhookUrlRule } from '../../../contract/index.js';
 import type { Clock } from '../../clock.js';
 import type { EventStreams } from '../../http/event-stream.js';
@@ -12,6 +12,7 @@ import type { Watcher } from '../chains/watcher.js';
 import type { RateBook } from '../rates/rate-book.js';
 import type { RateFeed } from '../rates/rate-feed.js';
 import type { SandboxControls } from '../sandbox/sandbox-controls.js';
+import { Durations } from './durations.js';
 
 /** What the metrics read when scraped. */
 export interface Observed {
@@ -24,37 +25,13 @@ export interface Observed {
   rateBook: RateBook;
 }
 
+/** The buckets every duration here shares, in seconds. */
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-/** A time in seconds, on the buckets every duration here shares. */
-const durations = <L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]) =>
-  new Histogram({ name, help, labelNames, buckets: SECONDS, registers: [registry] });
-
-/**
- * A histogram's child per set of labels, found by one string: an observation per request and per statement then costs
- * a Map lookup, where prom-client would sort and join the labels' names and values each time. The labels are given
- * only the first time a key is seen. The label sets are few (declared routes, methods Node's parser takes, statuses),
- * so the map stays small.
- */
-class Children<L extends string> {
-  readonly #byKey = new Map<string, Histogram.Internal<L>>();
-  constructor(private readonly histogram: Histogram<L>) {}
-
-  get(key: string): Histogram.Internal<L> | undefined {
-    return this.#byKey.get(key);
-  }
-
-  add(key: string, labels: Partial<Record<L, string | number>>): Histogram.Internal<L> {
-    const child = this.histogram.labels(labels);
-    this.#byKey.set(key, child);
-    return child;
-  }
-}
 
 export class Metrics {
   readonly registry = new Registry();
-  readonly #http = durations(this.registry, 'pay_checkout_http_request_duration_seconds', 'HTTP requests by method, declared route and status: time to the response (an event stream: to its start)', ['method', 'route', 'status']);
-  readonly #db = durations(this.registry, 'pay_checkout_db_duration_seconds', 'Database work by kind: a statement on its own, or a whole transaction (retries included)', ['kind']);
+  readonly #http = new Durations('pay_checkout_http_request_duration_seconds', 'HTTP requests by method, declared route and status: time to the response (an event stream: to its start)', SECONDS, this.registry);
+  readonly #db = new Durations('pay_checkout_db_duration_seconds', 'Database work by kind: a statement on its own, or a whole transaction (retries included)', SECONDS, this.registry);
   readonly #refusedEndpoints = new Counter({
     name: 'pay_checkout_webhook_endpoints_refused_total',
     help: 'Webhook endpoints found refused at delivery by the URL rule they break (an endpoint added before the rule): once per endpoint and process, again after it delivered',
@@ -140,9 +117,7 @@ export class Metrics {
     this.#observed = observed;
   }
 
-  readonly #httpChildren = new Children(this.#http);
-  readonly #dbChildren = new Children(this.#db);
-  readonly timed: Timed = (kind, seconds) => (this.#dbChildren.get(kind) ?? this.#dbChildren.add(kind, { kind })).observe(seconds);
+  readonly timed: Timed = (kind, seconds) => this.#db.observe(kind, () => ({ kind }), seconds);
 
   endpointRefused(rule: WebhookUrlRule): void {
     this.#refusedEndpoints.inc({ rule });
@@ -153,8 +128,7 @@ export class Metrics {
   }
 
   request(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    (this.#httpChildren.get(key) ?? this.#httpChildren.add(key, { method, route, status })).observe(seconds);
+    this.#http.observe(`${method} ${status} ${route}`, () => ({ method, route, status }), seconds);
   }
 
   /** A read shared by the gauges of one scrape (they are collected together, one after another). */
