@@ -76,4 +76,20 @@ describe('PostgreSQL store: statements', () => {
       assert.match((statement as { name?: string }).name ?? '', /^s\d+$/, 'prepared by name');
     }
   });
+
+  it("gives a failed statement's error the stack of the code that ran it, not pg's parser's", async () => {
+    async function readsOnItsOwn() {
+      await db.query(`SELECT $1::int AS n`, ['not a number']);
+    }
+    async function readsInATransaction() {
+      await db.transaction((tx) => tx.query(`SELECT $1::int AS n`, ['not a number']));
+    }
+    await assert.rejects(readsOnItsOwn(), (error: Error) => (assert.match(error.stack ?? '', /readsOnItsOwn/), assert.equal((error as { code?: string }).code, '22P02'), true));
+    await assert.rejects(readsInATransaction(), (error: Error) => (assert.match(error.stack ?? '', /readsInATransaction/), true));
+    // The work's own error is not the store's to restate.
+    const thrownHere = (): never => {
+      throw new Error('refused by the work');
+    };
+    await assert.rejects(db.transaction(async () => thrownHere()), (error: Error) => (assert.match(error.stack ?? '', /thrownHere/), true));
+  });
 });

@@ -47,6 +47,14 @@ export function retrying(pool: pg.Pool, { timed, serverOf, failed }: RetryOption
       client.query(query);
     });
   const wrap = (client: pg.PoolClient): Sql => ({ query: (text, params) => run(client, text, params) });
+  /**
+   * The server's refusal of a statement comes with the stack of pg's parser; captured again where the store catches it
+   * (after an await, so with the callers awaiting it), it leads back to the code that ran the statement, as pg's
+   * promises did. Any other error keeps its own: one thrown by a transaction's work points where it was thrown.
+   */
+  const withCallersStack = (error: unknown): void => {
+    if (error instanceof pg.DatabaseError) Error.captureStackTrace(error);
+  };
 
   // A connection cut while its client is out of the pool is an error event on the client (sometimes more than one: the
   // server's message, then the socket's end), which must be handled for as long as the client lives, or it would end
@@ -99,6 +107,7 @@ export function retrying(pool: pg.Pool, { timed, serverOf, failed }: RetryOption
         return rows;
       } catch (error) {
         failure = error;
+        withCallersStack(error);
         if (attempt >= ATTEMPTS || !isTransient(error)) throw error;
       } finally {
         release(client, failure);
@@ -117,6 +126,7 @@ export function retrying(pool: pg.Pool, { timed, serverOf, failed }: RetryOption
         xid = begun[1]!.rows[0]!.xid;
         result = await fn(wrap(client));
       } catch (error) {
+        withCallersStack(error);
         if (!state.broken && !cut.get(client)) await client.query('ROLLBACK').catch(() => (state.broken = true));
         if (isTransient(error)) return { retry: error };
         throw error;
